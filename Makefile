@@ -1,0 +1,64 @@
+# Muster: one name per task. `make run` serves Muster, `make test` runs everything.
+# Both set up what they need: a virtual environment with the Python packages and, on
+# Debian or Raspberry Pi OS, the system libraries (through apt, when missing and allowed).
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 0.0.0.0
+PORT ?= 5000
+
+# Debian packages: WeasyPrint's libraries (run), plus Chromium for the browser tests.
+RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+TEST_DEBS := $(RUN_DEBS) chromium poppler-utils
+
+.PHONY: apt all run test lint format bench check-seeds clean system-deps-run system-deps-test
+
+all: test
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || $(MAKE) --no-print-directory apt DEBS=python3-venv
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# apt-get install DEBS that are not installed yet, as root or through passwordless sudo.
+apt:
+	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null; then echo "note: not Debian; install by hand:$$missing"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else \
+	  echo "note: cannot install$$missing (needs root); install them with apt"; exit 0; fi; \
+	echo "installing:$$missing"; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null
+
+system-deps-run:
+	@$(MAKE) --no-print-directory apt DEBS="$(RUN_DEBS)"
+
+system-deps-test:
+	@$(MAKE) --no-print-directory apt DEBS="$(TEST_DEBS)"
+
+run: system-deps-run $(STAMP)
+	$(PY) -m app serve --host $(HOST) --port $(PORT)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+check-seeds:
+	@if [ -f ../shared/tools/seedcopy.py ]; then python3 ../shared/tools/seedcopy.py . ; fi
+
+test: system-deps-test $(STAMP) lint check-seeds
+	$(PY) -m pytest -q
+
+bench: system-deps-test $(STAMP)
+	$(PY) -m pytest -q -s tests/bench -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts

@@ -1,0 +1,224 @@
+"""Games as the app uses them: stored set-up and events, replayed through the rules.
+
+The views (HTML and JSON) call these functions; they hold no SQL and no rules, only the
+wiring between app/store.py and app/rules/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules import scoring
+from app.rules.game import Player, Setup, parse_setup
+from app.rules.pack import Pack
+from app.store import GameRow, Store
+
+EXPORT_FORMAT = "muster-game/1"
+
+
+@dataclass
+class Loaded:
+    """A stored game replayed: its row, its pack and the computed state."""
+
+    row: GameRow
+    pack: Pack
+    state: scoring.Game
+    events: list[dict[str, Any]]
+
+
+class PackMissing(Exception):
+    """The game's rulepack is not installed on this server."""
+
+
+def setup_of(row: GameRow) -> Setup:
+    """The rules' set-up for a stored game."""
+    players = tuple(
+        Player(name=p["name"], side=p.get("side"), grand_strategy=p.get("grand_strategy"))
+        for p in row.players
+    )
+    return Setup(row.pack, row.scenario, row.points_limit, players)
+
+
+def load(store: Store, packs: dict[str, Pack], game_id: str) -> Loaded | None:
+    """The game with that id, replayed; ``None`` if there is no such game."""
+    row = store.game(game_id)
+    if row is None:
+        return None
+    pack = packs.get(row.pack)
+    if pack is None or pack.scenario(row.scenario) is None:
+        raise PackMissing(f"This game uses the rulepack {row.pack!r}, which is not installed here.")
+    events = store.events(game_id)
+    return Loaded(row, pack, scoring.replay(pack, setup_of(row), events), events)
+
+
+def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | str:
+    """Create a game from a set-up; return ``(id, edit_token)`` or the sentence refusing it."""
+    setup, problem = parse_setup(data, packs)
+    if setup is None:
+        return problem or "The set-up is not valid."
+    return store.create_game(setup.as_dict())
+
+
+def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> tuple[str, str | None]:
+    """Append one event to a game.
+
+    Returns ``("recorded", None)``, ``("duplicate", None)`` when the id was already
+    recorded (nothing changes), or ``("refused", sentence)``.
+    """
+    try:
+        eid = scoring.event_id(event)
+    except scoring.Refused as exc:
+        return "refused", str(exc)
+    row = store.game(game_id)
+    if row is None:
+        return "refused", "There is no such game."
+    pack = packs.get(row.pack)
+    if pack is None:
+        return "refused", f"This game uses the rulepack {row.pack!r}, which is not installed here."
+    body = {**event, "id": eid}
+    setup = setup_of(row)
+
+    def refuse(events: list[dict[str, Any]]) -> str | None:
+        return scoring.check(scoring.replay(pack, setup, events), body)
+
+    outcome = store.append(game_id, body, refuse)
+    return outcome.status, outcome.error
+
+
+def summary(loaded: Loaded) -> dict[str, Any]:
+    """The game as the API describes it (see docs/api.md)."""
+    state = loaded.state
+    result = state.result
+    players = []
+    for i, player in enumerate(state.setup.players):
+        end = state.ends.get(i)
+        players.append(
+            {
+                "name": player.name,
+                "side": player.side,
+                "vp": state.vp(i),
+                "tactics_completed": state.tactics_completed(i),
+                "tactics_used": state.tactics_used(i),
+                "grand_strategy": player.grand_strategy,
+                "grand_strategy_completed": end.grand_strategy_completed if end else None,
+                "grand_strategy_vp": end.vp if end else 0,
+            }
+        )
+    current = state.current_round
+    return {
+        "id": loaded.row.id,
+        "pack": loaded.row.pack,
+        "scenario": loaded.row.scenario,
+        "points_limit": loaded.row.points_limit,
+        "created": loaded.row.created,
+        "status": state.status,
+        "battle_rounds": state.scenario.battle_rounds,
+        "round": min(current, state.scenario.battle_rounds),
+        "next": {"round": current, "players": state.next_players()} if not state.finished else None,
+        "players": players,
+        "rounds": [
+            {"event": r.event, "round": r.round, "first": r.first, **r.facts}
+            for r in sorted(state.rounds.values(), key=lambda r: r.round)
+        ],
+        "turns": [
+            {
+                "event": t.event,
+                "round": t.round,
+                "player": t.player,
+                "tactic": t.tactic,
+                "tactic_completed": t.tactic_completed,
+                "control": t.control,
+                "vp": t.vp,
+                "breakdown": [a.as_dict() for a in t.awards],
+            }
+            for t in state.turns
+        ],
+        "objectives": [
+            {
+                "id": o.id,
+                "label": o.label,
+                "in_play": o in state.in_play(min(current, state.scenario.battle_rounds)),
+                "removed": (
+                    {"round": state.removed[o.id].round, "why": state.removed[o.id].why}
+                    if o.id in state.removed
+                    else None
+                ),
+            }
+            for o in state.scenario.objectives
+        ],
+        "result": result.as_dict() if result else None,
+    }
+
+
+def export(store: Store, game_id: str) -> dict[str, Any] | None:
+    """The whole game as JSON: set-up and every event as recorded (no edit token)."""
+    row = store.game(game_id)
+    if row is None:
+        return None
+    return {
+        "format": EXPORT_FORMAT,
+        "id": row.id,
+        "created": row.created,
+        **row.setup_dict(),
+        "events": store.events(game_id, with_time=True),
+    }
+
+
+def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | str:
+    """Store an exported game; return ``(id, edit_token)`` or the sentence refusing it.
+
+    The events are replayed through the rules first: an export that the rules refuse is
+    refused whole, so an import can never hold a game the server could not have recorded.
+    """
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        return f"format must be {EXPORT_FORMAT!r}: send a game exported from /api/v1/games/<id>/export."
+    setup, problem = parse_setup(data, packs)
+    if setup is None:
+        return problem or "The set-up is not valid."
+    game_id = data.get("id")
+    if not isinstance(game_id, str) or not 16 <= len(game_id) <= 64 or not _url_safe(game_id):
+        return "id must be 16 to 64 URL-safe characters (letters, digits, - and _)."
+    if store.game_exists(game_id):
+        return "id is already a game on this server; delete it first or import under a new id."
+    created = data.get("created")
+    if not isinstance(created, str) or not 10 <= len(created) <= 40:
+        return "created must be the ISO 8601 time the game was created."
+    events = data.get("events")
+    if not isinstance(events, list):
+        return "events must be a list of the game's events."
+    state = scoring.new_game(packs[setup.pack], setup)
+    seen: set[str] = set()
+    clean: list[dict[str, Any]] = []
+    for i, event in enumerate(events):
+        if not isinstance(event, dict):
+            return f"events[{i}] must be an object."
+        body = {k: v for k, v in event.items() if k != "recorded"}
+        recorded = event.get("recorded")
+        if recorded is not None and not isinstance(recorded, str):
+            return f"events[{i}].recorded must be a time as text."
+        try:
+            eid = scoring.event_id(body)
+        except scoring.Refused as exc:
+            return f"events[{i}]: {exc}"
+        if eid in seen:
+            return f"events[{i}].id repeats an earlier event."
+        seen.add(eid)
+        body["id"] = eid
+        if body.get("type") == "undo":
+            problem = scoring.check(state, body)
+            if problem is None:
+                state = scoring.replay(packs[setup.pack], setup, [*clean, body])
+        else:
+            problem = scoring.check(state, body)
+        if problem:
+            return f"events[{i}] is refused: {problem}"
+        clean.append({**body, "recorded": recorded} if recorded else body)
+    if store.events_exist(sorted(seen)):
+        return "events: some event ids are already recorded on this server in another game."
+    token = store.import_game(setup.as_dict(), game_id, created, clean)
+    return game_id, token
+
+
+def _url_safe(text: str) -> bool:
+    return all(c.isalnum() or c in "-_" for c in text) and text.isascii()

@@ -1,0 +1,61 @@
+"""Seedable dice: single rolls, roll-offs with ties re-rolled, and the battleplan roll."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from app.rules.pack import Pack
+
+
+def roll(rng: random.Random, sides: int = 6) -> int:
+    """One die with that many sides."""
+    return rng.randint(1, sides)
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """Every round of a roll-off (ties roll again) and the index of the winner."""
+
+    rounds: tuple[tuple[int, ...], ...]
+    winner: int
+
+
+def roll_off(rng: random.Random, players: int = 2) -> RollOff:
+    """Each player rolls a D6; the highest wins, and tied leaders roll again."""
+    contenders = list(range(players))
+    rounds: list[tuple[int, ...]] = []
+    while True:
+        dice = tuple(roll(rng) if i in contenders else 0 for i in range(players))
+        rounds.append(dice)
+        best = max(dice[i] for i in contenders)
+        contenders = [i for i in contenders if dice[i] == best]
+        if len(contenders) == 1:
+            return RollOff(tuple(rounds), contenders[0])
+
+
+@dataclass(frozen=True)
+class BattleplanRoll:
+    """The whole battleplan roll: the roll-off, the table roll and the battleplan roll."""
+
+    roll_off: RollOff
+    table_roll: int
+    table: str
+    battleplan_roll: int
+    scenario: str
+
+
+def battleplan_roll(rng: random.Random, pack: Pack) -> BattleplanRoll | None:
+    """Roll off; the winner picks the table with a D6, the other player rolls on it.
+
+    Returns ``None`` when the pack has no battleplan tables.
+    """
+    if pack.battleplan_roll is None:
+        return None
+    off = roll_off(rng, 2)
+    table_die = roll(rng)
+    table = next(t for t in pack.battleplan_roll.tables if t.table_roll[0] <= table_die <= t.table_roll[1])
+    sides = max(e.roll for e in table.entries)
+    plan_die = roll(rng, sides)
+    entry = next(e for e in table.entries if e.roll == plan_die)
+    return BattleplanRoll(off, table_die, table.id, plan_die, entry.scenario)

@@ -1,0 +1,123 @@
+"""A game's set-up: pack, scenario, points limit and players, checked against the pack."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.pack import Pack
+
+MAX_NAME = 40
+MAX_POINTS = 100_000
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player of a game: a name, their side (attacker/defender) and grand strategy."""
+
+    name: str
+    side: str | None = None
+    grand_strategy: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "side": self.side, "grand_strategy": self.grand_strategy}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed before the first event: what is played, by whom."""
+
+    pack: str
+    scenario: str
+    points_limit: int
+    players: tuple[Player, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pack": self.pack,
+            "scenario": self.scenario,
+            "points_limit": self.points_limit,
+            "players": [p.as_dict() for p in self.players],
+        }
+
+    def player_name(self, index: int) -> str:
+        """The player's name, or a placeholder when the index is out of range."""
+        if 0 <= index < len(self.players):
+            return self.players[index].name
+        return f"player {index}"
+
+
+def _words(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | None]:
+    """Check a new game's set-up against the installed packs.
+
+    Returns the set-up, or ``None`` and one plain sentence naming the field that is wrong
+    and what is allowed.
+    """
+    if not isinstance(data, dict):
+        return None, "The body must be a JSON object with pack, scenario, points_limit and players."
+    pack_id = data.get("pack")
+    if not isinstance(pack_id, str) or pack_id not in packs:
+        return None, f"pack must be one of the installed rulepacks: {_words(sorted(packs))}."
+    pack = packs[pack_id]
+    scenario_id = data.get("scenario")
+    scenario = pack.scenario(scenario_id) if isinstance(scenario_id, str) else None
+    if scenario is None:
+        return (
+            None,
+            f"scenario must be the id of a scenario in {pack.name}, such as {pack.scenarios[0].id!r}.",
+        )
+    if not scenario.playable:
+        return None, f"scenario {scenario.name} cannot be played: {scenario.not_playable_reason}"
+    points = data.get("points_limit")
+    if isinstance(points, str) and points.strip().isdigit():
+        points = int(points)
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_POINTS:
+        return None, f"points_limit must be a whole number from 1 to {MAX_POINTS}."
+    if pack.points.presets_only and points not in pack.points.presets:
+        allowed = _words([str(p) for p in pack.points.presets])
+        return None, f"points_limit must be {allowed} in {pack.name}."
+    raw_players = data.get("players")
+    low = pack.players.min or 1
+    high = pack.players.max or 4
+    if not isinstance(raw_players, list) or not low <= len(raw_players) <= high:
+        count = str(low) if low == high else f"{low} to {high}"
+        return None, f"players must be a list of {count} players for {pack.name}."
+    players: list[Player] = []
+    for i, raw in enumerate(raw_players):
+        player, problem = _parse_player(raw, i, pack)
+        if problem:
+            return None, problem
+        players.append(player)
+    if pack.sides:
+        sides = [p.side for p in players]
+        if len(set(sides)) != len(sides):
+            return None, f"players[*].side must differ: one player each is {_words(pack.sides)}."
+    return Setup(pack.id, scenario.id, points, tuple(players)), None
+
+
+def _parse_player(raw: Any, i: int, pack: Pack) -> tuple[Player, str | None]:
+    blank = Player(name="")
+    if not isinstance(raw, dict):
+        return blank, f"players[{i}] must be an object with name, side and grand_strategy."
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+        return blank, f"players[{i}].name must be 1 to {MAX_NAME} characters."
+    side = raw.get("side")
+    if pack.sides:
+        if side not in pack.sides:
+            return blank, f"players[{i}].side must be {_words(pack.sides)}."
+    elif side is not None:
+        return blank, f"players[{i}].side must be left out: {pack.name} has no sides."
+    strategy = raw.get("grand_strategy") or None
+    if strategy is not None and (not isinstance(strategy, str) or pack.grand_strategy(strategy) is None):
+        if not pack.grand_strategies:
+            return blank, f"players[{i}].grand_strategy must be left out: {pack.name} has none."
+        ids = [g.id for g in pack.grand_strategies]
+        return blank, f"players[{i}].grand_strategy must be one of {_words(ids)}."
+    return Player(name=" ".join(name.split()), side=side, grand_strategy=strategy), None

@@ -1,0 +1,436 @@
+"""Rulepack models and the loader.
+
+A rulepack is one YAML file of facts: points presets, army rules, tactics, strategies,
+tables and scenarios. The models below are the only shape a pack may take; the loader
+validates every file and reports each broken one with its file, the path inside it and
+what is wrong, while the other packs still load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Side = Literal["attacker", "defender"]
+
+# Packs are small; anything bigger than this is not a rulepack.
+MAX_PACK_BYTES = 512 * 1024
+
+
+class Model(BaseModel):
+    """Base for pack models: unknown keys are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceRef(Model):
+    what: Text
+    where: Text
+
+
+class Source(Model):
+    book: Text
+    edition: Text | None = None
+    date: Text | None = None
+    notes: Text | None = None
+    extra: list[SourceRef] = []
+
+
+class Range(Model):
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class PointsLimit(Model):
+    points: int = Field(gt=0)
+    leaders: Range | None = None
+    battleline: Range | None = None
+    behemoths: Range | None = None
+    artillery: Range | None = None
+    reinforced_units: Range | None = None
+    allies_points: Range | None = None
+    endless_spells_and_invocations: Range | None = None
+    terrain_features: Range | None = None
+
+
+class Points(Model):
+    presets: list[int] = Field(min_length=1)
+    # When true a game must use one of the presets (Pitched Battles: 1000 or 2000 only).
+    presets_only: bool = False
+    limits: list[PointsLimit] = []
+    note: Text | None = None
+
+
+class Entry(Model):
+    """A named rule with a short summary in our own words."""
+
+    id: Id
+    name: Text
+    summary: Text
+    # Where the source can be read two ways: the reading Muster takes, and why.
+    reading: Text | None = None
+
+
+class Bonus(Model):
+    vp: int = Field(gt=0)
+    when: Text
+
+
+class Tactic(Entry):
+    bonus: Bonus | None = None
+
+
+class TacticRules(Model):
+    summary: Text
+
+
+class RollEntry(Model):
+    roll: int = Field(ge=1)
+    scenario: Id
+
+
+class RollTable(Model):
+    id: Id
+    name: Text
+    table_roll: tuple[int, int]
+    entries: list[RollEntry] = Field(min_length=1)
+
+
+class BattleplanRoll(Model):
+    summary: Text
+    tables: list[RollTable] = Field(min_length=1)
+
+
+class Board(Model):
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+
+
+class Move(Model):
+    round: int = Field(ge=2)
+    x: float
+    y: float
+
+
+class Objective(Model):
+    id: Id
+    label: Text
+    x: float | None = None
+    y: float | None = None
+    # The territory the objective lies in (or on the border of) where scoring depends on it.
+    territory: Side | None = None
+    border: bool = False
+    # Prime objectives cannot be removed from the battlefield.
+    prime: bool = False
+    from_round: int = Field(default=1, ge=1)
+    until_round: int | None = Field(default=None, ge=1)
+    moves: list[Move] = []
+    # Set up during the battle where a dice roll says (The Veins of Ghur).
+    placed_by_roll: Literal["2d6"] | None = None
+
+
+class RoundFact(Model):
+    """An informative fact recorded at the start of a battle round (no VP of its own)."""
+
+    name: Literal["vantage"]
+    kind: Literal["objective"]
+    label: Text
+
+
+# Scoring building blocks. Each is implemented once in app/rules/scoring.py.
+class ControlCount(Model):
+    block: Literal["control-count"]
+    count: int = Field(ge=1)
+    vp: int = Field(ge=0)
+
+
+class ControlMore(Model):
+    block: Literal["control-more"]
+    vp: int = Field(ge=0)
+
+
+class ControlByTerritory(Model):
+    block: Literal["control-by-territory"]
+    own: int = Field(ge=0)
+    neutral: int = Field(ge=0)
+    opponent: int = Field(ge=0)
+
+
+class HeldCount(Model):
+    block: Literal["held-count"]
+    count: int = Field(ge=1)
+    vp: int = Field(ge=0)
+
+
+class AlphaBeta(Model):
+    block: Literal["alpha-beta"]
+    alpha_vp: int = Field(ge=0)
+    beta_vp: int = Field(ge=0)
+
+
+class ControlRoundMultiplied(Model):
+    block: Literal["control-round-multiplied"]
+
+
+class TacticBlock(Model):
+    block: Literal["tactic"]
+    vp: int = Field(ge=0)
+
+
+class FactCount(Model):
+    block: Literal["fact-count"]
+    fact: Literal["predators_destroyed"]
+    label: Text
+    vp: int = Field(ge=0)
+    max_total: int | None = Field(default=None, ge=0)
+
+
+class Raid(Model):
+    block: Literal["raid"]
+    vp: int = Field(ge=0)
+    from_round: int = Field(default=1, ge=1)
+
+
+class DestroyHeld(Model):
+    block: Literal["destroy-held"]
+    from_round: int = Field(default=1, ge=1)
+    # VP for an objective taken this turn, held since your last turn, since the one before.
+    ladder: tuple[int, int, int]
+    # VP for one taken in battle round 1 and held to the end of your last-round turn.
+    full_hold_vp: int = Field(ge=0)
+
+
+class PredatorsAndPrey(Model):
+    block: Literal["predators-and-prey"]
+    vp: int = Field(default=1, ge=0)
+
+
+class SeismicShift(Model):
+    block: Literal["seismic-shift"]
+    round: int = Field(default=3, ge=1)
+
+
+class GrandStrategyBlock(Model):
+    block: Literal["grand-strategy"]
+    vp: int = Field(ge=0)
+
+
+Block = Annotated[
+    ControlCount
+    | ControlMore
+    | ControlByTerritory
+    | HeldCount
+    | AlphaBeta
+    | ControlRoundMultiplied
+    | TacticBlock
+    | FactCount
+    | Raid
+    | DestroyHeld
+    | PredatorsAndPrey
+    | SeismicShift
+    | GrandStrategyBlock,
+    Field(discriminator="block"),
+]
+
+
+class VictoryCheck(Model):
+    check: Literal["most-vp", "most-tactics", "only-grand-strategy"]
+    kind: Literal["major", "minor"]
+
+
+class ImmediateVictory(Model):
+    check: Literal["control-all"]
+    from_round: int = Field(ge=1)
+    kind: Literal["major", "minor"]
+
+
+class Victory(Model):
+    immediate: ImmediateVictory | None = None
+    order: list[VictoryCheck] = Field(min_length=1)
+
+
+class Scenario(Model):
+    id: Id
+    name: Text
+    table: Id | None = None
+    roll: int | None = None
+    board: Board | None = None
+    battle_rounds: int = Field(ge=1, le=20)
+    deployment: Text | None = None
+    objectives: list[Objective] = []
+    rules: list[Entry] = []
+    round_facts: list[RoundFact] = []
+    scoring: list[Block] = []
+    victory: Victory | None = None
+    playable: bool = True
+    not_playable_reason: Text | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        _unique([o.id for o in self.objectives], "objective id")
+        _unique([r.id for r in self.rules], "rule id")
+        for o in self.objectives:
+            if o.from_round > self.battle_rounds:
+                raise ValueError(f"objective {o.id!r} appears after the last battle round")
+            if o.until_round is not None and o.until_round < o.from_round:
+                raise ValueError(f"objective {o.id!r} leaves before it arrives")
+        if not self.playable and not self.not_playable_reason:
+            raise ValueError("a scenario that is not playable needs not_playable_reason")
+        return self
+
+    def block(self, name: str) -> Block | None:
+        """The scoring block of that name, if the scenario uses it."""
+        return next((b for b in self.scoring if b.block == name), None)
+
+    def objective(self, objective_id: str) -> Objective | None:
+        """The objective with that id, if any."""
+        return next((o for o in self.objectives if o.id == objective_id), None)
+
+
+class Pack(Model):
+    id: Id
+    name: Text
+    game: Text
+    source: Source
+    players: Range = Range(min=2, max=2)
+    sides: list[Id] = []
+    points: Points
+    army_rules: list[Entry] = []
+    battleplan_roll: BattleplanRoll | None = None
+    tactics: list[Tactic] = []
+    tactic_rules: TacticRules | None = None
+    grand_strategies: list[Entry] = []
+    realm_rules: list[Entry] = []
+    deployment_notes: list[Entry] = []
+    victory_order: list[VictoryCheck] = []
+    scenarios: list[Scenario] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Pack:
+        _unique([s.id for s in self.scenarios], "scenario id")
+        _unique([t.id for t in self.tactics], "tactic id")
+        _unique([g.id for g in self.grand_strategies], "grand strategy id")
+        ids = {s.id for s in self.scenarios}
+        if self.battleplan_roll:
+            for table in self.battleplan_roll.tables:
+                for entry in table.entries:
+                    if entry.scenario not in ids:
+                        raise ValueError(
+                            f"battleplan table {table.id!r} names unknown scenario {entry.scenario!r}"
+                        )
+        for s in self.scenarios:
+            if s.playable and s.victory is None and not self.victory_order:
+                raise ValueError(f"scenario {s.id!r} has no victory rules and the pack has no victory_order")
+        return self
+
+    def scenario(self, scenario_id: str) -> Scenario | None:
+        """The scenario with that id, if any."""
+        return next((s for s in self.scenarios if s.id == scenario_id), None)
+
+    def tactic(self, tactic_id: str) -> Tactic | None:
+        """The battle tactic with that id, if any."""
+        return next((t for t in self.tactics if t.id == tactic_id), None)
+
+    def grand_strategy(self, strategy_id: str) -> Entry | None:
+        """The grand strategy with that id, if any."""
+        return next((g for g in self.grand_strategies if g.id == strategy_id), None)
+
+    def limit(self, points: int) -> PointsLimit | None:
+        """The points-limit row for exactly that many points, if the pack has one."""
+        return next((p for p in self.points.limits if p.points == points), None)
+
+    def victory(self, scenario: Scenario) -> Victory:
+        """The scenario's victory rules, falling back to the pack's shared order."""
+        return scenario.victory or Victory(order=self.victory_order)
+
+
+def _unique(values: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for v in values:
+        if v in seen:
+            raise ValueError(f"{what} {v!r} appears twice")
+        seen.add(v)
+
+
+@dataclass(frozen=True)
+class PackError:
+    """One problem with one pack file: where it is and what is wrong."""
+
+    file: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}: {self.path}" if self.path else self.file
+        return f"{where}: {self.message}"
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
+    """Parse one pack's YAML text; return the pack or the list of what is wrong with it."""
+    if len(text.encode()) > MAX_PACK_BYTES:
+        return None, [PackError(file, "", f"is larger than {MAX_PACK_BYTES // 1024} KB")]
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        return None, [PackError(file, where, f"is not valid YAML: {problem}")]
+    if not isinstance(data, dict):
+        return None, [PackError(file, "", "must be a YAML mapping with id, name, game, ...")]
+    try:
+        return Pack.model_validate(data), []
+    except ValidationError as exc:
+        errors = []
+        for err in exc.errors(include_url=False):
+            msg = err["msg"].removeprefix("Value error, ")
+            errors.append(PackError(file, _path(tuple(err["loc"])), msg))
+        return None, errors
+
+
+def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
+    """Load every ``*.yaml`` pack in a directory.
+
+    Returns the packs that validated, keyed by id, and the problems of those that did not.
+    A pack whose id does not match its file name, or repeats another pack's id, is refused.
+    """
+    packs: dict[str, Pack] = {}
+    errors: list[PackError] = []
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            errors.append(PackError(path.name, "", f"cannot be read: {exc}"))
+            continue
+        pack, problems = parse_pack(text, path.name)
+        if pack is None:
+            errors.extend(problems)
+        elif pack.id != path.stem:
+            errors.append(PackError(path.name, "id", f"is {pack.id!r} but the file is named {path.stem!r}"))
+        elif pack.id in packs:
+            errors.append(PackError(path.name, "id", f"{pack.id!r} is already used by another pack"))
+        else:
+            packs[pack.id] = pack
+    return packs, errors

@@ -1,0 +1,284 @@
+"""SQLite through sqlite-utils: schema, migrations and the queries the app needs.
+
+A game is stored as its set-up plus an append-only list of events; nothing derived from
+the events (VP, result) is ever written. Writes are transactions: an event is checked
+against the game's existing events and inserted inside one ``BEGIN IMMEDIATE``, so two
+phones recording at once are serialised and neither update is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("muster")
+
+
+@migrations()
+def m001_games_and_events(db: Database) -> None:
+    db["games"].create(
+        {
+            "id": str,
+            "edit_token_hash": str,
+            "pack": str,
+            "scenario": str,
+            "points_limit": int,
+            "players": str,
+            "created": str,
+        },
+        pk="id",
+        not_null={"edit_token_hash", "pack", "scenario", "points_limit", "players", "created"},
+    )
+    db["events"].create(
+        {"seq": int, "id": str, "game_id": str, "type": str, "body": str, "recorded": str},
+        pk="seq",
+        not_null={"id", "game_id", "type", "body", "recorded"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["events"].create_index(["id"], unique=True)
+    db["events"].create_index(["game_id", "seq"])
+    # The log is append-only: the database itself refuses to rewrite history.
+    db.execute(
+        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
+    )
+
+
+def now() -> str:
+    """The current UTC time as an ISO 8601 string, to the millisecond."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_game_id() -> str:
+    """A random game id: 128 bits, 22 URL-safe characters."""
+    return secrets.token_urlsafe(16)
+
+
+def new_edit_token() -> str:
+    """A random edit token: 192 bits, 32 URL-safe characters."""
+    return secrets.token_urlsafe(24)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game's set-up as plain data."""
+
+    id: str
+    pack: str
+    scenario: str
+    points_limit: int
+    players: list[dict[str, Any]]
+    created: str
+
+    def setup_dict(self) -> dict[str, Any]:
+        return {
+            "pack": self.pack,
+            "scenario": self.scenario,
+            "points_limit": self.points_limit,
+            "players": self.players,
+        }
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What became of an event sent to :meth:`Store.append`."""
+
+    status: str  # "recorded" | "duplicate" | "refused"
+    error: str | None = None
+
+
+class Store:
+    """One connection to the Muster database."""
+
+    def __init__(self, path: str | Path) -> None:
+        conn = sqlite3.connect(str(path), timeout=15, check_same_thread=False)
+        self.db = Database(conn)
+        self.db.execute("PRAGMA busy_timeout = 15000")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        # FULL: an acknowledged event survives a power cut, WAL or not.
+        self.db.execute("PRAGMA synchronous = FULL")
+
+    @classmethod
+    def initialise(cls, path: str | Path) -> None:
+        """Create or migrate the database file and switch it to WAL mode."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        store = cls(path)
+        try:
+            store.db.enable_wal()
+            migrations.apply(store.db)
+        finally:
+            store.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _immediate(self) -> Iterator[None]:
+        """A write transaction that takes the lock at once, so checks and inserts agree."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.conn.rollback()
+            raise
+        else:
+            self.db.conn.commit()
+
+    # --- games ---------------------------------------------------------------------------
+    def create_game(
+        self,
+        setup: dict[str, Any],
+        game_id: str | None = None,
+        created: str | None = None,
+    ) -> tuple[str, str]:
+        """Store a new game's set-up; return its id and its edit token."""
+        game_id = game_id or new_game_id()
+        token = new_edit_token()
+        with self._immediate():
+            self.db["games"].insert(
+                {
+                    "id": game_id,
+                    "edit_token_hash": _hash(token),
+                    "pack": setup["pack"],
+                    "scenario": setup["scenario"],
+                    "points_limit": setup["points_limit"],
+                    "players": json.dumps(setup["players"]),
+                    "created": created or now(),
+                }
+            )
+        return game_id, token
+
+    def import_game(
+        self, setup: dict[str, Any], game_id: str, created: str, events: list[dict[str, Any]]
+    ) -> str:
+        """Store an exported game with its events as they were; return a new edit token."""
+        token = new_edit_token()
+        with self._immediate():
+            self.db["games"].insert(
+                {
+                    "id": game_id,
+                    "edit_token_hash": _hash(token),
+                    "pack": setup["pack"],
+                    "scenario": setup["scenario"],
+                    "points_limit": setup["points_limit"],
+                    "players": json.dumps(setup["players"]),
+                    "created": created,
+                }
+            )
+            for event in events:
+                body = {k: v for k, v in event.items() if k != "recorded"}
+                self._insert_event(game_id, body, event.get("recorded") or now())
+        return token
+
+    def game(self, game_id: str) -> GameRow | None:
+        """The game's stored set-up, or ``None``."""
+        rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+        if not rows:
+            return None
+        return _game_row(rows[0])
+
+    def game_exists(self, game_id: str) -> bool:
+        return bool(list(self.db.query("SELECT 1 FROM games WHERE id = ?", [game_id])))
+
+    def token_ok(self, game_id: str, token: str | None) -> bool:
+        """Whether ``token`` is the game's edit token (compared in constant time)."""
+        if not token:
+            return False
+        rows = list(self.db.query("SELECT edit_token_hash FROM games WHERE id = ?", [game_id]))
+        return bool(rows) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token))
+
+    def recent_games(self, limit: int = 50) -> list[GameRow]:
+        """The newest games first."""
+        rows = self.db.query("SELECT * FROM games ORDER BY created DESC, rowid DESC LIMIT ?", [limit])
+        return [_game_row(r) for r in rows]
+
+    def events_of(self, game_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """Events of several games at once, keyed by game id (for lists of live scores)."""
+        out: dict[str, list[dict[str, Any]]] = {g: [] for g in game_ids}
+        if not game_ids:
+            return out
+        marks = ",".join("?" for _ in game_ids)
+        for row in self.db.query(
+            f"SELECT game_id, body FROM events WHERE game_id IN ({marks}) ORDER BY seq",  # noqa: S608
+            game_ids,
+        ):
+            out[row["game_id"]].append(json.loads(row["body"]))
+        return out
+
+    # --- events --------------------------------------------------------------------------
+    def events_exist(self, event_ids: list[str]) -> bool:
+        """Whether any of these event ids is already recorded (in any game)."""
+        for start in range(0, len(event_ids), 500):
+            chunk = event_ids[start : start + 500]
+            marks = ",".join("?" for _ in chunk)
+            if list(self.db.query(f"SELECT 1 FROM events WHERE id IN ({marks}) LIMIT 1", chunk)):  # noqa: S608
+                return True
+        return False
+
+    def events(self, game_id: str, with_time: bool = False) -> list[dict[str, Any]]:
+        """The game's events in the order they were recorded."""
+        rows = self.db.query("SELECT body, recorded FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+        out = []
+        for row in rows:
+            body = json.loads(row["body"])
+            if with_time:
+                body["recorded"] = row["recorded"]
+            out.append(body)
+        return out
+
+    def append(
+        self,
+        game_id: str,
+        event: dict[str, Any],
+        refuse: Callable[[list[dict[str, Any]]], str | None],
+    ) -> Appended:
+        """Append one event unless its id is already recorded or ``refuse`` objects.
+
+        ``refuse`` gets the game's current events and returns ``None`` to accept or a
+        sentence saying why not. It runs inside the write lock, so it sees exactly the
+        events the new one will follow.
+        """
+        with self._immediate():
+            rows = list(self.db.query("SELECT game_id FROM events WHERE id = ?", [event["id"]]))
+            if rows:
+                if rows[0]["game_id"] == game_id:
+                    return Appended("duplicate")
+                return Appended("refused", "id is already used by an event of another game; make a new UUID.")
+            problem = refuse(self.events(game_id))
+            if problem:
+                return Appended("refused", problem)
+            self._insert_event(game_id, event, now())
+        return Appended("recorded")
+
+    def _insert_event(self, game_id: str, event: dict[str, Any], recorded: str) -> None:
+        self.db.execute(
+            "INSERT INTO events (id, game_id, type, body, recorded) VALUES (?, ?, ?, ?, ?)",
+            [event["id"], game_id, event["type"], json.dumps(event, sort_keys=True), recorded],
+        )
+
+
+def _game_row(row: dict[str, Any]) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        pack=row["pack"],
+        scenario=row["scenario"],
+        points_limit=row["points_limit"],
+        players=json.loads(row["players"]),
+        created=row["created"],
+    )

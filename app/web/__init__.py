@@ -1,0 +1,99 @@
+"""Flask blueprints, one per screen family, plus the JSON API; shared request plumbing."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask import Flask, current_app, g, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from app.rules.pack import Pack, PackError
+from app.store import Store
+
+csrf = CSRFProtect()
+
+# No inline script anywhere: every script is a file under /static.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+def store() -> Store:
+    """This request's database connection (opened on first use, closed at teardown)."""
+    if "store" not in g:
+        g.store = Store(current_app.config["DATABASE"])
+    return g.store
+
+
+def packs() -> dict[str, Pack]:
+    """The rulepacks that loaded at start-up, by id."""
+    return current_app.extensions["muster.packs"]
+
+
+def pack_errors() -> list[PackError]:
+    """What was wrong with the rulepacks that did not load."""
+    return current_app.extensions["muster.pack_errors"]
+
+
+def _close_store(_exc: BaseException | None) -> None:
+    db = g.pop("store", None)
+    if db is not None:
+        db.close()
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _error(exc: HTTPException) -> Any:
+    message = {
+        400: "The request could not be read.",
+        403: "This needs the game's edit token.",
+        404: "There is nothing at this address.",
+        405: f"{request.method} is not allowed here.",
+        413: "The request is too large.",
+    }.get(exc.code or 500, exc.description or "The request failed.")
+    if (
+        exc.description
+        and exc.code in (400, 403, 404)
+        and not exc.description.startswith("The requested URL")
+    ):
+        message = exc.description
+    if wants_json():
+        return jsonify(error=message), exc.code
+    return render_template("error.html", message=message, code=exc.code), exc.code
+
+
+def _csrf_error(exc: CSRFError) -> Any:
+    message = "The form has expired or did not come from Muster; reload the page and try again."
+    if wants_json():
+        return jsonify(error=message), 400
+    return render_template("error.html", message=message, code=400), 400
+
+
+def _headers(response: Any) -> Any:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+def register(app: Flask) -> None:
+    """Attach blueprints, CSRF protection, error pages and security headers."""
+    from app.web import api, games, home, prints
+
+    csrf.init_app(app)
+    csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
+    app.register_blueprint(home.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(prints.bp)
+    app.register_blueprint(api.bp)
+    app.teardown_appcontext(_close_store)
+    app.register_error_handler(HTTPException, _error)
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.after_request(_headers)
+    app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())

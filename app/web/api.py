@@ -1,0 +1,189 @@
+"""JSON API v1: packs, games and their events (contract in docs/api.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from app import games
+from app.rules import scoring
+from app.rules.pack import Pack
+from app.web import packs, store
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def _refuse(message: str, status: int = 422) -> Any:
+    return jsonify(error=message), status
+
+
+def _body() -> Any:
+    data = request.get_json(silent=True)
+    if data is None:
+        abort(400, description="The body must be JSON (Content-Type: application/json).")
+    return data
+
+
+def pack_json(pack: Pack) -> dict[str, Any]:
+    """A pack as the API describes it: what a client needs to set up and record a game."""
+    return {
+        "id": pack.id,
+        "name": pack.name,
+        "game": pack.game,
+        "source": pack.source.model_dump(),
+        "players": pack.players.model_dump(),
+        "sides": pack.sides,
+        "points": {
+            "presets": pack.points.presets,
+            "presets_only": pack.points.presets_only,
+            "limits": [limit.model_dump(exclude_none=True) for limit in pack.points.limits],
+        },
+        "points_limits": pack.points.presets,
+        "scenarios": [
+            {
+                "id": s.id,
+                "name": s.name,
+                "table": s.table,
+                "roll": s.roll,
+                "playable": s.playable,
+                "not_playable_reason": s.not_playable_reason,
+                "battle_rounds": s.battle_rounds,
+                "board": s.board.model_dump() if s.board else None,
+                "objectives": [
+                    {
+                        "id": o.id,
+                        "label": o.label,
+                        "territory": o.territory,
+                        "border": o.border,
+                        "prime": o.prime,
+                        "from_round": o.from_round,
+                        "until_round": o.until_round,
+                        "x": o.x,
+                        "y": o.y,
+                        "moves": [m.model_dump() for m in o.moves],
+                    }
+                    for o in s.objectives
+                ],
+                "facts": [f.as_dict() | {"event": f.event} for f in scoring.scenario_facts(pack, s)],
+                "scoring": [b.model_dump() for b in s.scoring],
+                "victory": pack.victory(s).model_dump(),
+                "rules": [r.model_dump(exclude_none=True) for r in s.rules],
+            }
+            for s in pack.scenarios
+        ],
+        "tactics": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "bonus": t.bonus is not None,
+                "bonus_vp": t.bonus.vp if t.bonus else 0,
+                "summary": t.summary,
+            }
+            for t in pack.tactics
+        ],
+        "grand_strategies": [
+            {"id": g.id, "name": g.name, "summary": g.summary} for g in pack.grand_strategies
+        ],
+        "realm_rules": [r.model_dump(exclude_none=True) for r in pack.realm_rules],
+        "battleplan_roll": pack.battleplan_roll.model_dump() if pack.battleplan_roll else None,
+    }
+
+
+@bp.get("/packs")
+def list_packs() -> Any:
+    return jsonify(
+        [
+            {"id": p.id, "name": p.name, "game": p.game, "source": p.source.model_dump()}
+            for p in sorted(packs().values(), key=lambda p: p.name)
+        ]
+    )
+
+
+@bp.get("/packs/<pack_id>")
+def show_pack(pack_id: str) -> Any:
+    pack = packs().get(pack_id)
+    if pack is None:
+        abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
+    return jsonify(pack_json(pack))
+
+
+@bp.post("/games")
+def create_game() -> Any:
+    made = games.create(store(), packs(), _body())
+    if isinstance(made, str):
+        return _refuse(made)
+    game_id, token = made
+    return (
+        jsonify(
+            id=game_id,
+            edit_token=token,
+            url=url_for("games.show", game_id=game_id, _external=True),
+            join_url=url_for("games.join", game_id=game_id, token=token, _external=True),
+        ),
+        201,
+    )
+
+
+def _loaded(game_id: str) -> games.Loaded:
+    try:
+        loaded = games.load(store(), packs(), game_id)
+    except games.PackMissing as exc:
+        abort(409, description=str(exc))
+    if loaded is None:
+        abort(404, description="There is no such game.")
+    return loaded
+
+
+@bp.get("/games/<game_id>")
+def show_game(game_id: str) -> Any:
+    return jsonify(games.summary(_loaded(game_id)))
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str) -> Any:
+    if not store().game_exists(game_id):
+        abort(404, description="There is no such game.")
+    return jsonify(store().events(game_id, with_time=True))
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str) -> Any:
+    if not store().game_exists(game_id):
+        abort(404, description="There is no such game.")
+    if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
+        return _refuse("X-Edit-Token must hold this game's edit token to record events.", 403)
+    event = _body()
+    status, error = games.record(store(), packs(), game_id, event)
+    if status == "refused":
+        return _refuse(error or "The event is refused.")
+    code = 201 if status == "recorded" else 200
+    return jsonify(status=status, id=scoring.event_id(event), game=games.summary(_loaded(game_id))), code
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str) -> Any:
+    data = games.export(store(), game_id)
+    if data is None:
+        abort(404, description="There is no such game.")
+    response = jsonify(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="muster-{game_id}.json"'
+    return response
+
+
+@bp.post("/games/import")
+def import_game() -> Any:
+    made = games.import_game(store(), packs(), _body())
+    if isinstance(made, str):
+        status = 409 if "already" in made else 422
+        return _refuse(made, status)
+    game_id, token = made
+    return (
+        jsonify(
+            id=game_id,
+            edit_token=token,
+            url=url_for("games.show", game_id=game_id, _external=True),
+            join_url=url_for("games.join", game_id=game_id, token=token, _external=True),
+        ),
+        201,
+    )
