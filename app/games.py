@@ -27,6 +27,14 @@ class Loaded:
     events: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a new or imported game is refused; ``conflict`` when its id is already taken."""
+
+    message: str
+    conflict: bool = False
+
+
 class PackMissing(Exception):
     """The game's rulepack is not installed on this server."""
 
@@ -52,11 +60,11 @@ def load(store: Store, packs: dict[str, Pack], game_id: str) -> Loaded | None:
     return Loaded(row, pack, scoring.replay(pack, setup_of(row), events), events)
 
 
-def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | str:
-    """Create a game from a set-up; return ``(id, edit_token)`` or the sentence refusing it."""
+def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
+    """Create a game from a set-up; return ``(id, edit_token)`` or why it is refused."""
     setup, problem = parse_setup(data, packs)
     if setup is None:
-        return problem or "The set-up is not valid."
+        return Refusal(problem or "The set-up is not valid.")
     return store.create_game(setup.as_dict())
 
 
@@ -165,44 +173,48 @@ def export(store: Store, game_id: str) -> dict[str, Any] | None:
     }
 
 
-def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | str:
-    """Store an exported game; return ``(id, edit_token)`` or the sentence refusing it.
+def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
+    """Store an exported game; return ``(id, edit_token)`` or why it is refused.
 
     The events are replayed through the rules first: an export that the rules refuse is
     refused whole, so an import can never hold a game the server could not have recorded.
     """
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        return f"format must be {EXPORT_FORMAT!r}: send a game exported from /api/v1/games/<id>/export."
+        return Refusal(
+            f"format must be {EXPORT_FORMAT!r}: send a game exported from /api/v1/games/<id>/export."
+        )
     setup, problem = parse_setup(data, packs)
     if setup is None:
-        return problem or "The set-up is not valid."
+        return Refusal(problem or "The set-up is not valid.")
     game_id = data.get("id")
     if not isinstance(game_id, str) or not 16 <= len(game_id) <= 64 or not _url_safe(game_id):
-        return "id must be 16 to 64 URL-safe characters (letters, digits, - and _)."
+        return Refusal("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
     if store.game_exists(game_id):
-        return "id is already a game on this server; delete it first or import under a new id."
+        return Refusal(
+            "id is already a game on this server; delete it first or import under a new id.", conflict=True
+        )
     created = data.get("created")
     if not isinstance(created, str) or not 10 <= len(created) <= 40:
-        return "created must be the ISO 8601 time the game was created."
+        return Refusal("created must be the ISO 8601 time the game was created.")
     events = data.get("events")
     if not isinstance(events, list):
-        return "events must be a list of the game's events."
+        return Refusal("events must be a list of the game's events.")
     state = scoring.new_game(packs[setup.pack], setup)
     seen: set[str] = set()
     clean: list[dict[str, Any]] = []
     for i, event in enumerate(events):
         if not isinstance(event, dict):
-            return f"events[{i}] must be an object."
+            return Refusal(f"events[{i}] must be an object.")
         body = {k: v for k, v in event.items() if k != "recorded"}
         recorded = event.get("recorded")
         if recorded is not None and not isinstance(recorded, str):
-            return f"events[{i}].recorded must be a time as text."
+            return Refusal(f"events[{i}].recorded must be a time as text.")
         try:
             eid = scoring.event_id(body)
         except scoring.Refused as exc:
-            return f"events[{i}]: {exc}"
+            return Refusal(f"events[{i}]: {exc}")
         if eid in seen:
-            return f"events[{i}].id repeats an earlier event."
+            return Refusal(f"events[{i}].id repeats an earlier event.")
         seen.add(eid)
         body["id"] = eid
         if body.get("type") == "undo":
@@ -212,10 +224,12 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
         else:
             problem = scoring.check(state, body)
         if problem:
-            return f"events[{i}] is refused: {problem}"
+            return Refusal(f"events[{i}] is refused: {problem}")
         clean.append({**body, "recorded": recorded} if recorded else body)
     if store.events_exist(sorted(seen)):
-        return "events: some event ids are already recorded on this server in another game."
+        return Refusal(
+            "events: some event ids are already recorded on this server in another game.", conflict=True
+        )
     token = store.import_game(setup.as_dict(), game_id, created, clean)
     return game_id, token
 

@@ -611,8 +611,6 @@ class SeismicShift(Rule):
         )
 
     def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
-        if not any(not o.prime for o in scenario.objectives):
-            return []
         return [
             FactSpec(
                 "removed",

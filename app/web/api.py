@@ -111,8 +111,8 @@ def show_pack(pack_id: str) -> Any:
 @bp.post("/games")
 def create_game() -> Any:
     made = games.create(store(), packs(), _body())
-    if isinstance(made, str):
-        return _refuse(made)
+    if isinstance(made, games.Refusal):
+        return _refuse(made.message)
     game_id, token = made
     return (
         jsonify(
@@ -174,9 +174,8 @@ def export_game(game_id: str) -> Any:
 @bp.post("/games/import")
 def import_game() -> Any:
     made = games.import_game(store(), packs(), _body())
-    if isinstance(made, str):
-        status = 409 if "already" in made else 422
-        return _refuse(made, status)
+    if isinstance(made, games.Refusal):
+        return _refuse(made.message, 409 if made.conflict else 422)
     game_id, token = made
     return (
         jsonify(

@@ -99,8 +99,10 @@ def create() -> Any:
         "players": players,
     }
     made = games.create(store(), packs(), data)
-    if isinstance(made, str):
-        html = render_template("new_game.html", pack=pack, packs=packs(), form=form, error=made, rolled=None)
+    if isinstance(made, games.Refusal):
+        html = render_template(
+            "new_game.html", pack=pack, packs=packs(), form=form, error=made.message, rolled=None
+        )
         return html, 422
     game_id, token = made
     response = redirect(url_for("games.show", game_id=game_id), code=303)

@@ -1,0 +1,106 @@
+"""Shared fixtures: the installed packs, a game player for the rules, an app on a temp database."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.rules import scoring
+from app.rules.game import Player, Setup
+from app.rules.pack import Pack, load_packs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def packs() -> dict[str, Pack]:
+    loaded, errors = load_packs(ROOT / "rulepacks")
+    assert errors == []
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def ghb(packs: dict[str, Pack]) -> Pack:
+    return packs["aos-ghb-2021"]
+
+
+ANN, BO = 0, 1
+
+
+def setup_for(
+    scenario: str, strategies: tuple[str | None, str | None] = ("hold-the-line", "vendetta")
+) -> Setup:
+    """Ann attacks, Bo defends."""
+    return Setup(
+        "aos-ghb-2021",
+        scenario,
+        2000,
+        (Player("Ann", "attacker", strategies[0]), Player("Bo", "defender", strategies[1])),
+    )
+
+
+class Table:
+    """Plays a game through the rules engine, as the server would: check, then append."""
+
+    def __init__(self, pack: Pack, scenario: str, **kwargs: Any) -> None:
+        self.pack = pack
+        self.setup = setup_for(scenario, **kwargs)
+        self.log: list[dict[str, Any]] = []
+
+    @property
+    def game(self) -> scoring.Game:
+        return scoring.replay(self.pack, self.setup, self.log)
+
+    def send(self, event: dict[str, Any]) -> str | None:
+        event = {"id": str(uuid.uuid4()), **event}
+        problem = scoring.check(self.game, event)
+        if problem is None:
+            self.log.append(event)
+        return problem
+
+    def ok(self, event: dict[str, Any]) -> scoring.Game:
+        problem = self.send(event)
+        assert problem is None, problem
+        return self.game
+
+    def refused(self, event: dict[str, Any]) -> str:
+        before = len(self.log)
+        problem = self.send(event)
+        assert problem is not None, f"expected {event} to be refused"
+        assert len(self.log) == before
+        return problem
+
+    # Shorthands for the three kinds of entry.
+    def start(self, round_: int, first: int = ANN, **facts: Any) -> scoring.Game:
+        return self.ok({"type": "battle_round", "round": round_, "first": first, **facts})
+
+    def turn(
+        self, round_: int, player: int, control: dict[str, int | None] | None = None, **facts: Any
+    ) -> scoring.Turn:
+        game = self.ok({"type": "turn", "round": round_, "player": player, "control": control or {}, **facts})
+        return game.turns[-1]
+
+    def end(self, player: int, completed: bool) -> scoring.Game:
+        return self.ok({"type": "end", "player": player, "grand_strategy_completed": completed})
+
+    def quiet_rounds(self, first: int, last: int) -> None:
+        """Battle rounds in which nobody holds anything or completes anything."""
+        for r in range(first, last + 1):
+            self.start(r)
+            self.turn(r, ANN)
+            self.turn(r, BO)
+
+
+@pytest.fixture
+def table(ghb: Pack):
+    def make(scenario: str, **kwargs: Any) -> Table:
+        return Table(ghb, scenario, **kwargs)
+
+    return make
+
+
+def vp_by_rule(turn: scoring.Turn) -> dict[str, int]:
+    return {a.rule: a.vp for a in turn.awards}

@@ -1,0 +1,120 @@
+"""The rulepack loader and the GHB 2021 pack's facts."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.rules.pack import load_packs, parse_pack
+from tests.conftest import ROOT
+
+GOOD = ROOT / "rulepacks" / "aos-ghb-2021.yaml"
+
+
+def test_a_broken_pack_is_reported_and_the_others_still_load(tmp_path: Path):
+    shutil.copy(GOOD, tmp_path / "aos-ghb-2021.yaml")
+    broken = GOOD.read_text().replace("battle_rounds: 5", "battle_rounds: five", 1)
+    (tmp_path / "next-season.yaml").write_text(broken.replace("id: aos-ghb-2021", "id: next-season", 1))
+    packs, errors = load_packs(tmp_path)
+    assert list(packs) == ["aos-ghb-2021"]
+    assert len(errors) == 1
+    error = errors[0]
+    assert error.file == "next-season.yaml"
+    assert error.path == "scenarios[0].battle_rounds"
+    assert "integer" in error.message
+    assert str(error).startswith("next-season.yaml: scenarios[0].battle_rounds: ")
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        (
+            ("block: control-count, count: 1", "block: control-lots, count: 1"),
+            "scenarios[2].scoring[0]",
+            "control-lots",
+        ),
+        (("{roll: 2, scenario: savage-gains}", "{roll: 2, scenario: savage-loss}"), "", "savage-loss"),
+        (("{id: west, label: W", "{id: attacker-border, label: W"), "scenarios[1]", "appears twice"),
+        (("id: broken-ranks", "id: Broken Ranks"), "tactics[0].id", "pattern"),
+        (("players: {min: 2, max: 2}", "players: {min: 3, max: 2}"), "players", "greater than max"),
+        (("game: Warhammer", "gaem: Warhammer"), "gaem", "Extra inputs"),
+    ],
+)
+def test_pack_errors_name_the_path_and_the_problem(change, path, message):
+    old, new = change
+    text = GOOD.read_text()
+    assert old in text
+    pack, errors = parse_pack(text.replace(old, new, 1), "x.yaml")
+    assert pack is None
+    assert any(e.path.startswith(path) and message in e.message for e in errors), errors
+
+
+def test_yaml_syntax_errors_and_unsafe_tags_are_refused():
+    pack, errors = parse_pack("id: [unclosed", "bad.yaml")
+    assert pack is None and "not valid YAML" in errors[0].message and errors[0].path.startswith("line")
+    # Safe loading: Python object tags are never constructed.
+    pack, errors = parse_pack("!!python/object/apply:os.system ['true']", "evil.yaml")
+    assert pack is None and "not valid YAML" in errors[0].message
+
+
+def test_pack_id_must_match_its_file(tmp_path: Path):
+    shutil.copy(GOOD, tmp_path / "other-name.yaml")
+    packs, errors = load_packs(tmp_path)
+    assert packs == {} and errors[0].path == "id" and "other-name" in errors[0].message
+
+
+def test_pitched_battles_table_from_bsdata(ghb):
+    small, large = ghb.limit(1000), ghb.limit(2000)
+    assert (small.leaders.min, small.leaders.max, large.leaders.min, large.leaders.max) == (1, 3, 1, 6)
+    assert (small.battleline.min, large.battleline.min) == (2, 3)
+    assert (small.behemoths.max, large.behemoths.max) == (2, 4)
+    assert (small.artillery.max, large.artillery.max) == (2, 4)
+    assert (small.reinforced_units.max, large.reinforced_units.max) == (2, 4)
+    assert (small.allies_points.max, large.allies_points.max) == (200, 400)
+    assert (small.endless_spells_and_invocations.max, large.endless_spells_and_invocations.max) == (2, 3)
+    assert any("BSData" in ref.where for ref in ghb.source.extra)
+
+
+def test_battleplan_tables_hold_all_twelve(ghb):
+    tables = {t.id: [e.scenario for e in t.entries] for t in ghb.battleplan_roll.tables}
+    assert tables["table-1"] == [
+        "marking-territory",
+        "savage-gains",
+        "first-blood",
+        "power-struggle",
+        "survival-of-the-fittest",
+        "tectonic-interference",
+    ]
+    assert tables["table-2"] == [
+        "apex-predators",
+        "the-vice",
+        "tooth-and-nail",
+        "feral-foray",
+        "power-in-numbers",
+        "the-veins-of-ghur",
+    ]
+    assert all(s.battle_rounds == 5 for s in ghb.scenarios)
+
+
+def test_tactics_strategies_and_bonuses(ghb):
+    assert len(ghb.tactics) == 8 and len(ghb.grand_strategies) == 8
+    with_bonus = {t.id for t in ghb.tactics if t.bonus}
+    assert with_bonus == {
+        "broken-ranks",
+        "slay-the-warlord",
+        "ferocious-advance",
+        "bring-it-down",
+        "savage-spearhead",
+    }
+
+
+def test_savage_gains_border_objectives_carry_their_territory(ghb):
+    territories = {o.id: o.territory for o in ghb.scenario("savage-gains").objectives}
+    assert territories == {
+        "attacker-border": "attacker",
+        "west": None,
+        "east": None,
+        "defender-border": "defender",
+    }

@@ -1,0 +1,67 @@
+"""A Muster app on a fresh SQLite file for each test, and helpers to drive it."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"DATABASE": str(tmp_path / "muster.sqlite"), "TESTING": True, "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def new_game(client: FlaskClient, scenario: str = "savage-gains", **extra: Any) -> dict[str, Any]:
+    body = {
+        "pack": "aos-ghb-2021",
+        "scenario": scenario,
+        "points_limit": 2000,
+        "players": [
+            {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
+            {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
+        ],
+        **extra,
+    }
+    response = client.post("/api/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+class Api:
+    """Records events for one game through the JSON API."""
+
+    def __init__(self, client: FlaskClient, game: dict[str, Any]) -> None:
+        self.client = client
+        self.id = game["id"]
+        self.token = game["edit_token"]
+
+    def post(self, event: dict[str, Any], token: str | None = None) -> Any:
+        event = {"id": str(uuid.uuid4()), **event}
+        return self.client.post(
+            f"/api/v1/games/{self.id}/events", json=event, headers={"X-Edit-Token": token or self.token}
+        )
+
+    def ok(self, event: dict[str, Any]) -> dict[str, Any]:
+        response = self.post(event)
+        assert response.status_code == 201, response.json
+        return response.json["game"]
+
+    def state(self) -> dict[str, Any]:
+        return self.client.get(f"/api/v1/games/{self.id}").json
+
+
+def soup(response: Any) -> BeautifulSoup:
+    return BeautifulSoup(response.data, "html.parser")
