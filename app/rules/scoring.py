@@ -433,7 +433,7 @@ class TacticRule(Rule):
         name = tactic.name if tactic else turn.tactic
         out = [Award(f"Battle tactic completed: {name}", self.block.vp)] if self.block.vp else []
         if turn.tactic_bonus and tactic is not None and tactic.bonus is not None:
-            out.append(Award(f"Battle tactic bonus: {name} ({tactic.bonus.when})", tactic.bonus.vp))
+            out.append(Award(f"MONSTER bonus: {name}", tactic.bonus.vp))
         return out
 
 
@@ -643,7 +643,7 @@ class SeismicShift(Rule):
 
 class GrandStrategy(Rule):
     def describe(self) -> str:
-        return f"{self.block.vp} VP at the end of the battle if you completed your grand strategy."
+        return f"{self.block.vp} VP once the battle is over for a completed grand strategy."
 
     def score_end(self, game: Game, end: End) -> list[Award]:
         if not end.grand_strategy_completed or not self.block.vp:

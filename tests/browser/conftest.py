@@ -1,0 +1,78 @@
+"""The real server in a thread, and Debian's Chromium on a phone viewport."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    args = {
+        **browser_type_launch_args,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
+    # Debian's Chromium where there is one; elsewhere Playwright's own (playwright install chromium).
+    if Path(CHROMIUM).exists():
+        args["executable_path"] = CHROMIUM
+    return args
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+        "accept_downloads": True,
+    }
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """Muster on a free port, on its own SQLite file, for one test."""
+    app = create_app({"DATABASE": str(tmp_path / "muster.sqlite"), "SECRET_KEY": "browser-tests"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def shot(page: Any) -> Any:
+    """Save a screenshot of the page for a person to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,51 @@
+"""Docs are checked like code: every API route and every pack field is documented."""
+
+from __future__ import annotations
+
+import re
+
+from app.rules import pack as p
+from tests.conftest import ROOT
+
+
+def test_every_api_route_is_in_docs_api_md(app):
+    doc = (ROOT / "docs" / "api.md").read_text()
+    routes = {
+        (method, re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", rule.rule))
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    }
+    documented = set(re.findall(r"\| (GET|POST) \| `([^`]+)` \|", doc))
+    # Path parameter names are free in the docs: compare shapes.
+    shape = lambda path: re.sub(r"<[^>]+>", "<>", path)  # noqa: E731
+    assert {(m, shape(r)) for m, r in routes} == {(m, shape(r)) for m, r in documented}
+
+
+def test_every_rulepack_field_is_in_docs_rulepacks_md():
+    doc = (ROOT / "docs" / "rulepacks.md").read_text()
+    models = [
+        p.Pack,
+        p.Source,
+        p.SourceRef,
+        p.Points,
+        p.PointsLimit,
+        p.Entry,
+        p.Tactic,
+        p.Bonus,
+        p.BattleplanRoll,
+        p.RollTable,
+        p.RollEntry,
+        p.Scenario,
+        p.Board,
+        p.Objective,
+        p.Move,
+        p.RoundFact,
+        p.Victory,
+        p.VictoryCheck,
+        p.ImmediateVictory,
+    ]
+    missing = [f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in doc]
+    assert missing == []
+    blocks = re.findall(r'Literal\["([a-z-]+)"\]', (ROOT / "app" / "rules" / "pack.py").read_text())
+    assert [b for b in blocks if f"`{b}`" not in doc] == []

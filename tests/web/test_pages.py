@@ -1,0 +1,259 @@
+"""The screens through the Flask client: forms, CSRF, edit tokens, escaping, print."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+
+from tests.web.conftest import Api, new_game, soup
+
+
+def _csrf(page) -> str:
+    return soup(page).select_one('input[name="csrf_token"]')["value"]
+
+
+def _start_game(client, scenario="savage-gains", names=("Ann", "Bo")):
+    page = client.get("/games/new")
+    form = {
+        "csrf_token": _csrf(page),
+        "pack": "aos-ghb-2021",
+        "points_limit": "2000",
+        "name0": names[0],
+        "name1": names[1],
+        "strategy0": "hold-the-line",
+        "strategy1": "beast-master",
+        "attacker": "1",
+        "scenario": scenario,
+    }
+    return client.post("/games", data=form)
+
+
+def _form(page, selector):
+    form = soup(page).select_one(selector)
+    assert form is not None, f"no {selector} on the page"
+    data = {}
+    for field in form.select("input, select"):
+        name = field.get("name")
+        if not name:
+            continue
+        if field.name == "select":
+            chosen = field.select_one("option[selected]") or field.select_one("option")
+            data[name] = chosen["value"] if chosen else ""
+        elif field.get("type") in ("radio", "checkbox"):
+            if field.has_attr("checked"):
+                data[name] = field.get("value", "on")
+        else:
+            data[name] = field.get("value", "")
+    return form["action"], data
+
+
+def test_home_and_new_game_pages(client):
+    home = soup(client.get("/"))
+    assert home.select_one("h1").text == "Games on this table"
+    assert home.select_one('a[href="/packs/aos-ghb-2021"]').text == "Pitched Battles 2021"
+    new = soup(client.get("/games/new"))
+    options = [o["value"] for o in new.select("#scenario option") if o["value"]]
+    assert len(options) == 12 and options[0] == "marking-territory"
+    assert [o["label"].split(" (")[0] for o in new.select("#scenario optgroup")] == [
+        "Battleplan Table 1",
+        "Battleplan Table 2",
+    ]
+
+
+def test_battleplan_roll_shows_the_dice_and_picks_a_plan(client):
+    page = client.get("/games/new")
+    response = client.post("/games/new/roll", data={"csrf_token": _csrf(page), "name0": "Ann", "name1": "Bo"})
+    fragment = soup(response)
+    assert len(fragment.select(".die")) >= 4
+    picked = fragment.select_one("#scenario option[selected]")
+    assert picked is not None and picked["value"] in {
+        s.id for s in client.application.extensions["muster.packs"]["aos-ghb-2021"].scenarios
+    }
+    assert picked.text.split(". ", 1)[1] in fragment.select_one(".dice-result").text
+
+
+def test_new_game_form_creates_the_game_and_hands_over_the_edit_token(client):
+    response = _start_game(client)
+    assert response.status_code == 303
+    game_url = response.headers["Location"]
+    page = soup(client.get(game_url))
+    assert next(s.text for s in page.select(".score-name")).startswith("Ann")
+    # Player 2 (Bo) was chosen as attacker.
+    assert "ATT" in page.select(".score-name")[1].text
+    assert page.select_one("#round-form h2").text == "Battle round 1 begins"
+    assert page.select_one(".share img.qr")["src"].startswith("data:image/svg+xml")
+
+
+def test_new_game_form_refusal_keeps_what_was_typed(client):
+    page = client.get("/games/new")
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": _csrf(page),
+            "name0": "Ann",
+            "name1": "",
+            "scenario": "first-blood",
+            "points_limit": "2000",
+        },
+    )
+    assert response.status_code == 422
+    doc = soup(response)
+    assert doc.select_one("#form-error").text == "players[1].name must be 1 to 40 characters."
+    assert doc.select_one("#name0")["value"] == "Ann"
+
+
+def test_forms_without_csrf_are_refused(client):
+    response = client.post("/games", data={"name0": "Ann", "name1": "Bo", "scenario": "first-blood"})
+    assert response.status_code == 400
+    assert "reload the page" in soup(response).select_one(".alert").text
+
+
+def test_recording_through_the_screens(client):
+    game_url = _start_game(client, scenario="savage-gains").headers["Location"]
+    page = client.get(game_url)
+    action, data = _form(page, "#round-form")
+    data["first"] = "1"  # Bo, the attacker, goes first
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert page.status_code == 200
+    fragment = soup(page)
+    assert fragment.select_one("#game") is not None and fragment.select_one("html") is None
+    assert fragment.select_one("#turn-form h2").text == "Battle round 1: Bo's turn"
+    action, data = _form(page, "#turn-form")
+    data.update(
+        {"control.attacker-border": "1", "control.west": "1", "tactic": "conquer", "tactic_completed": "on"}
+    )
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    fragment = soup(page)
+    # Bo attacks: own border 1 + west 2 + tactic 2 = 5
+    assert fragment.select_one('[data-testid="vp-1"]').text == "5"
+    rules = [li.select_one("span").text for li in fragment.select(".breakdown li")]
+    assert "Controls A border (on your own border)" in rules
+    # Ann's turn is next; the objectives start as Bo left them.
+    assert fragment.select_one("#turn-form h2").text == "Battle round 1: Ann's turn"
+    assert fragment.select_one('select[name="control.west"] option[selected]')["value"] == "1"
+    # Conquer is still offered to Ann; Bo's own list would not show it.
+    assert fragment.select_one('#tactic option[value="conquer"]') is not None
+
+
+def test_a_refused_form_shows_the_sentence_and_keeps_the_entries(client):
+    game_url = _start_game(client, scenario="savage-gains").headers["Location"]
+    page = client.get(game_url)
+    action, data = _form(page, "#round-form")
+    data["first"] = "0"
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    action, data = _form(page, "#turn-form")
+    data.update(
+        {"tactic": "monstrous-takeover", "tactic_completed": "on", "tactic_bonus": "on", "control.east": "0"}
+    )
+    response = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    fragment = soup(response)
+    assert fragment.select_one("#error").text == "tactic_bonus: Monstrous Takeover has no bonus."
+    assert fragment.select_one("#tactic option[selected]")["value"] == "monstrous-takeover"
+    assert fragment.select_one('select[name="control.east"] option[selected]')["value"] == "0"
+
+
+def test_double_tap_records_once(client):
+    game_url = _start_game(client).headers["Location"]
+    action, data = _form(client.get(game_url), "#round-form")
+    data["first"] = "0"
+    client.post(action, data=data)
+    client.post(action, data=data)
+    game_id = game_url.rsplit("/", 1)[1]
+    assert len(client.get(f"/api/v1/games/{game_id}/events").json) == 1
+
+
+def test_watchers_see_the_score_but_no_forms(app, client):
+    made = new_game(client)
+    watcher = app.test_client()
+    page = soup(watcher.get(f"/games/{made['id']}"))
+    assert page.select_one(".scorebar") is not None
+    assert page.select("form") == []
+    assert "watching" in page.select_one(".notice").text
+    assert made["edit_token"] not in str(page)
+    # And the server refuses a watcher's post even with a valid CSRF token.
+    csrf = _csrf(watcher.get("/games/new"))
+    response = watcher.post(
+        f"/games/{made['id']}/events", data={"csrf_token": csrf, "type": "battle_round", "round": "1"}
+    )
+    assert response.status_code == 403
+
+
+def test_join_link_lets_a_second_phone_record(app, client):
+    made = new_game(client)
+    phone = app.test_client()
+    assert phone.get(f"/games/{made['id']}/join/not-the-token").status_code == 403
+    joined = phone.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    assert joined.status_code == 303
+    page = soup(phone.get(f"/games/{made['id']}"))
+    assert page.select_one("#round-form") is not None
+
+
+def test_player_names_are_escaped(client):
+    made = new_game(
+        client,
+        players=[
+            {"name": "<script>alert(1)</script>", "side": "attacker"},
+            {"name": 'Bo" onmouseover="x', "side": "defender"},
+        ],
+    )
+    html = client.get(f"/games/{made['id']}").data.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert 'Bo" onmouseover' not in html
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert not soup(response).select("script:not([src])")
+
+
+def test_unknown_pages_are_404_with_a_sentence(client):
+    response = client.get("/games/does-not-exist")
+    assert response.status_code == 404
+    assert "no such game" in soup(response).select_one(".alert").text
+
+
+def _pdf_text(response) -> str:
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+
+
+def test_filled_score_sheet_pdf(client):
+    api = Api(client, new_game(client, "savage-gains"))
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    api.ok(
+        {
+            "type": "turn",
+            "round": 1,
+            "player": 0,
+            "control": {"west": 0},
+            "tactic": "conquer",
+            "tactic_completed": True,
+        }
+    )
+    text = _pdf_text(client.get(f"/games/{api.id}/scoresheet.pdf"))
+    for expected in ("Savage Gains", "Ann", "Bo", "Hold the Line", "Vendetta", "Conquer", "2000", "Total VP"):
+        assert expected in text
+    assert "Controls W (in neither territory) +2" in text
+
+
+def test_blank_score_sheet_pdf_in_both_paper_sizes(client):
+    for paper, width in (("a4", 595), ("letter", 612)):
+        response = client.get(f"/packs/aos-ghb-2021/scenarios/the-vice/scoresheet.pdf?paper={paper}")
+        reader = PdfReader(io.BytesIO(response.data))
+        assert round(float(reader.pages[0].mediabox.width)) == width
+        text = _pdf_text(response)
+        assert "The Vice" in text and "Attacker" in text.title() and "Major victory" in text
+    assert client.get("/packs/aos-ghb-2021/scenarios/the-vice/scoresheet.pdf?paper=a3").status_code == 400
+    assert client.get("/packs/aos-ghb-2021/scenarios/nope/scoresheet.pdf").status_code == 404
+
+
+def test_pack_page_lists_plans_with_readings(client):
+    page = soup(client.get("/packs/aos-ghb-2021"))
+    assert len(page.select("section[aria-labelledby=plans-h] details")) == 12
+    readings = " ".join(r.text for r in page.select(".reading"))
+    assert "Muster's reading" in readings and "previous turn" in readings
