@@ -46,7 +46,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         WTF_CSRF_TIME_LIMIT=None,
-        JSON_SORT_KEYS=False,
     )
     if config:
         app.config.update(config)

@@ -108,7 +108,7 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         conn = sqlite3.connect(str(path), timeout=15, check_same_thread=False)
-        self.db = Database(conn)
+        self.db = Database(conn, recursive_triggers=False, execute_plugins=False)
         self.db.execute("PRAGMA busy_timeout = 15000")
         self.db.execute("PRAGMA foreign_keys = ON")
         # FULL: an acknowledged event survives a power cut, WAL or not.

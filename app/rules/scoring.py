@@ -124,6 +124,7 @@ class Game:
     pack: p.Pack
     scenario: p.Scenario
     rules: list[Rule]
+    facts: list[FactSpec] = field(default_factory=list)
     rounds: dict[int, RoundStart] = field(default_factory=dict)
     turns: list[Turn] = field(default_factory=list)
     ends: dict[int, End] = field(default_factory=dict)
@@ -799,7 +800,7 @@ def _round(game: Game, event: dict[str, Any]) -> int:
 
 def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) -> dict[str, Any]:
     """The event's battleplan facts, refusing names this scenario does not take."""
-    allowed = {f.name for f in scenario_facts(game.pack, game.scenario) if f.event == kind}
+    allowed = {f.name for f in game.facts if f.event == kind}
     facts: dict[str, Any] = {}
     for key, value in event.items():
         if key in known:
@@ -1009,7 +1010,13 @@ def new_game(pack: p.Pack, setup: Setup) -> Game:
     scenario = pack.scenario(setup.scenario)
     if scenario is None:
         raise ValueError(f"pack {pack.id} has no scenario {setup.scenario}")
-    return Game(setup=setup, pack=pack, scenario=scenario, rules=_rules(scenario))
+    return Game(
+        setup=setup,
+        pack=pack,
+        scenario=scenario,
+        rules=_rules(scenario),
+        facts=scenario_facts(pack, scenario),
+    )
 
 
 def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> Game:

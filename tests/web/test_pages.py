@@ -257,3 +257,34 @@ def test_pack_page_lists_plans_with_readings(client):
     assert len(page.select("section[aria-labelledby=plans-h] details")) == 12
     readings = " ".join(r.text for r in page.select(".reading"))
     assert "Muster's reading" in readings and "previous turn" in readings
+
+
+def test_readings_show_where_the_rule_applies(client):
+    made = new_game(client, "power-struggle")
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    api = Api(client, made)
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    form = soup(client.get(f"/games/{made['id']}")).select_one("#turn-form")
+    readings = [p.text for p in form.select(".reading")]
+    assert readings == [
+        "Hold your ground, Muster's reading: \"Two of your turns consecutively\" compares the control recorded at "
+        "the end of this turn with the control recorded at the end of your own previous turn; the opponent's turn "
+        "in between is not consulted."
+    ]
+    assert "at most 1 VP per player per battle round" in form.text
+
+
+def test_the_vice_round_form_says_what_moves(client):
+    made = new_game(client, "the-vice")
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    api = Api(client, made)
+    for r in (1, 2, 3):
+        form = soup(client.get(f"/games/{made['id']}")).select_one("#round-form")
+        if r == 2:
+            assert "Objectives moving in now: NW, NE, SW, SE." in form.text
+        api.ok({"type": "battle_round", "round": r, "first": 0})
+        api.ok({"type": "turn", "round": r, "player": 0, "control": {}})
+        api.ok({"type": "turn", "round": r, "player": 1, "control": {}})
+    form = soup(client.get(f"/games/{made['id']}")).select_one("#round-form")
+    assert "Off the battlefield from this round: NW, NE, SW, SE." in form.text
+    assert "New on the battlefield this round: C." in form.text
