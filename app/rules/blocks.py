@@ -1,0 +1,466 @@
+"""Scoring building blocks: each named block a scenario may declare, implemented once.
+
+A block can declare the facts it needs, check and apply a battle round's start, check and
+score a turn, change the battlefield after it, and score the end of the battle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import pack as p
+from app.rules.state import Award, End, FactSpec, Game, Refused, Removal, RoundStart, Turn
+
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+# ---------------------------------------------------------------------------------------
+# Building blocks
+# ---------------------------------------------------------------------------------------
+class Rule:
+    """One scoring building block. Subclasses override only what they do."""
+
+    def __init__(self, block: Any) -> None:
+        self.block = block
+
+    def describe(self) -> str:
+        """What the block scores or does, in a short sentence for sheets and screens."""
+        return ""
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return []
+
+    def check_round(self, game: Game, start: RoundStart) -> None:
+        """Raise :class:`Refused` if the round's start facts break this rule."""
+
+    def apply_round(self, game: Game, start: RoundStart) -> None:
+        """Change the battlefield at the start of a round."""
+
+    def check_turn(self, game: Game, turn: Turn) -> None:
+        """Raise :class:`Refused` if the turn's facts break this rule."""
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        return []
+
+    def after_turn(self, game: Game, turn: Turn) -> None:
+        """Change the battlefield once the turn is scored."""
+
+    def score_end(self, game: Game, end: End) -> list[Award]:
+        return []
+
+
+def _count_word(n: int) -> str:
+    return COUNT_WORDS.get(n, str(n))
+
+
+class ControlCount(Rule):
+    def describe(self) -> str:
+        what = (
+            "at least one objective" if self.block.count == 1 else f"{_count_word(self.block.count)} or more"
+        )
+        return f"{self.block.vp} VP if you control {what} at the end of your turn."
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        n = len(turn.controlled_by(turn.player))
+        if n < self.block.count or not self.block.vp:
+            return []
+        what = (
+            "at least one objective"
+            if self.block.count == 1
+            else (f"{_count_word(self.block.count)} or more objectives")
+        )
+        return [Award(f"Controls {what}", self.block.vp)]
+
+
+class ControlMore(Rule):
+    def describe(self) -> str:
+        return f"{self.block.vp} VP if you control more objectives than the opponent at the end of your turn."
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        mine = len(turn.controlled_by(turn.player))
+        others = [len(turn.controlled_by(q)) for q in range(game.player_count) if q != turn.player]
+        if mine > max(others, default=0) and self.block.vp:
+            return [Award("Controls more objectives than the opponent", self.block.vp)]
+        return []
+
+
+class ControlByTerritory(Rule):
+    def describe(self) -> str:
+        b = self.block
+        return (
+            f"At the end of your turn: {b.own} VP for the objective on your own border, {b.neutral} VP "
+            f"for each objective off the borders, {b.opponent} VP for the one on the enemy border."
+        )
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        mine = game.territory_of(turn.player)
+        out = []
+        for oid in turn.controlled_by(turn.player):
+            obj = game.objective(oid)
+            if obj is None:
+                continue
+            place = "border" if obj.border else "territory"
+            if obj.territory is None:
+                vp, where = self.block.neutral, "in neither territory"
+            elif obj.territory == mine:
+                vp, where = self.block.own, f"on your own {place}"
+            else:
+                vp, where = self.block.opponent, f"on the enemy {place}"
+            if vp:
+                out.append(Award(f"Controls {obj.label} ({where})", vp))
+        return out
+
+
+class HeldCount(Rule):
+    def describe(self) -> str:
+        what = (
+            "at least one objective" if self.block.count == 1 else f"{_count_word(self.block.count)} or more"
+        )
+        return f"{self.block.vp} VP if you have held {what} at the end of two of your turns in a row."
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        before = game.previous_own_turn(turn)
+        if before is None:
+            return []
+        held = [o for o in turn.controlled_by(turn.player) if before.control.get(o) == turn.player]
+        if len(held) < self.block.count or not self.block.vp:
+            return []
+        what = (
+            "at least one objective"
+            if self.block.count == 1
+            else (f"{_count_word(self.block.count)} or more objectives")
+        )
+        return [Award(f"Held {what} for two of your turns in a row", self.block.vp)]
+
+
+class AlphaBeta(Rule):
+    def describe(self) -> str:
+        return (
+            f"At the end of your turn: {self.block.alpha_vp} VP for the alpha objective, "
+            f"{self.block.beta_vp} VP for each beta objective you control."
+        )
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [
+            FactSpec(
+                "alpha",
+                "battle_round",
+                "objective",
+                "Alpha objective for this battle round (roll a D3)",
+                required=True,
+            )
+        ]
+
+    def check_round(self, game: Game, start: RoundStart) -> None:
+        alpha = start.facts.get("alpha")
+        if alpha is None:
+            raise Refused(
+                f"alpha is required: roll a D3 for battle round {start.round} and name that objective."
+            )
+        check_objective_in_play(game, "alpha", alpha, start.round)
+
+    def check_turn(self, game: Game, turn: Turn) -> None:
+        start = game.rounds.get(turn.round)
+        if start is None or start.facts.get("alpha") is None:
+            raise Refused(
+                f"Record battle round {turn.round}'s alpha objective (the D3 roll) before its turns."
+            )
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        alpha = game.rounds[turn.round].facts["alpha"]
+        out = []
+        for oid in turn.controlled_by(turn.player):
+            obj = game.objective(oid)
+            label = obj.label if obj else oid
+            if oid == alpha and self.block.alpha_vp:
+                out.append(Award(f"Controls the alpha objective ({label})", self.block.alpha_vp))
+            elif oid != alpha and self.block.beta_vp:
+                out.append(Award(f"Controls a beta objective ({label})", self.block.beta_vp))
+        return out
+
+
+class ControlRoundMultiplied(Rule):
+    def describe(self) -> str:
+        return "At the end of your turn: VP equal to the battle round number for each objective you control."
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        out = []
+        for oid in turn.controlled_by(turn.player):
+            obj = game.objective(oid)
+            label = obj.label if obj else oid
+            out.append(
+                Award(f"Controls {label} in battle round {turn.round} ({turn.round} VP each)", turn.round)
+            )
+        return out
+
+
+class TacticRule(Rule):
+    def describe(self) -> str:
+        return f"{self.block.vp} VP if you completed the battle tactic picked that turn (some add a MONSTER bonus)."
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [FactSpec("tactic_bonus", "turn", "flag", "MONSTER bonus earned (where the tactic has one)")]
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        if not turn.tactic_completed or turn.tactic is None:
+            return []
+        tactic = game.pack.tactic(turn.tactic)
+        name = tactic.name if tactic else turn.tactic
+        out = [Award(f"Battle tactic completed: {name}", self.block.vp)] if self.block.vp else []
+        if turn.tactic_bonus and tactic is not None and tactic.bonus is not None:
+            out.append(Award(f"MONSTER bonus: {name}", tactic.bonus.vp))
+        return out
+
+
+class FactCount(Rule):
+    def describe(self) -> str:
+        return f"{self.block.vp} VP for each: {self.block.label.lower()}."
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [FactSpec(self.block.fact, "turn", "count", self.block.label, max=self.block.max_total)]
+
+    def _value(self, turn: Turn) -> int:
+        return turn.facts.get(self.block.fact) or 0
+
+    def check_turn(self, game: Game, turn: Turn) -> None:
+        value = turn.facts.get(self.block.fact)
+        if value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise Refused(f"{self.block.fact} must be a whole number, 0 or more.")
+        cap = self.block.max_total
+        if cap is not None:
+            before = sum(self._value(t) for t in game.turns if t.player == turn.player)
+            if before + value > cap:
+                raise Refused(
+                    f"{self.block.fact} would bring {game.name(turn.player)} to "
+                    f"{before + value}, but there are only {cap} to destroy in the battle."
+                )
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        n = self._value(turn)
+        if n and self.block.vp:
+            return [Award(f"{self.block.label}: {n}", n * self.block.vp)]
+        return []
+
+
+class Raid(Rule):
+    def describe(self) -> str:
+        return (
+            f"From battle round {self.block.from_round}: {self.block.vp} VP for raiding one objective you control "
+            "wholly inside the enemy territory (then it is removed)."
+        )
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [
+            FactSpec(
+                "raided",
+                "turn",
+                "objective",
+                "Objective raided (yours, wholly in the enemy territory)",
+                from_round=self.block.from_round,
+            )
+        ]
+
+    def check_turn(self, game: Game, turn: Turn) -> None:
+        oid = turn.facts.get("raided")
+        if oid is None:
+            return
+        if turn.round < self.block.from_round:
+            raise Refused(f"raided: objectives can be raided from battle round {self.block.from_round}.")
+        obj = check_objective_in_play(game, "raided", oid, turn.round)
+        if turn.control.get(oid) != turn.player:
+            raise Refused(
+                f"raided: {game.name(turn.player)} must control {obj.label} "
+                "at the end of the turn to raid it."
+            )
+        mine = game.territory_of(turn.player)
+        if obj.territory is None or obj.territory == mine:
+            raise Refused(f"raided: {obj.label} is not wholly within the enemy territory.")
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        oid = turn.facts.get("raided")
+        if oid is None:
+            return []
+        obj = game.objective(oid)
+        return [Award(f"Raided {obj.label if obj else oid}", self.block.vp)]
+
+    def after_turn(self, game: Game, turn: Turn) -> None:
+        oid = turn.facts.get("raided")
+        if oid is not None:
+            game.removed[oid] = Removal(turn.round, f"raided by {game.name(turn.player)}")
+
+
+class DestroyHeld(Rule):
+    def describe(self) -> str:
+        a, b, c = self.block.ladder
+        return (
+            f"From battle round {self.block.from_round}, destroy objectives you control: {a} VP if taken this "
+            f"turn, {b} VP if held since your last turn, {c} VP since the turn before, "
+            f"{self.block.full_hold_vp} VP if held from battle round 1 to the last battle round."
+        )
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [
+            FactSpec(
+                "destroyed",
+                "turn",
+                "objectives",
+                "Objectives you control and destroy for VP",
+                from_round=self.block.from_round,
+            )
+        ]
+
+    def check_turn(self, game: Game, turn: Turn) -> None:
+        ids = turn.facts.get("destroyed") or []
+        if not ids:
+            return
+        if turn.round < self.block.from_round:
+            raise Refused(
+                f"destroyed: objectives can be destroyed from battle round {self.block.from_round}."
+            )
+        for oid in ids:
+            obj = check_objective_in_play(game, "destroyed", oid, turn.round)
+            if turn.control.get(oid) != turn.player:
+                raise Refused(
+                    f"destroyed: {game.name(turn.player)} must control {obj.label} "
+                    "at the end of the turn to destroy it."
+                )
+
+    def held_since(self, game: Game, turn: Turn, oid: str) -> tuple[int, str]:
+        """VP and reason for destroying ``oid`` at the end of ``turn``."""
+        history = [*game.turns, turn] if turn not in game.turns else game.turns[: game.turns.index(turn) + 1]
+        streak: list[Turn] = []
+        for t in reversed(history):
+            if t.control.get(oid) != turn.player:
+                break
+            streak.append(t)
+        own_before = [t for t in streak[1:] if t.player == turn.player]
+        first, second, third = self.block.ladder
+        best, why = first, "taken this turn"
+        if own_before:
+            best, why = second, "held since the end of your previous turn"
+        if len(own_before) >= 2:
+            best, why = third, "held since the end of your turn before last"
+        last = game.scenario.battle_rounds
+        if turn.round == last and streak and streak[-1].round == 1 and self.block.full_hold_vp > best:
+            best, why = self.block.full_hold_vp, f"held from battle round 1 to battle round {last}"
+        return best, why
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        out = []
+        for oid in turn.facts.get("destroyed") or []:
+            vp, why = self.held_since(game, turn, oid)
+            obj = game.objective(oid)
+            out.append(Award(f"Destroyed {obj.label if obj else oid} ({why})", vp))
+        return out
+
+    def after_turn(self, game: Game, turn: Turn) -> None:
+        for oid in turn.facts.get("destroyed") or []:
+            game.removed[oid] = Removal(turn.round, f"destroyed by {game.name(turn.player)}")
+
+
+class PredatorsAndPrey(Rule):
+    def describe(self) -> str:
+        return f"Predators and Prey: {self.block.vp} VP once per battle round if enemy MONSTERS were slain in it."
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [FactSpec("enemy_monsters_slain", "turn", "flag", "Enemy MONSTERS slain this battle round")]
+
+    def score_turn(self, game: Game, turn: Turn) -> list[Award]:
+        if not turn.facts.get("enemy_monsters_slain") or not self.block.vp:
+            return []
+        label = "Predators and Prey: enemy MONSTERS slain this battle round"
+        # At most once per battle round for each player.
+        for t in game.turns_in(turn.round):
+            if t is not turn and t.player == turn.player and any(a.rule == label for a in t.awards):
+                return []
+        return [Award(label, self.block.vp)]
+
+
+class SeismicShift(Rule):
+    def describe(self) -> str:
+        return (
+            f"Seismic Shift: at the start of battle round {self.block.round} the player going second may "
+            "remove one objective that is not prime."
+        )
+
+    def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+        return [
+            FactSpec(
+                "removed",
+                "battle_round",
+                "objective",
+                f"Seismic Shift: objective removed by the player going second "
+                f"(battle round {self.block.round}, not a prime objective)",
+                from_round=self.block.round,
+            )
+        ]
+
+    def check_round(self, game: Game, start: RoundStart) -> None:
+        oid = start.facts.get("removed")
+        if oid is None:
+            return
+        if start.round != self.block.round:
+            raise Refused(
+                f"removed: Seismic Shift removes an objective only at the start of "
+                f"battle round {self.block.round}."
+            )
+        obj = check_objective_in_play(game, "removed", oid, start.round)
+        if obj.prime:
+            raise Refused(f"removed: {obj.label} is a prime objective and cannot be removed.")
+
+    def apply_round(self, game: Game, start: RoundStart) -> None:
+        oid = start.facts.get("removed")
+        if oid is not None:
+            game.removed[oid] = Removal(start.round, "removed by Seismic Shift")
+
+
+class GrandStrategy(Rule):
+    def describe(self) -> str:
+        return f"{self.block.vp} VP once the battle is over for a completed grand strategy."
+
+    def score_end(self, game: Game, end: End) -> list[Award]:
+        if not end.grand_strategy_completed or not self.block.vp:
+            return []
+        strategy_id = game.setup.players[end.player].grand_strategy
+        strategy = game.pack.grand_strategy(strategy_id) if strategy_id else None
+        name = f": {strategy.name}" if strategy else ""
+        return [Award(f"Grand strategy completed{name}", self.block.vp)]
+
+
+RULES: dict[str, type[Rule]] = {
+    "control-count": ControlCount,
+    "control-more": ControlMore,
+    "control-by-territory": ControlByTerritory,
+    "held-count": HeldCount,
+    "alpha-beta": AlphaBeta,
+    "control-round-multiplied": ControlRoundMultiplied,
+    "tactic": TacticRule,
+    "fact-count": FactCount,
+    "raid": Raid,
+    "destroy-held": DestroyHeld,
+    "predators-and-prey": PredatorsAndPrey,
+    "seismic-shift": SeismicShift,
+    "grand-strategy": GrandStrategy,
+}
+
+
+def check_objective_in_play(game: Game, field_name: str, oid: Any, round_: int) -> p.Objective:
+    """The objective ``oid`` if it is on the battlefield in that round; else :class:`Refused`."""
+    if not isinstance(oid, str) or game.objective(oid) is None:
+        ids = ", ".join(o.id for o in game.scenario.objectives) or "none"
+        raise Refused(
+            f"{field_name} names {oid!r}, which is not an objective in "
+            f"{game.scenario.name} (objectives: {ids})."
+        )
+    obj = game.objective(oid)
+    assert obj is not None
+    if oid in game.removed:
+        removal = game.removed[oid]
+        raise Refused(
+            f"{field_name}: {obj.label} left the battlefield in battle round {removal.round} ({removal.why})."
+        )
+    if obj not in game.scheduled(round_):
+        raise Refused(f"{field_name}: {obj.label} is not on the battlefield in battle round {round_}.")
+    return obj

@@ -1,0 +1,277 @@
+"""A game's state as the events build it: turns, round starts, ends, and the result.
+
+Pure data plus the questions the rules ask of it (who is next, which objectives are on the
+battlefield, who has how many VP). :mod:`app.rules.scoring` builds it from the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from app.rules import pack as p
+from app.rules.game import Setup
+
+if TYPE_CHECKING:
+    from app.rules.blocks import Rule
+
+
+class Refused(Exception):
+    """An event the rules do not allow; the message is one plain sentence."""
+
+
+@dataclass(frozen=True)
+class Award:
+    """VP given by one rule."""
+
+    rule: str
+    vp: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "vp": self.vp}
+
+
+@dataclass
+class Turn:
+    event: str
+    round: int
+    player: int
+    control: dict[str, int | None]
+    tactic: str | None
+    tactic_completed: bool
+    tactic_bonus: bool
+    facts: dict[str, Any]
+    awards: list[Award] = field(default_factory=list)
+
+    @property
+    def vp(self) -> int:
+        return sum(a.vp for a in self.awards)
+
+    def controlled_by(self, player: int) -> list[str]:
+        return [o for o, who in self.control.items() if who == player]
+
+
+@dataclass
+class RoundStart:
+    event: str
+    round: int
+    first: int | None
+    facts: dict[str, Any]
+
+
+@dataclass
+class End:
+    event: str
+    player: int
+    grand_strategy_completed: bool
+    awards: list[Award] = field(default_factory=list)
+
+    @property
+    def vp(self) -> int:
+        return sum(a.vp for a in self.awards)
+
+
+@dataclass(frozen=True)
+class Result:
+    kind: str  # "major" | "minor" | "draw"
+    winner: int | None
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "winner": self.winner, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Removal:
+    round: int
+    why: str
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    """A fact a player records, for the API description and the screens."""
+
+    name: str
+    event: str  # "turn" | "battle_round" | "end"
+    kind: str  # "flag" | "count" | "objective" | "objectives" | "tactic" | "control" | "placements"
+    label: str
+    required: bool = False
+    max: int | None = None
+    from_round: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "label": self.label}
+        if self.required:
+            out["required"] = True
+        if self.max is not None:
+            out["max"] = self.max
+        if self.from_round is not None:
+            out["from_round"] = self.from_round
+        return out
+
+
+@dataclass
+class Game:
+    """Everything the events say about a game, computed afresh on every replay."""
+
+    setup: Setup
+    pack: p.Pack
+    scenario: p.Scenario
+    rules: list[Rule]
+    facts: list[FactSpec] = field(default_factory=list)
+    rounds: dict[int, RoundStart] = field(default_factory=dict)
+    turns: list[Turn] = field(default_factory=list)
+    ends: dict[int, End] = field(default_factory=dict)
+    removed: dict[str, Removal] = field(default_factory=dict)
+    placed: dict[str, int] = field(default_factory=dict)
+    immediate: Result | None = None
+    effective: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    # --- who and when -------------------------------------------------------------------
+    @property
+    def player_count(self) -> int:
+        return len(self.setup.players)
+
+    def name(self, player: int) -> str:
+        return self.setup.player_name(player)
+
+    def turns_in(self, round_: int) -> list[Turn]:
+        return [t for t in self.turns if t.round == round_]
+
+    @property
+    def current_round(self) -> int:
+        """The battle round now being played (last round + 1 once all turns are in)."""
+        r = 1
+        while len(self.turns_in(r)) >= self.player_count:
+            r += 1
+        return r
+
+    @property
+    def turns_complete(self) -> bool:
+        return self.current_round > self.scenario.battle_rounds
+
+    def next_players(self) -> list[int]:
+        """Players who may record the next turn (in order of the round's first player)."""
+        if self.finished or self.turns_complete:
+            return []
+        r = self.current_round
+        done = {t.player for t in self.turns_in(r)}
+        start = self.rounds.get(r)
+        if not done and start is not None and start.first is not None:
+            return [start.first]
+        return [i for i in range(self.player_count) if i not in done]
+
+    def previous_own_turn(self, turn: Turn) -> Turn | None:
+        """The same player's turn before this one, if any."""
+        idx = self.turns.index(turn) if turn in self.turns else len(self.turns)
+        for t in reversed(self.turns[:idx]):
+            if t.player == turn.player:
+                return t
+        return None
+
+    # --- objectives ----------------------------------------------------------------------
+    def scheduled(self, round_: int) -> list[p.Objective]:
+        """Objectives the scenario puts on the battlefield in that round."""
+        return [
+            o
+            for o in self.scenario.objectives
+            if o.from_round <= round_ and (o.until_round is None or round_ <= o.until_round)
+        ]
+
+    def in_play(self, round_: int) -> list[p.Objective]:
+        """Objectives on the battlefield now, in that round: scheduled and not removed."""
+        return [o for o in self.scheduled(round_) if o.id not in self.removed]
+
+    def objective(self, objective_id: str) -> p.Objective | None:
+        return self.scenario.objective(objective_id)
+
+    @staticmethod
+    def position(objective: p.Objective, round_: int) -> tuple[float | None, float | None]:
+        """Where the objective stands in that round, after any scheduled moves."""
+        x, y = objective.x, objective.y
+        for move in sorted(objective.moves, key=lambda m: m.round):
+            if move.round <= round_:
+                x, y = move.x, move.y
+        return x, y
+
+    def territory_of(self, player: int) -> str | None:
+        return self.setup.players[player].side
+
+    # --- totals and result -----------------------------------------------------------------
+    def vp(self, player: int) -> int:
+        total = sum(t.vp for t in self.turns if t.player == player)
+        end = self.ends.get(player)
+        return total + (end.vp if end else 0)
+
+    def tactics_completed(self, player: int) -> int:
+        return sum(1 for t in self.turns if t.player == player and t.tactic_completed)
+
+    def tactics_used(self, player: int) -> list[str]:
+        return [t.tactic for t in self.turns if t.player == player and t.tactic]
+
+    def awards(self, player: int) -> list[Award]:
+        out = [a for t in self.turns if t.player == player for a in t.awards]
+        end = self.ends.get(player)
+        return out + (end.awards if end else [])
+
+    @property
+    def finished(self) -> bool:
+        if self.immediate is not None:
+            return True
+        return self.turns_complete and len(self.ends) == self.player_count
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in_progress"
+
+    @property
+    def result(self) -> Result | None:
+        if self.immediate is not None:
+            return self.immediate
+        if not self.finished:
+            return None
+        return decide(self)
+
+
+# ---------------------------------------------------------------------------------------
+# Result
+# ---------------------------------------------------------------------------------------
+def _leader(values: list[int]) -> int | None:
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
+def decide(game: Game) -> Result:
+    """The result at the end of the battle, from the scenario's victory order."""
+    n = game.player_count
+    vp = [game.vp(i) for i in range(n)]
+    tactics = [game.tactics_completed(i) for i in range(n)]
+    done = [bool(game.ends.get(i) and game.ends[i].grand_strategy_completed) for i in range(n)]
+    for step in game.pack.victory(game.scenario).order:
+        if step.check == "most-vp":
+            winner = _leader(vp)
+            if winner is not None:
+                score = " to ".join(str(v) for v in sorted(vp, reverse=True))
+                return Result(step.kind, winner, f"Most victory points ({score}).")
+        elif step.check == "most-tactics":
+            winner = _leader(tactics)
+            if winner is not None:
+                score = " to ".join(str(v) for v in sorted(tactics, reverse=True))
+                return Result(step.kind, winner, f"Most battle tactics completed ({score}).")
+        elif step.check == "only-grand-strategy" and done.count(True) == 1:
+            winner = done.index(True)
+            return Result(step.kind, winner, "Only player to complete their grand strategy.")
+    parts = []
+    checks = [s.check for s in game.pack.victory(game.scenario).order]
+    if "most-vp" in checks:
+        parts.append("victory points")
+    if "most-tactics" in checks:
+        parts.append("battle tactics completed")
+    tied = " and ".join(parts) if parts else "everything"
+    strategies = (
+        "both completed their grand strategy"
+        if all(done)
+        else ("neither completed their grand strategy" if not any(done) else "grand strategies were split")
+    )
+    return Result("draw", None, f"Level on {tied}, and {strategies}.")
