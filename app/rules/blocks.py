@@ -266,14 +266,7 @@ class Raid(Rule):
         oid = turn.facts.get("raided")
         if oid is None:
             return
-        if turn.round < self.block.from_round:
-            raise Refused(f"raided: objectives can be raided from battle round {self.block.from_round}.")
-        obj = check_objective_in_play(game, "raided", oid, turn.round)
-        if turn.control.get(oid) != turn.player:
-            raise Refused(
-                f"raided: {game.name(turn.player)} must control {obj.label} "
-                "at the end of the turn to raid it."
-            )
+        (obj,) = _held_at_turn_end(game, turn, "raided", "raid", [oid], self.block.from_round)
         mine = game.territory_of(turn.player)
         if obj.territory is None or obj.territory == mine:
             raise Refused(f"raided: {obj.label} is not wholly within the enemy territory.")
@@ -313,19 +306,10 @@ class DestroyHeld(Rule):
 
     def check_turn(self, game: Game, turn: Turn) -> None:
         ids = turn.facts.get("destroyed") or []
-        if not ids:
-            return
-        if turn.round < self.block.from_round:
-            raise Refused(
-                f"destroyed: objectives can be destroyed from battle round {self.block.from_round}."
-            )
-        for oid in ids:
-            obj = check_objective_in_play(game, "destroyed", oid, turn.round)
-            if turn.control.get(oid) != turn.player:
-                raise Refused(
-                    f"destroyed: {game.name(turn.player)} must control {obj.label} "
-                    "at the end of the turn to destroy it."
-                )
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
+            raise Refused("destroyed must be a list of different objective ids.")
+        if ids:
+            _held_at_turn_end(game, turn, "destroyed", "destroy", ids, self.block.from_round)
 
     def held_since(self, game: Game, turn: Turn, oid: str) -> tuple[int, str]:
         """VP and reason for destroying ``oid`` at the end of ``turn``."""
@@ -444,6 +428,24 @@ RULES: dict[str, type[Rule]] = {
     "seismic-shift": SeismicShift,
     "grand-strategy": GrandStrategy,
 }
+
+
+def _held_at_turn_end(
+    game: Game, turn: Turn, field_name: str, verb: str, ids: list[Any], from_round: int
+) -> list[p.Objective]:
+    """The objectives named, if the player may act on them: from that round, and theirs now."""
+    if turn.round < from_round:
+        raise Refused(f"{field_name}: objectives can be {field_name} from battle round {from_round}.")
+    found = []
+    for oid in ids:
+        obj = check_objective_in_play(game, field_name, oid, turn.round)
+        if turn.control.get(oid) != turn.player:
+            raise Refused(
+                f"{field_name}: {game.name(turn.player)} must control {obj.label} at the end of the turn "
+                f"to {verb} it."
+            )
+        found.append(obj)
+    return found
 
 
 def check_objective_in_play(game: Game, field_name: str, oid: Any, round_: int) -> p.Objective:

@@ -395,3 +395,12 @@ def test_veins_of_ghur_round_multiplied(table):
     assert t.turn(3, ANN, {"vein-1": ANN, "vein-2": ANN}, tactic="conquer", tactic_completed=True).vp == 8
     assert t.turn(3, BO, {"vein-1": ANN, "vein-2": ANN, "vein-3": BO}).vp == 3
     assert t.game.placed == {"vein-1": 7, "vein-2": 4, "vein-3": 11}
+
+
+def test_power_in_numbers_destroyed_must_be_a_list_of_objectives(table):
+    t = table("power-in-numbers")
+    t.quiet_rounds(1, 1)
+    t.start(2)
+    for bad in ("north", ["north", "north"], [3]):
+        problem = t.refused({"type": "turn", "round": 2, "player": ANN, "control": {"north": ANN}, "destroyed": bad})
+        assert problem == "destroyed must be a list of different objective ids."
