@@ -5,10 +5,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, abort, current_app, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
+from app import games as game_service
 from app.rules.pack import Pack, PackError
 from app.store import Store
 
@@ -36,6 +37,17 @@ def packs() -> dict[str, Pack]:
 def pack_errors() -> list[PackError]:
     """What was wrong with the rulepacks that did not load."""
     return current_app.extensions["muster.pack_errors"]
+
+
+def loaded_game(game_id: str) -> game_service.Loaded:
+    """The game with that id, replayed; 404 when there is none, 409 when its pack is missing."""
+    try:
+        loaded = game_service.load(store(), packs(), game_id)
+    except game_service.PackMissing as exc:
+        abort(409, description=str(exc))
+    if loaded is None:
+        abort(404, description="There is no such game. Check the link, or start a new game.")
+    return loaded
 
 
 def _close_store(_exc: BaseException | None) -> None:

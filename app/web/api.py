@@ -9,7 +9,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from app import games
 from app.rules import scoring
 from app.rules.pack import Pack
-from app.web import packs, store
+from app.web import loaded_game, packs, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -125,19 +125,9 @@ def create_game() -> Any:
     )
 
 
-def _loaded(game_id: str) -> games.Loaded:
-    try:
-        loaded = games.load(store(), packs(), game_id)
-    except games.PackMissing as exc:
-        abort(409, description=str(exc))
-    if loaded is None:
-        abort(404, description="There is no such game.")
-    return loaded
-
-
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> Any:
-    return jsonify(games.summary(_loaded(game_id)))
+    return jsonify(games.summary(loaded_game(game_id)))
 
 
 @bp.get("/games/<game_id>/events")
@@ -158,7 +148,7 @@ def post_event(game_id: str) -> Any:
     if status == "refused":
         return _refuse(error or "The event is refused.")
     code = 201 if status == "recorded" else 200
-    return jsonify(status=status, id=scoring.event_id(event), game=games.summary(_loaded(game_id))), code
+    return jsonify(status=status, id=scoring.event_id(event), game=games.summary(loaded_game(game_id))), code
 
 
 @bp.get("/games/<game_id>/export")

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from app import games
 from app.rules import dice, scoring
-from app.web import packs, store
+from app.web import loaded_game, packs, store
 
 bp = Blueprint("games", __name__)
 
@@ -35,22 +35,12 @@ def _with_token(response: Any, game_id: str, token: str) -> Any:
         _cookie(game_id),
         token,
         max_age=COOKIE_DAYS * 24 * 3600,
-        path="/",
+        path=f"/games/{game_id}",
         httponly=True,
         samesite="Lax",
         secure=request.is_secure,
     )
     return response
-
-
-def _loaded(game_id: str) -> games.Loaded:
-    try:
-        loaded = games.load(store(), packs(), game_id)
-    except games.PackMissing as exc:
-        abort(409, description=str(exc))
-    if loaded is None:
-        abort(404, description="There is no such game. Check the link, or start a new game.")
-    return loaded
 
 
 # --- new game ---------------------------------------------------------------------------
@@ -73,6 +63,8 @@ def roll_battleplan() -> Any:
     """Roll for the battleplan: the dice are shown and the battleplan is picked."""
     pack = _default_pack()
     rolled = dice.battleplan_roll(random.SystemRandom(), pack)
+    if rolled is None:
+        abort(404, description=f"{pack.name} has no battleplan tables to roll on.")
     names = [request.form.get("name0") or "Player 1", request.form.get("name1") or "Player 2"]
     return render_template(
         "partials/_battleplan_field.html", pack=pack, rolled=rolled, names=names, selected=rolled.scenario
@@ -139,7 +131,7 @@ def _view(
 
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> Any:
-    loaded = _loaded(game_id)
+    loaded = loaded_game(game_id)
     token = edit_token(game_id)
     context = _view(loaded, token)
     if token:
@@ -171,7 +163,7 @@ def join(game_id: str, token: str) -> Any:
 @bp.post("/games/<game_id>/events")
 def record(game_id: str) -> Any:
     """Record one event from a form; answer with the refreshed game (or the refusal)."""
-    loaded = _loaded(game_id)
+    loaded = loaded_game(game_id)
     token = edit_token(game_id)
     if token is None:
         abort(403, description="Only this game's players can record in it: open the join link first.")
@@ -182,7 +174,7 @@ def record(game_id: str) -> Any:
     if problem is None and not htmx:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     code = 422 if problem else 200
-    context = _view(_loaded(game_id), token, error=problem, draft=request.form if problem else None)
+    context = _view(loaded_game(game_id), token, error=problem, draft=request.form if problem else None)
     template = "partials/_game.html" if htmx else "game.html"
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"

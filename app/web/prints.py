@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, request
 
 from app import games, pdf
 from app.rules import scoring
-from app.web import packs, store
+from app.web import loaded_game, packs
 
 bp = Blueprint("prints", __name__)
 
@@ -29,12 +29,7 @@ def _pdf(data: bytes, filename: str) -> Response:
 @bp.get("/games/<game_id>/scoresheet.pdf")
 def game_sheet(game_id: str) -> Any:
     paper = _paper()
-    try:
-        loaded = games.load(store(), packs(), game_id)
-    except games.PackMissing as exc:
-        abort(409, description=str(exc))
-    if loaded is None:
-        abort(404, description="There is no such game.")
+    loaded = loaded_game(game_id)
     context = {
         "pack": loaded.pack,
         "scenario": loaded.state.scenario,
