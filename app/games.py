@@ -6,10 +6,11 @@ wiring between app/store.py and app/rules/.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import scoring
+from app.refusal import Refusal
+from app.rules import army, scoring
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack
 from app.store import GameRow, Store
@@ -25,14 +26,8 @@ class Loaded:
     pack: Pack
     state: scoring.Game
     events: list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a new or imported game is refused; ``conflict`` when its id is already taken."""
-
-    message: str
-    conflict: bool = False
+    # Each player's attached roster, as it was when attached: {player: {"roster_id", "roster", ...}}.
+    armies: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 class PackMissing(Exception):
@@ -57,7 +52,12 @@ def load(store: Store, packs: dict[str, Pack], game_id: str) -> Loaded | None:
     if pack is None or pack.scenario(row.scenario) is None:
         raise PackMissing(f"This game uses the rulepack {row.pack!r}, which is not installed here.")
     events = store.events(game_id)
-    return Loaded(row, pack, scoring.replay(pack, setup_of(row), events), events)
+    armies = store.game_rosters(game_id)
+    for attached in armies.values():
+        roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
+        attached["summary"] = army.army_summary(roster) if roster is not None else None
+        attached["name"] = attached["roster"].get("name") or "Roster"
+    return Loaded(row, pack, scoring.replay(pack, setup_of(row), events), events, armies)
 
 
 def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
@@ -156,7 +156,30 @@ def summary(loaded: Loaded) -> dict[str, Any]:
             for o in state.scenario.objectives
         ],
         "result": result.as_dict() if result else None,
+        "armies": {
+            str(player): {"roster": a["roster_id"], "name": a["name"], **(a["summary"] or {})}
+            for player, a in sorted(loaded.armies.items())
+        },
     }
+
+
+def attach_roster(
+    store: Store, packs: dict[str, Pack], game_id: str, player: Any, roster_id: Any
+) -> Refusal | None:
+    """Let a player of the game field a stored roster of the same pack (a copy as it is now)."""
+    loaded = load(store, packs, game_id)
+    if loaded is None:
+        return Refusal("There is no such game.")
+    count = len(loaded.state.setup.players)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < count:
+        return Refusal(f"player must be a player's index in this game, 0 to {count - 1}.")
+    row = store.roster(roster_id) if isinstance(roster_id, str) else None
+    if row is None:
+        return Refusal("roster must be the id of a stored roster.")
+    if row.pack != loaded.row.pack:
+        return Refusal(f"roster is for {row.pack}, but this game is played with {loaded.row.pack}.")
+    store.attach_roster(game_id, player, row.id, row.body)
+    return None
 
 
 def export(store: Store, game_id: str) -> dict[str, Any] | None:

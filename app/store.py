@@ -56,6 +56,38 @@ def m001_games_and_events(db: Database) -> None:
     )
 
 
+@migrations()
+def m002_rosters(db: Database) -> None:
+    db["rosters"].create(
+        {
+            "id": str,
+            "edit_token_hash": str,
+            "pack": str,
+            "body": str,
+            "version": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        not_null={"edit_token_hash", "pack", "body", "version", "created", "updated"},
+    )
+    db["rosters"].create_index(["updated"])
+    # Custom entries typed at the table, offered again in later rosters of the same pack.
+    db["custom_units"].create(
+        {"pack": str, "key": str, "body": str, "uses": int, "updated": str},
+        pk=("pack", "key"),
+        not_null={"body", "uses", "updated"},
+    )
+    # Which roster a player of a game fields: a copy taken when it was attached.
+    db["game_rosters"].create(
+        {"seq": int, "game_id": str, "player": int, "roster_id": str, "snapshot": str, "attached": str},
+        pk="seq",
+        not_null={"game_id", "player", "roster_id", "snapshot", "attached"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["game_rosters"].create_index(["game_id", "seq"])
+
+
 def now() -> str:
     """The current UTC time as an ISO 8601 string, to the millisecond."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -93,6 +125,27 @@ class GameRow:
             "points_limit": self.points_limit,
             "players": self.players,
         }
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """A stored roster: its JSON body and the version each save increments."""
+
+    id: str
+    pack: str
+    body: dict[str, Any]
+    version: int
+    created: str
+    updated: str
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What became of a roster change: the roster now, and why not when it was not saved."""
+
+    row: RosterRow | None
+    problem: str | None = None
+    conflict: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,11 +319,141 @@ class Store:
             self._insert_event(game_id, event, now())
         return Appended("recorded")
 
+    # --- rosters -------------------------------------------------------------------------
+    def create_roster(self, pack: str, body: dict[str, Any]) -> tuple[str, str]:
+        """Store a new roster; return its id and its edit token."""
+        roster_id, token, stamp = new_game_id(), new_edit_token(), now()
+        with self._immediate():
+            self.db["rosters"].insert(
+                {
+                    "id": roster_id,
+                    "edit_token_hash": _hash(token),
+                    "pack": pack,
+                    "body": json.dumps(body),
+                    "version": 1,
+                    "created": stamp,
+                    "updated": stamp,
+                }
+            )
+            self._remember(pack, body.get("entries", []))
+        return roster_id, token
+
+    def roster(self, roster_id: str) -> RosterRow | None:
+        """The stored roster, or ``None``."""
+        rows = list(self.db.query("SELECT * FROM rosters WHERE id = ?", [roster_id]))
+        return _roster_row(rows[0]) if rows else None
+
+    def roster_token_ok(self, roster_id: str, token: str | None) -> bool:
+        """Whether ``token`` is the roster's edit token (compared in constant time)."""
+        if not token:
+            return False
+        rows = list(self.db.query("SELECT edit_token_hash FROM rosters WHERE id = ?", [roster_id]))
+        return bool(rows) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token))
+
+    def update_roster(
+        self,
+        roster_id: str,
+        change: Callable[[dict[str, Any]], dict[str, Any] | str],
+        version: int | None = None,
+    ) -> Saved:
+        """Apply ``change`` to the roster's body and save it, in one transaction.
+
+        ``change`` returns the new body or a sentence refusing the change. When ``version``
+        is given and the roster has been saved since, nothing is written: the other save is
+        never overwritten unseen.
+        """
+        with self._immediate():
+            current = self.roster(roster_id)
+            if current is None:
+                return Saved(None, "There is no such roster.")
+            if version is not None and version != current.version:
+                return Saved(
+                    current,
+                    "The roster was changed on another screen; reload it to see the change first.",
+                    True,
+                )
+            body = change(current.body)
+            if isinstance(body, str):
+                return Saved(current, body)
+            self.db.execute(
+                "UPDATE rosters SET body = ?, version = version + 1, updated = ? WHERE id = ?",
+                [json.dumps(body), now(), roster_id],
+            )
+            self._remember(current.pack, body.get("entries", []))
+        return Saved(self.roster(roster_id))
+
+    def recent_rosters(self, limit: int = 50, pack: str | None = None) -> list[RosterRow]:
+        """The most recently saved rosters first, of one pack or all."""
+        if pack:
+            rows = self.db.query(
+                "SELECT * FROM rosters WHERE pack = ? ORDER BY updated DESC LIMIT ?", [pack, limit]
+            )
+        else:
+            rows = self.db.query("SELECT * FROM rosters ORDER BY updated DESC LIMIT ?", [limit])
+        return [_roster_row(r) for r in rows]
+
+    def _remember(self, pack: str, entries: list[dict[str, Any]]) -> None:
+        stamp = now()
+        for entry in entries:
+            if not isinstance(entry, dict) or not entry.get("name"):
+                continue
+            body = {k: v for k, v in entry.items() if k not in ("uid", "general", "command_trait", "notes")}
+            key = f"{body.get('kind', '')}:{str(body['name']).casefold()}"
+            self.db.execute(
+                "INSERT INTO custom_units (pack, key, body, uses, updated) VALUES (?, ?, ?, 1, ?) "
+                "ON CONFLICT (pack, key) DO UPDATE SET body = excluded.body, uses = uses + 1, "
+                "updated = excluded.updated",
+                [pack, key, json.dumps(body), stamp],
+            )
+
+    def custom_units(self, pack: str, limit: int = 200) -> list[dict[str, Any]]:
+        """Entries typed in earlier rosters of this pack, the most used first."""
+        rows = self.db.query(
+            "SELECT body FROM custom_units WHERE pack = ? ORDER BY uses DESC, updated DESC LIMIT ?",
+            [pack, limit],
+        )
+        return [json.loads(r["body"]) for r in rows]
+
+    def attach_roster(self, game_id: str, player: int, roster_id: str, snapshot: dict[str, Any]) -> None:
+        """Record that a player of a game fields this roster (a copy of it as it is now)."""
+        with self._immediate():
+            self.db["game_rosters"].insert(
+                {
+                    "game_id": game_id,
+                    "player": player,
+                    "roster_id": roster_id,
+                    "snapshot": json.dumps(snapshot),
+                    "attached": now(),
+                }
+            )
+
+    def game_rosters(self, game_id: str) -> dict[int, dict[str, Any]]:
+        """Each player's latest attached roster: ``{player: {"roster_id", "roster", "attached"}}``."""
+        out: dict[int, dict[str, Any]] = {}
+        for row in self.db.query("SELECT * FROM game_rosters WHERE game_id = ? ORDER BY seq", [game_id]):
+            out[row["player"]] = {
+                "roster_id": row["roster_id"],
+                "roster": json.loads(row["snapshot"]),
+                "attached": row["attached"],
+            }
+        return out
+
     def _insert_event(self, game_id: str, event: dict[str, Any], recorded: str) -> None:
         self.db.execute(
             "INSERT INTO events (id, game_id, type, body, recorded) VALUES (?, ?, ?, ?, ?)",
             [event["id"], game_id, event["type"], json.dumps(event, sort_keys=True), recorded],
         )
+
+
+def _roster_row(row: dict[str, Any]) -> RosterRow:
+    return RosterRow(
+        id=row["id"],
+        pack=row["pack"],
+        body=json.loads(row["body"]),
+        version=row["version"],
+        created=row["created"],
+        updated=row["updated"],
+    )
 
 
 def _game_row(row: dict[str, Any]) -> GameRow:

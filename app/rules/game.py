@@ -61,16 +61,17 @@ def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | 
     """
     if not isinstance(data, dict):
         return None, "The body must be a JSON object with pack, scenario, points_limit and players."
+    playable = sorted(k for k, v in packs.items() if v.playable)
     pack_id = data.get("pack")
-    if not isinstance(pack_id, str) or pack_id not in packs:
-        return None, f"pack must be one of the installed rulepacks: {_words(sorted(packs))}."
+    if not isinstance(pack_id, str) or pack_id not in playable:
+        return None, f"pack must be one of the installed rulepacks with scenarios: {_words(playable)}."
     pack = packs[pack_id]
     scenario_id = data.get("scenario")
     scenario = pack.scenario(scenario_id) if isinstance(scenario_id, str) else None
     if scenario is None:
         return (
             None,
-            f"scenario must be the id of a scenario in {pack.name}, such as {pack.scenarios[0].id!r}.",
+            f"scenario must be the id of a scenario in {pack.name}, such as {pack.playable[0].id!r}.",
         )
     if not scenario.playable:
         return None, f"scenario {scenario.name} cannot be played: {scenario.not_playable_reason}"

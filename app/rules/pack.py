@@ -73,6 +73,13 @@ class Points(Model):
     note: Text | None = None
 
 
+class Target(Model):
+    """Units of an army a tactic or strategy is about, shown from the attached rosters."""
+
+    whose: Literal["own", "opponent"]
+    what: Literal["general", "heroes", "monsters", "battleline", "wizards", "priests"]
+
+
 class Entry(Model):
     """A named rule with a short summary in our own words."""
 
@@ -81,6 +88,7 @@ class Entry(Model):
     summary: Text
     # Where the source can be read two ways: the reading Muster takes, and why.
     reading: Text | None = None
+    targets: list[Target] = []
 
 
 class Bonus(Model):
@@ -139,6 +147,43 @@ class Objective(Model):
     moves: list[Move] = []
     # Set up during the battle where a dice roll says (The Veins of Ghur).
     placed_by_roll: Literal["2d6"] | None = None
+
+
+class RegimentType(Model):
+    """A regiment type and how many models (officers included) one regiment may number."""
+
+    id: Id
+    name: Text
+    max_models: int | None = Field(default=None, ge=1)
+
+
+class Army(Model):
+    """Which army-building checks the pack uses, and the numbers they need.
+
+    ``system`` names the checker in app/rules/army.py; Pitched Battles takes its limits from
+    ``points.limits``. Every ``rule`` a checker reports is an entry of ``army_rules``.
+    """
+
+    system: Literal["aos-pitched-battles", "conquest-first-blood"]
+    default_points: int | None = Field(default=None, gt=0)
+    roles: list[Text] = []
+    character_regiments: int | None = Field(default=None, ge=0)
+    officer_max_copies: int | None = Field(default=None, ge=1)
+    regiment_max_copies: int | None = Field(default=None, ge=1)
+    regiment_types: list[RegimentType] = []
+
+
+class CatalogueUnit(Model):
+    """A unit the pack offers ready-made in the army builder."""
+
+    name: Text
+    kind: Text = "unit"
+    points: int = Field(ge=0)
+    roles: list[Text] = []
+    keywords: list[Text] = []
+    type: Id | None = None
+    models: int | None = Field(default=None, ge=1)
+    single_model: bool = False
 
 
 class RoundFact(Model):
@@ -307,7 +352,9 @@ class Pack(Model):
     players: Range = Range(min=2, max=2)
     sides: list[Id] = []
     points: Points
+    army: Army | None = None
     army_rules: list[Entry] = []
+    units: list[CatalogueUnit] = []
     battleplan_roll: BattleplanRoll | None = None
     tactics: list[Tactic] = []
     tactic_rules: TacticRules | None = None
@@ -315,13 +362,14 @@ class Pack(Model):
     realm_rules: list[Entry] = []
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
-    scenarios: list[Scenario] = Field(min_length=1)
+    scenarios: list[Scenario] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> Pack:
         _unique([s.id for s in self.scenarios], "scenario id")
         _unique([t.id for t in self.tactics], "tactic id")
         _unique([g.id for g in self.grand_strategies], "grand strategy id")
+        _unique([r.id for r in self.army_rules], "army rule id")
         ids = {s.id for s in self.scenarios}
         if self.battleplan_roll:
             for table in self.battleplan_roll.tables:
@@ -346,6 +394,15 @@ class Pack(Model):
     def grand_strategy(self, strategy_id: str) -> Entry | None:
         """The grand strategy with that id, if any."""
         return next((g for g in self.grand_strategies if g.id == strategy_id), None)
+
+    def army_rule(self, rule_id: str) -> Entry | None:
+        """The army-building rule with that id, if any."""
+        return next((r for r in self.army_rules if r.id == rule_id), None)
+
+    @property
+    def playable(self) -> list[Scenario]:
+        """The scenarios a game can be started with."""
+        return [s for s in self.scenarios if s.playable]
 
     def limit(self, points: int) -> PointsLimit | None:
         """The points-limit row for exactly that many points, if the pack has one."""

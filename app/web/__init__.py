@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import uuid
 from typing import Any
 
+import segno
 from flask import Flask, abort, current_app, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -48,6 +51,13 @@ def loaded_game(game_id: str) -> game_service.Loaded:
     if loaded is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
     return loaded
+
+
+def qr_data_uri(text: str) -> str:
+    """A QR code of the text as an SVG data URI (allowed by the CSP's img-src data:)."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff")
+    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
 def _close_store(_exc: BaseException | None) -> None:
@@ -96,13 +106,14 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import api, games, home, prints
+    from app.web import api, games, home, prints, rosters
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
     app.register_blueprint(home.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
+    app.register_blueprint(rosters.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_store)
     app.register_error_handler(HTTPException, _error)

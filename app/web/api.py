@@ -6,8 +6,9 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from app import games
-from app.rules import scoring
+from app import games, rosters
+from app.refusal import Refusal
+from app.rules import army, scoring
 from app.rules.pack import Pack
 from app.web import loaded_game, packs, store
 
@@ -111,7 +112,7 @@ def show_pack(pack_id: str) -> Any:
 @bp.post("/games")
 def create_game() -> Any:
     made = games.create(store(), packs(), _body())
-    if isinstance(made, games.Refusal):
+    if isinstance(made, Refusal):
         return _refuse(made.message)
     game_id, token = made
     return (
@@ -164,7 +165,7 @@ def export_game(game_id: str) -> Any:
 @bp.post("/games/import")
 def import_game() -> Any:
     made = games.import_game(store(), packs(), _body())
-    if isinstance(made, games.Refusal):
+    if isinstance(made, Refusal):
         return _refuse(made.message, 409 if made.conflict else 422)
     game_id, token = made
     return (
@@ -176,3 +177,73 @@ def import_game() -> Any:
         ),
         201,
     )
+
+
+# --- rosters ----------------------------------------------------------------------------
+@bp.post("/rosters/check")
+def check_roster() -> Any:
+    """The verdict on a roster, storing nothing: 200 for any roster, valid or not."""
+    roster, pack, problem = army.parse_roster(_body(), packs())
+    if roster is None or pack is None:
+        return _refuse(problem or "The body is not a roster.")
+    return jsonify(army.check(pack, roster).as_dict())
+
+
+def _roster_links(roster_id: str, token: str) -> dict[str, str]:
+    return {
+        "id": roster_id,
+        "edit_token": token,
+        "url": url_for("rosters.show", roster_id=roster_id, _external=True),
+        "edit_url": url_for("rosters.join", roster_id=roster_id, token=token, _external=True),
+    }
+
+
+@bp.post("/rosters")
+def create_roster() -> Any:
+    made = rosters.create(store(), packs(), _body())
+    if isinstance(made, Refusal):
+        return _refuse(made.message)
+    return jsonify(_roster_links(*made)), 201
+
+
+def _loaded_roster(roster_id: str) -> rosters.LoadedRoster:
+    loaded = rosters.load(store(), packs(), roster_id)
+    if loaded is None:
+        abort(404, description="There is no such roster.")
+    return loaded
+
+
+@bp.get("/rosters/<roster_id>")
+def show_roster(roster_id: str) -> Any:
+    return jsonify(rosters.describe(_loaded_roster(roster_id)))
+
+
+@bp.put("/rosters/<roster_id>")
+def replace_roster(roster_id: str) -> Any:
+    _loaded_roster(roster_id)
+    if not store().roster_token_ok(roster_id, request.headers.get("X-Edit-Token")):
+        return _refuse("X-Edit-Token must hold this roster's edit token to change it.", 403)
+    data = _body()
+    version = data.get("version") if isinstance(data, dict) else None
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return _refuse("version must be the whole number GET /api/v1/rosters/<id> gave.")
+    body = {k: v for k, v in data.items() if k != "version"} if isinstance(data, dict) else data
+    problem = rosters.change(store(), packs(), roster_id, rosters.set_details(body), version)
+    if problem:
+        return _refuse(problem.message, 409 if problem.conflict else 422)
+    return jsonify(rosters.describe(_loaded_roster(roster_id)))
+
+
+@bp.post("/games/<game_id>/rosters")
+def attach_roster(game_id: str) -> Any:
+    if not store().game_exists(game_id):
+        abort(404, description="There is no such game.")
+    if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
+        return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)
+    data = _body()
+    if not isinstance(data, dict):
+        return _refuse('The body must be an object such as {"player": 0, "roster": "<roster id>"}.')
+    problem = games.attach_roster(store(), packs(), game_id, data.get("player"), data.get("roster"))
+    if problem:
+        return _refuse(problem.message)
+    return jsonify(games.summary(loaded_game(game_id))), 201

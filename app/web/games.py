@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import base64
-import io
 import random
 from typing import Any
 
-import segno
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app import games
+from app.refusal import Refusal
 from app.rules import dice, scoring
-from app.web import loaded_game, packs, store
+from app.web import loaded_game, packs, qr_data_uri, store
 
 bp = Blueprint("games", __name__)
 
@@ -45,11 +43,11 @@ def _with_token(response: Any, game_id: str, token: str) -> Any:
 
 # --- new game ---------------------------------------------------------------------------
 def _default_pack() -> Any:
-    available = sorted(packs().values(), key=lambda p: p.name)
+    available = sorted((p for p in packs().values() if p.playable), key=lambda p: p.name)
     if not available:
-        abort(404, description="No rulepack is installed, so no game can start.")
-    chosen = request.values.get("pack")
-    return packs().get(chosen) if chosen in packs() else available[0]
+        abort(404, description="No rulepack with scenarios is installed, so no game can start.")
+    chosen = packs().get(request.values.get("pack", ""))
+    return chosen if chosen in available else available[0]
 
 
 @bp.get("/games/new")
@@ -91,7 +89,7 @@ def create() -> Any:
         "players": players,
     }
     made = games.create(store(), packs(), data)
-    if isinstance(made, games.Refusal):
+    if isinstance(made, Refusal):
         html = render_template(
             "new_game.html", pack=pack, packs=packs(), form=form, error=made.message, rolled=None
         )
@@ -124,6 +122,8 @@ def _view(
         "turn_facts": [f for f in facts if f.event == "turn"],
         "round_facts": [f for f in facts if f.event == "battle_round"],
         "scoring_lines": scoring.describe_scoring(state.scenario),
+        "armies": loaded.armies,
+        "roster_choices": store().recent_rosters(30, pack=loaded.row.pack) if token else [],
         "error": error,
         "draft": draft or MultiDict(),
     }
@@ -137,17 +137,11 @@ def show(game_id: str) -> Any:
     if token:
         join = url_for("games.join", game_id=game_id, token=token, _external=True)
         context["join_url"] = join
-        context["join_qr"] = _qr_svg(join)
+        context["join_qr"] = qr_data_uri(join)
     response = make_response(render_template("game.html", **context))
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def _qr_svg(text: str) -> str:
-    buffer = io.BytesIO()
-    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff")
-    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
 @bp.get("/games/<game_id>/join/<token>")
@@ -179,6 +173,24 @@ def record(game_id: str) -> Any:
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response
+
+
+@bp.post("/games/<game_id>/armies")
+def attach(game_id: str) -> Any:
+    """A player fields a stored roster: the score sheet then knows their army."""
+    loaded_game(game_id)
+    token = edit_token(game_id)
+    if token is None:
+        abort(403, description="Only this game's players can attach rosters: open the join link first.")
+    player = request.form.get("player", "")
+    problem = games.attach_roster(
+        store(), packs(), game_id, int(player) if player.isdigit() else None, request.form.get("roster")
+    )
+    if problem is None and request.headers.get("HX-Request") != "true":
+        return redirect(url_for("games.show", game_id=game_id), code=303)
+    context = _view(loaded_game(game_id), token, error=problem.message if problem else None)
+    template = "partials/_game.html" if request.headers.get("HX-Request") == "true" else "game.html"
+    return make_response(render_template(template, **context), 422 if problem else 200)
 
 
 # --- forms -> events --------------------------------------------------------------------

@@ -402,5 +402,7 @@ def test_power_in_numbers_destroyed_must_be_a_list_of_objectives(table):
     t.quiet_rounds(1, 1)
     t.start(2)
     for bad in ("north", ["north", "north"], [3]):
-        problem = t.refused({"type": "turn", "round": 2, "player": ANN, "control": {"north": ANN}, "destroyed": bad})
+        problem = t.refused(
+            {"type": "turn", "round": 2, "player": ANN, "control": {"north": ANN}, "destroyed": bad}
+        )
         assert problem == "destroyed must be a list of different objective ids."

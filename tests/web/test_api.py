@@ -10,16 +10,15 @@ from tests.web.conftest import Api, new_game
 
 
 def test_packs_list(client):
-    packs = client.get("/api/v1/packs").json
-    assert packs == [
-        {
-            "id": "aos-ghb-2021",
-            "name": "Pitched Battles 2021",
-            "game": "Warhammer Age of Sigmar (3rd edition)",
-            "source": packs[0]["source"],
-        }
-    ]
-    assert packs[0]["source"]["book"] == "General's Handbook 2021: Pitched Battles"
+    packs = {p["id"]: p for p in client.get("/api/v1/packs").json}
+    assert set(packs) == {"aos-ghb-2021", "conquest-first-blood"}
+    assert packs["aos-ghb-2021"] == {
+        "id": "aos-ghb-2021",
+        "name": "Pitched Battles 2021",
+        "game": "Warhammer Age of Sigmar (3rd edition)",
+        "source": packs["aos-ghb-2021"]["source"],
+    }
+    assert packs["aos-ghb-2021"]["source"]["book"] == "General's Handbook 2021: Pitched Battles"
 
 
 def test_pack_detail(client):
@@ -46,7 +45,7 @@ def test_pack_detail(client):
 @pytest.mark.parametrize(
     ("change", "sentence"),
     [
-        ({"pack": "chess"}, "pack must be one of the installed rulepacks: aos-ghb-2021."),
+        ({"pack": "chess"}, "pack must be one of the installed rulepacks with scenarios: aos-ghb-2021."),
         ({"scenario": "picnic"}, "scenario must be the id of a scenario in Pitched Battles 2021"),
         ({"points_limit": 1500}, "points_limit must be 1000 or 2000 in Pitched Battles 2021."),
         ({"points_limit": "lots"}, "points_limit must be a whole number"),

@@ -267,7 +267,7 @@ def test_readings_show_where_the_rule_applies(client):
     form = soup(client.get(f"/games/{made['id']}")).select_one("#turn-form")
     readings = [p.text for p in form.select(".reading")]
     assert readings == [
-        "Hold your ground, Muster's reading: \"Two of your turns consecutively\" compares the control recorded at "
+        'Hold your ground, Muster\'s reading: "Two of your turns consecutively" compares the control recorded at '
         "the end of this turn with the control recorded at the end of your own previous turn; the opponent's turn "
         "in between is not consulted."
     ]

@@ -1,0 +1,412 @@
+"""Army builder screens: rosters, their entries, live checks, exports and sharing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from app import pdf, rosters
+from app.refusal import Refusal
+from app.rules import army
+from app.rules.pack import Pack
+from app.web import packs, qr_data_uri, store
+
+bp = Blueprint("rosters", __name__)
+
+COOKIE_DAYS = 365
+OFFICER_SLOTS = 3
+RETINUE_SLOTS = 6
+
+
+def _cookie(roster_id: str) -> str:
+    return f"muster_roster_{roster_id}"
+
+
+def _token(roster_id: str) -> str | None:
+    token = request.cookies.get(_cookie(roster_id))
+    return token if store().roster_token_ok(roster_id, token) else None
+
+
+def _with_token(response: Any, roster_id: str, token: str) -> Any:
+    response.set_cookie(
+        _cookie(roster_id),
+        token,
+        max_age=COOKIE_DAYS * 24 * 3600,
+        path=f"/rosters/{roster_id}",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+def _builders() -> list[Pack]:
+    return sorted((p for p in packs().values() if p.army is not None), key=lambda p: p.name)
+
+
+def _loaded(roster_id: str) -> rosters.LoadedRoster:
+    loaded = rosters.load(store(), packs(), roster_id)
+    if loaded is None:
+        abort(404, description="There is no such roster. Check the link, or build a new one.")
+    return loaded
+
+
+# --- list and new ---------------------------------------------------------------------------
+@bp.get("/rosters")
+def index() -> Any:
+    listed = []
+    for row in store().recent_rosters(50):
+        loaded = rosters.load(store(), packs(), row.id)
+        if loaded is not None:
+            listed.append(loaded)
+    return render_template("rosters.html", rosters=listed, builders=_builders())
+
+
+@bp.get("/rosters/new")
+def new() -> Any:
+    builders = _builders()
+    if not builders:
+        abort(404, description="No installed rulepack builds armies.")
+    pack = packs().get(request.args.get("pack", "")) or builders[-1]
+    if pack.army is None:
+        pack = builders[-1]
+    return render_template("roster_new.html", pack=pack, builders=builders, form=MultiDict(), error=None)
+
+
+def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
+    details: dict[str, Any] = {"name": form.get("name", "").strip() or None}
+    raw = form.get("points_limit", "").strip() or form.get("points_preset", "").strip()
+    if not raw and pack.army and pack.army.default_points:
+        raw = str(pack.army.default_points)
+    if not raw.isdigit() or int(raw) <= 0:
+        return details, "points_limit must be a whole number of points, such as 2000."
+    details["points_limit"] = int(raw)
+    details["faction"] = form.get("faction", "").strip() or None
+    if pack.grand_strategies:
+        details["grand_strategy"] = form.get("grand_strategy") or None
+    return details, None
+
+
+@bp.post("/rosters")
+def create() -> Any:
+    pack = packs().get(request.form.get("pack", ""))
+    if pack is None or pack.army is None:
+        abort(400, description="pack must be a rulepack that builds armies.")
+    details, problem = _details(pack, request.form)
+    made: tuple[str, str] | Refusal = (
+        Refusal(problem)
+        if problem
+        else rosters.create(store(), packs(), {"pack": pack.id, **details, "entries": []})
+    )
+    if isinstance(made, Refusal):
+        html = render_template(
+            "roster_new.html", pack=pack, builders=_builders(), form=request.form, error=made.message
+        )
+        return html, 422
+    roster_id, token = made
+    return _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+
+
+@bp.post("/rosters/import")
+def import_roster() -> Any:
+    upload = request.files.get("file")
+    text = (
+        upload.read().decode("utf-8", "replace")
+        if upload and upload.filename
+        else request.form.get("json", "")
+    )
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    made = (
+        rosters.create(store(), packs(), data)
+        if data is not None
+        else Refusal("The file must be a roster exported from Muster as JSON.")
+    )
+    if isinstance(made, Refusal):
+        builders = _builders()
+        html = render_template(
+            "roster_new.html", pack=builders[-1], builders=builders, form=MultiDict(), error=made.message
+        )
+        return html, 422
+    roster_id, token = made
+    return _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+
+
+# --- the builder ------------------------------------------------------------------------------
+def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict[str, Any]:
+    pack = loaded.pack
+    return {
+        "loaded": loaded,
+        "pack": pack,
+        "body": loaded.row.body,
+        "verdict": loaded.verdict,
+        "can_edit": token is not None,
+        "system": pack.army.system if pack.army else None,
+        "limit": pack.limit(loaded.verdict.points_limit),
+        "remembered": store().custom_units(pack.id, 40) if token else [],
+        "officer_slots": OFFICER_SLOTS,
+        "retinue_slots": RETINUE_SLOTS,
+        "editing": None,
+        "draft": None,
+        "error": None,
+        **extra,
+    }
+
+
+def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **extra: Any) -> Any:
+    htmx = request.headers.get("HX-Request") == "true"
+    template = "partials/_roster.html" if htmx else "roster.html"
+    context = _view(loaded, token, **extra)
+    if not htmx:
+        context["share_qr"] = qr_data_uri(url_for("rosters.show", roster_id=loaded.row.id, _external=True))
+        if token:
+            context["edit_url"] = url_for(
+                "rosters.join", roster_id=loaded.row.id, token=token, _external=True
+            )
+    response = make_response(render_template(template, **context), code)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/rosters/<roster_id>")
+def show(roster_id: str) -> Any:
+    return _render(_loaded(roster_id), _token(roster_id))
+
+
+@bp.get("/rosters/<roster_id>/edit/<token>")
+def join(roster_id: str, token: str) -> Any:
+    _loaded(roster_id)
+    if not store().roster_token_ok(roster_id, token):
+        abort(403, description="This edit link is not valid for the roster.")
+    return _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+
+
+def _editor(roster_id: str) -> str:
+    token = _token(roster_id)
+    if token is None:
+        abort(403, description="Only the roster's owner can change it: open its edit link first.")
+    return token
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def _save(
+    roster_id: str, edit: Any, draft: MultiDict[str, str] | None = None, editing: str | None = None
+) -> Any:
+    token = _editor(roster_id)
+    problem = rosters.change(store(), packs(), roster_id, edit, _version())
+    if problem is None and request.headers.get("HX-Request") != "true":
+        return redirect(url_for("rosters.show", roster_id=roster_id), code=303)
+    loaded = _loaded(roster_id)
+    if problem:
+        code = 409 if problem.conflict else 422
+        return _render(loaded, token, code, error=problem.message, draft=draft, editing=editing)
+    return _render(loaded, token)
+
+
+@bp.post("/rosters/<roster_id>/details")
+def details(roster_id: str) -> Any:
+    loaded = _loaded(roster_id)
+    new_details, problem = _details(loaded.pack, request.form)
+    if problem:
+        return _render(loaded, _editor(roster_id), 422, error=problem)
+    return _save(roster_id, rosters.set_details(new_details))
+
+
+@bp.post("/rosters/<roster_id>/entries")
+def add(roster_id: str) -> Any:
+    loaded = _loaded(roster_id)
+    if request.form.get("unit"):
+        try:
+            entry = json.loads(request.form["unit"])
+        except ValueError:
+            abort(400, description="unit must be a remembered entry.")
+        if not isinstance(entry, dict):
+            abort(400, description="unit must be a remembered entry.")
+        return _save(roster_id, rosters.add_entry(entry))
+    entry, problem = form_entry(loaded.pack, request.form)
+    if problem:
+        return _render(loaded, _editor(roster_id), 422, error=problem, draft=request.form)
+    return _save(roster_id, rosters.add_entry(entry), draft=request.form)
+
+
+@bp.get("/rosters/<roster_id>/entries/<uid>/edit")
+def edit_form(roster_id: str, uid: str) -> Any:
+    loaded = _loaded(roster_id)
+    token = _editor(roster_id)
+    entry = next((e for e in loaded.entries if e.get("uid") == uid), None)
+    if entry is None:
+        abort(404, description="That entry is no longer in the roster.")
+    return _render(loaded, token, editing=uid, draft=entry_form_values(loaded.pack, entry))
+
+
+@bp.post("/rosters/<roster_id>/entries/<uid>")
+def replace(roster_id: str, uid: str) -> Any:
+    loaded = _loaded(roster_id)
+    entry, problem = form_entry(loaded.pack, request.form)
+    if problem:
+        return _render(loaded, _editor(roster_id), 422, error=problem, draft=request.form, editing=uid)
+    return _save(roster_id, rosters.replace_entry(uid, entry), draft=request.form, editing=uid)
+
+
+@bp.post("/rosters/<roster_id>/entries/<uid>/<action>")
+def act(roster_id: str, uid: str, action: str) -> Any:
+    edits = {
+        "duplicate": lambda: rosters.duplicate_entry(uid),
+        "up": lambda: rosters.move_entry(uid, -1),
+        "down": lambda: rosters.move_entry(uid, 1),
+        "remove": lambda: rosters.remove_entry(uid),
+    }
+    if action not in edits:
+        abort(404, description="action must be duplicate, up, down or remove.")
+    return _save(roster_id, edits[action]())
+
+
+@bp.post("/rosters/<roster_id>/preview")
+def preview(roster_id: str) -> Any:
+    """The total and problems as they would be with the entry being typed: nothing is saved."""
+    loaded = _loaded(roster_id)
+    entry, problem = form_entry(loaded.pack, request.form)
+    verdict = loaded.verdict
+    if problem is None:
+        uid = request.form.get("uid")
+        edit = rosters.replace_entry(uid, entry) if uid else rosters.add_entry(entry)
+        body = edit({**loaded.row.body, "entries": [dict(e) for e in loaded.entries]})
+        roster, pack, problem = (
+            army.parse_roster(body, packs()) if isinstance(body, dict) else (None, None, body)
+        )
+        if roster is not None and pack is not None:
+            verdict = army.check(pack, roster)
+    return render_template(
+        "partials/_roster_status.html",
+        verdict=verdict,
+        pack=loaded.pack,
+        preview=True,
+        form_problem=problem,
+        limit=loaded.pack.limit(verdict.points_limit),
+        system=loaded.pack.army.system if loaded.pack.army else None,
+    )
+
+
+# --- exports ----------------------------------------------------------------------------------
+@bp.get("/rosters/<roster_id>/roster.pdf")
+def roster_pdf(roster_id: str) -> Any:
+    paper = request.args.get("paper", "a4").lower()
+    if paper not in pdf.PAPERS:
+        abort(400, description="paper must be a4 or letter.")
+    loaded = _loaded(roster_id)
+    context = {
+        "loaded": loaded,
+        "pack": loaded.pack,
+        "body": loaded.row.body,
+        "verdict": loaded.verdict,
+        "roster": loaded.roster,
+    }
+    response = Response(pdf.render("roster.html", context, paper), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="roster-{roster_id}.pdf"'
+    return response
+
+
+@bp.get("/rosters/<roster_id>/roster.txt")
+def roster_text(roster_id: str) -> Any:
+    loaded = _loaded(roster_id)
+    text = army.plain_text(loaded.pack, loaded.roster, loaded.verdict)
+    return Response(text, mimetype="text/plain; charset=utf-8")
+
+
+@bp.get("/rosters/<roster_id>/roster.json")
+def roster_json(roster_id: str) -> Any:
+    loaded = _loaded(roster_id)
+    response = Response(json.dumps(rosters.export(loaded), indent=2), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="roster-{roster_id}.json"'
+    return response
+
+
+# --- forms -> entries -----------------------------------------------------------------------
+def _whole(form: MultiDict[str, str], name: str, required: bool = True) -> tuple[int | None, str | None]:
+    raw = form.get(name, "").strip()
+    if not raw:
+        return None, (f"{name}: enter a whole number." if required else None)
+    if not raw.isdigit():
+        return None, f"{name} must be a whole number, 0 or more."
+    return int(raw), None
+
+
+def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
+    """Turn the entry form into the same entry JSON the API takes."""
+    entry: dict[str, Any] = {"name": form.get("name", "").strip(), "notes": form.get("notes", "").strip()}
+    if not entry["name"]:
+        return entry, "name: give the entry a name."
+    points, problem = _whole(form, "points")
+    if problem:
+        return entry, problem
+    entry["points"] = points
+    system = pack.army.system if pack.army else None
+    if system == "conquest-first-blood":
+        entry["kind"] = form.get("kind", "regiment")
+        entry["type"] = form.get("type", "infantry")
+        models, problem = _whole(form, "models")
+        if problem:
+            return entry, problem
+        entry["models"] = models or 1
+        for group, slots in (("officers", OFFICER_SLOTS), ("retinue", RETINUE_SLOTS)):
+            members = []
+            for i in range(slots):
+                name = form.get(f"{group}_name_{i}", "").strip()
+                if not name:
+                    continue
+                cost, problem = _whole(form, f"{group}_points_{i}", required=False)
+                if problem:
+                    return entry, problem
+                members.append({"name": name, "points": cost or 0})
+            entry[group] = members
+        return entry, None
+    entry["kind"] = form.get("kind", "unit")
+    models, problem = _whole(form, "models", required=False)
+    if problem:
+        return entry, problem
+    if models:
+        entry["models"] = models
+    entry["roles"] = form.getlist("roles")
+    entry["keywords"] = [
+        k.strip().upper() for k in form.get("keywords", "").replace(";", ",").split(",") if k.strip()
+    ]
+    entry["size"] = form.get("size", "minimum")
+    for flag in ("single_model", "general", "ally", "coalition"):
+        entry[flag] = form.get(flag) in ("on", "true", "1")
+    entry["command_trait"] = form.get("command_trait", "").strip() or None
+    entry["faction"] = form.get("faction", "").strip() or None
+    return entry, None
+
+
+def entry_form_values(pack: Pack, entry: dict[str, Any]) -> MultiDict[str, str]:
+    """An entry's values as the form shows them (the inverse of :func:`form_entry`)."""
+    values: MultiDict[str, str] = MultiDict()
+    for key in ("name", "notes", "kind", "type", "size", "command_trait", "faction"):
+        if entry.get(key):
+            values[key] = str(entry[key])
+    for key in ("points", "models"):
+        if entry.get(key) is not None:
+            values[key] = str(entry[key])
+    for role in entry.get("roles", []):
+        values.add("roles", role)
+    if entry.get("keywords"):
+        values["keywords"] = ", ".join(entry["keywords"])
+    for flag in ("single_model", "general", "ally", "coalition"):
+        if entry.get(flag):
+            values[flag] = "on"
+    for group in ("officers", "retinue"):
+        for i, member in enumerate(entry.get(group, [])):
+            values[f"{group}_name_{i}"] = member["name"]
+            values[f"{group}_points_{i}"] = str(member["points"])
+    values["uid"] = entry.get("uid", "")
+    return values

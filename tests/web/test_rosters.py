@@ -1,0 +1,387 @@
+"""Rosters through the API and the builder screens."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from pypdf import PdfReader
+
+from tests.web.conftest import Api, new_game, soup
+
+
+def aos_roster(**extra):
+    roster = {
+        "pack": "aos-ghb-2021",
+        "name": "Hammerfest",
+        "points_limit": 2000,
+        "faction": "Seraphon",
+        "grand_strategy": "prized-sorcery",
+        "entries": [
+            {
+                "name": "Lord Kroak",
+                "points": 430,
+                "roles": ["Leader"],
+                "keywords": ["HERO", "WIZARD"],
+                "general": True,
+                "single_model": True,
+            },
+            {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"]},
+            {"name": "Saurus Warriors", "points": 200, "roles": ["Battleline"], "size": "reinforced"},
+            {"name": "Skinks", "points": 70, "roles": ["Battleline"]},
+            {"name": "Stegadon", "points": 270, "roles": ["Behemoth"], "keywords": ["MONSTER"]},
+        ],
+    }
+    roster.update(extra)
+    return roster
+
+
+# --- API ------------------------------------------------------------------------------------
+def test_check_a_legal_and_an_illegal_roster(client):
+    ok = client.post("/api/v1/rosters/check", json=aos_roster())
+    assert ok.status_code == 200
+    assert (ok.json["points"], ok.json["valid"], ok.json["problems"]) == (1085, True, [])
+    bad = aos_roster()
+    bad["entries"][2]["size"] = "understrength"
+    bad["entries"].append({"name": "Kroxigor", "points": 1000, "roles": ["Other"]})
+    answer = client.post("/api/v1/rosters/check", json=bad)
+    assert answer.status_code == 200 and answer.json["valid"] is False
+    assert [p["rule"] for p in answer.json["problems"]] == ["points-limit", "understrength"]
+    assert answer.json["problems"][1] == {
+        "rule": "understrength",
+        "entry": 2,
+        "message": "'Saurus Warriors' (entry 3) is understrength; Pitched Battle units are at least their minimum size.",
+    }
+
+
+def test_check_refuses_only_what_is_not_a_roster(client):
+    assert client.post("/api/v1/rosters/check", json={"pack": "aos-ghb-2021"}).json == {
+        "error": "points_limit: Field required."
+    }
+    assert client.post("/api/v1/rosters/check", json=[1]).status_code == 422
+    assert (
+        client.post("/api/v1/rosters/check", data="nope", content_type="application/json").status_code == 400
+    )
+    empty = client.post("/api/v1/rosters/check", json={"pack": "conquest-first-blood", "entries": []})
+    assert empty.status_code == 200 and empty.json["valid"] is False and empty.json["points_limit"] == 800
+
+
+def test_store_read_and_change_a_roster(client):
+    made = client.post("/api/v1/rosters", json=aos_roster())
+    assert made.status_code == 201
+    rid, token = made.json["id"], made.json["edit_token"]
+    got = client.get(f"/api/v1/rosters/{rid}").json
+    assert got["valid"] and got["version"] == 1 and got["army"]["general"] == "Lord Kroak"
+    assert got["army"]["monsters"] == ["Stegadon"]
+    assert all(e["uid"] for e in got["roster"]["entries"])
+    assert client.put(f"/api/v1/rosters/{rid}", json={"name": "x"}).status_code == 403
+    changed = client.put(
+        f"/api/v1/rosters/{rid}", json={"name": "Renamed", "version": 1}, headers={"X-Edit-Token": token}
+    )
+    assert (
+        changed.status_code == 200
+        and changed.json["roster"]["name"] == "Renamed"
+        and changed.json["version"] == 2
+    )
+    stale = client.put(
+        f"/api/v1/rosters/{rid}", json={"name": "Lost?", "version": 1}, headers={"X-Edit-Token": token}
+    )
+    assert stale.status_code == 409 and "another screen" in stale.json["error"]
+    broken = client.put(
+        f"/api/v1/rosters/{rid}",
+        json={"entries": [{"name": "x", "size": "huge"}]},
+        headers={"X-Edit-Token": token},
+    )
+    assert broken.status_code == 422 and broken.json["error"].startswith("entries[0].size")
+    assert client.get(f"/api/v1/rosters/{rid}").json["roster"]["name"] == "Renamed"
+
+
+def test_attach_a_roster_to_a_game(client):
+    made = client.post("/api/v1/rosters", json=aos_roster()).json
+    rid = made["id"]
+    game = new_game(client)
+    api = Api(client, game)
+    url = f"/api/v1/games/{api.id}/rosters"
+    assert client.post(url, json={"player": 0, "roster": rid}).status_code == 403
+    headers = {"X-Edit-Token": api.token}
+    assert client.post(url, json={"player": 5, "roster": rid}, headers=headers).status_code == 422
+    assert client.post(url, json={"player": 0, "roster": "nope"}, headers=headers).status_code == 422
+    fb = client.post("/api/v1/rosters", json={"pack": "conquest-first-blood", "entries": []}).json["id"]
+    wrong = client.post(url, json={"player": 0, "roster": fb}, headers=headers)
+    assert wrong.status_code == 422 and "conquest-first-blood" in wrong.json["error"]
+    attached = client.post(url, json={"player": 1, "roster": rid}, headers=headers)
+    assert attached.status_code == 201
+    assert attached.json["armies"]["1"]["general"] == "Lord Kroak"
+    assert attached.json["armies"]["1"]["battleline"] == ["Saurus Guard", "Saurus Warriors", "Skinks"]
+    # The game keeps the roster as it was when attached.
+    client.put(
+        f"/api/v1/rosters/{rid}", json={"name": "Renamed later"}, headers={"X-Edit-Token": made["edit_token"]}
+    )
+    assert client.get(f"/api/v1/games/{api.id}").json["armies"]["1"]["name"] == "Hammerfest"
+
+
+# --- screens --------------------------------------------------------------------------------
+def _csrf(client) -> str:
+    return soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+
+
+def _new_roster(client, **form) -> str:
+    data = {
+        "csrf_token": _csrf(client),
+        "pack": "aos-ghb-2021",
+        "name": "Hammerfest",
+        "points_preset": "1000",
+        "faction": "Seraphon",
+        "grand_strategy": "beast-master",
+        **form,
+    }
+    response = client.post("/rosters", data=data)
+    assert response.status_code == 303
+    return response.headers["Location"]
+
+
+def _version(page) -> str:
+    return soup(page).select_one('input[name="version"]')["value"]
+
+
+def _add(client, url, **fields):
+    page = client.get(url)
+    data = {"csrf_token": _csrf(client), "version": _version(page), **fields}
+    return client.post(f"{url}/entries", data=data, headers={"HX-Request": "true"})
+
+
+def test_build_a_roster_on_the_screen(client):
+    url = _new_roster(client)
+    page = soup(client.get(url))
+    assert page.select_one("h1").text == "Hammerfest"
+    assert page.select_one('[data-testid="roster-points"]').text == "0"
+    assert page.select_one('[data-testid="roster-verdict"]').text == "3 problems"
+    response = _add(
+        client,
+        url,
+        name="Lord Kroak",
+        points="430",
+        roles="Leader",
+        keywords="hero, wizard",
+        general="on",
+        single_model="on",
+    )
+    fragment = soup(response)
+    assert fragment.select_one('[data-testid="roster-points"]').text == "430"
+    assert [li["data-rule"] for li in fragment.select(".problems li")] == ["battleline-min"]
+    for name in ("Saurus Guard", "Skinks"):
+        response = _add(client, url, name=name, points="100", roles="Battleline")
+    fragment = soup(response)
+    assert fragment.select_one('[data-testid="roster-verdict"]').text == "Valid"
+    assert [e.select_one(".entry-name").text for e in fragment.select(".entry")] == [
+        "Lord Kroak",
+        "Saurus Guard",
+        "Skinks",
+    ]
+
+
+def test_entry_form_refusal_keeps_what_was_typed(client):
+    url = _new_roster(client)
+    response = _add(client, url, name="Saurus Guard", points="lots", roles="Battleline")
+    assert response.status_code == 422
+    fragment = soup(response)
+    assert fragment.select_one("#error").text == "points must be a whole number, 0 or more."
+    assert fragment.select_one("#a-name")["value"] == "Saurus Guard"
+
+
+def test_preview_shows_the_total_as_you_type_without_saving(client):
+    url = _new_roster(client)
+    data = {"csrf_token": _csrf(client), "name": "Stegadon", "points": "1200", "roles": "Behemoth"}
+    fragment = soup(client.post(f"{url}/preview", data=data))
+    assert fragment.select_one('[data-testid="roster-points"]').text == "1200"
+    assert "points-limit" in [li["data-rule"] for li in fragment.select(".problems li")]
+    assert "not saved yet" in fragment.text
+    assert soup(client.get(url)).select_one('[data-testid="roster-points"]').text == "0"
+
+
+def test_edit_duplicate_move_and_remove(client):
+    url = _new_roster(client)
+    _add(client, url, name="Guard", points="100", roles="Battleline")
+    _add(client, url, name="Lord", points="100", roles="Leader", general="on", keywords="HERO")
+    page = client.get(url)
+    uids = [e["data-uid"] for e in soup(page).select(".entry")]
+    csrf = _csrf(client)
+
+    def act(uid, action):
+        return client.post(
+            f"{url}/entries/{uid}/{action}", data={"csrf_token": csrf}, headers={"HX-Request": "true"}
+        )
+
+    names = lambda r: [e.select_one(".entry-name").text for e in soup(r).select(".entry")]  # noqa: E731
+    assert names(act(uids[1], "up")) == ["Lord", "Guard"]
+    copied = act(uids[1], "duplicate")
+    assert names(copied) == ["Lord", "Lord", "Guard"]
+    assert len(soup(copied).select(".tag.strong")) == 1  # the copy is not a second general
+    assert names(act(uids[0], "remove")) == ["Lord", "Lord"]
+    edit = soup(client.get(f"{url}/entries/{uids[1]}/edit", headers={"HX-Request": "true"}))
+    assert edit.select_one("#edit-form #e-name")["value"] == "Lord"
+    saved = client.post(
+        f"{url}/entries/{uids[1]}",
+        headers={"HX-Request": "true"},
+        data={
+            "csrf_token": csrf,
+            "name": "Lord on Carnosaur",
+            "points": "300",
+            "roles": ["Leader", "Behemoth"],
+            "keywords": "HERO, MONSTER",
+            "general": "on",
+        },
+    )
+    assert names(saved)[0] == "Lord on Carnosaur"
+    assert soup(saved).select_one('[data-testid="roster-points"]').text == "400"
+
+
+def test_a_stale_screen_does_not_overwrite(client):
+    url = _new_roster(client)
+    page = client.get(url)
+    stale = _version(page)
+    _add(client, url, name="Guard", points="100", roles="Battleline")
+    response = client.post(
+        f"{url}/entries",
+        headers={"HX-Request": "true"},
+        data={"csrf_token": _csrf(client), "version": stale, "name": "Other", "points": "5"},
+    )
+    assert response.status_code == 409 and "another screen" in soup(response).select_one("#error").text
+    # What was typed is still in the form.
+    assert soup(response).select_one("#a-name")["value"] == "Other"
+
+
+def test_custom_units_are_remembered_for_the_next_roster(client):
+    url = _new_roster(client)
+    _add(client, url, name="Saurus Guard", points="115", roles="Battleline", keywords="SAURUS")
+    second = _new_roster(client, name="Second list")
+    page = soup(client.get(second))
+    quick = page.select(".quick-add button")
+    assert [b.text for b in quick] == ["+ Saurus Guard (115)"]
+    form = page.select_one(".quick-add form")
+    data = {i["name"]: i["value"] for i in form.select("input")}
+    added = soup(client.post(f"{second}/entries", data=data, headers={"HX-Request": "true"}))
+    assert [e.select_one(".entry-name").text for e in added.select(".entry")] == ["Saurus Guard"]
+    assert "SAURUS" in added.select_one(".entry .tags").text
+
+
+def test_readers_see_the_roster_but_cannot_change_it(app, client):
+    url = _new_roster(client)
+    _add(client, url, name="Guard", points="100", roles="Battleline")
+    reader = app.test_client()
+    page = soup(reader.get(url))
+    assert page.select_one(".entry-name").text == "Guard"
+    assert page.select("form.entry-form") == [] and "Only its owner" in page.select_one(".notice").text
+    csrf = soup(reader.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    assert (
+        reader.post(f"{url}/entries", data={"csrf_token": csrf, "name": "x", "points": "1"}).status_code
+        == 403
+    )
+    assert page.select_one("img.qr")["src"].startswith("data:image/svg+xml")
+
+
+def test_exports_text_json_pdf_and_import_back(app, client):
+    url = _new_roster(client, points_preset="2000")
+    _add(
+        client,
+        url,
+        name="Lord Kroak",
+        points="430",
+        roles="Leader",
+        general="on",
+        keywords="HERO",
+        notes="Spells: Celestial Deliverance",
+    )
+    _add(client, url, name="Saurus Guard", points="115", roles="Battleline")
+    text = client.get(f"{url}/roster.txt").data.decode()
+    assert "Lord Kroak (430) [Leader] - General" in text and "TOTAL: 545 / 2000 points" in text
+    assert "NOT VALID" in text and "2000 points needs at least 3" in text
+    pdf = client.get(f"{url}/roster.pdf?paper=letter")
+    pdf_text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    for expected in (
+        "Hammerfest",
+        "Lord Kroak",
+        "Saurus Guard",
+        "545",
+        "NOT VALID",
+        "Fewest Battleline units",
+        "Spells: Celestial Deliverance",
+        "Beast Master",
+    ):
+        assert expected in pdf_text
+    exported = client.get(f"{url}/roster.json")
+    assert exported.headers["Content-Disposition"].startswith("attachment")
+    other = app.test_client()
+    csrf = soup(other.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    imported = other.post(
+        "/rosters/import",
+        data={"csrf_token": csrf, "file": (io.BytesIO(exported.data), "r.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 303
+    copy = other.get(imported.headers["Location"].replace("/rosters/", "/api/v1/rosters/")).json
+    original = client.get(url.replace("/rosters/", "/api/v1/rosters/")).json
+    assert copy["roster"] == original["roster"] and copy["points"] == 545
+    bad = other.post(
+        "/rosters/import",
+        data={"csrf_token": csrf, "file": (io.BytesIO(b"{]"), "r.json")},
+        content_type="multipart/form-data",
+    )
+    assert bad.status_code == 422
+
+
+def test_game_screen_shows_the_armies_beside_tactics(client):
+    rid = client.post("/api/v1/rosters", json=aos_roster()).json["id"]
+    game = new_game(client)
+    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    page = soup(client.get(f"/games/{game['id']}"))
+    form = page.select_one("form.attach")
+    csrf = form.select_one('input[name="csrf_token"]')["value"]
+    response = client.post(
+        f"/games/{game['id']}/armies",
+        data={"csrf_token": csrf, "player": "1", "roster": rid},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    Api(client, game).ok({"type": "battle_round", "round": 1, "first": 0})
+    page = soup(client.get(f"/games/{game['id']}"))
+    hints = {li.select_one("strong").text: li.text for li in page.select(".tactic-targets li")}
+    assert "Bo's battleline: Saurus Guard, Saurus Warriors, Skinks" in hints["Broken Ranks"]
+    assert "Bo's general: Lord Kroak" in hints["Slay the Warlord"]
+    assert "Bo's monsters: Stegadon" in hints["Bring It Down!"]
+    assert "Hammerfest" in page.select_one(".armies").text
+
+
+def test_first_blood_roster_on_the_screen(client):
+    data = {
+        "csrf_token": _csrf(client),
+        "pack": "conquest-first-blood",
+        "name": "Hundred Kingdoms",
+        "points_preset": "800",
+    }
+    url = client.post("/rosters", data=data).headers["Location"]
+    page = client.get(url)
+    csrf = _csrf(client)
+    response = client.post(
+        f"{url}/entries",
+        headers={"HX-Request": "true"},
+        data={
+            "csrf_token": csrf,
+            "version": _version(page),
+            "name": "Household Knights",
+            "kind": "regiment",
+            "type": "cavalry",
+            "points": "165",
+            "models": "4",
+            "officers_name_0": "Tourney Champion",
+            "officers_points_0": "40",
+        },
+    )
+    fragment = soup(response)
+    assert fragment.select_one('[data-testid="roster-points"]').text == "205"
+    rules = [li["data-rule"] for li in fragment.select(".problems li")]
+    assert rules == ["character-regiment", "regiment-models"]
+    assert "numbers 5 models" in fragment.select_one(".entry-problem").text
+    assert json.loads(client.get(f"{url}/roster.json").data)["roster"]["entries"][0]["officers"] == [
+        {"name": "Tourney Champion", "points": 40}
+    ]
