@@ -149,6 +149,7 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "system": pack.army.system if pack.army else None,
         "limit": pack.limit(loaded.verdict.points_limit),
         "remembered": store().custom_units(pack.id, 40) if token else [],
+        "catalogue": [u.model_dump(exclude_none=True) for u in pack.units] if token else [],
         "officer_slots": OFFICER_SLOTS,
         "retinue_slots": RETINUE_SLOTS,
         "editing": None,

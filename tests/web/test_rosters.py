@@ -385,3 +385,36 @@ def test_first_blood_roster_on_the_screen(client):
     assert json.loads(client.get(f"{url}/roster.json").data)["roster"]["entries"][0]["officers"] == [
         {"name": "Tourney Champion", "points": 40}
     ]
+
+
+def test_units_from_the_pack_catalogue(tmp_path):
+    import shutil
+
+    from app import create_app
+    from tests.conftest import ROOT
+
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    shutil.copy(ROOT / "rulepacks" / "conquest-first-blood.yaml", packs)
+    text = (packs / "conquest-first-blood.yaml").read_text()
+    text += (
+        "\nunits:\n"
+        "  - {name: Militia, kind: regiment, type: infantry, points: 90, models: 3}\n"
+        "  - {name: Household Knights, kind: regiment, type: cavalry, points: 165, models: 3}\n"
+    )
+    (packs / "conquest-first-blood.yaml").write_text(text)
+    client = create_app(
+        {"DATABASE": str(tmp_path / "m.sqlite"), "RULEPACKS": str(packs), "TESTING": True, "SECRET_KEY": "x"}
+    ).test_client()
+    csrf = soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    url = client.post(
+        "/rosters", data={"csrf_token": csrf, "pack": "conquest-first-blood", "points_preset": "800"}
+    ).headers["Location"]
+    page = soup(client.get(url))
+    section = page.select_one("details.remembered")
+    assert section.select_one("summary").text == "From the Conquest: First Blood catalogue (2)"
+    form = section.select("form")[1]
+    data = {i["name"]: i["value"] for i in form.select("input")}
+    added = soup(client.post(f"{url}/entries", data=data, headers={"HX-Request": "true"}))
+    assert added.select_one(".entry-name").text == "3 × Household Knights"
+    assert added.select_one('[data-testid="roster-points"]').text == "165"
