@@ -7,10 +7,11 @@ wiring between app/store.py and app/rules/.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from app.refusal import Refusal
-from app.rules import army, scoring
+from app.rules import army, rounds, scoring
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack
 from app.store import GameRow, Store
@@ -24,7 +25,7 @@ class Loaded:
 
     row: GameRow
     pack: Pack
-    state: scoring.Game
+    state: scoring.Game | rounds.RoundGame
     events: list[dict[str, Any]]
     # Each player's attached roster, as it was when attached: {player: {"roster_id", "roster", ...}}.
     armies: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -32,6 +33,11 @@ class Loaded:
 
 class PackMissing(Exception):
     """The game's rulepack is not installed on this server."""
+
+
+def engine(pack: Pack) -> ModuleType:
+    """The rules module that folds this pack's games: player turns or Victory Phases."""
+    return rounds if pack.play == "rounds" else scoring
 
 
 def setup_of(row: GameRow) -> Setup:
@@ -57,7 +63,7 @@ def load(store: Store, packs: dict[str, Pack], game_id: str) -> Loaded | None:
         roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
         attached["summary"] = army.army_summary(roster) if roster is not None else None
         attached["name"] = attached["roster"].get("name") or "Roster"
-    return Loaded(row, pack, scoring.replay(pack, setup_of(row), events), events, armies)
+    return Loaded(row, pack, engine(pack).replay(pack, setup_of(row), events), events, armies)
 
 
 def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
@@ -87,8 +93,10 @@ def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> tu
     body = {**event, "id": eid}
     setup = setup_of(row)
 
+    rules = engine(pack)
+
     def refuse(events: list[dict[str, Any]]) -> str | None:
-        return scoring.check(scoring.replay(pack, setup, events), body)
+        return rules.check(rules.replay(pack, setup, events), body)
 
     outcome = store.append(game_id, body, refuse)
     return outcome.status, outcome.error
@@ -96,6 +104,8 @@ def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> tu
 
 def summary(loaded: Loaded) -> dict[str, Any]:
     """The game as the API describes it (see docs/api.md)."""
+    if isinstance(loaded.state, rounds.RoundGame):
+        return _rounds_summary(loaded, loaded.state)
     state = loaded.state
     result = state.result
     players = []
@@ -163,6 +173,57 @@ def summary(loaded: Loaded) -> dict[str, Any]:
     }
 
 
+def _rounds_summary(loaded: Loaded, state: rounds.RoundGame) -> dict[str, Any]:
+    result = state.result
+    holders = rounds.map_state(state).holders
+    return {
+        "id": loaded.row.id,
+        "pack": loaded.row.pack,
+        "scenario": loaded.row.scenario,
+        "points_limit": loaded.row.points_limit,
+        "created": loaded.row.created,
+        "status": state.status,
+        "battle_rounds": state.last_round,
+        "vp_threshold": state.threshold(),
+        "round": min(state.current_round, state.last_round),
+        "next": None if state.finished else {"round": state.current_round},
+        "players": [
+            {"name": pl.name, "side": pl.side, "vp": state.vp(i)} for i, pl in enumerate(state.setup.players)
+        ],
+        "rounds": [
+            {
+                "event": ph.event,
+                "round": ph.round,
+                "seized": ph.seized,
+                "players": [part.as_dict() for part in ph.players],
+            }
+            for ph in state.phases
+        ],
+        "objectives": [
+            {
+                "id": o.id,
+                "label": o.label,
+                "kind": o.kind,
+                "holder": holders.get(o.id),
+                "destroyed": (
+                    {"round": state.destroyed[o.id][0], "by": state.destroyed[o.id][1]}
+                    if o.id in state.destroyed
+                    else None
+                ),
+                "wounds": {str(pl): n for (mid, pl), n in sorted(state.wounds.items()) if mid == o.id},
+                "x": state.where(o)[0] if state.where(o) else None,
+                "y": state.where(o)[1] if state.where(o) else None,
+            }
+            for o in state.scenario.objectives
+        ],
+        "armies": {
+            str(player): {"roster": a["roster_id"], "name": a["name"], **(a["summary"] or {})}
+            for player, a in sorted(loaded.armies.items())
+        },
+        "result": result.as_dict() if result else None,
+    }
+
+
 def attach_roster(
     store: Store, packs: dict[str, Pack], game_id: str, player: Any, roster_id: Any
 ) -> Refusal | None:
@@ -222,7 +283,8 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
     events = data.get("events")
     if not isinstance(events, list):
         return Refusal("events must be a list of the game's events.")
-    state = scoring.new_game(packs[setup.pack], setup)
+    rules = engine(packs[setup.pack])
+    state = rules.new_game(packs[setup.pack], setup)
     seen: set[str] = set()
     clean: list[dict[str, Any]] = []
     for i, event in enumerate(events):
@@ -241,11 +303,11 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
         seen.add(eid)
         body["id"] = eid
         if body.get("type") == "undo":
-            problem = scoring.check(state, body)
+            problem = rules.check(state, body)
             if problem is None:
-                state = scoring.replay(packs[setup.pack], setup, [*clean, body])
+                state = rules.replay(packs[setup.pack], setup, [*clean, body])
         else:
-            problem = scoring.check(state, body)
+            problem = rules.check(state, body)
         if problem:
             return Refusal(f"events[{i}] is refused: {problem}")
         clean.append({**body, "recorded": recorded} if recorded else body)

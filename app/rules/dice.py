@@ -21,14 +21,15 @@ class RollOff:
     winner: int
 
 
-def roll_off(rng: random.Random, players: int = 2) -> RollOff:
-    """Each player rolls a D6; the highest wins, and tied leaders roll again."""
+def roll_off(rng: random.Random, players: int = 2, lowest: bool = False) -> RollOff:
+    """Each player rolls a D6; the highest wins (the lowest, with ``lowest``); tied leaders roll again."""
     contenders = list(range(players))
     rounds: list[tuple[int, ...]] = []
+    pick = min if lowest else max
     while True:
         dice = tuple(roll(rng) if i in contenders else 0 for i in range(players))
         rounds.append(dice)
-        best = max(dice[i] for i in contenders)
+        best = pick(dice[i] for i in contenders)
         contenders = [i for i in contenders if dice[i] == best]
         if len(contenders) == 1:
             return RollOff(tuple(rounds), contenders[0])

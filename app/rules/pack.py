@@ -147,6 +147,13 @@ class Objective(Model):
     moves: list[Move] = []
     # Set up during the battle where a dice roll says (The Veins of Ghur).
     placed_by_roll: Literal["2d6"] | None = None
+    # Round-scored games (First Blood): what the item is, its size and whose it is.
+    kind: Literal["objective", "zone", "marker", "point"] = "objective"
+    diameter: float | None = Field(default=None, gt=0)
+    friendly_to: Id | None = None
+    controlled_by: Id | None = None
+    # A marker that is seized rather than destroyed and moves toward its seizer's zone (Broken Lines).
+    moves_toward_friendly_zone: float | None = Field(default=None, gt=0)
 
 
 class RegimentType(Model):
@@ -184,6 +191,38 @@ class CatalogueUnit(Model):
     type: Id | None = None
     models: int | None = Field(default=None, ge=1)
     single_model: bool = False
+
+
+class Area(Model):
+    """A deployment zone: a polygon of (x, y) corners in inches."""
+
+    side: Id
+    points: list[tuple[float, float]] = Field(min_length=3)
+
+
+class EdgeZone(Model):
+    """A reinforcement zone: stretches of table edge, each from one (x, y) to another."""
+
+    side: Id
+    segments: list[tuple[tuple[float, float], tuple[float, float]]] = Field(min_length=1)
+
+
+class SeizeWeight(Model):
+    """How much one model of a class counts when seizing (light infantry: pairs)."""
+
+    id: Id
+    name: Text
+    weight: float = Field(ge=0)
+    pairs: bool = False
+
+
+class Markers(Model):
+    """Objective markers: wounds, Defense, and the half-width of their base (for range)."""
+
+    wounds: int = Field(ge=1)
+    defense: int = Field(ge=0)
+    base_half_width: float = Field(ge=0)
+    point_reach: float = Field(default=3, ge=0)
 
 
 class RoundFact(Model):
@@ -272,6 +311,83 @@ class GrandStrategyBlock(Model):
     vp: int = Field(ge=0)
 
 
+# Round-scored blocks (First Blood's Victory Phase).
+class ZoneSeized(Model):
+    block: Literal["zone-seized"]
+    vp: int = Field(ge=0)
+    diameter: float | None = None
+
+
+class ZonesHeldBonus(Model):
+    block: Literal["zones-held-bonus"]
+    count: int = Field(ge=1)
+    vp: int = Field(ge=0)
+
+
+class EnemyZone(Model):
+    block: Literal["enemy-zone"]
+    vp: int = Field(ge=0)
+
+
+class MarkerDestroyed(Model):
+    block: Literal["marker-destroyed"]
+    vp: int = Field(ge=0)
+    whose: Literal["enemy", "any"] = "enemy"
+    outside_zones: bool = False
+
+
+class MarkersDestroyedBonus(Model):
+    block: Literal["markers-destroyed-bonus"]
+    count: int = Field(ge=2)
+    vp: int = Field(ge=0)
+
+
+class ZoneBonusAfterMarker(Model):
+    block: Literal["zone-bonus-after-marker"]
+    vp: int = Field(ge=0)
+
+
+class CharacterSlain(Model):
+    block: Literal["character-slain"]
+    vp: int = Field(ge=0)
+
+
+class RegimentsDestroyed(Model):
+    block: Literal["regiments-destroyed"]
+    vp: int = Field(ge=0)
+
+
+class OfficersSlain(Model):
+    block: Literal["officers-slain"]
+    vp: int = Field(ge=0)
+
+
+class MarkerSeized(Model):
+    block: Literal["marker-seized"]
+    vp: int = Field(ge=0)
+
+
+class EnemyZoneAndMarker(Model):
+    block: Literal["enemy-zone-and-marker"]
+    vp: int = Field(ge=0)
+
+
+class MarkerHome(Model):
+    block: Literal["marker-home"]
+    vp: int = Field(ge=0)
+
+
+class PointsHeld(Model):
+    block: Literal["points-held"]
+    vp: int = Field(ge=0)
+
+
+class ChainBonus(Model):
+    block: Literal["chain-bonus"]
+    length: int = Field(ge=2)
+    vp: int = Field(ge=0)
+
+
 Block = Annotated[
     ControlCount
     | ControlMore
@@ -285,35 +401,59 @@ Block = Annotated[
     | DestroyHeld
     | PredatorsAndPrey
     | SeismicShift
-    | GrandStrategyBlock,
+    | GrandStrategyBlock
+    | ZoneSeized
+    | ZonesHeldBonus
+    | EnemyZone
+    | MarkerDestroyed
+    | MarkersDestroyedBonus
+    | ZoneBonusAfterMarker
+    | CharacterSlain
+    | RegimentsDestroyed
+    | OfficersSlain
+    | MarkerSeized
+    | EnemyZoneAndMarker
+    | MarkerHome
+    | PointsHeld
+    | ChainBonus,
     Field(discriminator="block"),
 ]
 
 
 class VictoryCheck(Model):
     check: Literal["most-vp", "most-tactics", "only-grand-strategy"]
-    kind: Literal["major", "minor"]
+    kind: Literal["major", "minor", "win"]
 
 
 class ImmediateVictory(Model):
-    check: Literal["control-all"]
-    from_round: int = Field(ge=1)
-    kind: Literal["major", "minor"]
+    check: Literal["control-all", "chain"]
+    from_round: int = Field(default=1, ge=1)
+    kind: Literal["major", "minor", "win"]
+    # For "chain": the two points a player's held points must join; the winner counts as this many VP.
+    link: tuple[Id, Id] | None = None
+    counts_as_vp: int | None = Field(default=None, ge=0)
 
 
 class Victory(Model):
     immediate: ImmediateVictory | None = None
+    # Round-scored games end at the end of the round in which a player reaches this many VP.
+    threshold: int | None = Field(default=None, ge=1)
     order: list[VictoryCheck] = Field(min_length=1)
 
 
 class Scenario(Model):
     id: Id
     name: Text
+    number: int | None = None
+    summary: Text | None = None
     table: Id | None = None
     roll: int | None = None
     board: Board | None = None
-    battle_rounds: int = Field(ge=1, le=20)
+    grid: float | None = Field(default=None, gt=0)
+    battle_rounds: int | None = Field(default=None, ge=1, le=20)
     deployment: Text | None = None
+    deployment_zones: list[Area] = []
+    reinforcement_zones: list[EdgeZone] = []
     objectives: list[Objective] = []
     rules: list[Entry] = []
     round_facts: list[RoundFact] = []
@@ -327,12 +467,17 @@ class Scenario(Model):
         _unique([o.id for o in self.objectives], "objective id")
         _unique([r.id for r in self.rules], "rule id")
         for o in self.objectives:
-            if o.from_round > self.battle_rounds:
+            if self.battle_rounds is not None and o.from_round > self.battle_rounds:
                 raise ValueError(f"objective {o.id!r} appears after the last battle round")
             if o.until_round is not None and o.until_round < o.from_round:
                 raise ValueError(f"objective {o.id!r} leaves before it arrives")
         if not self.playable and not self.not_playable_reason:
             raise ValueError("a scenario that is not playable needs not_playable_reason")
+        if self.playable and self.battle_rounds is None:
+            raise ValueError("a playable scenario needs battle_rounds")
+        for o in self.objectives:
+            if o.kind == "zone" and o.diameter is None:
+                raise ValueError(f"zone {o.id!r} needs a diameter")
         return self
 
     def block(self, name: str) -> Block | None:
@@ -352,6 +497,10 @@ class Pack(Model):
     players: Range = Range(min=2, max=2)
     sides: list[Id] = []
     points: Points
+    # "turns": each player's turn is recorded (Age of Sigmar); "rounds": one Victory Phase a round.
+    play: Literal["turns", "rounds"] = "turns"
+    seizing: list[SeizeWeight] = []
+    markers: Markers | None = None
     army: Army | None = None
     army_rules: list[Entry] = []
     units: list[CatalogueUnit] = []
@@ -360,6 +509,7 @@ class Pack(Model):
     tactic_rules: TacticRules | None = None
     grand_strategies: list[Entry] = []
     realm_rules: list[Entry] = []
+    general_rules: list[Entry] = []
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
     scenarios: list[Scenario] = []
@@ -379,6 +529,13 @@ class Pack(Model):
                             f"battleplan table {table.id!r} names unknown scenario {entry.scenario!r}"
                         )
         for s in self.scenarios:
+            named = [o.friendly_to for o in s.objectives] + [o.controlled_by for o in s.objectives]
+            named += [a.side for a in s.deployment_zones] + [z.side for z in s.reinforcement_zones]
+            for side in named:
+                if side is not None and side not in self.sides:
+                    raise ValueError(
+                        f"scenario {s.id!r} names side {side!r}, which is not one of {self.sides}"
+                    )
             if s.playable and s.victory is None and not self.victory_order:
                 raise ValueError(f"scenario {s.id!r} has no victory rules and the pack has no victory_order")
         return self

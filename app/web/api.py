@@ -8,7 +8,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 from app import games, rosters
 from app.refusal import Refusal
-from app.rules import army, scoring
+from app.rules import army, rounds, scoring, seizing
 from app.rules.pack import Pack
 from app.web import loaded_game, packs, store
 
@@ -26,6 +26,16 @@ def _body() -> Any:
     return data
 
 
+def _side(pack: Pack, side: str | None) -> int | None:
+    return pack.sides.index(side) if side in pack.sides else None
+
+
+def _facts(pack: Pack, scenario: Any) -> list[dict[str, Any]]:
+    if pack.play == "rounds":
+        return [f.as_dict() | {"event": f.event} for f in rounds.round_facts(pack, scenario)]
+    return [f.as_dict() | {"event": f.event} for f in scoring.scenario_facts(pack, scenario)]
+
+
 def pack_json(pack: Pack) -> dict[str, Any]:
     """A pack as the API describes it: what a client needs to set up and record a game."""
     return {
@@ -33,6 +43,7 @@ def pack_json(pack: Pack) -> dict[str, Any]:
         "name": pack.name,
         "game": pack.game,
         "source": pack.source.model_dump(),
+        "play": pack.play,
         "players": pack.players.model_dump(),
         "sides": pack.sides,
         "points": {
@@ -45,30 +56,45 @@ def pack_json(pack: Pack) -> dict[str, Any]:
             {
                 "id": s.id,
                 "name": s.name,
+                "number": s.number,
+                "summary": s.summary,
                 "table": s.table,
                 "roll": s.roll,
                 "playable": s.playable,
                 "not_playable_reason": s.not_playable_reason,
                 "battle_rounds": s.battle_rounds,
+                "vp_threshold": pack.victory(s).threshold if s.playable else None,
                 "board": s.board.model_dump() if s.board else None,
+                "grid": s.grid,
                 "objectives": [
                     {
                         "id": o.id,
                         "label": o.label,
+                        "kind": o.kind,
+                        "x": o.x,
+                        "y": o.y,
+                        "diameter": o.diameter,
+                        "friendly_to": _side(pack, o.friendly_to),
+                        "controlled_by": _side(pack, o.controlled_by),
                         "territory": o.territory,
                         "border": o.border,
                         "prime": o.prime,
                         "from_round": o.from_round,
                         "until_round": o.until_round,
-                        "x": o.x,
-                        "y": o.y,
                         "moves": [m.model_dump() for m in o.moves],
+                        "moves_toward_friendly_zone": o.moves_toward_friendly_zone,
                     }
                     for o in s.objectives
                 ],
-                "facts": [f.as_dict() | {"event": f.event} for f in scoring.scenario_facts(pack, s)],
+                "deployment_zones": [
+                    {"player": _side(pack, a.side), "points": a.points} for a in s.deployment_zones
+                ],
+                "reinforcement_zones": [
+                    {"player": _side(pack, z.side), "segments": z.segments} for z in s.reinforcement_zones
+                ],
+                "facts": _facts(pack, s) if s.playable else [],
                 "scoring": [b.model_dump() for b in s.scoring],
-                "victory": pack.victory(s).model_dump(),
+                "victory": pack.victory(s).model_dump() if s.playable else None,
                 "rules": [r.model_dump(exclude_none=True) for r in s.rules],
             }
             for s in pack.scenarios
@@ -87,6 +113,9 @@ def pack_json(pack: Pack) -> dict[str, Any]:
             {"id": g.id, "name": g.name, "summary": g.summary} for g in pack.grand_strategies
         ],
         "realm_rules": [r.model_dump(exclude_none=True) for r in pack.realm_rules],
+        "general_rules": [r.model_dump(exclude_none=True) for r in pack.general_rules],
+        "seizing": [w.model_dump() for w in pack.seizing],
+        "markers": pack.markers.model_dump() if pack.markers else None,
         "battleplan_roll": pack.battleplan_roll.model_dump() if pack.battleplan_roll else None,
     }
 
@@ -107,6 +136,23 @@ def show_pack(pack_id: str) -> Any:
     if pack is None:
         abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
     return jsonify(pack_json(pack))
+
+
+@bp.post("/packs/<pack_id>/seize")
+def seize(pack_id: str) -> Any:
+    """Who seizes a zone or point, from the models each player has in range, by class."""
+    pack = packs().get(pack_id)
+    if pack is None or not pack.seizing:
+        abort(404, description=f"There is no rulepack {pack_id!r} with seizing rules on this server.")
+    data = _body()
+    models = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(models, list) or not models or not all(isinstance(m, dict) for m in models):
+        classes = ", ".join(w.id for w in pack.seizing)
+        return _refuse(
+            f'players must be a list of objects such as {{"medium-infantry": 4}}; classes: {classes}.'
+        )
+    result = seizing.seize(pack, models)
+    return jsonify(counts=list(result.counts), winner=result.winner)
 
 
 @bp.post("/games")

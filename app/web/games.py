@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from app import games
 from app.refusal import Refusal
-from app.rules import dice, scoring
+from app.rules import dice, grid, rounds, scoring, seizing
 from app.web import loaded_game, packs, qr_data_uri, store
 
 bp = Blueprint("games", __name__)
@@ -43,7 +43,7 @@ def _with_token(response: Any, game_id: str, token: str) -> Any:
 
 # --- new game ---------------------------------------------------------------------------
 def _default_pack() -> Any:
-    available = sorted((p for p in packs().values() if p.playable), key=lambda p: p.name)
+    available = sorted((p for p in packs().values() if p.playable), key=lambda p: p.id)
     if not available:
         abort(404, description="No rulepack with scenarios is installed, so no game can start.")
     chosen = packs().get(request.values.get("pack", ""))
@@ -53,7 +53,8 @@ def _default_pack() -> Any:
 @bp.get("/games/new")
 def new() -> Any:
     pack = _default_pack()
-    return render_template("new_game.html", pack=pack, packs=packs(), form={}, error=None, rolled=None)
+    playable = sorted((p for p in packs().values() if p.playable), key=lambda p: p.id)
+    return render_template("new_game.html", pack=pack, packs=playable, form={}, error=None, rolled=None)
 
 
 @bp.post("/games/new/roll")
@@ -73,12 +74,12 @@ def roll_battleplan() -> Any:
 def create() -> Any:
     pack = _default_pack()
     form = request.form
-    attacker = form.get("attacker", "0")
+    first_side = form.get("first_side", "0")
     players = []
     for i in range(2):
         side = None
         if pack.sides:
-            side = pack.sides[0] if str(i) == attacker else pack.sides[1]
+            side = pack.sides[0] if str(i) == first_side else pack.sides[1]
         players.append(
             {"name": form.get(f"name{i}", ""), "side": side, "grand_strategy": form.get(f"strategy{i}")}
         )
@@ -91,7 +92,12 @@ def create() -> Any:
     made = games.create(store(), packs(), data)
     if isinstance(made, Refusal):
         html = render_template(
-            "new_game.html", pack=pack, packs=packs(), form=form, error=made.message, rolled=None
+            "new_game.html",
+            pack=pack,
+            packs=sorted((p for p in packs().values() if p.playable), key=lambda p: p.id),
+            form=form,
+            error=made.message,
+            rolled=None,
         )
         return html, 422
     game_id, token = made
@@ -104,16 +110,28 @@ def _view(
     loaded: games.Loaded, token: str | None, error: str | None = None, draft: Any = None
 ) -> dict[str, Any]:
     state = loaded.state
-    current = state.current_round
-    last_turn = state.turns[-1] if state.turns else None
-    facts = scoring.scenario_facts(loaded.pack, state.scenario)
-    return {
+    common = {
         "loaded": loaded,
         "game": state,
         "pack": loaded.pack,
         "scenario": state.scenario,
         "summary": games.summary(loaded),
         "can_edit": token is not None,
+        "armies": loaded.armies,
+        "roster_choices": store().recent_rosters(30, pack=loaded.row.pack) if token else [],
+        "error": error,
+        "draft": draft or MultiDict(),
+        "game_partial": "partials/_rounds_game.html"
+        if loaded.pack.play == "rounds"
+        else "partials/_game.html",
+    }
+    if isinstance(state, rounds.RoundGame):
+        return {**common, **_rounds_view(loaded, state, draft)}
+    current = state.current_round
+    last_turn = state.turns[-1] if state.turns else None
+    facts = scoring.scenario_facts(loaded.pack, state.scenario)
+    return {
+        **common,
         "round": current,
         "round_started": current in state.rounds,
         "next_players": state.next_players(),
@@ -122,10 +140,41 @@ def _view(
         "turn_facts": [f for f in facts if f.event == "turn"],
         "round_facts": [f for f in facts if f.event == "battle_round"],
         "scoring_lines": scoring.describe_scoring(state.scenario),
-        "armies": loaded.armies,
-        "roster_choices": store().recent_rosters(30, pack=loaded.row.pack) if token else [],
-        "error": error,
-        "draft": draft or MultiDict(),
+    }
+
+
+def _rounds_view(loaded: games.Loaded, state: rounds.RoundGame, draft: Any) -> dict[str, Any]:
+    names = [pl.name for pl in state.setup.players]
+    shown = rounds.map_state(state)
+    if draft:
+        # A refused Victory Phase shows the map as the player had tapped it.
+        for key, value in draft.items():
+            if key.startswith("control.") and value != "":
+                shown.holders[key.removeprefix("control.")] = _int(value)
+    facts = {f.name for f in rounds.round_facts(loaded.pack, state.scenario)}
+    seizable = [
+        o for o in state.scenario.objectives if o.kind in ("zone", "point") or o.moves_toward_friendly_zone
+    ]
+    attackable = {
+        i: [
+            m
+            for m in state.kind("marker")
+            if not m.moves_toward_friendly_zone and m.id not in state.destroyed and state.owner(m) != i
+        ]
+        for i in range(state.player_count)
+    }
+    return {
+        "round": state.current_round,
+        "names": names,
+        "map_svg": grid.svg(state.scenario, loaded.pack.sides, names, shown, interactive=True),
+        "seizable": seizable,
+        "attackable": attackable,
+        "facts": facts,
+        "slain_already": {
+            i for i in range(state.player_count) if any(ph.players[i].character_slain for ph in state.phases)
+        },
+        "scoring_lines": rounds.describe_scoring(loaded.pack, state.scenario),
+        "reinforcements": state.reinforcements(state.current_round),
     }
 
 
@@ -169,7 +218,7 @@ def record(game_id: str) -> Any:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     code = 422 if problem else 200
     context = _view(loaded_game(game_id), token, error=problem, draft=request.form if problem else None)
-    template = "partials/_game.html" if htmx else "game.html"
+    template = context["game_partial"] if htmx else "game.html"
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response
@@ -189,7 +238,7 @@ def attach(game_id: str) -> Any:
     if problem is None and request.headers.get("HX-Request") != "true":
         return redirect(url_for("games.show", game_id=game_id), code=303)
     context = _view(loaded_game(game_id), token, error=problem.message if problem else None)
-    template = "partials/_game.html" if request.headers.get("HX-Request") == "true" else "game.html"
+    template = context["game_partial"] if request.headers.get("HX-Request") == "true" else "game.html"
     return make_response(render_template(template, **context), 422 if problem else 200)
 
 
@@ -217,6 +266,8 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
             return event, "grand_strategy_completed: choose completed or not completed."
         event["grand_strategy_completed"] = value == "true"
         return event, None
+    if kind == "round":
+        return _round_event(loaded, form, event)
     if kind not in ("turn", "battle_round"):
         return event, "type must be turn, battle_round, end or undo."
     event["round"] = _int(form.get("round"))
@@ -259,3 +310,65 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
             if placed:
                 event["placed"] = placed
     return event, None
+
+
+def _round_event(
+    loaded: games.Loaded, form: MultiDict[str, str], event: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """A Victory Phase from the form: control per zone or point, then each player's part."""
+    event["round"] = _int(form.get("round"))
+    event["control"] = {
+        key.removeprefix("control."): _int(value) for key, value in form.items() if key.startswith("control.")
+    }
+    players = []
+    for i in range(len(loaded.state.setup.players)):
+        prefix = f"p{i}."
+        part: dict[str, Any] = {
+            "markers_destroyed": form.getlist(prefix + "markers_destroyed"),
+            "character_slain": form.get(prefix + "character_slain") in ("on", "true", "1"),
+            "wiped_out": form.get(prefix + "wiped_out") in ("on", "true", "1"),
+        }
+        wounds = {}
+        for key, value in form.items():
+            if key.startswith(prefix + "wounds.") and value.strip():
+                n = _int(value)
+                if n is None:
+                    return event, f"{key}: wounds must be a whole number from 0 to 5."
+                if n:
+                    wounds[key.removeprefix(prefix + "wounds.")] = n
+        part["marker_wounds"] = wounds
+        for name in ("regiments_destroyed", "officers_slain"):
+            raw = form.get(prefix + name, "").strip()
+            if raw:
+                n = _int(raw)
+                if n is None:
+                    return event, f"{prefix}{name} must be a whole number, 0 or more."
+                part[name] = n
+        players.append(part)
+    event["players"] = players
+    return event, None
+
+
+@bp.post("/games/<game_id>/seize")
+def seize(game_id: str) -> Any:
+    """The seizing calculator: weighted models in range for each player, and who seizes."""
+    loaded = loaded_game(game_id)
+    models = []
+    for i in range(len(loaded.state.setup.players)):
+        counts = {}
+        for w in loaded.pack.seizing:
+            raw = request.form.get(f"s{i}.{w.id}", "").strip()
+            counts[w.id] = int(raw) if raw.isdigit() else 0
+        models.append(counts)
+    result = seizing.seize(loaded.pack, models)
+    names = [pl.name for pl in loaded.state.setup.players]
+    return render_template("partials/_seize_result.html", result=result, names=names)
+
+
+@bp.post("/games/<game_id>/deploy-roll")
+def deploy_roll(game_id: str) -> Any:
+    """Roll off for deployment: the lower roll chooses who sets up the first regiment."""
+    loaded = loaded_game(game_id)
+    names = [pl.name for pl in loaded.state.setup.players]
+    rolled = dice.roll_off(random.SystemRandom(), len(names), lowest=True)
+    return render_template("partials/_deploy_roll.html", rolled=rolled, names=names)

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template
 
 from app import games
-from app.rules import scoring
+from app.rules import grid, scoring
 from app.web import pack_errors, packs, store
 
 bp = Blueprint("home", __name__)
@@ -34,5 +34,5 @@ def pack(pack_id: str) -> Any:
     found = packs().get(pack_id)
     if found is None:
         abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
-    facts = {s.id: scoring.scenario_facts(found, s) for s in found.scenarios}
-    return render_template("pack.html", pack=found, facts=facts)
+    maps = {s.id: grid.svg(s, found.sides) for s in found.scenarios if s.board and found.play == "rounds"}
+    return render_template("pack.html", pack=found, maps=maps)

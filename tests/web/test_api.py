@@ -45,7 +45,10 @@ def test_pack_detail(client):
 @pytest.mark.parametrize(
     ("change", "sentence"),
     [
-        ({"pack": "chess"}, "pack must be one of the installed rulepacks with scenarios: aos-ghb-2021."),
+        (
+            {"pack": "chess"},
+            "pack must be one of the installed rulepacks with scenarios: aos-ghb-2021 or conquest-first-blood.",
+        ),
         ({"scenario": "picnic"}, "scenario must be the id of a scenario in Pitched Battles 2021"),
         ({"points_limit": 1500}, "points_limit must be 1000 or 2000 in Pitched Battles 2021."),
         ({"points_limit": "lots"}, "points_limit must be a whole number"),

@@ -23,7 +23,7 @@ def _start_game(client, scenario="savage-gains", names=("Ann", "Bo")):
         "name1": names[1],
         "strategy0": "hold-the-line",
         "strategy1": "beast-master",
-        "attacker": "1",
+        "first_side": "1",
         "scenario": scenario,
     }
     return client.post("/games", data=form)

@@ -1,0 +1,730 @@
+"""Round-scored games (Conquest: First Blood): one Victory Phase event a round -> VP and result.
+
+Like :mod:`app.rules.scoring`, a game is its set-up plus an append-only event list; this
+module folds the events into a :class:`RoundGame` every time and checks one more event. A
+Victory Phase records who seized each zone or point, and for each player the markers they
+destroyed (or the wounds they dealt), whether they slew the enemy Character Regiment, and the
+regiments and officers they destroyed where the scenario scores them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import grid
+from app.rules import pack as p
+from app.rules.game import Setup
+from app.rules.scoring import event_id
+from app.rules.state import Award, FactSpec, Refused, Result
+
+EVENT_TYPES = ("round", "undo")
+PLAYER_KEYS = {
+    "markers_destroyed",
+    "marker_wounds",
+    "character_slain",
+    "regiments_destroyed",
+    "officers_slain",
+    "wiped_out",
+}
+ROUND_KEYS = {"id", "type", "round", "control", "players"}
+MAX_COUNT = 200
+
+
+@dataclass
+class PlayerPhase:
+    """One player's part of a Victory Phase."""
+
+    markers_destroyed: list[str] = field(default_factory=list)
+    marker_wounds: dict[str, int] = field(default_factory=dict)
+    character_slain: bool = False
+    regiments_destroyed: int = 0
+    officers_slain: int = 0
+    wiped_out: bool = False
+    awards: list[Award] = field(default_factory=list)
+
+    @property
+    def vp(self) -> int:
+        return sum(a.vp for a in self.awards)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "vp": self.vp,
+            "breakdown": [a.as_dict() for a in self.awards],
+            "markers_destroyed": self.markers_destroyed,
+            "marker_wounds": self.marker_wounds,
+            "character_slain": self.character_slain,
+            "regiments_destroyed": self.regiments_destroyed,
+            "officers_slain": self.officers_slain,
+            "wiped_out": self.wiped_out,
+        }
+
+
+@dataclass
+class VictoryPhase:
+    """A round's Victory Phase as recorded, with what it scored."""
+
+    event: str
+    round: int
+    control: dict[str, int | None]
+    players: list[PlayerPhase]
+    seized: dict[str, int]
+
+
+@dataclass
+class RoundGame:
+    """Everything a round-scored game's events say, computed afresh on every replay."""
+
+    setup: Setup
+    pack: p.Pack
+    scenario: p.Scenario
+    phases: list[VictoryPhase] = field(default_factory=list)
+    destroyed: dict[str, tuple[int, int]] = field(default_factory=dict)  # marker -> (round, by player)
+    wounds: dict[tuple[str, int], int] = field(default_factory=dict)  # (marker, player) -> wounds dealt
+    holders: dict[str, int | None] = field(default_factory=dict)  # points: who holds each now
+    moved: dict[str, grid.Point] = field(default_factory=dict)  # moving markers: where they stand now
+    ended: Result | None = None
+    effective: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    # --- who and what ----------------------------------------------------------------------
+    @property
+    def player_count(self) -> int:
+        return len(self.setup.players)
+
+    def name(self, player: int) -> str:
+        return self.setup.player_name(player)
+
+    def owner(self, objective: p.Objective) -> int | None:
+        """The index of the player an objective is friendly to, if any."""
+        if objective.friendly_to is None:
+            return None
+        for i, player in enumerate(self.setup.players):
+            if player.side == objective.friendly_to:
+                return i
+        return (
+            self.pack.sides.index(objective.friendly_to) if objective.friendly_to in self.pack.sides else None
+        )
+
+    def objective(self, objective_id: str) -> p.Objective | None:
+        return self.scenario.objective(objective_id)
+
+    def kind(self, kind: str) -> list[p.Objective]:
+        return [o for o in self.scenario.objectives if o.kind == kind]
+
+    def where(self, objective: p.Objective) -> grid.Point | None:
+        return self.moved.get(objective.id, grid.position(objective))
+
+    def marker_reach(self) -> float:
+        return self.pack.markers.base_half_width if self.pack.markers else 1.0
+
+    def standing_enemy_markers(self, zone: p.Objective, player: int) -> list[p.Objective]:
+        """Markers of the player's enemies still standing in range of the zone (it is contested)."""
+        out = []
+        for marker in self.kind("marker"):
+            owner = self.owner(marker)
+            if owner is None or owner == player or marker.id in self.destroyed:
+                continue
+            if grid.in_zone(self.where(marker), zone, self.marker_reach()):
+                out.append(marker)
+        return out
+
+    # --- rounds, totals and the end -------------------------------------------------------------
+    @property
+    def current_round(self) -> int:
+        return len(self.phases) + 1
+
+    @property
+    def last_round(self) -> int:
+        return self.scenario.battle_rounds or 0
+
+    @property
+    def finished(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in_progress"
+
+    @property
+    def result(self) -> Result | None:
+        return self.ended
+
+    def vp(self, player: int) -> int:
+        return sum(ph.players[player].vp for ph in self.phases)
+
+    def threshold(self) -> int | None:
+        victory = self.pack.victory(self.scenario)
+        return victory.threshold
+
+    def reinforcements(self, round_: int) -> str:
+        """The reinforcement rule in force in that round, in a sentence."""
+        if round_ <= 1:
+            return "No reinforcements arrive in round 1."
+        if round_ <= 3:
+            return f"Round {round_}: reinforcements march on through your own reinforcement zone."
+        return (
+            f"Round {round_}: reinforcements march on from any table edge except the opponent's "
+            "reinforcement zone."
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# Scoring blocks for a Victory Phase
+# ---------------------------------------------------------------------------------------
+@dataclass
+class Context:
+    """What a block needs to score one player's part of a Victory Phase."""
+
+    game: RoundGame
+    phase: VictoryPhase
+    player: int
+
+    @property
+    def mine(self) -> PlayerPhase:
+        return self.phase.players[self.player]
+
+    def zones_seized(self) -> list[p.Objective]:
+        return [z for z in self.game.kind("zone") if self.phase.seized.get(z.id) == self.player]
+
+    def destroyed_now(self) -> list[p.Objective]:
+        return [
+            m
+            for m in self.game.kind("marker")
+            if self.game.destroyed.get(m.id) == (self.phase.round, self.player)
+        ]
+
+    def enemy(self, objective: p.Objective) -> bool:
+        owner = self.game.owner(objective)
+        return owner is not None and owner != self.player
+
+
+def _count_word(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
+
+
+def _zone_seized(b: Any, c: Context) -> list[Award]:
+    return [
+        Award(f"Seizes {z.label}" + (f' ({z.diameter:g}" zone)' if b.diameter else ""), b.vp)
+        for z in c.zones_seized()
+        if b.diameter is None or z.diameter == b.diameter
+    ]
+
+
+def _zones_held_bonus(b: Any, c: Context) -> list[Award]:
+    if len(c.zones_seized()) >= b.count:
+        return [Award(f"Seizes {_count_word(b.count)} or more zones", b.vp)]
+    return []
+
+
+def _enemy_zone(b: Any, c: Context) -> list[Award]:
+    return [Award(f"Seizes the enemy zone {z.label}", b.vp) for z in c.zones_seized() if c.enemy(z)]
+
+
+def _marker_counts(b: Any, c: Context, marker: p.Objective) -> bool:
+    if b.whose == "enemy" and not c.enemy(marker):
+        return False
+    if b.outside_zones:
+        reach = c.game.marker_reach()
+        return not any(grid.in_zone(c.game.where(marker), z, reach) for z in c.game.kind("zone"))
+    return True
+
+
+def _marker_destroyed(b: Any, c: Context) -> list[Award]:
+    return [Award(f"Destroyed marker {m.label}", b.vp) for m in c.destroyed_now() if _marker_counts(b, c, m)]
+
+
+def _markers_destroyed_bonus(b: Any, c: Context) -> list[Award]:
+    if len(c.destroyed_now()) >= b.count:
+        return [Award(f"Destroyed {_count_word(b.count)} or more markers this round", b.vp)]
+    return []
+
+
+def _zone_bonus_after_marker(b: Any, c: Context) -> list[Award]:
+    # The fold is in order, so ``destroyed`` holds only markers down by this Victory Phase.
+    down = any(
+        c.enemy(m) and c.game.destroyed.get(m.id, (0, None))[1] == c.player for m in c.game.kind("marker")
+    )
+    if not down:
+        return []
+    return [Award(f"Enemy marker down: extra VP for seizing {z.label}", b.vp) for z in c.zones_seized()]
+
+
+def _character_slain(b: Any, c: Context) -> list[Award]:
+    return [Award("Slew the enemy Character Regiment", b.vp)] if c.mine.character_slain else []
+
+
+def _regiments_destroyed(b: Any, c: Context) -> list[Award]:
+    n = c.mine.regiments_destroyed
+    return [Award(f"Enemy regiments destroyed: {n}", n * b.vp)] if n else []
+
+
+def _officers_slain(b: Any, c: Context) -> list[Award]:
+    n = c.mine.officers_slain
+    return [Award(f"Enemy officers slain: {n}", n * b.vp)] if n else []
+
+
+def _moving_markers(c: Context) -> list[p.Objective]:
+    return [m for m in c.game.kind("marker") if m.moves_toward_friendly_zone]
+
+
+def _marker_seized(b: Any, c: Context) -> list[Award]:
+    return [
+        Award(f"Seizes the marker {m.label}", b.vp)
+        for m in _moving_markers(c)
+        if c.phase.seized.get(m.id) == c.player
+    ]
+
+
+def _enemy_zone_and_marker(b: Any, c: Context) -> list[Award]:
+    marker = any(c.phase.seized.get(m.id) == c.player for m in _moving_markers(c))
+    enemy_zone = any(c.enemy(z) for z in c.zones_seized())
+    return [Award("Seizes both the enemy zone and the marker", b.vp)] if marker and enemy_zone else []
+
+
+def _marker_home(b: Any, c: Context) -> list[Award]:
+    out = []
+    reach = c.game.marker_reach()
+    for m in _moving_markers(c):
+        for z in c.game.kind("zone"):
+            if c.game.owner(z) == c.player and grid.in_zone(c.game.where(m), z, reach):
+                out.append(Award(f"The marker is in range of your zone {z.label}", b.vp))
+    return out
+
+
+def _points_held(b: Any, c: Context) -> list[Award]:
+    held = [o for o in c.game.kind("point") if c.game.holders.get(o.id) == c.player]
+    return (
+        [Award(f"Holds {len(held)} point{'s' if len(held) != 1 else ''}", len(held) * b.vp)] if held else []
+    )
+
+
+def _held_chains(game: RoundGame, player: int) -> list[set[str]]:
+    points = game.kind("point")
+    where = {o.id: pos for o in points if (pos := grid.position(o)) is not None}
+    held = [o.id for o in points if game.holders.get(o.id) == player]
+    return grid.chains(held, where, game.scenario.grid or 12)
+
+
+def _chain_bonus(b: Any, c: Context) -> list[Award]:
+    longest = max((len(ch) for ch in _held_chains(c.game, c.player)), default=0)
+    return [Award(f"A chain of {b.length} or more points ({longest})", b.vp)] if longest >= b.length else []
+
+
+ROUND_RULES: dict[str, Callable[[Any, Context], list[Award]]] = {
+    "zone-seized": _zone_seized,
+    "zones-held-bonus": _zones_held_bonus,
+    "enemy-zone": _enemy_zone,
+    "marker-destroyed": _marker_destroyed,
+    "markers-destroyed-bonus": _markers_destroyed_bonus,
+    "zone-bonus-after-marker": _zone_bonus_after_marker,
+    "character-slain": _character_slain,
+    "regiments-destroyed": _regiments_destroyed,
+    "officers-slain": _officers_slain,
+    "marker-seized": _marker_seized,
+    "enemy-zone-and-marker": _enemy_zone_and_marker,
+    "marker-home": _marker_home,
+    "points-held": _points_held,
+    "chain-bonus": _chain_bonus,
+}
+
+DESCRIBE: dict[str, Callable[[Any], str]] = {
+    "zone-seized": lambda b: (
+        f"{b.vp} VP for each {f'{b.diameter:g}-inch ' if b.diameter else ''}zone you seize."
+    ),
+    "zones-held-bonus": lambda b: f"{b.vp} VP more for seizing {_count_word(b.count)} or more zones.",
+    "enemy-zone": lambda b: f"{b.vp} VP more for seizing the enemy's zone.",
+    "marker-destroyed": lambda b: (
+        f"{b.vp} VP for each {'enemy' if b.whose == 'enemy' else ''} marker you destroy"
+        f"{' that is not in range of a zone' if b.outside_zones else ''}, in the round it falls."
+    ).replace("each  marker", "each marker"),
+    "markers-destroyed-bonus": lambda b: (
+        f"{b.vp} VP more for destroying {_count_word(b.count)} or more markers in a round."
+    ),
+    "zone-bonus-after-marker": lambda b: (
+        f"{b.vp} VP more for each zone you seize once the enemy marker is destroyed."
+    ),
+    "character-slain": lambda b: f"{b.vp} VP once, in the round you slay the enemy Character Regiment.",
+    "regiments-destroyed": lambda b: f"{b.vp} VP for each enemy regiment destroyed in the round.",
+    "officers-slain": lambda b: f"{b.vp} VP for each enemy officer slain.",
+    "marker-seized": lambda b: f"{b.vp} VP for seizing the marker.",
+    "enemy-zone-and-marker": lambda b: f"{b.vp} VP more for seizing both the enemy zone and the marker.",
+    "marker-home": lambda b: f"{b.vp} VP each Victory Phase the marker is in range of your own zone.",
+    "points-held": lambda b: f"{b.vp} VP for each point you hold.",
+    "chain-bonus": lambda b: f"{b.vp} VP more for a chain of {b.length} or more points.",
+}
+
+
+def describe_scoring(pack: p.Pack, scenario: p.Scenario) -> list[str]:
+    """One short sentence per scoring block, then how the game ends."""
+    lines = [DESCRIBE[b.block](b) for b in scenario.scoring if b.block in DESCRIBE]
+    victory = pack.victory(scenario)
+    if victory.immediate and victory.immediate.check == "chain" and victory.immediate.link:
+        a, b = (scenario.objective(x) for x in victory.immediate.link)
+        if a and b:
+            lines.append(
+                f"A chain of your points joining {a.label} and {b.label} wins at once "
+                f"(counting as {victory.immediate.counts_as_vp} VP)."
+            )
+    end = f"The game ends after round {scenario.battle_rounds}"
+    if victory.threshold:
+        end += f", or at the end of the round in which a player reaches {victory.threshold} VP"
+    lines.append(end + "; the most VP wins, level is a draw.")
+    return lines
+
+
+def round_facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
+    """What a Victory Phase records in this scenario."""
+    blocks = {b.block for b in scenario.scoring}
+    facts = [
+        FactSpec("control", "round", "control", "Who seized each zone or point this round", required=True)
+    ]
+    if any(o.kind == "marker" and not o.moves_toward_friendly_zone for o in scenario.objectives):
+        facts += [
+            FactSpec("markers_destroyed", "player", "objectives", "Markers this player destroyed this round"),
+            FactSpec(
+                "marker_wounds", "player", "wounds", "Wounds this player dealt to each marker this round"
+            ),
+        ]
+    facts.append(
+        FactSpec("character_slain", "player", "flag", "Slew the enemy Character Regiment this round")
+    )
+    if "regiments-destroyed" in blocks:
+        facts.append(
+            FactSpec("regiments_destroyed", "player", "count", "Enemy regiments destroyed this round")
+        )
+    if "officers-slain" in blocks:
+        facts.append(FactSpec("officers_slain", "player", "count", "Enemy officers slain this round"))
+    facts.append(FactSpec("wiped_out", "player", "flag", "This player's army is wiped out"))
+    return facts
+
+
+# ---------------------------------------------------------------------------------------
+# Events
+# ---------------------------------------------------------------------------------------
+def new_game(pack: p.Pack, setup: Setup) -> RoundGame:
+    """An empty game for that set-up."""
+    scenario = pack.scenario(setup.scenario)
+    if scenario is None:
+        raise ValueError(f"pack {pack.id} has no scenario {setup.scenario}")
+    game = RoundGame(setup=setup, pack=pack, scenario=scenario)
+    for o in scenario.objectives:
+        if o.kind == "point":
+            start = None
+            if o.controlled_by is not None:
+                start = next((i for i, pl in enumerate(setup.players) if pl.side == o.controlled_by), None)
+            game.holders[o.id] = start
+    return game
+
+
+def _int(value: Any, name: str, top: int = MAX_COUNT) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise Refused(f"{name} must be a whole number from 0 to {top}.")
+    return value
+
+
+def _flag(value: Any, name: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise Refused(f"{name} must be true or false.")
+    return value
+
+
+def _parse_player(game: RoundGame, raw: Any, i: int) -> PlayerPhase:
+    where = f"players[{i}]"
+    if raw is None:
+        return PlayerPhase()
+    if not isinstance(raw, dict):
+        raise Refused(
+            f'{where} must be an object such as {{"markers_destroyed": [], "character_slain": false}}.'
+        )
+    extra = sorted(set(raw) - PLAYER_KEYS)
+    if extra:
+        raise Refused(
+            f"{where}.{extra[0]} is not recorded; a player's part takes {', '.join(sorted(PLAYER_KEYS))}."
+        )
+    destroyed = raw.get("markers_destroyed") or []
+    if (
+        not isinstance(destroyed, list)
+        or not all(isinstance(m, str) for m in destroyed)
+        or len(set(destroyed)) != len(destroyed)
+    ):
+        raise Refused(f"{where}.markers_destroyed must be a list of different marker ids.")
+    wounds = raw.get("marker_wounds") or {}
+    if not isinstance(wounds, dict):
+        raise Refused(f'{where}.marker_wounds must be an object such as {{"marker-a": 2}}.')
+    markers = game.pack.markers.wounds if game.pack.markers else 5
+    return PlayerPhase(
+        markers_destroyed=list(destroyed),
+        marker_wounds={str(k): _int(v, f"{where}.marker_wounds[{k!r}]", markers) for k, v in wounds.items()},
+        character_slain=_flag(raw.get("character_slain"), f"{where}.character_slain"),
+        regiments_destroyed=_int(raw.get("regiments_destroyed"), f"{where}.regiments_destroyed"),
+        officers_slain=_int(raw.get("officers_slain"), f"{where}.officers_slain"),
+        wiped_out=_flag(raw.get("wiped_out"), f"{where}.wiped_out"),
+    )
+
+
+def _check_marker(game: RoundGame, field_name: str, marker_id: Any, player: int, round_: int) -> p.Objective:
+    marker = game.objective(marker_id) if isinstance(marker_id, str) else None
+    if marker is None or marker.kind != "marker" or marker.moves_toward_friendly_zone:
+        ids = ", ".join(m.id for m in game.kind("marker") if not m.moves_toward_friendly_zone) or "none"
+        raise Refused(
+            f"{field_name} names {marker_id!r}, which is not a marker that can be destroyed here "
+            f"(markers: {ids})."
+        )
+    if round_ == 1:
+        raise Refused(f"{field_name}: markers cannot be damaged or destroyed in round 1.")
+    if marker.id in game.destroyed:
+        rnd, by = game.destroyed[marker.id]
+        raise Refused(
+            f"{field_name}: marker {marker.label} was already destroyed by {game.name(by)} in round {rnd}."
+        )
+    if game.owner(marker) == player:
+        raise Refused(
+            f"{field_name}: marker {marker.label} is friendly to {game.name(player)}, who cannot attack it."
+        )
+    return marker
+
+
+def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
+    if game.finished:
+        raise Refused(
+            f"The game is over ({game.ended.reason if game.ended else ''}); undo the last entry to change it."
+        )
+    extra = sorted(set(event) - ROUND_KEYS)
+    if extra:
+        raise Refused(f"{extra[0]} is not part of a Victory Phase; it takes round, control and players.")
+    round_ = event.get("round")
+    now = game.current_round
+    if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= game.last_round:
+        raise Refused(
+            f"round must be a round from 1 to {game.last_round} ({game.scenario.name} lasts "
+            f"{game.last_round} rounds)."
+        )
+    if round_ < now:
+        raise Refused(f"Round {round_}'s Victory Phase is already recorded; undo it to change it.")
+    if round_ > now:
+        raise Refused(f"Round {round_} cannot be recorded yet: round {now} comes first.")
+    raw_players = event.get("players") or []
+    if not isinstance(raw_players, list) or len(raw_players) > game.player_count:
+        raise Refused(
+            f"players must be a list of up to {game.player_count} objects, one per player in game order."
+        )
+    players = [
+        _parse_player(game, raw_players[i] if i < len(raw_players) else None, i)
+        for i in range(game.player_count)
+    ]
+    control = event.get("control") or {}
+    if not isinstance(control, dict):
+        raise Refused('control must be an object such as {"west-zone": 0, "east-zone": null}.')
+
+    # Markers fall during the round, before the Victory Phase: first the wounds, then the list.
+    fallen: dict[str, int] = {}
+    for i, part in enumerate(players):
+        for marker_id, n in part.marker_wounds.items():
+            marker = _check_marker(game, f"players[{i}].marker_wounds", marker_id, i, round_)
+            if n and game.wounds.get((marker.id, i), 0) + n >= (
+                game.pack.markers.wounds if game.pack.markers else 5
+            ):
+                fallen.setdefault(marker.id, i)
+        for marker_id in part.markers_destroyed:
+            marker = _check_marker(game, f"players[{i}].markers_destroyed", marker_id, i, round_)
+            if marker.id in fallen and fallen[marker.id] != i:
+                raise Refused(f"marker {marker.label} can only be destroyed by one player.")
+            fallen[marker.id] = i
+    for i, part in enumerate(players):
+        if part.character_slain and any(ph.players[i].character_slain for ph in game.phases):
+            raise Refused(
+                f"players[{i}].character_slain: {game.name(i)} already slew the enemy Character Regiment."
+            )
+
+    seized = _check_control(game, control, round_, fallen)
+
+    # Apply: wounds, fallen markers, captured points, the moving marker.
+    for i, part in enumerate(players):
+        for marker_id, n in part.marker_wounds.items():
+            game.wounds[(marker_id, i)] = game.wounds.get((marker_id, i), 0) + n
+    for marker_id, by in fallen.items():
+        game.destroyed[marker_id] = (round_, by)
+        if marker_id not in players[by].markers_destroyed:
+            players[by].markers_destroyed.append(marker_id)
+    for oid, who in seized.items():
+        obj = game.objective(oid)
+        assert obj is not None
+        if obj.kind == "point":
+            game.holders[oid] = who
+        elif obj.moves_toward_friendly_zone:
+            home = next((z for z in game.kind("zone") if game.owner(z) == who), None)
+            start, target = game.where(obj), grid.position(home) if home else None
+            if start is not None and target is not None:
+                game.moved[oid] = grid.step_toward(start, target, obj.moves_toward_friendly_zone)
+
+    phase = VictoryPhase(eid, round_, {k: control.get(k) for k in control}, players, seized)
+    for i in range(game.player_count):
+        context = Context(game, phase, i)
+        for block in game.scenario.scoring:
+            rule = ROUND_RULES.get(block.block)
+            if rule is not None:
+                players[i].awards.extend(rule(block, context))
+    game.phases.append(phase)
+    _check_end(game, phase)
+
+
+def _check_control(
+    game: RoundGame, control: dict[str, Any], round_: int, fallen: dict[str, int]
+) -> dict[str, int]:
+    seized: dict[str, int] = {}
+    for oid, who in control.items():
+        obj = game.objective(oid) if isinstance(oid, str) else None
+        seizable = obj is not None and (obj.kind in ("zone", "point") or bool(obj.moves_toward_friendly_zone))
+        if not seizable:
+            ids = ", ".join(
+                o.id
+                for o in game.scenario.objectives
+                if o.kind in ("zone", "point") or o.moves_toward_friendly_zone
+            )
+            raise Refused(
+                f"control names {oid!r}, which is not a zone or point of {game.scenario.name} "
+                f"(these are: {ids})."
+            )
+        assert obj is not None
+        if who is None:
+            continue
+        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < game.player_count:
+            raise Refused(
+                f"control[{oid!r}] must be a player's index, 0 to {game.player_count - 1}, or null for nobody."
+            )
+        if round_ == 1:
+            raise Refused(f"control[{oid!r}]: nothing can be seized in round 1.")
+        owner = game.owner(obj)
+        if owner == who:
+            if obj.kind == "point" and game.holders.get(oid) == who:
+                continue  # already theirs: nothing is captured
+            raise Refused(
+                f"control[{oid!r}]: {obj.label} is friendly to {game.name(who)}, who cannot seize it."
+            )
+        if obj.kind == "zone":
+            contested = [m for m in game.standing_enemy_markers(obj, who) if m.id not in fallen]
+            if contested:
+                raise Refused(
+                    f"control[{oid!r}]: {obj.label} is contested for {game.name(who)} while the enemy "
+                    f"marker {contested[0].label} stands in range of it."
+                )
+        seized[oid] = who
+    return seized
+
+
+def _check_end(game: RoundGame, phase: VictoryPhase) -> None:
+    victory = game.pack.victory(game.scenario)
+    n = game.player_count
+    immediate = victory.immediate
+    if immediate and immediate.check == "chain" and immediate.link and phase.round >= immediate.from_round:
+        a, b = immediate.link
+        for i in range(n):
+            if any(a in ch and b in ch for ch in _held_chains(game, i)):
+                target = immediate.counts_as_vp or 0
+                short = max(0, target - game.vp(i))
+                if short:
+                    phase.players[i].awards.append(
+                        Award(f"Chain joining the two end points: counts as {target} VP", short)
+                    )
+                game.ended = Result(
+                    "win",
+                    i,
+                    f"{game.name(i)}'s points form a chain from A to B in round "
+                    f"{phase.round}, which wins at once.",
+                )
+                return
+    out = [i for i in range(n) if phase.players[i].wiped_out]
+    if out:
+        standing = [i for i in range(n) if i not in out]
+        if len(standing) == 1:
+            game.ended = Result(
+                "win",
+                standing[0],
+                f"{', '.join(game.name(i) for i in out)}'s army was wiped out in round {phase.round}.",
+            )
+        else:
+            game.ended = Result("draw", None, f"Every army was wiped out in round {phase.round}.")
+        return
+    totals = [game.vp(i) for i in range(n)]
+    score = " to ".join(str(v) for v in sorted(totals, reverse=True))
+    threshold = victory.threshold
+    if threshold is not None and max(totals) >= threshold:
+        game.ended = _most(totals, f"{threshold} VP reached in round {phase.round}", score, game)
+    elif phase.round >= game.last_round:
+        game.ended = _most(totals, f"End of round {phase.round}, the last", score, game)
+
+
+def _most(totals: list[int], why: str, score: str, game: RoundGame) -> Result:
+    best = max(totals)
+    leaders = [i for i, v in enumerate(totals) if v == best]
+    if len(leaders) == 1:
+        return Result("win", leaders[0], f"{why}: {game.name(leaders[0])} has the most VP ({score}).")
+    return Result("draw", None, f"{why}: level on VP ({score}).")
+
+
+def _effective(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        if event.get("type") == "undo":
+            if kept and kept[-1].get("id") == event.get("event"):
+                kept.pop()
+        else:
+            kept.append(event)
+    return kept
+
+
+def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> RoundGame:
+    """Fold a game's stored events; an event that no longer fits is skipped and listed."""
+    game = new_game(pack, setup)
+    for event in _effective(events):
+        eid = str(event.get("id"))
+        try:
+            if event.get("type") != "round":
+                raise Refused("type must be round or undo.")
+            _apply_round(game, event, eid)
+        except Refused as exc:
+            game.skipped.append((eid, str(exc)))
+            continue
+        game.effective.append(eid)
+    return game
+
+
+def check(game: RoundGame, event: Any) -> str | None:
+    """Whether ``event`` may be appended: ``None``, or why not in one sentence."""
+    try:
+        eid = event_id(event)
+        kind = event.get("type")
+        if kind not in EVENT_TYPES:
+            raise Refused(f"type must be one of {', '.join(EVENT_TYPES)}.")
+        if kind == "undo":
+            if set(event) - {"id", "type", "event"}:
+                raise Refused("An undo takes only id, type and event.")
+            if not game.effective:
+                raise Refused("There is nothing to undo.")
+            if event.get("event") != game.effective[-1]:
+                raise Refused(
+                    "event must be the id of the last entry still in force: only the last entry can be undone."
+                )
+            return None
+        _apply_round(game, event, eid)
+        game.effective.append(eid)
+        return None
+    except Refused as exc:
+        return str(exc)
+
+
+def map_state(game: RoundGame) -> grid.MapState:
+    """What the map shows now: zones seized in the last Victory Phase, points held, markers down."""
+    holders: dict[str, int | None] = dict(game.holders)
+    if game.phases:
+        for oid, who in game.phases[-1].seized.items():
+            obj = game.objective(oid)
+            if obj is not None and obj.kind != "point":
+                holders[oid] = who
+    return grid.MapState(holders=holders, destroyed=set(game.destroyed), moved=dict(game.moved))

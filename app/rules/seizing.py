@@ -1,0 +1,39 @@
+"""Who seizes a zone or point: models in range, weighted by regiment class."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.pack import Pack
+
+
+@dataclass(frozen=True)
+class Seizure:
+    """Each player's weighted count, and the index of the player who seizes (``None``: nobody)."""
+
+    counts: tuple[float, ...]
+    winner: int | None
+
+
+def weighted(pack: Pack, models: dict[str, Any]) -> float:
+    """One player's weighted count; ``models`` maps a class id to how many models are in range.
+
+    Classes counted in pairs (light infantry) only score whole pairs: an odd model adds nothing.
+    Unknown classes and negative or non-numeric counts are ignored.
+    """
+    total = 0.0
+    for weight in pack.seizing:
+        raw = models.get(weight.id, 0)
+        count = raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else 0
+        total += (count // 2) if weight.pairs else count * weight.weight
+    return total
+
+
+def seize(pack: Pack, models_by_player: list[dict[str, Any]]) -> Seizure:
+    """The player with strictly the most weighted models in range seizes; a tie seizes nothing."""
+    counts = tuple(weighted(pack, models) for models in models_by_player)
+    best = max(counts, default=0)
+    leaders = [i for i, c in enumerate(counts) if c == best]
+    winner = leaders[0] if best > 0 and len(leaders) == 1 else None
+    return Seizure(counts, winner)
