@@ -1,0 +1,66 @@
+"""Play a First Blood scenario on a phone by tapping the map."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from playwright.sync_api import Page, expect
+from pypdf import PdfReader
+
+pytestmark = pytest.mark.browser
+
+
+def tap_zone(page: Page, objective: str) -> None:
+    page.locator(f'#phase-map g.tap[data-objective="{objective}"]').click()
+
+
+def test_tap_the_map_to_score_twin_contested_zones(page: Page, live_server: str, shot) -> None:
+    page.goto(live_server + "/games/new")
+    page.get_by_role("link", name="Conquest: First Blood").click()
+    page.get_by_label("Name").first.fill("Ann")
+    page.get_by_label("Name").nth(1).fill("Bo")
+    page.locator("#scenario").select_option("twin-contested-zones")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".scorebar")).to_contain_text("Twin Contested Zones")
+    expect(page.locator(".scorebar")).to_contain_text("first to 16 VP")
+    page.get_by_role("button", name="Roll off for deployment").click()
+    expect(page.locator(".dice-result")).to_contain_text("rolled lowest")
+    shot("first-blood-round-1")
+
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#phase-form h2")).to_have_text("Round 2: Victory Phase")
+
+    # Round 2: Ann destroys Bo's marker by the west zone, then taps the zone on the map.
+    page.get_by_text("Destroyed marker B (W)").click()
+    tap_zone(page, "west-zone")
+    west = page.locator('#phase-map g.tap[data-objective="west-zone"]')
+    expect(west).to_have_attribute("data-holder", "0")
+    expect(page.locator('button.cycle[data-holder="0"]')).to_have_text("Ann")
+    shot("first-blood-tapped")
+    page.get_by_role("button", name="Record round 2").click()
+    expect(page.get_by_test_id("vp-0")).to_have_text("5")  # marker 2 + zone 3
+
+    # Round 3: the east zone is still contested for Ann by Bo's marker: refused, taps kept.
+    tap_zone(page, "west-zone")
+    tap_zone(page, "east-zone")
+    page.get_by_role("button", name="Record round 3").click()
+    expect(page.locator("#error")).to_contain_text("contested for Ann")
+    expect(page.locator('#phase-map g.tap[data-objective="east-zone"]')).to_have_attribute("data-holder", "0")
+    # Tap twice more: nobody for the east zone (Ann -> Bo -> nobody), then record.
+    tap_zone(page, "east-zone")
+    tap_zone(page, "east-zone")
+    page.get_by_role("button", name="Record round 3").click()
+    expect(page.get_by_test_id("vp-0")).to_have_text("8")
+
+    page.reload()
+    expect(page.get_by_test_id("vp-0")).to_have_text("8")
+    expect(page.locator("#phase-form h2")).to_have_text("Round 4: Victory Phase")
+    shot("first-blood-round-4")
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Score sheet A4").click()
+    text = "\n".join(
+        p.extract_text() for p in PdfReader(io.BytesIO(download_info.value.path().read_bytes())).pages
+    )
+    assert "Twin Contested Zones" in text and "Destroyed marker B (W)" in text and "Ann" in text

@@ -1,0 +1,342 @@
+"""First Blood games through the JSON API and the screens, one script per scenario.
+
+The arithmetic of each script is worked in tests/unit/test_first_blood.py; here every
+scenario is played end to end over HTTP and must end in the same round with the same VP.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from tests.web.conftest import soup
+
+A, B = 0, 1
+Q: list[Any] = [{}, {}, {}]  # a quiet Victory Phase: (control, Ann's part, Bo's part)
+
+# scenario -> (phases from round 1, expected final VP, round it ends in, winner or None for a draw)
+SCRIPTS: dict[str, tuple[list[list[Any]], tuple[int, int], int, int | None]] = {
+    "twin-contested-zones": (
+        [
+            Q,
+            [
+                {"west-zone": A, "east-zone": B},
+                {"markers_destroyed": ["b-west"]},
+                {"markers_destroyed": ["a-east"]},
+            ],
+            [{"west-zone": A, "east-zone": B}, {}, {}],
+            [{"west-zone": A, "east-zone": A}, {"markers_destroyed": ["b-east"]}, {}],
+        ],
+        (18, 8),
+        4,
+        A,
+    ),
+    "meeting-engagement": (
+        [
+            Q,
+            [{"first-zone": A}, {}, {"markers_destroyed": ["marker-a"]}],
+            [{"first-zone": B, "second-zone": B}, {}, {}],
+        ]
+        + [Q] * 5,
+        (3, 13),
+        8,
+        B,
+    ),
+    "outflank": ([Q] + [[{"west-zone": A, "centre-zone": A, "east-zone": B}, {}, {}]] * 3, (18, 6), 4, A),
+    "shieldwall": (
+        [
+            Q,
+            [
+                {},
+                {"markers_destroyed": ["player2-centre", "player2-corner"], "regiments_destroyed": 2},
+                {"markers_destroyed": ["player1-centre"], "character_slain": True},
+            ],
+        ]
+        + [Q] * 5
+        + [[{}, {}, {"regiments_destroyed": 3}]],
+        (10, 8),
+        8,
+        A,
+    ),
+    "raid": (
+        [Q, [{"zone-b": A, "far-centre": A, "zone-a": B}, {}, {}], [{"zone-b": A}, {}, {}]],
+        (21, 8),
+        3,
+        A,
+    ),
+    "area-control": (
+        [
+            Q,
+            [{"zone-d": A, "near-centre": A}, {}, {"markers_destroyed": ["marker-a"]}],
+            [{"zone-d": A, "near-centre": A}, {}, {}],
+        ],
+        (26, 4),
+        3,
+        A,
+    ),
+    "broken-lines": (
+        [
+            Q,
+            [{"marker": A}, {}, {}],
+            [{"marker": A, "zone-b": A}, {}, {}],
+            [{"marker": A}, {}, {}],
+            [{"marker": A}, {}, {}],
+        ],
+        (28, 0),
+        5,
+        A,
+    ),
+    "tug-of-war": (
+        [
+            Q,
+            [{"near-centre": A, "mid-left": A, "far-centre": B}, {}, {}],
+            [{"centre": A, "far-left": A}, {}, {}],
+        ],
+        (22, 10),
+        3,
+        A,
+    ),
+    "tic-tac-blood": ([Q, [{"near-zone": A, "far-zone": B}, {}, {}]] + [Q] * 6, (3, 3), 8, None),
+    "advanced-maneuvers": (
+        [
+            Q,
+            [{"near-zone": A}, {"markers_destroyed": ["marker-b"]}, {}],
+            [{"near-zone": A, "far-zone": A}, {}, {}],
+        ]
+        + [Q] * 5,
+        (20, 0),
+        8,
+        A,
+    ),
+    "pincer": (
+        [
+            Q,
+            [
+                {"centre-zone": A},
+                {"markers_destroyed": ["west-marker", "marker-b"], "officers_slain": 2},
+                {"markers_destroyed": ["east-marker"], "character_slain": True},
+            ],
+        ]
+        + [Q] * 6,
+        (12, 7),
+        8,
+        A,
+    ),
+    "into-the-grinder": (
+        [
+            Q,
+            [{"near-zone": A, "far-zone": A}, {}, {"markers_destroyed": ["marker-a"]}],
+            [{"near-zone": A, "far-zone": A, "centre-zone": B}, {}, {}],
+        ],
+        (20, 6),
+        3,
+        A,
+    ),
+}
+
+
+def _game(client, scenario: str) -> dict[str, Any]:
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "pack": "conquest-first-blood",
+            "scenario": scenario,
+            "points_limit": 800,
+            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+        },
+    )
+    assert made.status_code == 201, made.json
+    return made.json
+
+
+def _post(client, made, event):
+    return client.post(
+        f"/api/v1/games/{made['id']}/events",
+        json={"id": str(uuid.uuid4()), **event},
+        headers={"X-Edit-Token": made["edit_token"]},
+    )
+
+
+def test_every_playable_scenario_has_a_script(client):
+    pack = client.get("/api/v1/packs/conquest-first-blood").json
+    playable = [s["id"] for s in pack["scenarios"] if s["playable"]]
+    assert sorted(playable) == sorted(SCRIPTS)
+    assert [s["id"] for s in pack["scenarios"] if not s["playable"]] == ["fall-into-rank"]
+
+
+@pytest.mark.parametrize("scenario", sorted(SCRIPTS))
+def test_a_whole_first_blood_game_through_the_api(client, scenario):
+    phases, vp, last, winner = SCRIPTS[scenario]
+    made = _game(client, scenario)
+    for r, (control, ann, bo) in enumerate(phases, start=1):
+        answer = _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
+        assert answer.status_code == 201, answer.json
+    game = client.get(f"/api/v1/games/{made['id']}").json
+    assert game["status"] == "finished" and len(game["rounds"]) == last
+    assert (game["players"][0]["vp"], game["players"][1]["vp"]) == vp
+    assert (
+        game["result"]["kind"] == ("draw" if winner is None else "win") and game["result"]["winner"] == winner
+    )
+    for phase in game["rounds"]:
+        for part in phase["players"]:
+            assert part["vp"] == sum(item["vp"] for item in part["breakdown"])
+    after = _post(client, made, {"type": "round", "round": last + 1, "control": {}, "players": []})
+    assert after.status_code == 422 and "The game is over" in after.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("event", "sentence"),
+    [
+        ({"round": 1, "control": {"west-zone": 0}}, "nothing can be seized in round 1"),
+        ({"round": 1, "players": [{"markers_destroyed": ["b-west"]}, {}]}, "round 1"),
+        ({"round": 1, "control": {"swamp": 0}}, "not a zone or point"),
+    ],
+)
+def test_first_blood_refusals_are_422(client, event, sentence):
+    made = _game(client, "twin-contested-zones")
+    answer = _post(client, made, {"type": "round", **event})
+    assert answer.status_code == 422 and sentence in answer.json["error"]
+
+
+def test_pack_lists_objectives_with_owner_and_size(client):
+    pack = client.get("/api/v1/packs/conquest-first-blood").json
+    assert pack["play"] == "rounds" and pack["sides"] == ["player1", "player2"]
+    twin = next(s for s in pack["scenarios"] if s["id"] == "twin-contested-zones")
+    assert twin["vp_threshold"] == 16 and twin["battle_rounds"] == 10
+    by_id = {o["id"]: o for o in twin["objectives"]}
+    assert (
+        by_id["west-zone"].items()
+        >= {"kind": "zone", "x": 12, "y": 24, "diameter": 12, "friendly_to": None}.items()
+    )
+    assert by_id["a-west"]["friendly_to"] == 0 and by_id["b-west"]["friendly_to"] == 1
+    meeting = next(s for s in pack["scenarios"] if s["id"] == "meeting-engagement")
+    assert all(o["x"] is None and o["y"] is None for o in meeting["objectives"])
+    assert {f["name"] for f in twin["facts"]} >= {
+        "control",
+        "markers_destroyed",
+        "character_slain",
+        "wiped_out",
+    }
+
+
+def test_seizing_calculator_endpoint(client):
+    answer = client.post(
+        "/api/v1/packs/conquest-first-blood/seize",
+        json={"players": [{"medium-infantry": 4, "officer": 1}, {"light-infantry": 5}]},
+    )
+    assert answer.json == {"counts": [5, 2], "winner": 0}
+    assert client.post("/api/v1/packs/conquest-first-blood/seize", json={"players": 3}).status_code == 422
+    assert client.post("/api/v1/packs/aos-ghb-2021/seize", json={"players": [{}]}).status_code == 404
+
+
+# --- screens and print ----------------------------------------------------------------------------------
+def _join(client, made):
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    return f"/games/{made['id']}"
+
+
+def _form(page, selector):
+    form = soup(page).select_one(selector)
+    data = {}
+    for field in form.select("input, select"):
+        name = field.get("name")
+        if not name or field.has_attr("disabled"):
+            continue
+        if field.name == "select":
+            chosen = field.select_one("option[selected]") or field.select_one("option")
+            data[name] = chosen["value"]
+        elif field.get("type") in ("checkbox", "radio"):
+            if field.has_attr("checked"):
+                data[name] = field.get("value", "on")
+        else:
+            data[name] = field.get("value", "")
+    return form["action"], data
+
+
+def test_victory_phase_through_the_screen(client):
+    made = _game(client, "twin-contested-zones")
+    url = _join(client, made)
+    page = client.get(url)
+    doc = soup(page)
+    assert len(doc.select("#phase-map g.tap[data-objective]")) == 2
+    assert doc.select_one("#phase-form h2").text == "Round 1: Victory Phase"
+    assert "No reinforcements arrive in round 1." in doc.select_one("#phase-form .hint").text
+    action, data = _form(page, "#phase-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    action, data = _form(page, "#phase-form")
+    data.update({"control.west-zone": "0", "p0.markers_destroyed": "b-west"})
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    fragment = soup(page)
+    assert fragment.select_one('[data-testid="vp-0"]').text == "5"
+    assert "Destroyed marker B (W)" in fragment.select_one(".breakdown").text
+    # The destroyed marker is no longer offered to Ann, and the map marks it.
+    assert fragment.select_one('input[value="b-west"]') is None
+    assert "destroyed" in fragment.select_one("#phase-map g.marker.destroyed")["class"]
+
+
+def test_refused_phase_keeps_the_taps(client):
+    made = _game(client, "twin-contested-zones")
+    url = _join(client, made)
+    _post(client, made, {"type": "round", "round": 1, "control": {}, "players": []})
+    action, data = _form(client.get(url), "#phase-form")
+    data["control.east-zone"] = "0"
+    response = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    fragment = soup(response)
+    assert "contested for Ann" in fragment.select_one("#error").text
+    assert fragment.select_one('select[name="control.east-zone"] option[selected]')["value"] == "0"
+
+
+def test_seize_and_deploy_helpers_on_the_screen(client):
+    made = _game(client, "outflank")
+    url = _join(client, made)
+    csrf = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+    result = soup(
+        client.post(f"{url}/seize", data={"csrf_token": csrf, "s0.monster": "1", "s1.heavy-cavalry": "2"})
+    )
+    assert result.text.split() == [
+        "Ann",
+        "6",
+        "v",
+        "Bo",
+        "6:",
+        "nobody",
+        "seizes",
+        "(a",
+        "tie",
+        "or",
+        "no",
+        "models)",
+    ]
+    rolled = soup(client.post(f"{url}/deploy-roll", data={"csrf_token": csrf}))
+    assert len(rolled.select(".die")) >= 2 and "rolled lowest" in rolled.text
+
+
+def test_pack_page_shows_every_map(client):
+    page = soup(client.get("/packs/conquest-first-blood"))
+    assert len(page.select("details svg.map")) == 12
+    assert "not playable" in page.text
+
+
+def test_map_and_score_sheet_pdfs(client):
+    map_pdf = client.get("/packs/conquest-first-blood/scenarios/pincer/map.pdf?paper=letter")
+    reader = PdfReader(io.BytesIO(map_pdf.data))
+    assert len(reader.pages) == 1 and round(float(reader.pages[0].mediabox.width)) == 612
+    text = reader.pages[0].extract_text()
+    assert "Pincer" in text and "Centre" in text and '12"' in text
+    made = _game(client, "raid")
+    for r, (control, ann, bo) in enumerate(SCRIPTS["raid"][0], start=1):
+        _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
+    sheet = client.get(f"/games/{made['id']}/scoresheet.pdf")
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.data)).pages)
+    for expected in ("Raid", "Ann", "Bo", "21", "16 VP reached in round 3", "Seizes the enemy zone B"):
+        assert expected in text
+    blank = client.get("/packs/conquest-first-blood/scenarios/raid/scoresheet.pdf")
+    assert "Raid" in "".join(p.extract_text() for p in PdfReader(io.BytesIO(blank.data)).pages)
+    assert (
+        client.get("/packs/conquest-first-blood/scenarios/fall-into-rank/scoresheet.pdf").status_code == 404
+    )
