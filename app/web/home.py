@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template
 
 from app import games
-from app.rules import grid, scoring
+from app.rules import grid
 from app.web import pack_errors, packs, store
 
 bp = Blueprint("home", __name__)
@@ -24,7 +24,7 @@ def index() -> Any:
         if pack is None or scenario is None:
             listed.append({"row": row, "state": None, "scenario": None})
             continue
-        state = scoring.replay(pack, games.setup_of(row), events[row.id])
+        state = games.engine(pack).replay(pack, games.setup_of(row), events[row.id])
         listed.append({"row": row, "state": state, "scenario": scenario})
     return render_template("home.html", games=listed, packs=packs(), pack_errors=pack_errors())
 

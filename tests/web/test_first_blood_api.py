@@ -340,3 +340,13 @@ def test_map_and_score_sheet_pdfs(client):
     assert (
         client.get("/packs/conquest-first-blood/scenarios/fall-into-rank/scoresheet.pdf").status_code == 404
     )
+
+
+def test_home_lists_first_blood_games_with_their_score(client):
+    made = _game(client, "outflank")
+    for r, (control, ann, bo) in enumerate(SCRIPTS["outflank"][0][:2], start=1):
+        _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
+    item = soup(client.get("/")).select_one(f'a[href="/games/{made["id"]}"]')
+    assert item.select_one(".game-title").text == "Outflank"
+    assert [b.text for b in item.select(".game-players b")] == ["6", "2"]
+    assert "round 3 of 10" in item.text
