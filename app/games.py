@@ -166,6 +166,7 @@ def summary(loaded: Loaded) -> dict[str, Any]:
             for o in state.scenario.objectives
         ],
         "result": result.as_dict() if result else None,
+        "rolls": [r.as_dict() for r in state.rolls],
         "armies": {
             str(player): {"roster": a["roster_id"], "name": a["name"], **(a["summary"] or {})}
             for player, a in sorted(loaded.armies.items())
@@ -220,6 +221,7 @@ def _rounds_summary(loaded: Loaded, state: rounds.RoundGame) -> dict[str, Any]:
             str(player): {"roster": a["roster_id"], "name": a["name"], **(a["summary"] or {})}
             for player, a in sorted(loaded.armies.items())
         },
+        "rolls": [r.as_dict() for r in state.rolls],
         "result": result.as_dict() if result else None,
     }
 

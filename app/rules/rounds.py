@@ -16,10 +16,11 @@ from typing import Any
 from app.rules import grid
 from app.rules import pack as p
 from app.rules.game import Setup
+from app.rules.rolls import Roll, parse_roll
 from app.rules.scoring import event_id
 from app.rules.state import Award, FactSpec, Refused, Result
 
-EVENT_TYPES = ("round", "undo")
+EVENT_TYPES = ("round", "roll", "undo")
 PLAYER_KEYS = {
     "markers_destroyed",
     "marker_wounds",
@@ -85,6 +86,7 @@ class RoundGame:
     holders: dict[str, int | None] = field(default_factory=dict)  # points: who holds each now
     moved: dict[str, grid.Point] = field(default_factory=dict)  # moving markers: where they stand now
     ended: Result | None = None
+    rolls: list[Roll] = field(default_factory=list)
     effective: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
@@ -685,9 +687,12 @@ def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> Roun
     for event in _effective(events):
         eid = str(event.get("id"))
         try:
-            if event.get("type") != "round":
-                raise Refused("type must be round or undo.")
-            _apply_round(game, event, eid)
+            if event.get("type") == "roll":
+                game.rolls.append(parse_roll(event, eid, game.player_count))
+            elif event.get("type") == "round":
+                _apply_round(game, event, eid)
+            else:
+                raise Refused("type must be round, roll or undo.")
         except Refused as exc:
             game.skipped.append((eid, str(exc)))
             continue
@@ -712,7 +717,10 @@ def check(game: RoundGame, event: Any) -> str | None:
                     "event must be the id of the last entry still in force: only the last entry can be undone."
                 )
             return None
-        _apply_round(game, event, eid)
+        if kind == "roll":
+            game.rolls.append(parse_roll(event, eid, game.player_count))
+        else:
+            _apply_round(game, event, eid)
         game.effective.append(eid)
         return None
     except Refused as exc:

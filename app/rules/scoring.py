@@ -17,6 +17,7 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.blocks import RULES, Rule, check_objective_in_play
 from app.rules.game import Setup
+from app.rules.rolls import parse_roll
 from app.rules.state import Award, End, FactSpec, Game, Refused, Result, RoundStart, Turn, decide
 
 __all__ = [
@@ -38,7 +39,7 @@ __all__ = [
     "scenario_facts",
 ]
 
-EVENT_TYPES = ("turn", "battle_round", "end", "undo")
+EVENT_TYPES = ("turn", "battle_round", "end", "roll", "undo")
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,7 +333,11 @@ def _apply_end(game: Game, event: dict[str, Any], eid: str) -> None:
     game.ends[player] = end
 
 
-APPLY = {"turn": _apply_turn, "battle_round": _apply_round, "end": _apply_end}
+def _apply_roll(game: Game, event: dict[str, Any], eid: str) -> None:
+    game.rolls.append(parse_roll(event, eid, game.player_count))
+
+
+APPLY = {"turn": _apply_turn, "battle_round": _apply_round, "end": _apply_end, "roll": _apply_roll}
 
 
 def _event_type(event: dict[str, Any]) -> str:

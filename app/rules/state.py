@@ -125,6 +125,7 @@ class Game:
     removed: dict[str, Removal] = field(default_factory=dict)
     placed: dict[str, int] = field(default_factory=dict)
     immediate: Result | None = None
+    rolls: list[Any] = field(default_factory=list)
     effective: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
 

@@ -147,7 +147,7 @@ def test_round_start_must_come_before_its_turns(table):
         ({"control": {"centre": "Ann"}}, "must be a player's index"),
         ({"control": ["centre"]}, "control must be an object"),
         ({"predators_destroyed": 2}, "predators_destroyed is not recorded in First Blood"),
-        ({"type": "move"}, "type must be one of turn, battle_round, end, undo."),
+        ({"type": "move"}, "type must be one of turn, battle_round, end, roll, undo."),
         ({"id": "not-a-uuid"}, "id must be a UUID"),
     ],
 )
@@ -319,3 +319,25 @@ def test_scenario_facts_describe_what_each_plan_records(ghb):
     assert ("battle_round", "vantage") in facts["first-blood"]
     assert ("turn", "enemy_monsters_slain") not in facts["marking-territory"]
     assert all(("battle_round", "removed") in f for f in facts.values())
+
+
+@pytest.mark.parametrize(
+    ("roll", "sentence"),
+    [
+        ({"dice": "d6", "results": [4], "purpose": "Who goes first"}, None),
+        ({"dice": "roll-off", "results": [3, 5], "winner": 1, "purpose": "Priority"}, None),
+        ({"dice": "d3", "results": [4]}, "each from 1 to 3"),
+        ({"dice": "2d6", "results": [3]}, "two dice of a 2D6 roll"),
+        ({"dice": "d20", "results": [4]}, "dice must be one of d3, d6, 2d6, roll-off."),
+        ({"dice": "d6", "results": [4], "winner": 3}, "winner must be a player's index"),
+    ],
+)
+def test_rolls_are_kept_in_the_log_and_score_nothing(table, roll, sentence):
+    t = table("first-blood")
+    problem = t.send({"type": "roll", **roll})
+    if sentence is None:
+        assert problem is None
+        game = t.game
+        assert [r.results for r in game.rolls] == [tuple(roll["results"])] and game.vp(ANN) == game.vp(BO) == 0
+    else:
+        assert sentence in problem
