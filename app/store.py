@@ -88,6 +88,41 @@ def m002_rosters(db: Database) -> None:
     db["game_rosters"].create_index(["game_id", "seq"])
 
 
+@migrations()
+def m003_terrain(db: Database) -> None:
+    # A game's terrain set: its pieces and agreement live in an append-only event list.
+    db["terrain_sets"].create(
+        {"id": str, "game_id": str, "pack": str, "created": str},
+        pk="id",
+        not_null={"game_id", "pack", "created"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["terrain_sets"].create_index(["game_id"], unique=True)
+    db["terrain_events"].create(
+        {"seq": int, "id": str, "set_id": str, "type": str, "body": str, "at": str},
+        pk="seq",
+        not_null={"id", "set_id", "type", "body", "at"},
+        foreign_keys=[("set_id", "terrain_sets", "id")],
+    )
+    db["terrain_events"].create_index(["id"], unique=True)
+    db["terrain_events"].create_index(["set_id", "seq"])
+    db.execute(
+        "CREATE TRIGGER terrain_events_no_update BEFORE UPDATE ON terrain_events "
+        "BEGIN SELECT RAISE(ABORT, 'terrain events are append-only'); END"
+    )
+    # Sets saved for reuse at a club table, and players' own piece presets.
+    db["terrain_library"].create(
+        {"id": str, "pack": str, "name": str, "pieces": str, "created": str},
+        pk="id",
+        not_null={"pack", "name", "pieces", "created"},
+    )
+    db["terrain_presets"].create(
+        {"pack": str, "name": str, "body": str, "updated": str},
+        pk=("pack", "name"),
+        not_null={"body", "updated"},
+    )
+
+
 def now() -> str:
     """The current UTC time as an ISO 8601 string, to the millisecond."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -437,6 +472,79 @@ class Store:
                 "attached": row["attached"],
             }
         return out
+
+    # --- terrain -------------------------------------------------------------------------
+    def terrain_set(self, game_id: str, pack: str) -> str:
+        """The id of the game's terrain set, made on first use."""
+        with self._immediate():
+            rows = list(self.db.query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]))
+            if rows:
+                return rows[0]["id"]
+            set_id = new_game_id()
+            self.db["terrain_sets"].insert({"id": set_id, "game_id": game_id, "pack": pack, "created": now()})
+            return set_id
+
+    def find_terrain_set(self, game_id: str) -> str | None:
+        """The id of the game's terrain set, if it has one (makes none)."""
+        rows = list(self.db.query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]))
+        return rows[0]["id"] if rows else None
+
+    def terrain_events(self, set_id: str) -> list[dict[str, Any]]:
+        """The set's events in order, each with its type, time and body fields."""
+        rows = self.db.query(
+            "SELECT id, type, body, at FROM terrain_events WHERE set_id = ? ORDER BY seq", [set_id]
+        )
+        return [{"id": r["id"], "type": r["type"], "at": r["at"], **json.loads(r["body"])} for r in rows]
+
+    def append_terrain(
+        self,
+        set_id: str,
+        event_id: str,
+        kind: str,
+        body: dict[str, Any],
+        refuse: Callable[[list[dict[str, Any]]], str | None],
+    ) -> Appended:
+        """Append one terrain event unless its id is known (a double tap) or ``refuse`` objects."""
+        with self._immediate():
+            if list(self.db.query("SELECT 1 FROM terrain_events WHERE id = ?", [event_id])):
+                return Appended("duplicate")
+            problem = refuse(self.terrain_events(set_id))
+            if problem:
+                return Appended("refused", problem)
+            self.db.execute(
+                "INSERT INTO terrain_events (id, set_id, type, body, at) VALUES (?, ?, ?, ?, ?)",
+                [event_id, set_id, kind, json.dumps(body, sort_keys=True), now()],
+            )
+        return Appended("recorded")
+
+    def save_terrain_library(self, pack: str, name: str, pieces: list[dict[str, Any]]) -> str:
+        """Keep a set of pieces for reuse at a club table; return its id."""
+        lib_id = new_game_id()
+        with self._immediate():
+            self.db["terrain_library"].insert(
+                {"id": lib_id, "pack": pack, "name": name, "pieces": json.dumps(pieces), "created": now()}
+            )
+        return lib_id
+
+    def terrain_library(self, pack: str) -> list[dict[str, Any]]:
+        """Saved sets of a pack, newest first."""
+        rows = self.db.query(
+            "SELECT * FROM terrain_library WHERE pack = ? ORDER BY created DESC LIMIT 50", [pack]
+        )
+        return [{**r, "pieces": json.loads(r["pieces"])} for r in rows]
+
+    def save_terrain_preset(self, pack: str, piece: dict[str, Any]) -> None:
+        """Remember a piece as the players' own preset (by name, the newest wins)."""
+        body = {k: v for k, v in piece.items() if k not in ("uid", "x", "y", "mysterious")}
+        self.db.execute(
+            "INSERT INTO terrain_presets (pack, name, body, updated) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (pack, name) DO UPDATE SET body = excluded.body, updated = excluded.updated",
+            [pack, body["name"], json.dumps(body), now()],
+        )
+
+    def terrain_presets(self, pack: str) -> list[dict[str, Any]]:
+        rows = self.db.query("SELECT body FROM terrain_presets WHERE pack = ? ORDER BY name", [pack])
+        return [json.loads(r["body"]) for r in rows]
 
     def _insert_event(self, game_id: str, event: dict[str, Any], recorded: str) -> None:
         self.db.execute(

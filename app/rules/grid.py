@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from app.rules.pack import Objective, Scenario
 
@@ -149,13 +150,16 @@ def svg(
     names: list[str] | None = None,
     state: MapState | None = None,
     interactive: bool = False,
+    terrain: list[dict[str, Any]] | None = None,
 ) -> str:
     """The scenario's map as an SVG string, 1 unit = 1 inch, Player 1's edge at the bottom.
 
     Deployment zones are hatched (Player 1) or dotted (Player 2), reinforcement zones are bars
     outside the edges (solid, dashed), zones are drawn at true scale, markers are squares
     (black for Player 1's, white for Player 2's, grey when neutral) and points small circles.
-    With ``interactive``, zones and points carry ``data-objective`` for tapping.
+    With ``interactive``, zones and points carry ``data-objective`` for tapping. ``terrain``
+    pieces (``uid``, ``name``, ``x``, ``y``, ``w``, ``h``) are drawn as grey rectangles that
+    carry ``data-piece`` for dragging.
     """
     board = scenario.board
     w, h = (board.width, board.height) if board else (48.0, 48.0)
@@ -203,6 +207,17 @@ def svg(
                 f'<line x1="{_f(x1 + dx)}" y1="{_f(sy(y1) + dy)}" x2="{_f(x2 + dx)}" y2="{_f(sy(y2) + dy)}" '
                 f'{SIDE_EDGE[i]} class="reinforce side-{i}"/>'
             )
+
+    for piece in terrain or []:
+        w_, h_ = float(piece["w"]), float(piece["h"])
+        px, py = float(piece["x"]) - w_ / 2, sy(float(piece["y"])) - h_ / 2
+        out.append(
+            f'<g class="piece" data-piece="{escape(str(piece["uid"]))}" data-w="{_f(w_)}" data-h="{_f(h_)}">'
+            f'<rect x="{_f(px)}" y="{_f(py)}" width="{_f(w_)}" height="{_f(h_)}" fill="#9e9e9e" fill-opacity="0.55" '
+            f'stroke="#000000" stroke-width="0.3"/>'
+            f'<text x="{_f(float(piece["x"]))}" y="{_f(sy(float(piece["y"])) + 0.5)}" {PAINT["sub"]}>'
+            f"{escape(str(piece['name']))}</text></g>"
+        )
 
     holders = state.holders if state else {}
     for o in scenario.objectives:

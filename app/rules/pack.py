@@ -225,6 +225,62 @@ class Markers(Model):
     point_reach: float = Field(default=3, ge=0)
 
 
+class TerrainPreset(Model):
+    """A ready-made terrain piece (the rulebook's examples)."""
+
+    name: Text
+    kind: Literal["zonal", "garrison"] = "zonal"
+    size: int = 0
+    keywords: list[Id] = []
+    ruins: bool = False
+    obscuring: bool = False
+    defense: int | None = None
+    capacity: int | None = None
+
+
+class TableEntry(Model):
+    """One result of a dice table (mysterious terrain)."""
+
+    roll: int = Field(ge=1)
+    name: Text
+    summary: Text
+
+
+class TerrainRules(Model):
+    """What terrain is in this game and the battlefield checks (app/rules/terrain.py) that apply.
+
+    ``system`` picks the checks: ``conquest`` (zonal and garrison pieces, First Blood limits)
+    or ``aos`` (Pitched Battles set-up distances, mysterious terrain, siege fortress).
+    """
+
+    system: Literal["conquest", "aos"]
+    keywords: list[Entry] = []
+    presets: list[TerrainPreset] = []
+    size_range: tuple[int, int] | None = None
+    conflicts: list[tuple[Id, Id]] = []
+    garrison_defense: int | None = None
+    garrison_capacity: int | None = None
+    suggested_pieces: int | None = None
+    max_pieces: int | None = None
+    max_garrison: int | None = None
+    max_ruins: int | None = None
+    min_obscuring: int | None = None
+    min_obstructing: int | None = None
+    max_footprint: tuple[float, float] | None = None
+    min_gap: float | None = None
+    garrison_gap: float | None = None
+    garrison_edge: float | None = None
+    edge_gap: float | None = None
+    terrain_gap: float | None = None
+    objective_gap: float | None = None
+    faction_gap: float | None = None
+    fortress_min: int | None = None
+    mysterious: list[TableEntry] = []
+    mysterious_note: Text | None = None
+    checklist: list[Entry] = []
+    rules: list[Entry] = []
+
+
 class RoundFact(Model):
     """An informative fact recorded at the start of a battle round (no VP of its own)."""
 
@@ -501,6 +557,7 @@ class Pack(Model):
     play: Literal["turns", "rounds"] = "turns"
     seizing: list[SeizeWeight] = []
     markers: Markers | None = None
+    terrain: TerrainRules | None = None
     army: Army | None = None
     army_rules: list[Entry] = []
     units: list[CatalogueUnit] = []

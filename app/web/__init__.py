@@ -106,7 +106,7 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import api, games, home, prints, rosters
+    from app.web import api, games, home, prints, rosters, terrain
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
@@ -114,6 +114,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
     app.register_blueprint(rosters.bp)
+    app.register_blueprint(terrain.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_store)
     app.register_error_handler(HTTPException, _error)

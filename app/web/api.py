@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from app import games, rosters
+from app import games, rosters, terrain_sets
 from app.refusal import Refusal
-from app.rules import army, rounds, scoring, seizing
+from app.rules import army, rounds, scoring, seizing, terrain
 from app.rules.pack import Pack
 from app.web import loaded_game, packs, store
 
@@ -293,3 +293,60 @@ def attach_roster(game_id: str) -> Any:
     if problem:
         return _refuse(problem.message)
     return jsonify(games.summary(loaded_game(game_id))), 201
+
+
+# --- terrain ----------------------------------------------------------------------------
+@bp.post("/terrain/check")
+def check_terrain() -> Any:
+    """The verdict on a battlefield's terrain, storing nothing: 200 for any well-formed set."""
+    data = _body()
+    if not isinstance(data, dict):
+        return _refuse('The body must be an object such as {"pack": "conquest-first-blood", "pieces": []}.')
+    pack = packs().get(data.get("pack")) if isinstance(data.get("pack"), str) else None
+    if pack is None or pack.terrain is None:
+        with_terrain = ", ".join(sorted(k for k, v in packs().items() if v.terrain))
+        return _refuse(f"pack must be one of the rulepacks with terrain rules: {with_terrain}.")
+    scenario = None
+    if data.get("scenario") is not None:
+        scenario = pack.scenario(data["scenario"]) if isinstance(data["scenario"], str) else None
+        if scenario is None:
+            return _refuse(f"scenario must be the id of a scenario in {pack.name}, or left out.")
+    siege = data.get("siege", False)
+    if not isinstance(siege, bool):
+        return _refuse("siege must be true or false.")
+    pieces, problem = terrain.parse_pieces(pack, data.get("pieces"))
+    if pieces is None:
+        return _refuse(problem or "pieces must be a list of terrain pieces.")
+    return jsonify(terrain.check(pack, pieces, scenario, siege).as_dict(pieces))
+
+
+@bp.post("/terrain/line-of-sight")
+def terrain_line_of_sight() -> Any:
+    """Conquest's size arithmetic: can the shooter see and volley the target."""
+    data = _body()
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("shooter"), dict)
+        or not isinstance(data.get("target"), dict)
+    ):
+        return _refuse(
+            'The body must hold shooter and target, such as {"shooter": {"size": 1, "elevated_on": 2}}.'
+        )
+    between = data.get("between") or []
+    if not isinstance(between, list) or not all(isinstance(b, dict) for b in between):
+        return _refuse("between must be a list of the regiments and terrain the line crosses.")
+    for part in [data["shooter"], data["target"], *between]:
+        for key in ("size", "elevated_on"):
+            value = part.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
+                return _refuse(f"{key} must be a whole number from 0 to 20.")
+    return jsonify(terrain.line_of_sight(data["shooter"], data["target"], between).as_dict())
+
+
+@bp.get("/games/<game_id>/terrain")
+def game_terrain(game_id: str) -> Any:
+    """A game's terrain set: its pieces, who agreed to each, when it locked, and its checks."""
+    game = loaded_game(game_id)
+    names = [p.name for p in game.state.setup.players]
+    loaded = terrain_sets.load(store(), game.pack, game.state.scenario, game_id, names)
+    return jsonify(terrain_sets.state_json(loaded, names))

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import games
+from app import games, terrain_sets
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
 from app.web import loaded_game, packs, qr_data_uri, store
@@ -124,6 +124,9 @@ def _view(
         "game_partial": "partials/_rounds_game.html"
         if loaded.pack.play == "rounds"
         else "partials/_game.html",
+        "terrain_status": terrain_sets.status(store(), loaded.row.id, [p.name for p in state.setup.players])
+        if loaded.pack.terrain
+        else None,
     }
     if isinstance(state, rounds.RoundGame):
         return {**common, **_rounds_view(loaded, state, draft)}

@@ -1,0 +1,548 @@
+"""Terrain: pieces, battlefield checks, the line-of-sight helper and agreement state.
+
+Checks follow the pack's ``terrain`` section (app/rules/pack.py, TerrainRules): Conquest's
+zonal and garrison pieces with First Blood's battlefield limits, or Age of Sigmar's
+Pitched Battles set-up distances, mysterious terrain and the siege fortress. Every problem
+names the rule (an id) and the pieces at fault. Distances are gaps between footprints:
+axis-aligned rectangles centred on (x, y), in inches from the left edge and from Player 1's
+(or the attacker's) table edge.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+
+from app.rules.pack import Objective, Pack, Scenario
+
+MAX_PIECES = 60
+
+
+class Piece(BaseModel):
+    """One terrain piece as the players describe it."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    uid: str | None = Field(default=None, max_length=40)
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+    kind: Literal["zonal", "garrison"] = "zonal"
+    size: int = Field(default=0, ge=-20, le=20, strict=True)
+    keywords: list[str] = Field(default_factory=list, max_length=12)
+    ruins: bool = False
+    obscuring: bool = False
+    footprint: tuple[float, float] | None = None
+    defense: int | None = Field(default=None, ge=0, le=10, strict=True)
+    capacity: int | None = Field(default=None, ge=0, le=40, strict=True)
+    x: float | None = None
+    y: float | None = None
+    # Age of Sigmar.
+    faction: bool = False
+    warscroll: bool = False
+    mysterious: int | None = Field(default=None, ge=1, le=6, strict=True)
+    fortress: bool = False
+    notes: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] = ""
+
+    @field_validator("keywords")
+    @classmethod
+    def _keywords(cls, words: list[str]) -> list[str]:
+        return list(dict.fromkeys(str(w).strip().lower() for w in words if str(w).strip()))
+
+    @field_validator("footprint")
+    @classmethod
+    def _footprint(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and (value[0] <= 0 or value[1] <= 0 or max(value) > 100):
+            raise ValueError("must be two sizes in inches, each more than 0 and at most 100")
+        return value
+
+    @property
+    def placed(self) -> bool:
+        return self.x is not None and self.y is not None
+
+    def half(self) -> tuple[float, float]:
+        if self.footprint is None:
+            return 0.0, 0.0
+        return self.footprint[0] / 2, self.footprint[1] / 2
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def parse_pieces(pack: Pack, raw: Any) -> tuple[list[Piece] | None, str | None]:
+    """Read a list of pieces; ``None`` and one sentence naming the field when it is not one."""
+    if not isinstance(raw, list) or len(raw) > MAX_PIECES:
+        return None, f"pieces must be a list of at most {MAX_PIECES} terrain pieces."
+    pieces = []
+    known = {k.id for k in pack.terrain.keywords} if pack.terrain else set()
+    for i, item in enumerate(raw):
+        try:
+            piece = Piece.model_validate(item)
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = _path(("pieces", i, *err["loc"]))
+            return None, f"{where}: {err['msg'].removeprefix('Value error, ')}."
+        unknown = [k for k in piece.keywords if k not in known]
+        if unknown:
+            allowed = ", ".join(sorted(known)) or "none in this pack"
+            return None, f"pieces[{i}].keywords: {unknown[0]!r} is not a terrain keyword here ({allowed})."
+        if (piece.x is None) != (piece.y is None):
+            return None, f"pieces[{i}]: give both x and y, or neither."
+        pieces.append(piece)
+    return pieces, None
+
+
+# --- geometry ----------------------------------------------------------------------------
+def gap(a: Piece, b: Piece) -> float:
+    """The clear distance between two placed pieces' footprints (0 when they overlap)."""
+    assert a.x is not None and a.y is not None and b.x is not None and b.y is not None
+    (aw, ah), (bw, bh) = a.half(), b.half()
+    dx = max(0.0, abs(a.x - b.x) - aw - bw)
+    dy = max(0.0, abs(a.y - b.y) - ah - bh)
+    return math.hypot(dx, dy)
+
+
+def gap_to_point(piece: Piece, x: float, y: float) -> float:
+    """The distance from a placed piece's footprint to a point."""
+    assert piece.x is not None and piece.y is not None
+    w, h = piece.half()
+    dx = max(0.0, abs(piece.x - x) - w)
+    dy = max(0.0, abs(piece.y - y) - h)
+    return math.hypot(dx, dy)
+
+
+def gap_to_edge(piece: Piece, width: float, height: float) -> float:
+    """The clear distance from a placed piece's footprint to the nearest table edge."""
+    assert piece.x is not None and piece.y is not None
+    w, h = piece.half()
+    return min(piece.x - w, width - piece.x - w, piece.y - h, height - piece.y - h)
+
+
+# --- verdicts ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Finding:
+    """A broken rule (problem) or a recommendation (advice), naming the pieces."""
+
+    rule: str
+    message: str
+    pieces: tuple[int, ...] = ()
+
+    def as_dict(self, pieces: list[Piece]) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "message": self.message,
+            "pieces": [pieces[i].name for i in self.pieces],
+            "indices": list(self.pieces),
+        }
+
+
+@dataclass
+class Verdict:
+    problems: list[Finding] = field(default_factory=list)
+    advice: list[Finding] = field(default_factory=list)
+    checklist: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def as_dict(self, pieces: list[Piece]) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "problems": [f.as_dict(pieces) for f in self.problems],
+            "advice": [f.as_dict(pieces) for f in self.advice],
+            "checklist": self.checklist,
+        }
+
+
+def _name(pieces: list[Piece], i: int) -> str:
+    return f"{pieces[i].name} (piece {i + 1})"
+
+
+def _inches(value: float) -> str:
+    return f'{value:.1f}"'.replace('.0"', '"')
+
+
+def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None = None, siege: bool = False) -> Verdict:
+    """Every problem and piece of advice for a battlefield, by the pack's terrain rules."""
+    rules = pack.terrain
+    verdict = Verdict()
+    if rules is None:
+        return verdict
+    if rules.system == "conquest":
+        _check_conquest(rules, pieces, scenario, verdict)
+    else:
+        _check_aos(rules, pieces, scenario, siege, verdict)
+    return verdict
+
+
+def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, v: Verdict) -> None:
+    n = len(pieces)
+    if rules.max_pieces is not None and n > rules.max_pieces:
+        v.problems.append(
+            Finding("max-pieces", f"The battlefield has {n} pieces; at most {rules.max_pieces} are allowed.")
+        )
+    if rules.suggested_pieces is not None and abs(n - rules.suggested_pieces) > 2:
+        v.advice.append(
+            Finding(
+                "suggested-pieces",
+                f"The battlefield has {n} pieces; about {rules.suggested_pieces} are recommended.",
+            )
+        )
+    counted = [
+        (
+            "max-garrison",
+            rules.max_garrison,
+            [i for i, p in enumerate(pieces) if p.kind == "garrison"],
+            "garrison pieces",
+            True,
+        ),
+        ("max-ruins", rules.max_ruins, [i for i, p in enumerate(pieces) if p.ruins], "Ruins pieces", True),
+        (
+            "min-obscuring",
+            rules.min_obscuring,
+            [i for i, p in enumerate(pieces) if p.obscuring],
+            "Obscuring pieces",
+            False,
+        ),
+        (
+            "min-obstructing",
+            rules.min_obstructing,
+            [i for i, p in enumerate(pieces) if "obstructing" in p.keywords],
+            "Obstructing pieces",
+            False,
+        ),
+    ]
+    for rule, limit, found, what, is_max in counted:
+        if limit is None:
+            continue
+        if is_max and len(found) > limit:
+            v.problems.append(
+                Finding(
+                    rule,
+                    f"The battlefield has {len(found)} {what}; at most {limit} are allowed.",
+                    tuple(found),
+                )
+            )
+        if not is_max and len(found) < limit:
+            v.problems.append(
+                Finding(
+                    rule,
+                    f"The battlefield has {len(found)} {what}; at least {limit} are needed.",
+                    tuple(found),
+                )
+            )
+    low, high = rules.size_range or (None, None)
+    for i, p in enumerate(pieces):
+        if low is not None and high is not None and not low <= p.size <= high:
+            v.problems.append(
+                Finding(
+                    "size-range",
+                    f"{_name(pieces, i)} has Size {p.size}; a terrain Size runs from {low} to {high}.",
+                    (i,),
+                )
+            )
+        for a, b in rules.conflicts:
+            if a in p.keywords and b in p.keywords:
+                v.problems.append(
+                    Finding(
+                        "keyword-conflict",
+                        f"{_name(pieces, i)} cannot be both {a.title()} and {b.title()}.",
+                        (i,),
+                    )
+                )
+        if rules.max_footprint and p.footprint:
+            big, small = max(p.footprint), min(p.footprint)
+            lim_big, lim_small = max(rules.max_footprint), min(rules.max_footprint)
+            if big > lim_big or small > lim_small:
+                v.problems.append(
+                    Finding(
+                        "max-footprint",
+                        f"{_name(pieces, i)} measures {_inches(p.footprint[0])} x "
+                        f"{_inches(p.footprint[1])}; no footprint may exceed "
+                        f'{lim_big:g}" x {lim_small:g}".',
+                        (i,),
+                    )
+                )
+    placed = [i for i, p in enumerate(pieces) if p.placed]
+    if rules.min_gap is not None:
+        for a in range(len(placed)):
+            for b in range(a + 1, len(placed)):
+                i, j = placed[a], placed[b]
+                d = gap(pieces[i], pieces[j])
+                if d < rules.min_gap - 1e-9:
+                    v.problems.append(
+                        Finding(
+                            "min-gap",
+                            f"{_name(pieces, i)} and {_name(pieces, j)} are "
+                            f"{_inches(d)} apart; pieces stand at least "
+                            f'{rules.min_gap:g}" apart.',
+                            (i, j),
+                        )
+                    )
+    garrisons = [i for i in placed if pieces[i].kind == "garrison"]
+    if rules.garrison_gap is not None:
+        for a in range(len(garrisons)):
+            for b in range(a + 1, len(garrisons)):
+                i, j = garrisons[a], garrisons[b]
+                d = gap(pieces[i], pieces[j])
+                if d < rules.garrison_gap - 1e-9:
+                    v.advice.append(
+                        Finding(
+                            "garrison-gap",
+                            f"Garrisons {_name(pieces, i)} and {_name(pieces, j)} are "
+                            f'{_inches(d)} apart; {rules.garrison_gap:g}" is '
+                            "recommended.",
+                            (i, j),
+                        )
+                    )
+    if rules.garrison_edge is not None and scenario and scenario.board:
+        for i in garrisons:
+            d = gap_to_edge(pieces[i], scenario.board.width, scenario.board.height)
+            if d < rules.garrison_edge - 1e-9:
+                v.advice.append(
+                    Finding(
+                        "garrison-edge",
+                        f"{_name(pieces, i)} is {_inches(max(d, 0))} from the table "
+                        f'edge; garrisons are best {rules.garrison_edge:g}" in.',
+                        (i,),
+                    )
+                )
+    if scenario is not None:
+        zones = [o for o in scenario.objectives if o.kind == "zone" and o.x is not None and o.y is not None]
+        for i in placed:
+            for z in zones:
+                assert z.x is not None and z.y is not None and z.diameter is not None
+                if gap_to_point(pieces[i], z.x, z.y) < z.diameter / 2 - 1e-9:
+                    v.problems.append(
+                        Finding(
+                            "objective-zone",
+                            f"{_name(pieces, i)} stands on the objective zone {z.label}; no terrain may.",
+                            (i,),
+                        )
+                    )
+    v.checklist = [e.summary for e in rules.checklist]
+
+
+def _objectives_at_start(scenario: Scenario) -> list[Objective]:
+    return [o for o in scenario.objectives if o.from_round == 1 and o.x is not None and o.y is not None]
+
+
+def _check_aos(rules: Any, pieces: list[Piece], scenario: Scenario | None, siege: bool, v: Verdict) -> None:
+    placed = [i for i, p in enumerate(pieces) if p.placed]
+    board = scenario.board if scenario else None
+    if rules.edge_gap is not None and board is not None:
+        for i in placed:
+            d = gap_to_edge(pieces[i], board.width, board.height)
+            if d <= rules.edge_gap + 1e-9:
+                v.problems.append(
+                    Finding(
+                        "edge-gap",
+                        f"{_name(pieces, i)} is {_inches(max(d, 0))} from the battlefield "
+                        f'edge; it must be more than {rules.edge_gap:g}".',
+                        (i,),
+                    )
+                )
+    for a in range(len(placed)):
+        for b in range(a + 1, len(placed)):
+            i, j = placed[a], placed[b]
+            faction = pieces[i].faction or pieces[j].faction
+            need = rules.faction_gap if faction else rules.terrain_gap
+            if need is None:
+                continue
+            d = gap(pieces[i], pieces[j])
+            if d <= need + 1e-9:
+                rule = "faction-gap" if faction else "terrain-gap"
+                kind = "faction terrain and another feature" if faction else "terrain features"
+                v.problems.append(
+                    Finding(
+                        rule,
+                        f"{_name(pieces, i)} and {_name(pieces, j)} are {_inches(d)} apart; "
+                        f'{kind} must be more than {need:g}" apart.',
+                        (i, j),
+                    )
+                )
+    if scenario is not None:
+        for i in placed:
+            need = rules.faction_gap if pieces[i].faction else rules.objective_gap
+            if need is None:
+                continue
+            for o in _objectives_at_start(scenario):
+                assert o.x is not None and o.y is not None
+                d = gap_to_point(pieces[i], o.x, o.y)
+                if d <= need + 1e-9:
+                    v.problems.append(
+                        Finding(
+                            "objective-gap",
+                            f"{_name(pieces, i)} is {_inches(d)} from objective "
+                            f'{o.label}; it must be more than {need:g}".',
+                            (i,),
+                        )
+                    )
+    if siege and rules.fortress_min is not None:
+        inside = [i for i, p in enumerate(pieces) if p.fortress]
+        if len(inside) < rules.fortress_min:
+            v.problems.append(
+                Finding(
+                    "fortress-min",
+                    f"The fortress has {len(inside)} terrain features wholly within "
+                    f"the defender's territory; a siege needs at least "
+                    f"{rules.fortress_min}.",
+                    tuple(inside),
+                )
+            )
+    unplaced = len(pieces) - len(placed)
+    v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions" or unplaced]
+
+
+def mysterious_effect(pack: Pack, roll: int | None) -> Any:
+    """The mysterious-terrain result for a roll, if the pack has the table."""
+    if roll is None or pack.terrain is None:
+        return None
+    return next((e for e in pack.terrain.mysterious if e.roll == roll), None)
+
+
+# --- line of sight -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sight:
+    """Whether a shooter sees its target, and why."""
+
+    shooter_size: int
+    target_size: int
+    clear: bool
+    blocked_by: tuple[str, ...]
+    cover: bool
+    reasons: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "shooter_size": self.shooter_size,
+            "target_size": self.target_size,
+            "clear": self.clear,
+            "blocked_by": list(self.blocked_by),
+            "cover": self.cover,
+            "reasons": list(self.reasons),
+        }
+
+
+def effective_size(size: int, elevated_on: int = 0) -> int:
+    """A regiment's Size plus the Size of the Elevated terrain it stands on."""
+    return size + max(0, elevated_on)
+
+
+def line_of_sight(shooter: dict[str, Any], target: dict[str, Any], between: list[dict[str, Any]]) -> Sight:
+    """The size arithmetic of Conquest's elevation rules.
+
+    ``shooter`` and ``target``: ``{"size", "elevated_on"}`` (the Size of the Elevated piece they
+    stand on, 0 if none). ``between``: what the line crosses, each ``{"name", "kind": "regiment"
+    | "terrain", "size", "elevated_on", "obstructing", "cover", "shooter_on", "target_on"}``.
+    A regiment or Obstructing terrain in the way blocks the line unless its Size is lower than
+    the larger of the two regiments' Sizes; Obstructing terrain that either regiment stands on
+    never blocks. Cover terrain crossed halves the Barrage of the volley.
+    """
+    a = effective_size(int(shooter.get("size", 0)), int(shooter.get("elevated_on", 0) or 0))
+    b = effective_size(int(target.get("size", 0)), int(target.get("elevated_on", 0) or 0))
+    reach = max(a, b)
+    blocked: list[str] = []
+    reasons = [
+        f"Shooter Size {a}, target Size {b}: anything of Size {reach} or more in between blocks the line."
+    ]
+    cover = False
+    for i, item in enumerate(between):
+        name = str(item.get("name") or f"item {i + 1}")
+        size = effective_size(int(item.get("size", 0)), int(item.get("elevated_on", 0) or 0))
+        if item.get("kind") == "terrain":
+            if item.get("cover") and not (item.get("shooter_on") and item.get("target_on")):
+                cover = True
+                reasons.append(
+                    f"{name} is Cover: the volley's Barrage is halved (round up) for targets no bigger than it."
+                )
+            if not item.get("obstructing"):
+                continue
+            if item.get("shooter_on") or item.get("target_on"):
+                reasons.append(f"{name} is Obstructing, but a regiment stands on it: it does not block.")
+                continue
+        if size >= reach:
+            blocked.append(name)
+            reasons.append(f"{name} (Size {size}) blocks: it is not lower than Size {reach}.")
+        else:
+            reasons.append(f"{name} (Size {size}) is lower than Size {reach}: the line passes over it.")
+    return Sight(a, b, not blocked, tuple(blocked), cover, tuple(reasons))
+
+
+# --- agreement --------------------------------------------------------------------------------
+@dataclass
+class PieceState:
+    uid: str
+    piece: Piece
+    agreed: set[int] = field(default_factory=set)
+    changed_at: str = ""
+
+
+@dataclass
+class TerrainSet:
+    """A game's terrain set as its events build it: pieces, who agreed, and when it locked."""
+
+    players: int
+    pieces: dict[str, PieceState] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    locked_at: str | None = None
+    reopened: list[str] = field(default_factory=list)
+
+    @property
+    def ordered(self) -> list[PieceState]:
+        return list(self.pieces.values())
+
+    @property
+    def agreed(self) -> bool:
+        return bool(self.pieces) and all(len(s.agreed) == self.players for s in self.pieces.values())
+
+    def waiting(self) -> list[PieceState]:
+        return [s for s in self.pieces.values() if len(s.agreed) < self.players]
+
+
+def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = None) -> TerrainSet:
+    """Replay a terrain set's events: ``piece`` (add or change), ``remove`` and ``agree``.
+
+    Any change to a piece clears its agreement; once every piece is agreed by every player
+    the set is locked with the time of the last agreement, and a later change reopens it.
+    """
+    state = TerrainSet(players=players)
+    names = names or [f"Player {i + 1}" for i in range(players)]
+    for event in events:
+        kind, uid, at = event.get("type"), event.get("piece_uid"), event.get("at", "")
+        if kind == "piece":
+            piece = Piece.model_validate(event["piece"])
+            existing = state.pieces.get(uid)
+            if existing is not None and state.locked_at and existing.agreed:
+                state.reopened.append(uid)
+            if existing is None:
+                state.pieces[uid] = PieceState(uid, piece, set(), at)
+                what = "Added"
+            else:
+                moved_only = existing.piece.model_dump(exclude={"x", "y"}) == piece.model_dump(
+                    exclude={"x", "y"}
+                )
+                what = "Moved" if moved_only else "Changed"
+                existing.piece, existing.agreed, existing.changed_at = piece, set(), at
+            reopened = " (agreement reopened)" if existing is not None and uid in state.reopened else ""
+            state.history.append({"at": at, "what": f"{what} {piece.name}{reopened}"})
+        elif kind == "remove" and uid in state.pieces:
+            gone = state.pieces.pop(uid)
+            state.history.append({"at": at, "what": f"Removed {gone.piece.name}"})
+        elif kind == "agree" and uid in state.pieces:
+            player = event.get("player")
+            state.pieces[uid].agreed.add(player)
+            state.history.append(
+                {"at": at, "what": f"Player {player + 1} agreed to {state.pieces[uid].piece.name}"}
+            )
+        if state.agreed:
+            state.locked_at = state.locked_at or at
+        else:
+            state.locked_at = None
+    return state

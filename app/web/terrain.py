@@ -1,0 +1,354 @@
+"""Terrain screens: a game's terrain set, piece by piece agreement, the map, the card."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from app import pdf, terrain_sets
+from app.rules import grid, terrain
+from app.rules.pack import Pack
+from app.web import loaded_game, store
+from app.web.games import edit_token
+
+bp = Blueprint("terrain", __name__)
+
+SEAT_DAYS = 60
+
+
+def _seat_cookie(game_id: str) -> str:
+    return f"muster_seat_{game_id}"
+
+
+def _context(game_id: str) -> dict[str, Any]:
+    game = loaded_game(game_id)
+    names = [p.name for p in game.state.setup.players]
+    loaded = terrain_sets.load(store(), game.pack, game.state.scenario, game_id, names)
+    seat = request.cookies.get(_seat_cookie(game_id), "")
+    return {
+        "game": game,
+        "names": names,
+        "loaded": loaded,
+        "pack": game.pack,
+        "scenario": game.state.scenario,
+        "seat": int(seat) if seat.isdigit() and int(seat) < len(names) else None,
+    }
+
+
+def _map(context: dict[str, Any]) -> str:
+    scenario, pack = context["scenario"], context["pack"]
+    pieces = [
+        {
+            "uid": s.uid,
+            "name": s.piece.name,
+            "x": s.piece.x,
+            "y": s.piece.y,
+            "w": s.piece.footprint[0] if s.piece.footprint else 2,
+            "h": s.piece.footprint[1] if s.piece.footprint else 2,
+        }
+        for s in context["loaded"].state.ordered
+        if s.piece.placed
+    ]
+    return grid.svg(scenario, pack.sides, context["names"], terrain=pieces) if scenario.board else ""
+
+
+def _render(
+    game_id: str, code: int = 200, error: str | None = None, draft: Any = None, editing: str | None = None
+) -> Any:
+    context = _context(game_id)
+    token = edit_token(game_id)
+    pack: Pack = context["pack"]
+    context.update(
+        can_edit=token is not None,
+        error=error,
+        draft=draft or MultiDict(),
+        editing=editing,
+        map_svg=_map(context),
+        presets=[p.model_dump() for p in (pack.terrain.presets if pack.terrain else [])]
+        + store().terrain_presets(pack.id),
+        library=store().terrain_library(pack.id) if token else [],
+        keywords={k.id: k for k in (pack.terrain.keywords if pack.terrain else [])},
+        new_uuid=lambda: str(uuid.uuid4()),
+        mysterious=lambda roll: terrain.mysterious_effect(pack, roll),
+    )
+    htmx = request.headers.get("HX-Request") == "true"
+    template = "partials/_terrain.html" if htmx else "terrain.html"
+    response = make_response(render_template(template, **context), code)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<game_id>/terrain")
+def show(game_id: str) -> Any:
+    return _render(game_id)
+
+
+def _editor(game_id: str) -> None:
+    if edit_token(game_id) is None:
+        abort(403, description="Only this game's players can change its terrain: open the join link first.")
+
+
+def _done(game_id: str, problem: Any, draft: Any = None, editing: str | None = None) -> Any:
+    if problem is None and request.headers.get("HX-Request") != "true":
+        return redirect(url_for("terrain.show", game_id=game_id), code=303)
+    if problem is not None:
+        return _render(game_id, 422, error=problem.message, draft=draft, editing=editing)
+    return _render(game_id)
+
+
+def _record(game_id: str, kind: str, body: dict[str, Any]) -> Any:
+    context = _context(game_id)
+    return terrain_sets.record(
+        store(), context["loaded"], request.form.get("id"), kind, body, len(context["names"])
+    )
+
+
+def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
+    """The piece form as the same JSON the API takes."""
+    piece: dict[str, Any] = {"name": form.get("name", "").strip(), "notes": form.get("notes", "").strip()}
+    numbers: dict[str, float | None] = {}
+    for name in ("size", "defense", "capacity", "footprint_w", "footprint_h", "x", "y"):
+        raw = form.get(name, "").strip()
+        if not raw:
+            numbers[name] = None
+            continue
+        try:
+            numbers[name] = float(raw)
+        except ValueError:
+            return piece, f"{name} must be a number."
+    for whole in ("size", "defense", "capacity"):
+        value = numbers[whole]
+        if value is not None:
+            if value != int(value):
+                return piece, f"{whole} must be a whole number."
+            piece[whole] = int(value)
+    w, h = numbers["footprint_w"], numbers["footprint_h"]
+    if (w is None) != (h is None):
+        return piece, "footprint: give both width and depth, or neither."
+    if w is not None and h is not None:
+        piece["footprint"] = [w, h]
+    if numbers["x"] is not None or numbers["y"] is not None:
+        piece["x"], piece["y"] = numbers["x"], numbers["y"]
+    piece["kind"] = form.get("kind", "zonal")
+    piece["keywords"] = form.getlist("keywords")
+    for flag in ("ruins", "obscuring", "faction", "warscroll", "fortress"):
+        piece[flag] = form.get(flag) in ("on", "true", "1")
+    if form.get("mysterious", "").isdigit():
+        piece["mysterious"] = int(form["mysterious"])
+    if pack.terrain and pack.terrain.system == "conquest" and piece["kind"] == "garrison":
+        piece.setdefault("defense", pack.terrain.garrison_defense)
+        piece.setdefault("capacity", pack.terrain.garrison_capacity)
+    return piece, None
+
+
+def piece_form_values(piece: terrain.Piece) -> MultiDict[str, str]:
+    """A piece's values as the form shows them."""
+    values: MultiDict[str, str] = MultiDict()
+    values["name"], values["kind"], values["notes"] = piece.name, piece.kind, piece.notes
+    values["size"] = str(piece.size)
+    for key in ("defense", "capacity"):
+        if getattr(piece, key) is not None:
+            values[key] = str(getattr(piece, key))
+    if piece.footprint:
+        values["footprint_w"], values["footprint_h"] = f"{piece.footprint[0]:g}", f"{piece.footprint[1]:g}"
+    if piece.placed:
+        values["x"], values["y"] = f"{piece.x:g}", f"{piece.y:g}"
+    for k in piece.keywords:
+        values.add("keywords", k)
+    for flag in ("ruins", "obscuring", "faction", "warscroll", "fortress"):
+        if getattr(piece, flag):
+            values[flag] = "on"
+    if piece.mysterious:
+        values["mysterious"] = str(piece.mysterious)
+    return values
+
+
+@bp.post("/games/<game_id>/terrain/pieces")
+def add(game_id: str) -> Any:
+    _editor(game_id)
+    pack = loaded_game(game_id).pack
+    if request.form.get("preset"):
+        presets = {p.name: p.model_dump() for p in (pack.terrain.presets if pack.terrain else [])}
+        presets.update({p["name"]: p for p in store().terrain_presets(pack.id)})
+        chosen = presets.get(request.form["preset"])
+        if chosen is None:
+            abort(400, description="preset must be one of the presets shown.")
+        piece = {k: v for k, v in chosen.items() if v is not None}
+        return _done(
+            game_id, _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
+        )
+    piece, problem = form_piece(pack, request.form)
+    if problem:
+        return _render(game_id, 422, error=problem, draft=request.form)
+    outcome = _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
+    if outcome is None and request.form.get("save_preset"):
+        store().save_terrain_preset(pack.id, piece)
+    return _done(game_id, outcome, draft=request.form)
+
+
+@bp.get("/games/<game_id>/terrain/pieces/<uid>/edit")
+def edit_form(game_id: str, uid: str) -> Any:
+    _editor(game_id)
+    context = _context(game_id)
+    found = context["loaded"].state.pieces.get(uid)
+    if found is None:
+        abort(404, description="That piece is no longer in the set.")
+    return _render(game_id, editing=uid, draft=piece_form_values(found.piece))
+
+
+@bp.post("/games/<game_id>/terrain/pieces/<uid>")
+def change(game_id: str, uid: str) -> Any:
+    _editor(game_id)
+    pack = loaded_game(game_id).pack
+    piece, problem = form_piece(pack, request.form)
+    if problem:
+        return _render(game_id, 422, error=problem, draft=request.form, editing=uid)
+    return _done(game_id, _record(game_id, "piece", {"piece_uid": uid, "piece": piece}), request.form, uid)
+
+
+@bp.post("/games/<game_id>/terrain/pieces/<uid>/move")
+def move(game_id: str, uid: str) -> Any:
+    """Place a piece on the map (x/y in inches, from a drag or typed)."""
+    _editor(game_id)
+    found = _context(game_id)["loaded"].state.pieces.get(uid)
+    if found is None:
+        abort(404, description="That piece is no longer in the set.")
+    try:
+        x, y = float(request.form.get("x", "")), float(request.form.get("y", ""))
+    except ValueError:
+        return _render(game_id, 422, error="x and y must be numbers of inches.")
+    piece = found.piece.model_dump(mode="json", exclude={"uid"}) | {
+        "x": round(x * 2) / 2,
+        "y": round(y * 2) / 2,
+    }
+    return _done(game_id, _record(game_id, "piece", {"piece_uid": uid, "piece": piece}))
+
+
+@bp.post("/games/<game_id>/terrain/pieces/<uid>/mysterious")
+def roll_mysterious(game_id: str, uid: str) -> Any:
+    """The defender's D6 on the Mysterious Terrain table for a feature without a warscroll."""
+    _editor(game_id)
+    found = _context(game_id)["loaded"].state.pieces.get(uid)
+    if found is None:
+        abort(404, description="That piece is no longer in the set.")
+    raw = request.form.get("roll", "")
+    roll = int(raw) if raw.isdigit() and 1 <= int(raw) <= 6 else random.SystemRandom().randint(1, 6)
+    piece = found.piece.model_dump(mode="json", exclude={"uid"}) | {"mysterious": roll}
+    return _done(game_id, _record(game_id, "piece", {"piece_uid": uid, "piece": piece}))
+
+
+@bp.post("/games/<game_id>/terrain/pieces/<uid>/remove")
+def remove(game_id: str, uid: str) -> Any:
+    _editor(game_id)
+    return _done(game_id, _record(game_id, "remove", {"piece_uid": uid}))
+
+
+@bp.post("/games/<game_id>/terrain/pieces/<uid>/agree")
+def agree(game_id: str, uid: str) -> Any:
+    _editor(game_id)
+    raw = request.form.get("player", "")
+    player = int(raw) if raw.isdigit() else -1
+    return _done(game_id, _record(game_id, "agree", {"piece_uid": uid, "player": player}))
+
+
+@bp.post("/games/<game_id>/terrain/seat")
+def seat(game_id: str) -> Any:
+    """Which player this phone ticks agreement for ("" for a shared screen)."""
+    loaded_game(game_id)
+    response = redirect(url_for("terrain.show", game_id=game_id), code=303)
+    value = request.form.get("seat", "")
+    response.set_cookie(
+        _seat_cookie(game_id),
+        value if value.isdigit() else "",
+        max_age=SEAT_DAYS * 86400,
+        path=f"/games/{game_id}",
+        samesite="Lax",
+        httponly=True,
+        secure=request.is_secure,
+    )
+    return response
+
+
+@bp.post("/games/<game_id>/terrain/library")
+def save_library(game_id: str) -> Any:
+    """Keep this set's pieces for reuse at a club table."""
+    _editor(game_id)
+    context = _context(game_id)
+    name = request.form.get("name", "").strip()
+    if not name or len(name) > 60:
+        return _render(game_id, 422, error="name: give the saved set a name of 1 to 60 characters.")
+    pieces = [s.piece.model_dump(mode="json", exclude={"uid"}) for s in context["loaded"].state.ordered]
+    store().save_terrain_library(context["pack"].id, name, pieces)
+    return _done(game_id, None)
+
+
+@bp.post("/games/<game_id>/terrain/library/<lib_id>")
+def load_library(game_id: str, lib_id: str) -> Any:
+    """Add the pieces of a saved set to this game's set (each still to be agreed)."""
+    _editor(game_id)
+    context = _context(game_id)
+    saved = next((s for s in store().terrain_library(context["pack"].id) if s["id"] == lib_id), None)
+    if saved is None:
+        abort(404, description="There is no such saved terrain set for this game.")
+    for piece in saved["pieces"]:
+        body = {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece}
+        problem = terrain_sets.record(
+            store(), _context(game_id)["loaded"], str(uuid.uuid4()), "piece", body, len(context["names"])
+        )
+        if problem:
+            return _done(game_id, problem)
+    return _done(game_id, None)
+
+
+@bp.post("/games/<game_id>/terrain/line-of-sight")
+def line_of_sight(game_id: str) -> Any:
+    """The size arithmetic: can one regiment see or volley another over what lies between."""
+    loaded_game(game_id)
+    form = request.form
+
+    def whole(name: str) -> int:
+        raw = form.get(name, "").strip()
+        return int(raw) if raw.lstrip("-").isdigit() else 0
+
+    between = []
+    for i in range(3):
+        if form.get(f"b{i}.kind"):
+            between.append(
+                {
+                    "name": form.get(f"b{i}.name") or f"Item {i + 1}",
+                    "kind": form.get(f"b{i}.kind"),
+                    "size": whole(f"b{i}.size"),
+                    "elevated_on": whole(f"b{i}.elevated_on"),
+                    "obstructing": form.get(f"b{i}.kind") == "regiment"
+                    or bool(form.get(f"b{i}.obstructing")),
+                    "cover": bool(form.get(f"b{i}.cover")),
+                }
+            )
+    sight = terrain.line_of_sight(
+        {"size": whole("shooter_size"), "elevated_on": whole("shooter_on")},
+        {"size": whole("target_size"), "elevated_on": whole("target_on")},
+        between,
+    )
+    return render_template("partials/_sight.html", sight=sight)
+
+
+@bp.get("/games/<game_id>/terrain/card.pdf")
+def card(game_id: str) -> Any:
+    """The terrain reference card: each piece, its keywords and what they do."""
+    paper = request.args.get("paper", "a4").lower()
+    if paper not in pdf.PAPERS:
+        abort(400, description="paper must be a4 or letter.")
+    context = _context(game_id)
+    context["map_svg"] = _map(context)
+    context["keywords"] = {
+        k.id: k for k in (context["pack"].terrain.keywords if context["pack"].terrain else [])
+    }
+    context["mysterious"] = lambda roll: terrain.mysterious_effect(context["pack"], roll)
+    response = Response(pdf.render("terrain_card.html", context, paper), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="terrain-{game_id}.pdf"'
+    return response
