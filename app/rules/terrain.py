@@ -538,9 +538,8 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
         elif kind == "agree" and uid in state.pieces:
             player = event.get("player")
             state.pieces[uid].agreed.add(player)
-            state.history.append(
-                {"at": at, "what": f"Player {player + 1} agreed to {state.pieces[uid].piece.name}"}
-            )
+            who = names[player] if isinstance(player, int) and 0 <= player < len(names) else "A player"
+            state.history.append({"at": at, "what": f"{who} agreed to {state.pieces[uid].piece.name}"})
         if state.agreed:
             state.locked_at = state.locked_at or at
         else:

@@ -70,9 +70,9 @@ def shot(page: Any) -> Any:
     """Save a screenshot of the page for a person to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
 
-    def take(name: str) -> Path:
+    def take(name: str, target: Any = None) -> Path:
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        (target or page).screenshot(path=str(path), full_page=True)
         return path
 
     return take

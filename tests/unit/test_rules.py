@@ -338,6 +338,8 @@ def test_rolls_are_kept_in_the_log_and_score_nothing(table, roll, sentence):
     if sentence is None:
         assert problem is None
         game = t.game
-        assert [r.results for r in game.rolls] == [tuple(roll["results"])] and game.vp(ANN) == game.vp(BO) == 0
+        assert [r.results for r in game.rolls] == [tuple(roll["results"])] and game.vp(ANN) == game.vp(
+            BO
+        ) == 0
     else:
         assert sentence in problem

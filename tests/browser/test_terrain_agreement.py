@@ -1,0 +1,80 @@
+"""Two phones agree a First Blood terrain set piece by piece; one reopens a piece."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def phone(browser: Browser) -> Page:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    return context.new_page()
+
+
+def sit(page: Page, name: str) -> None:
+    page.locator(".seat label").filter(has=page.get_by_text(name, exact=True)).click()
+    page.get_by_role("button", name="Use this phone for that").click()
+
+
+def test_two_phones_agree_and_one_reopens(browser: Browser, live_server: str, shot) -> None:
+    ann, bo = phone(browser), phone(browser)
+    made = ann.request.post(
+        live_server + "/api/v1/games",
+        data={
+            "pack": "conquest-first-blood",
+            "scenario": "outflank",
+            "points_limit": 800,
+            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+        },
+    ).json()
+    terrain = f"{live_server}/games/{made['id']}/terrain"
+    for page in (ann, bo):
+        page.goto(made["join_url"])
+        page.goto(terrain)
+
+    sit(ann, "Ann")
+    ann.get_by_role("button", name="+ Forest").click()
+    expect(ann.locator(".entry-name")).to_have_text(["Forest"])
+    ann.get_by_role("button", name="+ Hill").click()
+    expect(ann.locator(".entry-name")).to_have_text(["Forest", "Hill"])
+    for _ in range(2):
+        ann.get_by_role("button", name="Ann agrees").first.click()
+        ann.wait_for_load_state("networkidle")
+    expect(ann.get_by_role("button", name="Ann agrees")).to_have_count(0)
+    expect(ann.get_by_test_id("agreement")).to_have_text("2 of 2 pieces still to agree.")
+
+    sit(bo, "Bo")
+    expect(bo.get_by_role("button", name="Bo agrees")).to_have_count(2)
+    expect(bo.get_by_role("button", name="Ann agrees")).to_have_count(0)
+    for _ in range(2):
+        bo.get_by_role("button", name="Bo agrees").first.click()
+        bo.wait_for_load_state("networkidle")
+    expect(bo.get_by_test_id("agreement")).to_contain_text("Agreed by both and locked at")
+    shot("terrain-locked", bo)
+
+    # Ann moves the hill: it alone reopens, on both phones.
+    ann.reload()
+    expect(ann.get_by_test_id("agreement")).to_contain_text("Agreed by both")
+    hill = ann.locator(".piece-entry", has=ann.locator(".entry-name", has_text="Hill"))
+    hill.get_by_role("link", name="Edit").click()
+    form = ann.locator(".piece-form").first
+    form.get_by_label('x (")').fill("36")
+    form.get_by_label('y (")').fill("12")
+    form.get_by_role("button", name="Save piece").click()
+    expect(ann.get_by_test_id("agreement")).to_have_text("1 of 2 pieces still to agree.")
+    expect(ann.locator("#terrain-map g.piece")).to_have_count(1)
+    bo.reload()
+    expect(bo.get_by_test_id("agreement")).to_have_text("1 of 2 pieces still to agree.")
+    expect(bo.get_by_role("button", name="Bo agrees")).to_have_count(1)
+    expect(
+        bo.locator(".piece-entry", has=bo.locator(".entry-name", has_text="Hill")).get_by_role(
+            "button", name="Bo agrees"
+        )
+    ).to_be_visible()
+    bo.get_by_text("What changed, when").click()
+    expect(bo.locator("details ol")).to_contain_text("Changed Hill (agreement reopened)")
+    shot("terrain-reopened", bo)

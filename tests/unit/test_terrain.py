@@ -1,0 +1,348 @@
+"""Terrain checks, one table per rule with cases at and beyond each limit (seeds 001, 004, 002, 000)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.rules import terrain
+
+
+def piece(name: str = "Piece", **extra: Any) -> dict[str, Any]:
+    return {"name": name, "kind": "zonal", "size": 1, **extra}
+
+
+def legal_fb() -> list[dict[str, Any]]:
+    """Ten pieces, two Obscuring and two Obstructing: a legal First Blood battlefield."""
+    pieces = [piece(f"Piece {i}") for i in range(10)]
+    pieces[0]["obscuring"] = pieces[1]["obscuring"] = True
+    pieces[2]["keywords"] = pieces[3]["keywords"] = ["obstructing"]
+    return pieces
+
+
+def verdict(
+    packs,
+    raw: list[dict[str, Any]],
+    pack: str = "conquest-first-blood",
+    scenario: str | None = None,
+    siege: bool = False,
+) -> terrain.Verdict:
+    p = packs[pack]
+    pieces, problem = terrain.parse_pieces(p, raw)
+    assert problem is None, problem
+    return terrain.check(p, pieces, p.scenario(scenario) if scenario else None, siege)
+
+
+def rules(packs, raw, **kw) -> list[str]:
+    return [f.rule for f in verdict(packs, raw, **kw).problems]
+
+
+def advice(packs, raw, **kw) -> list[str]:
+    return [f.rule for f in verdict(packs, raw, **kw).advice]
+
+
+def test_a_legal_first_blood_battlefield(packs):
+    result = verdict(packs, legal_fb())
+    assert result.valid and result.problems == [] and result.advice == []
+
+
+@pytest.mark.parametrize(
+    ("count", "broken"), [(13, []), (14, []), (15, ["max-pieces"]), (16, ["max-pieces"])]
+)
+def test_at_most_14_pieces(packs, count, broken):
+    pieces = legal_fb() + [piece(f"Extra {i}") for i in range(count - 10)]
+    assert rules(packs, pieces) == broken
+
+
+@pytest.mark.parametrize(
+    ("count", "advised"), [(7, ["suggested-pieces"]), (8, []), (10, []), (12, []), (13, ["suggested-pieces"])]
+)
+def test_about_10_pieces_is_advice(packs, count, advised):
+    pieces = legal_fb()[:count] + [piece(f"Extra {i}") for i in range(count - 10)]
+    assert advice(packs, pieces) == advised
+
+
+@pytest.mark.parametrize(("n", "broken"), [(1, []), (2, []), (3, ["max-garrison"])])
+def test_at_most_two_garrisons(packs, n, broken):
+    pieces = legal_fb()
+    for p in pieces[4 : 4 + n]:
+        p["kind"] = "garrison"
+    assert rules(packs, pieces) == broken
+
+
+@pytest.mark.parametrize(("n", "broken"), [(3, []), (4, []), (5, ["max-ruins"])])
+def test_at_most_four_ruins(packs, n, broken):
+    pieces = legal_fb()
+    for p in pieces[4 : 4 + n]:
+        p["ruins"] = True
+    assert rules(packs, pieces) == broken
+
+
+@pytest.mark.parametrize(("n", "broken"), [(1, ["min-obscuring"]), (2, []), (3, [])])
+def test_at_least_two_obscuring(packs, n, broken):
+    pieces = legal_fb()
+    for i, p in enumerate(pieces):
+        p["obscuring"] = i < n
+    assert rules(packs, pieces) == broken
+
+
+@pytest.mark.parametrize(("n", "broken"), [(0, ["min-obstructing"]), (1, ["min-obstructing"]), (2, [])])
+def test_at_least_two_obstructing(packs, n, broken):
+    pieces = legal_fb()
+    for i, p in enumerate(pieces):
+        p["keywords"] = ["obstructing"] if i < n else []
+    result = verdict(packs, pieces)
+    assert [f.rule for f in result.problems] == broken
+
+
+@pytest.mark.parametrize(
+    ("footprint", "broken"),
+    [
+        ([9, 6], []),
+        ([6, 9], []),
+        ([8, 5], []),
+        ([9.5, 6], ["max-footprint"]),
+        ([9, 6.5], ["max-footprint"]),
+        ([7, 7], ["max-footprint"]),
+        ([6, 10], ["max-footprint"]),
+    ],
+)
+def test_no_footprint_over_9_by_6(packs, footprint, broken):
+    pieces = legal_fb()
+    pieces[5]["footprint"] = footprint
+    assert rules(packs, pieces) == broken
+
+
+@pytest.mark.parametrize(
+    ("second", "broken"),
+    [
+        ({"x": 13, "y": 10}, []),  # B spans x 12..14: gap 12 - 9 = 3 exactly, allowed
+        ({"x": 12.9, "y": 10}, ["min-gap"]),  # gap 2.9
+        ({"x": 7, "y": 16}, []),  # B spans y 15..17: gap 15 - 12 = 3
+        ({"x": 14, "y": 15}, []),  # corner to corner: gap hypot(4, 2)
+        ({"x": 12.5, "y": 14}, ["min-gap"]),  # corner to corner: gap hypot(2.5, 1) < 3
+        ({"x": 9, "y": 11}, ["min-gap"]),  # overlapping
+    ],
+)
+def test_pieces_at_least_3_inches_apart(packs, second, broken):
+    # Piece A: 4"x4" at (7, 10): x 5..9, y 8..12. Piece B: 2"x2" at the given centre.
+    pieces = legal_fb()
+    pieces[4].update(footprint=[4, 4], x=7, y=10)
+    pieces[5].update(footprint=[2, 2], **second)
+    assert rules(packs, pieces) == broken
+
+
+@pytest.mark.parametrize(
+    ("y", "broken"), [(16, []), (17, []), (17.5, ["objective-zone"]), (24, ["objective-zone"])]
+)
+def test_no_piece_on_an_objective_zone(packs, y, broken):
+    # The opening scenario's west zone: centre (12, 24), 12" across. A 4x2 piece at (12, y).
+    pieces = legal_fb()
+    pieces[4].update(footprint=[4, 2], x=12, y=y)
+    assert rules(packs, pieces, scenario="twin-contested-zones") == broken
+
+
+@pytest.mark.parametrize(("gap_x", "advised"), [(6, []), (5.5, ["garrison-gap"])])
+def test_garrisons_6_apart_is_advice(packs, gap_x, advised):
+    pieces = legal_fb()
+    pieces[4].update(kind="garrison", footprint=[4, 4], x=20, y=30)
+    pieces[5].update(kind="garrison", footprint=[4, 4], x=24 + gap_x, y=30)
+    result = verdict(packs, pieces, scenario="outflank")
+    assert result.problems == [] and [f.rule for f in result.advice] == advised
+
+
+@pytest.mark.parametrize(("x", "advised"), [(8, []), (7, ["garrison-edge"])])
+def test_garrisons_6_from_the_edge_is_advice(packs, x, advised):
+    pieces = legal_fb()
+    pieces[4].update(kind="garrison", footprint=[4, 4], x=x, y=40)
+    assert advice(packs, pieces, scenario="outflank") == advised
+
+
+@pytest.mark.parametrize(("size", "broken"), [(0, []), (4, []), (-1, ["size-range"]), (5, ["size-range"])])
+def test_size_runs_from_0_to_4(packs, size, broken):
+    pieces = legal_fb()
+    pieces[6]["size"] = size
+    assert rules(packs, pieces) == broken
+
+
+def test_impassable_and_traversable_conflict(packs):
+    pieces = legal_fb()
+    pieces[6]["keywords"] = ["impassable", "traversable"]
+    result = verdict(packs, pieces)
+    assert [f.rule for f in result.problems] == ["keyword-conflict"]
+    assert result.problems[0].message == "Piece 6 (piece 7) cannot be both Impassable and Traversable."
+
+
+def test_garrison_defaults_and_presets(packs):
+    preset = {p.name: p for p in packs["conquest-first-blood"].terrain.presets}
+    assert (preset["Forest"].size, preset["Forest"].keywords) == (3, ["traversable", "hindering", "cover"])
+    assert (preset["Hill"].size, preset["Hill"].keywords) == (2, ["obstructing", "elevated"])
+    rules_ = packs["conquest-first-blood"].terrain
+    assert (rules_.garrison_defense, rules_.garrison_capacity) == (1, 4)
+
+
+@pytest.mark.parametrize(
+    ("raw", "sentence"),
+    [
+        ([{"name": "x", "keywords": ["lava"]}], "'lava' is not a terrain keyword here"),
+        ([{"name": "x", "size": "big"}], "pieces[0].size"),
+        ([{"name": "x", "footprint": [0, 3]}], "pieces[0].footprint"),
+        ([{"name": "x", "x": 3}], "give both x and y"),
+        ([{"kind": "zonal"}], "pieces[0].name"),
+        ("forest", "pieces must be a list"),
+    ],
+)
+def test_what_is_not_a_terrain_set(packs, raw, sentence):
+    pieces, problem = terrain.parse_pieces(packs["conquest-first-blood"], raw)
+    assert pieces is None and sentence in problem
+
+
+# --- Age of Sigmar: Pitched Battles set-up ---------------------------------------------------
+def aos(name: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, **extra}
+
+
+@pytest.mark.parametrize(("x", "broken"), [(5.5, ["edge-gap"]), (6, ["edge-gap"]), (6.5, [])])
+def test_aos_more_than_3_from_the_edge(packs, x, broken):
+    # A 6" wide feature at x: its edge is x - 3 from the table edge.
+    result = rules(
+        packs, [aos("Ruin", footprint=[6, 4], x=x, y=30)], pack="aos-ghb-2021", scenario="savage-gains"
+    )
+    assert result == broken
+
+
+@pytest.mark.parametrize(
+    ("second_x", "faction", "broken"),
+    [(18, False, ["terrain-gap"]), (18.5, False, []), (15, True, ["faction-gap"]), (15.5, True, [])],
+)
+def test_aos_gaps_between_features(packs, second_x, faction, broken):
+    # First: 4" wide at x=8 (6..10). Second 4" wide: gap = second_x - 2 - 10.
+    pieces = [
+        aos("Wall", footprint=[4, 4], x=8, y=36),
+        aos("Shrine", footprint=[4, 4], x=second_x, y=36, faction=faction),
+    ]
+    assert rules(packs, pieces, pack="aos-ghb-2021", scenario="savage-gains") == broken
+
+
+@pytest.mark.parametrize(("y", "broken"), [(18, ["objective-gap"]), (17.5, []), (22, ["objective-gap"])])
+def test_aos_more_than_3_from_objectives(packs, y, broken):
+    # Savage Gains' W objective stands at (15, 22); a 2"-deep feature at (15, y): gap = 22 - y - 1.
+    pieces = [aos("Statue", footprint=[2, 2], x=15, y=y)]
+    assert rules(packs, pieces, pack="aos-ghb-2021", scenario="savage-gains") == broken
+
+
+@pytest.mark.parametrize(("inside", "broken"), [(4, ["fortress-min"]), (5, []), (6, [])])
+def test_siege_fortress_needs_five_features(packs, inside, broken):
+    pieces = [aos(f"Tower {i}", fortress=i < inside) for i in range(6)]
+    assert rules(packs, pieces, pack="aos-ghb-2021", siege=True) == broken
+    assert rules(packs, pieces, pack="aos-ghb-2021") == []  # not a siege: no fortress needed
+
+
+def test_aos_without_positions_gives_a_checklist(packs):
+    result = verdict(packs, [aos("Ruin")], pack="aos-ghb-2021", scenario="savage-gains")
+    assert result.valid and any("check by eye" in line for line in result.checklist)
+
+
+def test_mysterious_terrain_table(packs):
+    pack = packs["aos-ghb-2021"]
+    assert [e.name for e in pack.terrain.mysterious] == [
+        "Damned",
+        "Arcane",
+        "Inspiring",
+        "Deadly",
+        "Mystical",
+        "Sinister",
+    ]
+    assert terrain.mysterious_effect(pack, 6).name == "Sinister"
+    assert terrain.mysterious_effect(pack, None) is None
+    assert "aos-reminders" in pack.terrain.mysterious_note
+
+
+# --- line of sight: the seed's worked example --------------------------------------------------
+@pytest.mark.parametrize(
+    ("shooter", "target", "between", "clear"),
+    [
+        # Regiment X (Size 1) on a hill (Elevated 2) volleys Regiment A (Size 1) on the hill: clear.
+        ({"size": 1, "elevated_on": 2}, {"size": 1, "elevated_on": 2}, [], True),
+        # X on the hill at Regiment D (Size 1) behind B, also on a hill (Size 3): B obstructs.
+        (
+            {"size": 1, "elevated_on": 2},
+            {"size": 1},
+            [{"name": "B", "kind": "regiment", "size": 1, "elevated_on": 2}],
+            False,
+        ),
+        # ...but over a Size 1 regiment on the flat, X's Size 3 sees: clear.
+        ({"size": 1, "elevated_on": 2}, {"size": 1}, [{"name": "E", "kind": "regiment", "size": 1}], True),
+        # Reversed: C (Size 1) at X (Size 3) with A (Size 3) between: blocked.
+        (
+            {"size": 1},
+            {"size": 1, "elevated_on": 2},
+            [{"name": "A", "kind": "regiment", "size": 1, "elevated_on": 2}],
+            False,
+        ),
+        # A Size 2 Obstructing hill between two Size 1 regiments blocks; a Size 3 shooter sees over it.
+        (
+            {"size": 1},
+            {"size": 1},
+            [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}],
+            False,
+        ),
+        (
+            {"size": 3},
+            {"size": 1},
+            [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}],
+            True,
+        ),
+        # A regiment standing on the Obstructing piece sees freely.
+        (
+            {"size": 1},
+            {"size": 1},
+            [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True, "target_on": True}],
+            True,
+        ),
+        # Terrain that is not Obstructing never blocks, whatever its Size.
+        ({"size": 1}, {"size": 1}, [{"name": "Forest", "kind": "terrain", "size": 3, "cover": True}], True),
+    ],
+)
+def test_line_of_sight(shooter, target, between, clear):
+    assert terrain.line_of_sight(shooter, target, between).clear is clear
+
+
+def test_cover_is_reported():
+    sight = terrain.line_of_sight(
+        {"size": 1}, {"size": 1}, [{"name": "Forest", "kind": "terrain", "size": 3, "cover": True}]
+    )
+    assert sight.cover and any("halved" in r for r in sight.reasons)
+
+
+# --- agreement ----------------------------------------------------------------------------------
+def ev(kind: str, uid: str, at: str, **body: Any) -> dict[str, Any]:
+    return {"type": kind, "piece_uid": uid, "at": at, **body}
+
+
+def test_agreement_locks_and_a_change_reopens_it():
+    forest = {"name": "Forest", "kind": "zonal", "size": 3}
+    events = [
+        ev("piece", "f", "10:00", piece=forest),
+        ev("piece", "h", "10:01", piece={"name": "Hill", "size": 2}),
+        ev("agree", "f", "10:02", player=0),
+        ev("agree", "f", "10:03", player=1),
+        ev("agree", "h", "10:04", player=1),
+    ]
+    state = terrain.fold(2, events)
+    assert state.locked_at is None and [s.uid for s in state.waiting()] == ["h"]
+    events.append(ev("agree", "h", "10:05", player=0))
+    state = terrain.fold(2, events, ["Ann", "Bo"])
+    assert state.agreed and state.locked_at == "10:05"
+    # Moving the forest after the lock reopens it, and only it.
+    events.append(ev("piece", "f", "10:09", piece={**forest, "x": 10, "y": 10}))
+    state = terrain.fold(2, events, ["Ann", "Bo"])
+    assert state.locked_at is None and [s.uid for s in state.waiting()] == ["f"]
+    assert state.history[-1]["what"] == "Moved Forest (agreement reopened)"
+    assert "Ann agreed to Forest" in [h["what"] for h in state.history]
+    events += [ev("agree", "f", "10:10", player=0), ev("agree", "f", "10:11", player=1)]
+    assert terrain.fold(2, events).locked_at == "10:11"
+    events.append(ev("remove", "h", "10:12"))
+    state = terrain.fold(2, events)
+    assert list(state.pieces) == ["f"] and state.locked_at == "10:11"

@@ -1,0 +1,277 @@
+"""Terrain through the API and the terrain screen."""
+
+from __future__ import annotations
+
+import io
+import uuid
+
+from pypdf import PdfReader
+
+from tests.web.conftest import new_game, soup
+
+
+def fb_game(client, scenario="outflank"):
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "pack": "conquest-first-blood",
+            "scenario": scenario,
+            "points_limit": 800,
+            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+        },
+    ).json
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    return made, f"/games/{made['id']}/terrain"
+
+
+def csrf(client, url):
+    return soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+
+
+def post(client, url, **data):
+    return client.post(url, data={"id": str(uuid.uuid4()), **data}, headers={"HX-Request": "true"})
+
+
+# --- API ---------------------------------------------------------------------------------------
+def test_check_answers_a_verdict_for_any_well_formed_set(client):
+    body = {
+        "pack": "conquest-first-blood",
+        "pieces": [
+            {
+                "name": "Forest",
+                "kind": "zonal",
+                "size": 3,
+                "keywords": ["traversable", "hindering", "cover"],
+                "footprint": [6, 9],
+                "obscuring": True,
+            },
+            {
+                "name": "Swamp",
+                "kind": "zonal",
+                "size": 5,
+                "keywords": ["impassable", "traversable", "obstructing"],
+            },
+        ],
+    }
+    answer = client.post("/api/v1/terrain/check", json=body)
+    assert answer.status_code == 200 and answer.json["valid"] is False
+    problems = {p["rule"]: p for p in answer.json["problems"]}
+    assert set(problems) == {"min-obscuring", "min-obstructing", "size-range", "keyword-conflict"}
+    assert problems["size-range"]["pieces"] == ["Swamp"] and problems["size-range"]["indices"] == [1]
+    assert [a["rule"] for a in answer.json["advice"]] == ["suggested-pieces"]
+
+
+def test_check_with_a_scenario_measures_to_its_zones(client):
+    body = {
+        "pack": "conquest-first-blood",
+        "scenario": "outflank",
+        "pieces": [
+            {
+                "name": "Ruin",
+                "footprint": [4, 4],
+                "x": 24,
+                "y": 24,
+                "obscuring": True,
+                "keywords": ["obstructing"],
+            },
+            {
+                "name": "Hill",
+                "footprint": [6, 6],
+                "x": 40,
+                "y": 40,
+                "obscuring": True,
+                "keywords": ["obstructing"],
+            },
+        ],
+    }
+    answer = client.post("/api/v1/terrain/check", json=body).json
+    assert [p["rule"] for p in answer["problems"]] == ["objective-zone"]
+    assert "Ruin (piece 1) stands on the objective zone C" in answer["problems"][0]["message"]
+
+
+def test_check_refuses_only_what_is_not_a_set(client):
+    bad = [
+        ({"pack": "chess", "pieces": []}, "pack must be one of the rulepacks with terrain rules"),
+        (
+            {"pack": "conquest-first-blood", "pieces": [{"name": "x", "keywords": ["lava"]}]},
+            "'lava' is not a terrain keyword",
+        ),
+        ({"pack": "conquest-first-blood", "scenario": "moon", "pieces": []}, "scenario must be the id"),
+        ({"pack": "conquest-first-blood", "pieces": [{"name": "x", "x": 3}]}, "give both x and y"),
+        ({"pack": "aos-ghb-2021", "pieces": [], "siege": "yes"}, "siege must be true or false"),
+    ]
+    for body, sentence in bad:
+        answer = client.post("/api/v1/terrain/check", json=body)
+        assert answer.status_code == 422 and sentence in answer.json["error"], body
+    empty = client.post("/api/v1/terrain/check", json={"pack": "aos-ghb-2021", "pieces": []})
+    assert empty.status_code == 200 and empty.json["valid"] is True
+
+
+def test_aos_siege_and_distances(client):
+    pieces = [{"name": f"Tower {i}", "fortress": True} for i in range(4)]
+    answer = client.post(
+        "/api/v1/terrain/check", json={"pack": "aos-ghb-2021", "siege": True, "pieces": pieces}
+    ).json
+    assert [p["rule"] for p in answer["problems"]] == ["fortress-min"]
+    near = [{"name": "Wall", "footprint": [4, 2], "x": 3, "y": 20}]
+    answer = client.post(
+        "/api/v1/terrain/check", json={"pack": "aos-ghb-2021", "scenario": "savage-gains", "pieces": near}
+    ).json
+    assert [p["rule"] for p in answer["problems"]] == ["edge-gap"]
+
+
+def test_line_of_sight_api(client):
+    answer = client.post(
+        "/api/v1/terrain/line-of-sight",
+        json={
+            "shooter": {"size": 1, "elevated_on": 2},
+            "target": {"size": 1},
+            "between": [{"name": "Regiment B", "kind": "regiment", "size": 1, "elevated_on": 2}],
+        },
+    ).json
+    assert answer["clear"] is False and answer["blocked_by"] == ["Regiment B"] and answer["shooter_size"] == 3
+    assert (
+        client.post("/api/v1/terrain/line-of-sight", json={"shooter": {}, "target": {"size": -1}}).status_code
+        == 422
+    )
+
+
+# --- the terrain screen ----------------------------------------------------------------------------
+def test_add_agree_change_reopen(client):
+    made, url = fb_game(client)
+    token = csrf(client, url)
+    page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
+    assert page.select_one(".entry-name").text == "Forest"
+    assert "Traversable" in page.select_one(".effects").text
+    assert page.select_one('[data-testid="agreement"]').text.strip() == "1 of 1 piece still to agree."
+    uid = page.select_one(".piece-entry")["data-uid"]
+    post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
+    page = soup(post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1"))
+    assert (
+        page.select_one('[data-testid="agreement"]').text.strip().startswith("Agreed by both and locked at")
+    )
+    api = client.get(f"/api/v1/games/{made['id']}/terrain").json
+    assert api["agreed"] and api["locked_at"] and api["pieces"][0]["agreed_by"] == ["Ann", "Bo"]
+    # A change after the lock reopens that piece and is recorded.
+    page = soup(post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x="20", y="20"))
+    assert page.select_one('[data-testid="agreement"]').text.strip() == "1 of 1 piece still to agree."
+    api = client.get(f"/api/v1/games/{made['id']}/terrain").json
+    assert api["locked_at"] is None and api["pieces"][0]["x"] == 20
+    assert api["history"][-1]["what"] == "Moved Forest (agreement reopened)"
+    # The game screen says so at a tap.
+    link = soup(client.get(f"/games/{made['id']}")).select_one(".terrain-link a").text
+    assert link == "Terrain: 1 to agree"
+
+
+def test_one_phone_agrees_only_for_its_player(client):
+    _made, url = fb_game(client)
+    token = csrf(client, url)
+    post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
+    client.post(f"{url}/seat", data={"csrf_token": token, "seat": "1"})
+    buttons = [b.text for b in soup(client.get(url)).select(".piece-entry .entry-actions button.primary")]
+    assert buttons == ["Bo agrees"]
+
+
+def test_custom_piece_and_refusal_keeps_the_form(client):
+    _made, url = fb_game(client)
+    token = csrf(client, url)
+    bad = post(
+        client, f"{url}/pieces", csrf_token=token, name="Tower", kind="garrison", size="2", footprint_w="4"
+    )
+    assert bad.status_code == 422
+    assert soup(bad).select_one("#error").text == "footprint: give both width and depth, or neither."
+    assert soup(bad).select_one('#terrain input[name="name"]')["value"] == "Tower"
+    good = soup(
+        post(
+            client,
+            f"{url}/pieces",
+            csrf_token=token,
+            name="Tower",
+            kind="garrison",
+            size="2",
+            footprint_w="4",
+            footprint_h="4",
+            x="24",
+            y="40",
+            save_preset="on",
+        )
+    )
+    tags = good.select_one(".piece-entry .tags").text
+    assert "Defense 1" in tags and "Capacity 4" in tags and 'at 24", 40"' in tags
+    # Kept as a preset for the next game of this pack.
+    _, other = fb_game(client, "raid")
+    assert "+ Tower" in [b.text for b in soup(client.get(other)).select(".quick-add button")]
+
+
+def test_watchers_cannot_change_terrain(app, client):
+    _made, url = fb_game(client)
+    token = csrf(client, url)
+    post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
+    watcher = app.test_client()
+    page = soup(watcher.get(url))
+    assert page.select_one(".entry-name").text == "Forest" and page.select("form.piece-form") == []
+    wtoken = soup(watcher.get("/games/new")).select_one('input[name="csrf_token"]')["value"]
+    assert watcher.post(f"{url}/pieces", data={"csrf_token": wtoken, "preset": "Hill"}).status_code == 403
+
+
+def test_saved_sets_for_a_club_table(client):
+    _made, url = fb_game(client)
+    token = csrf(client, url)
+    post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
+    post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
+    post(client, f"{url}/library", csrf_token=token, name="Table 3")
+    _, other = fb_game(client, "raid")
+    page = soup(client.get(other))
+    form = next(f for f in page.select("form") if "Table 3" in f.text)
+    loaded = soup(client.post(form["action"], data={"csrf_token": token}, headers={"HX-Request": "true"}))
+    assert [e.text for e in loaded.select(".entry-name")] == ["Forest", "Hill"]
+
+
+def test_aos_mysterious_terrain_roll_and_card(client):
+    made = new_game(client)
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    url = f"/games/{made['id']}/terrain"
+    token = csrf(client, url)
+    page = soup(
+        post(client, f"{url}/pieces", csrf_token=token, name="Old Ruin", footprint_w="6", footprint_h="4")
+    )
+    uid = page.select_one(".piece-entry")["data-uid"]
+    rolled = soup(post(client, f"{url}/pieces/{uid}/mysterious", csrf_token=token, roll="4"))
+    assert rolled.select_one(".effects").text.startswith("Mysterious terrain (4): Deadly.")
+    pdf = client.get(f"{url}/card.pdf?paper=letter")
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert "Old Ruin" in text and "Deadly (4)" in text and "NOT YET AGREED" in text
+
+
+def test_conquest_card_lists_keywords_and_effects(client):
+    _made, url = fb_game(client)
+    token = csrf(client, url)
+    page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
+    uid = page.select_one(".piece-entry")["data-uid"]
+    for player in ("0", "1"):
+        post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player=player)
+    text = "\n".join(
+        p.extract_text() for p in PdfReader(io.BytesIO(client.get(f"{url}/card.pdf").data)).pages
+    )
+    assert "Forest" in text and "Hindering:" in text and "agreed by both" in text
+
+
+def test_line_of_sight_on_the_screen(client):
+    _made, url = fb_game(client)
+    token = csrf(client, url)
+    answer = soup(
+        client.post(
+            f"{url}/line-of-sight",
+            data={
+                "csrf_token": token,
+                "shooter_size": "1",
+                "shooter_on": "2",
+                "target_size": "1",
+                "target_on": "0",
+                "b0.kind": "regiment",
+                "b0.size": "1",
+                "b0.elevated_on": "2",
+            },
+        )
+    )
+    assert answer.select_one("strong").text == "Blocked by Item 1."
