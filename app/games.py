@@ -26,7 +26,6 @@ class Loaded:
     row: GameRow
     pack: Pack
     state: scoring.Game | rounds.RoundGame
-    events: list[dict[str, Any]]
     # Each player's attached roster, as it was when attached: {player: {"roster_id", "roster", ...}}.
     armies: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -49,21 +48,25 @@ def setup_of(row: GameRow) -> Setup:
     return Setup(row.pack, row.scenario, row.points_limit, players)
 
 
-def load(store: Store, packs: dict[str, Pack], game_id: str) -> Loaded | None:
-    """The game with that id, replayed; ``None`` if there is no such game."""
+def load(store: Store, packs: dict[str, Pack], game_id: str, state: Any = None) -> Loaded | None:
+    """The game with that id, replayed; ``None`` if there is no such game.
+
+    ``state`` is a replay already made (by :func:`record`), so it is not made twice.
+    """
     row = store.game(game_id)
     if row is None:
         return None
     pack = packs.get(row.pack)
     if pack is None or pack.scenario(row.scenario) is None:
         raise PackMissing(f"This game uses the rulepack {row.pack!r}, which is not installed here.")
-    events = store.events(game_id)
     armies = store.game_rosters(game_id)
     for attached in armies.values():
         roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
         attached["summary"] = army.army_summary(roster) if roster is not None else None
         attached["name"] = attached["roster"].get("name") or "Roster"
-    return Loaded(row, pack, engine(pack).replay(pack, setup_of(row), events), events, armies)
+    if state is None:
+        state = engine(pack).replay(pack, setup_of(row), store.events(game_id))
+    return Loaded(row, pack, state, armies)
 
 
 def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
@@ -74,32 +77,45 @@ def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] |
     return store.create_game(setup.as_dict())
 
 
-def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> tuple[str, str | None]:
-    """Append one event to a game.
+@dataclass
+class Outcome:
+    """What became of an event: ``recorded``, ``duplicate`` (nothing changed) or ``refused``.
 
-    Returns ``("recorded", None)``, ``("duplicate", None)`` when the id was already
-    recorded (nothing changes), or ``("refused", sentence)``.
+    ``state`` is the game with the event when it was recorded (``None`` otherwise).
     """
+
+    status: str
+    error: str | None = None
+    state: Any = None
+
+
+def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> Outcome:
+    """Append one event to a game, checked against the game's events by its rules."""
     try:
         eid = scoring.event_id(event)
     except scoring.Refused as exc:
-        return "refused", str(exc)
+        return Outcome("refused", str(exc))
     row = store.game(game_id)
     if row is None:
-        return "refused", "There is no such game."
+        return Outcome("refused", "There is no such game.")
     pack = packs.get(row.pack)
     if pack is None:
-        return "refused", f"This game uses the rulepack {row.pack!r}, which is not installed here."
+        return Outcome("refused", f"This game uses the rulepack {row.pack!r}, which is not installed here.")
     body = {**event, "id": eid}
     setup = setup_of(row)
-
     rules = engine(pack)
+    after: list[Any] = [None]
 
     def refuse(events: list[dict[str, Any]]) -> str | None:
-        return rules.check(rules.replay(pack, setup, events), body)
+        # check() leaves the replayed game holding the new event: the state to answer with.
+        state = rules.replay(pack, setup, events)
+        problem = rules.check(state, body)
+        # An undo is judged without being applied: its state is made by the next replay.
+        after[0] = None if problem or body.get("type") == "undo" else state
+        return problem
 
     outcome = store.append(game_id, body, refuse)
-    return outcome.status, outcome.error
+    return Outcome(outcome.status, outcome.error, after[0] if outcome.status == "recorded" else None)
 
 
 def summary(loaded: Loaded) -> dict[str, Any]:

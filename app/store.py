@@ -339,20 +339,30 @@ class Store:
         """Append one event unless its id is already recorded or ``refuse`` objects.
 
         ``refuse`` gets the game's current events and returns ``None`` to accept or a
-        sentence saying why not. It runs inside the write lock, so it sees exactly the
-        events the new one will follow.
+        sentence saying why not. It is first asked outside the write lock, so that the lock
+        is held only to insert; if another event arrived meanwhile it is asked again inside
+        the lock, so it always judges exactly the events the new one follows.
         """
+        seen = self.events(game_id)
+        problem = None if self._known(event["id"]) else refuse(seen)
         with self._immediate():
             rows = list(self.db.query("SELECT game_id FROM events WHERE id = ?", [event["id"]]))
             if rows:
                 if rows[0]["game_id"] == game_id:
                     return Appended("duplicate")
                 return Appended("refused", "id is already used by an event of another game; make a new UUID.")
-            problem = refuse(self.events(game_id))
+            count = next(
+                iter(self.db.query("SELECT count(*) AS n FROM events WHERE game_id = ?", [game_id]))
+            )["n"]
+            if count != len(seen):
+                problem = refuse(self.events(game_id))
             if problem:
                 return Appended("refused", problem)
             self._insert_event(game_id, event, now())
         return Appended("recorded")
+
+    def _known(self, event_id: str) -> bool:
+        return bool(list(self.db.query("SELECT 1 FROM events WHERE id = ?", [event_id])))
 
     # --- rosters -------------------------------------------------------------------------
     def create_roster(self, pack: str, body: dict[str, Any]) -> tuple[str, str]:

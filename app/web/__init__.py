@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import threading
 import uuid
 from typing import Any
 
@@ -26,9 +27,23 @@ CSP = (
 
 
 def store() -> Store:
-    """This request's database connection (opened on first use, closed at teardown)."""
-    if "store" not in g:
-        g.store = Store(current_app.config["DATABASE"])
+    """The database connection for this request.
+
+    A served app keeps one connection per thread and reuses it (opening one costs as much
+    as a small request); under tests each request opens and closes its own, so the many
+    temporary databases of a test run never pile up open files.
+    """
+    if "store" in g:
+        return g.store
+    path = current_app.config["DATABASE"]
+    if current_app.testing:
+        g.store = Store(path)
+        g.store_owned = True
+        return g.store
+    local = current_app.extensions.setdefault("muster.connections", threading.local())
+    if getattr(local, "store", None) is None or local.path != path:
+        local.store, local.path = Store(path), path
+    g.store = local.store
     return g.store
 
 
@@ -62,7 +77,7 @@ def qr_data_uri(text: str) -> str:
 
 def _close_store(_exc: BaseException | None) -> None:
     db = g.pop("store", None)
-    if db is not None:
+    if db is not None and g.pop("store_owned", False):
         db.close()
 
 

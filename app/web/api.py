@@ -191,11 +191,12 @@ def post_event(game_id: str) -> Any:
     if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this game's edit token to record events.", 403)
     event = _body()
-    status, error = games.record(store(), packs(), game_id, event)
-    if status == "refused":
-        return _refuse(error or "The event is refused.")
-    code = 201 if status == "recorded" else 200
-    return jsonify(status=status, id=scoring.event_id(event), game=games.summary(loaded_game(game_id))), code
+    outcome = games.record(store(), packs(), game_id, event)
+    if outcome.status == "refused":
+        return _refuse(outcome.error or "The event is refused.")
+    loaded = games.load(store(), packs(), game_id, outcome.state) or loaded_game(game_id)
+    code = 201 if outcome.status == "recorded" else 200
+    return jsonify(status=outcome.status, id=scoring.event_id(event), game=games.summary(loaded)), code
 
 
 @bp.get("/games/<game_id>/export")

@@ -214,13 +214,18 @@ def record(game_id: str) -> Any:
     if token is None:
         abort(403, description="Only this game's players can record in it: open the join link first.")
     event, problem = form_event(loaded, request.form)
+    state = None
     if problem is None:
-        _status, problem = games.record(store(), packs(), game_id, event)
+        outcome = games.record(store(), packs(), game_id, event)
+        problem, state = outcome.error, outcome.state
     htmx = request.headers.get("HX-Request") == "true"
     if problem is None and not htmx:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     code = 422 if problem else 200
-    context = _view(loaded_game(game_id), token, error=problem, draft=request.form if problem else None)
+    after = games.load(store(), packs(), game_id, state) if state is not None else loaded_game(game_id)
+    context = _view(
+        after or loaded_game(game_id), token, error=problem, draft=request.form if problem else None
+    )
     template = context["game_partial"] if htmx else "game.html"
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
