@@ -21,6 +21,7 @@ Side = Literal["attacker", "defender"]
 
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024
+MAX_NODES = 200_000
 
 
 class Model(BaseModel):
@@ -658,11 +659,31 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    """How many items the node holds once every alias is expanded (shared nodes counted each time)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = 1  # a cycle (not valid in a pack) counts once instead of forever
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(_expanded_size(child, memo) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
+    memo[key] = min(size, MAX_NODES + 1)
+    return memo[key]
+
+
 def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
     """Parse one pack's YAML text; return the pack or the list of what is wrong with it."""
     if len(text.encode()) > MAX_PACK_BYTES:
         return None, [PackError(file, "", f"is larger than {MAX_PACK_BYTES // 1024} KB")]
     try:
+        # The document is measured as aliases would expand it before anything is built: a
+        # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        if root is not None and _expanded_size(root, {}) > MAX_NODES:
+            return None, [PackError(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")]
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

@@ -118,3 +118,15 @@ def test_savage_gains_border_objectives_carry_their_territory(ghb):
         "east": None,
         "defender-border": "defender",
     }
+
+
+def test_hostile_yaml_is_refused_before_it_is_built():
+    bomb = "a: &a ['x','x','x','x','x','x','x','x','x']\n"
+    for i in range(1, 9):
+        bomb += f"{chr(97 + i)}: &{chr(97 + i)} [" + ",".join([f"*{chr(96 + i)}"] * 9) + "]\n"
+    pack, errors = parse_pack(bomb, "bomb.yaml")
+    assert pack is None and "expands to more than" in errors[0].message
+    pack, errors = parse_pack("x" * (600 * 1024), "big.yaml")
+    assert pack is None and "larger than 512 KB" in errors[0].message
+    pack, errors = parse_pack("- just\n- a list\n", "list.yaml")
+    assert pack is None and "mapping" in errors[0].message
