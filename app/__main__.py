@@ -1,31 +1,147 @@
-"""Command line: ``python -m app serve`` runs Muster with waitress."""
+"""Command line: serve Muster, back it up and restore it.
+
+python -m app serve                 gunicorn, gthread workers (settings from MUSTER_* variables)
+python -m app backup FILE           an SQLite copy, safe while the server runs
+python -m app restore FILE          replace the database with a backup (stop the server first)
+python -m app export-json FILE      every game, roster and terrain set as JSON
+python -m app import-json FILE      load such a JSON file into a new, empty database
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
+import sys
+from typing import Any
+
+
+def _serve(args: argparse.Namespace) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    from app import create_app
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        """gunicorn with gthread workers: it holds 64 keep-alive phones without stalling."""
+
+        def load_config(self) -> None:
+            options = {
+                "bind": f"{args.host}:{args.port}",
+                "workers": args.workers,
+                "threads": args.threads,
+                "worker_class": "gthread",
+                "timeout": 60,
+                "graceful_timeout": 10,
+                "keepalive": 5,
+                "accesslog": "-" if args.access_log else None,
+                "errorlog": "-",
+            }
+            for key, value in options.items():
+                if value is not None:
+                    self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            # Each worker builds its own app after the fork: no database handle is shared.
+            return create_app()
+
+    app = create_app()  # once in the master: migrations run and the rulepacks are checked
+    logging.getLogger("muster").info(
+        "Muster on http://%s:%d (database %s, %d workers x %d threads)",
+        args.host,
+        args.port,
+        app.config["DATABASE"],
+        args.workers,
+        args.threads,
+    )
+    Server().run()
+
+
+def _database() -> str:
+    from app import create_app
+
+    return create_app().config["DATABASE"]
+
+
+def _backup(args: argparse.Namespace) -> None:
+    from app.store import Store
+
+    store = Store(_database())
+    try:
+        store.backup(args.file)
+    finally:
+        store.close()
+    print(f"backed up to {args.file}")
+
+
+def _restore(args: argparse.Namespace) -> None:
+    from app.store import Store, check_backup
+
+    problem = check_backup(args.file)
+    if problem:
+        sys.exit(problem)
+    path = _database()
+    store = Store(path)
+    try:
+        store.restore(args.file)
+    finally:
+        store.close()
+    Store.initialise(path)  # a backup from an older Muster is brought up to date
+    print(f"restored {path} from {args.file}")
+
+
+def _export(args: argparse.Namespace) -> None:
+    from app.store import Store
+
+    store = Store(_database())
+    try:
+        data = store.export_all()
+    finally:
+        store.close()
+    with open(args.file, "w", encoding="utf-8") as out:
+        json.dump(data, out, ensure_ascii=False, indent=1)
+    print(f"exported {sum(len(rows) for rows in data['tables'].values())} rows to {args.file}")
+
+
+def _import(args: argparse.Namespace) -> None:
+    from app.store import Store
+
+    with open(args.file, encoding="utf-8") as source:
+        data = json.load(source)
+    store = Store(_database())
+    try:
+        store.import_all(data)
+    except ValueError as exc:
+        sys.exit(str(exc))
+    finally:
+        store.close()
+    print(f"imported {args.file}")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="Muster, the table-side companion.")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve Muster over HTTP with waitress")
+    serve = sub.add_parser("serve", help="serve Muster over HTTP (gunicorn)")
     serve.add_argument("--host", default=os.environ.get("MUSTER_HOST", "0.0.0.0"))  # noqa: S104
     serve.add_argument("--port", type=int, default=int(os.environ.get("MUSTER_PORT", "5000")))
-    serve.add_argument("--threads", type=int, default=int(os.environ.get("MUSTER_THREADS", "8")))
-    args = parser.parse_args(argv)
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from waitress import serve as waitress_serve
-
-    from app import create_app
-
-    app = create_app()
-    logging.getLogger("muster").info(
-        "Muster on http://%s:%d (database %s)", args.host, args.port, app.config["DATABASE"]
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("MUSTER_WORKERS", "2")))
+    serve.add_argument("--threads", type=int, default=int(os.environ.get("MUSTER_THREADS", "16")))
+    serve.add_argument(
+        "--access-log", action="store_true", default=os.environ.get("MUSTER_ACCESS_LOG") == "1"
     )
-    waitress_serve(app, host=args.host, port=args.port, threads=args.threads)
+    serve.set_defaults(run=_serve)
+    for name, helptext, run in (
+        ("backup", "copy the database to FILE (safe while serving)", _backup),
+        ("restore", "replace the database with the backup FILE", _restore),
+        ("export-json", "write every game, roster and terrain set to FILE as JSON", _export),
+        ("import-json", "load FILE (from export-json) into a new, empty database", _import),
+    ):
+        command = sub.add_parser(name, help=helptext)
+        command.add_argument("file")
+        command.set_defaults(run=run)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args.run(args)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,41 @@ def m003_terrain(db: Database) -> None:
     )
 
 
+BACKUP_FORMAT = "muster-backup/1"
+# In the order they can be loaded (a table after the ones it refers to).
+EXPORTED_TABLES = (
+    "games",
+    "events",
+    "rosters",
+    "custom_units",
+    "game_rosters",
+    "terrain_sets",
+    "terrain_events",
+    "terrain_library",
+    "terrain_presets",
+)
+
+
+def check_backup(path: str | Path) -> str | None:
+    """Why a file is not a Muster backup (one sentence), or ``None`` when it is one."""
+    if not Path(path).is_file():
+        return f"{path} is not a file."
+    try:
+        conn = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
+        try:
+            ok = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return f"{path} is not an SQLite database."
+    if ok != "ok":
+        return f"{path} fails SQLite's integrity check: {ok}."
+    if not {"games", "events"} <= names:
+        return f"{path} is not a Muster database (it has no games and events)."
+    return None
+
+
 def now() -> str:
     """The current UTC time as an ISO 8601 string, to the millisecond."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -215,6 +250,52 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    # --- backups ---------------------------------------------------------------------------
+    def backup(self, target: str | Path) -> None:
+        """Copy the whole database to ``target`` with SQLite's online backup (safe while serving)."""
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        out = sqlite3.connect(str(target))
+        try:
+            self.db.conn.backup(out)
+        finally:
+            out.close()
+
+    def restore(self, source: str | Path) -> None:
+        """Replace the whole database with a backup file, after checking that it is one."""
+        problem = check_backup(source)
+        if problem:
+            raise ValueError(problem)
+        src = sqlite3.connect(f"file:{Path(source)}?mode=ro", uri=True)
+        try:
+            src.backup(self.db.conn)
+        finally:
+            src.close()
+
+    def integrity(self) -> str:
+        """SQLite's own integrity check: "ok" when the file is sound."""
+        return str(next(iter(self.db.query("PRAGMA integrity_check")))["integrity_check"])
+
+    def export_all(self) -> dict[str, Any]:
+        """Every table's rows as JSON (edit tokens only as their hashes)."""
+        tables = {}
+        for name in EXPORTED_TABLES:
+            order = "seq" if "seq" in self.db[name].columns_dict else "rowid"
+            tables[name] = list(self.db.query(f"SELECT * FROM [{name}] ORDER BY {order}"))  # noqa: S608
+        return {"format": BACKUP_FORMAT, "exported": now(), "tables": tables}
+
+    def import_all(self, data: dict[str, Any]) -> None:
+        """Load an :meth:`export_all` dump into an empty database, all or nothing."""
+        if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
+            raise ValueError(f"format must be {BACKUP_FORMAT!r}: a file made by export-json.")
+        if any(self.db[name].count for name in EXPORTED_TABLES):
+            raise ValueError("The database is not empty; import into a new database file.")
+        tables = data.get("tables") or {}
+        with self._immediate():
+            for name in EXPORTED_TABLES:
+                rows = tables.get(name) or []
+                if rows:
+                    self.db[name].insert_all(rows)
 
     @contextmanager
     def _immediate(self) -> Iterator[None]:
