@@ -27,6 +27,47 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _rulepack_files(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    files = []
+    for path in folder.glob("*.yaml"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        files.append((path.name, stat.st_mtime_ns, stat.st_size))
+    return tuple(sorted(files))
+
+
+# Packs already parsed in this process, by folder and file listing: apps built on the same
+# folder (each gunicorn thread's, each test's) share one parse instead of repeating it.
+_LOADED: dict[tuple[str, tuple[tuple[str, int, int], ...]], tuple[dict[str, Any], list[Any]]] = {}
+
+
+def refresh_rulepacks(app: Flask) -> dict[str, Any]:
+    """The installed rulepacks, loaded again whenever a file in the folder changed.
+
+    An admin can install or remove a pack while Muster runs; every worker notices on its
+    next request (a listing of a few files costs microseconds).
+    """
+    from app.rules.pack import load_packs
+
+    folder = Path(app.config["RULEPACKS"])
+    files = _rulepack_files(folder)
+    if app.extensions.get("muster.pack_files") != files:
+        key = (str(folder.resolve()), files)
+        if key not in _LOADED:
+            if len(_LOADED) >= 8:  # old listings are forgotten, oldest first
+                del _LOADED[next(iter(_LOADED))]
+            _LOADED[key] = load_packs(folder)
+        packs, errors = _LOADED[key]
+        for error in errors:
+            log.error("rulepack refused: %s", error)
+        app.extensions["muster.packs"] = packs
+        app.extensions["muster.pack_errors"] = errors
+        app.extensions["muster.pack_files"] = files
+    return app.extensions["muster.packs"]
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app: config, database, rulepacks, blueprints.
 
@@ -56,15 +97,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from app.rules.pack import load_packs
     from app.store import Store
 
     Store.initialise(app.config["DATABASE"])
-    packs, errors = load_packs(Path(app.config["RULEPACKS"]))
-    for error in errors:
-        log.error("rulepack refused: %s", error)
-    app.extensions["muster.packs"] = packs
-    app.extensions["muster.pack_errors"] = errors
+    refresh_rulepacks(app)
 
     from app.web import register
 

@@ -123,6 +123,14 @@ def m003_terrain(db: Database) -> None:
     )
 
 
+@migrations()
+def m004_club(db: Database) -> None:
+    # Club night: a game can be archived off the home screen; failed admin logins are counted.
+    db["games"].add_column("archived", str)
+    db["login_failures"].create({"id": int, "address": str, "at": str}, pk="id", not_null={"address", "at"})
+    db["login_failures"].create_index(["address", "at"])
+
+
 BACKUP_FORMAT = "muster-backup/1"
 # In the order they can be loaded (a table after the ones it refers to).
 EXPORTED_TABLES = (
@@ -187,6 +195,7 @@ class GameRow:
     points_limit: int
     players: list[dict[str, Any]]
     created: str
+    archived: str | None = None
 
     def setup_dict(self) -> dict[str, Any]:
         return {
@@ -372,10 +381,55 @@ class Store:
         rows = list(self.db.query("SELECT edit_token_hash FROM games WHERE id = ?", [game_id]))
         return bool(rows) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token))
 
-    def recent_games(self, limit: int = 50) -> list[GameRow]:
-        """The newest games first."""
-        rows = self.db.query("SELECT * FROM games ORDER BY created DESC, rowid DESC LIMIT ?", [limit])
-        return [_game_row(r) for r in rows]
+    def recent_games(
+        self, limit: int = 50, since: str | None = None, archived: bool = False
+    ) -> list[GameRow]:
+        """The newest games first; only those created since a time, and not archived, if asked."""
+        where = ["1 = 1"]
+        params: list[Any] = []
+        if since:
+            where.append("created >= ?")
+            params.append(since)
+        if not archived:
+            where.append("archived IS NULL")
+        sql = f"SELECT * FROM games WHERE {' AND '.join(where)} ORDER BY created DESC, rowid DESC LIMIT ?"  # noqa: S608
+        return [_game_row(r) for r in self.db.query(sql, [*params, limit])]
+
+    def count_games(self) -> int:
+        return int(next(iter(self.db.query("SELECT count(*) AS n FROM games")))["n"])
+
+    def delete_game(self, game_id: str) -> bool:
+        """Remove a game and everything recorded for it (admin only); ``False`` if there was none."""
+        with self._immediate():
+            if not self.game_exists(game_id):
+                return False
+            for set_row in self.db.query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]):
+                self.db.execute("DELETE FROM terrain_events WHERE set_id = ?", [set_row["id"]])
+            self.db.execute("DELETE FROM terrain_sets WHERE game_id = ?", [game_id])
+            self.db.execute("DELETE FROM game_rosters WHERE game_id = ?", [game_id])
+            self.db.execute("DELETE FROM events WHERE game_id = ?", [game_id])
+            self.db.execute("DELETE FROM games WHERE id = ?", [game_id])
+        return True
+
+    def archive_games(self, before: str | None = None) -> int:
+        """Take every game not yet archived (created before a time, if given) off the home screen."""
+        stamp = now()
+        with self._immediate():
+            cursor = self.db.execute(
+                "UPDATE games SET archived = ? WHERE archived IS NULL AND created <= ?",
+                [stamp, before or stamp],
+            )
+        return cursor.rowcount
+
+    def login_failures(self, address: str, since: str) -> int:
+        rows = self.db.query(
+            "SELECT count(*) AS n FROM login_failures WHERE address = ? AND at >= ?", [address, since]
+        )
+        return int(next(iter(rows))["n"])
+
+    def record_login_failure(self, address: str) -> None:
+        with self._immediate():
+            self.db.execute("INSERT INTO login_failures (address, at) VALUES (?, ?)", [address, now()])
 
     def events_of(self, game_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         """Events of several games at once, keyed by game id (for lists of live scores)."""
@@ -663,4 +717,5 @@ def _game_row(row: dict[str, Any]) -> GameRow:
         points_limit=row["points_limit"],
         players=json.loads(row["players"]),
         created=row["created"],
+        archived=row.get("archived"),
     )

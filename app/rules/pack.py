@@ -659,6 +659,10 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+# libyaml's safe loader is five to ten times faster than the pure-Python one, and as safe.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
     """How many items the node holds once every alias is expanded (shared nodes counted each time)."""
     key = id(node)
@@ -681,10 +685,12 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
     try:
         # The document is measured as aliases would expand it before anything is built: a
         # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_SAFE_LOADER)
         if root is not None and _expanded_size(root, {}) > MAX_NODES:
-            return None, [PackError(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")]
-        data = yaml.safe_load(text)
+            return None, [
+                PackError(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
+            ]
+        data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader, libyaml's when present)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""

@@ -56,8 +56,12 @@ def store() -> Store:
 
 
 def packs() -> dict[str, Pack]:
-    """The rulepacks that loaded at start-up, by id."""
-    return current_app.extensions["muster.packs"]
+    """The installed rulepacks, by id (reloaded when the rulepacks folder changes)."""
+    from app import refresh_rulepacks
+
+    if "packs" not in g:
+        g.packs = refresh_rulepacks(current_app)  # type: ignore[arg-type]
+    return g.packs
 
 
 def pack_errors() -> list[PackError]:
@@ -136,12 +140,10 @@ def _error(exc: HTTPException) -> Any:
         404: "There is nothing at this address.",
         405: f"{request.method} is not allowed here.",
         413: "The request is too large.",
+        429: "Too many requests; wait a moment and try again.",
     }.get(exc.code or 500, exc.description or "The request failed.")
-    if (
-        exc.description
-        and exc.code in (400, 403, 404)
-        and not exc.description.startswith("The requested URL")
-    ):
+    # A description we wrote (not werkzeug's stock one) is the plain sentence to show.
+    if exc.description and exc.description != type(exc).description:
         message = exc.description
     if wants_json():
         return jsonify(error=message), exc.code
@@ -165,7 +167,7 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import api, games, home, prints, rosters, terrain
+    from app.web import admin, api, games, home, prints, rosters, terrain
 
     csrf.init_app(app)
     # Pages, JSON and assets travel compressed: a phone on club Wi-Fi loads a game in one go.
@@ -187,6 +189,7 @@ def register(app: Flask) -> None:
     compress.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
     app.register_blueprint(home.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
     app.register_blueprint(rosters.bp)
