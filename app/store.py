@@ -131,6 +131,12 @@ def m004_club(db: Database) -> None:
     db["login_failures"].create_index(["address", "at"])
 
 
+@migrations()
+def m005_games_by_night(db: Database) -> None:
+    # The club home lists tonight's unarchived games, newest first, out of thousands.
+    db["games"].create_index(["archived", "created"], if_not_exists=True)
+
+
 BACKUP_FORMAT = "muster-backup/1"
 # In the order they can be loaded (a table after the ones it refers to).
 EXPORTED_TABLES = (
@@ -382,14 +388,21 @@ class Store:
         return bool(rows) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token))
 
     def recent_games(
-        self, limit: int = 50, since: str | None = None, archived: bool = False
+        self,
+        limit: int = 50,
+        since: str | None = None,
+        before: str | None = None,
+        archived: bool = False,
     ) -> list[GameRow]:
-        """The newest games first; only those created since a time, and not archived, if asked."""
+        """The newest games first, created in ``[since, before)`` when given; archived ones if asked."""
         where = ["1 = 1"]
         params: list[Any] = []
         if since:
             where.append("created >= ?")
             params.append(since)
+        if before:
+            where.append("created < ?")
+            params.append(before)
         if not archived:
             where.append("archived IS NULL")
         sql = f"SELECT * FROM games WHERE {' AND '.join(where)} ORDER BY created DESC, rowid DESC LIMIT ?"  # noqa: S608

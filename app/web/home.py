@@ -1,32 +1,63 @@
-"""The home screen (games on this server) and the rulepack pages."""
+"""The club home (tonight's tables and their live scores) and the rulepack pages."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, current_app, render_template, request
 
 from app import games
 from app.rules import grid
+from app.store import GameRow
 from app.web import pack_errors, packs, store
 
 bp = Blueprint("home", __name__)
 
+# A club night, generously: games started in the last 18 hours are "tonight".
+NIGHT = timedelta(hours=18)
+EARLIER = 20
 
-@bp.get("/")
-def index() -> Any:
-    rows = store().recent_games(30)
+
+def _since() -> str:
+    hours = current_app.config.get("CLUB_NIGHT_HOURS")
+    span = timedelta(hours=float(hours)) if hours else NIGHT
+    return (datetime.now(UTC) - span).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
+    """Each game with its battleplan and its state replayed from the log (for the live score)."""
     events = store().events_of([r.id for r in rows])
     listed = []
     for row in rows:
         pack = packs().get(row.pack)
         scenario = pack.scenario(row.scenario) if pack else None
         if pack is None or scenario is None:
-            listed.append({"row": row, "state": None, "scenario": None})
+            listed.append({"row": row, "state": None, "scenario": None, "pack": pack})
             continue
         state = games.engine(pack).replay(pack, games.setup_of(row), events[row.id])
-        listed.append({"row": row, "state": state, "scenario": scenario})
-    return render_template("home.html", games=listed, packs=packs(), pack_errors=pack_errors())
+        listed.append({"row": row, "state": state, "scenario": scenario, "pack": pack})
+    return listed
+
+
+def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    since = _since()
+    # Tonight's tables in the order they sat down; the rest of the week below, newest first.
+    tonight = store().recent_games(200, since=since)
+    tonight.reverse()
+    earlier = store().recent_games(EARLIER, before=since)
+    return _listed(tonight), _listed(earlier)
+
+
+@bp.get("/")
+def index() -> Any:
+    tonight, earlier = _tonight()
+    if request.headers.get("HX-Request") and request.args.get("part") == "tables":
+        # The tables refresh themselves every few seconds: only that part is sent.
+        return render_template("partials/_tables.html", tonight=tonight)
+    return render_template(
+        "home.html", tonight=tonight, earlier=earlier, packs=packs(), pack_errors=pack_errors()
+    )
 
 
 @bp.get("/packs/<pack_id>")

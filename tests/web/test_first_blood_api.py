@@ -348,5 +348,5 @@ def test_home_lists_first_blood_games_with_their_score(client):
         _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
     item = soup(client.get("/")).select_one(f'a[href="/games/{made["id"]}"]')
     assert item.select_one(".game-title").text == "Outflank"
-    assert [b.text for b in item.select(".game-players b")] == ["6", "2"]
+    assert [b.text for b in item.select(".score .vp")] == ["6", "2"]
     assert "round 3 of 10" in item.text

@@ -50,7 +50,7 @@ def _form(page, selector):
 
 def test_home_and_new_game_pages(client):
     home = soup(client.get("/"))
-    assert home.select_one("h1").text == "Games on this table"
+    assert home.select_one("h1").text == "Tonight's tables"
     assert home.select_one('a[href="/packs/aos-ghb-2021"]').text == "Pitched Battles 2021"
     new = soup(client.get("/games/new"))
     options = [o["value"] for o in new.select("#scenario option") if o["value"]]
