@@ -8,12 +8,13 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 5000
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: WeasyPrint's libraries (run), plus Chromium for the browser tests.
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 TEST_DEBS := $(RUN_DEBS) chromium poppler-utils
 
-.PHONY: apt all run test lint format bench check-seeds clean system-deps-run system-deps-test
+.PHONY: apt all setup run service test lint format bench check-seeds clean system-deps-run system-deps-test
 
 all: test
 
@@ -29,7 +30,8 @@ apt:
 	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if ! command -v apt-get >/dev/null; then echo "note: not Debian; install by hand:$$missing"; exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	elif command -v sudo >/dev/null && [ -t 0 ]; then SUDO="sudo"; else \
 	  echo "note: cannot install$$missing (needs root); install them with apt"; exit 0; fi; \
 	echo "installing:$$missing"; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null
@@ -40,8 +42,21 @@ system-deps-run:
 system-deps-test:
 	@$(MAKE) --no-print-directory apt DEBS="$(TEST_DEBS)"
 
-run: system-deps-run $(STAMP)
+# Everything `run` needs, without serving: after `git pull`, before restarting the service.
+setup: system-deps-run $(STAMP)
+
+run: setup
 	$(PY) -m app serve --host $(HOST) --port $(PORT)
+
+# Install and start the systemd service for this checkout and user (docs/raspberry-pi.md).
+service: setup
+	@test -f instance/muster.env || { umask 077; mkdir -p instance; cp docs/systemd/muster.env instance/muster.env; \
+	  echo "made instance/muster.env: set MUSTER_ADMIN_PASSWORD in it"; }
+	sed -e "s|@USER@|$$(id -un)|g" -e "s|@DIR@|$$(pwd)|g" docs/systemd/muster.service \
+	  | $(SUDO) tee /etc/systemd/system/muster.service >/dev/null
+	$(SUDO) systemctl daemon-reload
+	$(SUDO) systemctl enable --now muster
+	@echo "Muster runs as a service: sudo systemctl status muster"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -51,8 +66,12 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# Rules text must be our own words: any long run copied from the source books fails the build.
 check-seeds:
-	@if [ -f ../shared/tools/seedcopy.py ]; then python3 ../shared/tools/seedcopy.py . ; fi
+	@if [ -f ../shared/tools/seedcopy.py ]; then \
+	  out="$$(python3 ../shared/tools/seedcopy.py .)"; \
+	  if [ -n "$$out" ]; then echo "$$out"; echo "text copied from the seeds (above)"; exit 1; fi; \
+	fi
 
 test: system-deps-test $(STAMP) lint check-seeds
 	$(PY) -m pytest -q
