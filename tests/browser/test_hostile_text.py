@@ -1,0 +1,221 @@
+"""Script in every text a player can type is shown as text, never run, in a real browser.
+
+Each field gets its own payload, so a page that showed one unescaped would be caught by name:
+the payloads must appear literally on the page, no element may carry an event-handler
+attribute or be an inline script, nothing may open a dialog, and Chromium must report no
+Content-Security-Policy violation (which an unescaped handler would trigger).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import uuid
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from pypdf import PdfReader
+
+pytestmark = pytest.mark.browser
+
+PAYLOADS = {
+    "player 1": "<img src=x onerror=alert(1)>",
+    "player 2": '"><svg onload=alert(2)>',
+    "roster name": "</title><script>alert(3)</script>",
+    "faction": "<iframe src=javascript:alert(4)>",
+    "unit": "<b onmouseover=alert(5)>Knights</b>",
+    "keyword": "<A HREF=JAVASCRIPT:ALERT(6)>HERO</A>",  # keywords are kept in capitals
+    "trait": "{{7*7}}<body onload=alert(7)>",
+    "notes": "<style>*{display:none}</style><input autofocus onfocus=alert(8)>",
+    "officer": "<details open ontoggle=alert(9)>",
+    "retinue": "<video><source onerror=alert(10)>",
+    "piece": "<marquee onstart=alert(11)>",
+    "piece notes": "'><img src=/ onerror=alert(12)>",
+    "set": "<svg><script>alert(13)</script>",
+    "roll": "javascript:alert(14)//<img src=x onerror=alert(14)>",
+}
+
+# What a page's DOM holds that could run script: handler attributes, inline scripts, js: URLs.
+DANGER = """() => {
+  const found = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const attr of el.attributes) {
+      if (attr.name.startsWith('on')) found.push(el.tagName + ' ' + attr.name);
+      if (/^\\s*javascript:/i.test(attr.value) && ['href', 'src', 'action', 'formaction'].includes(attr.name))
+        found.push(el.tagName + ' ' + attr.name + '=' + attr.value);
+    }
+    if (el.tagName === 'SCRIPT' && !el.src && el.type !== 'application/json' && el.type !== 'application/ld+json')
+      found.push('inline script: ' + el.textContent.slice(0, 60));
+    if (['IFRAME', 'MARQUEE', 'VIDEO', 'STYLE'].includes(el.tagName) && el.closest('main'))
+      found.push('injected ' + el.tagName);
+  }
+  return found;
+}"""
+
+
+class Watch:
+    """Collects dialogs and CSP reports on a page while the test walks through screens."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.alarms: list[str] = []
+        page.on("dialog", lambda d: (self.alarms.append(f"dialog: {d.message}"), d.dismiss()))
+        page.on(
+            "console",
+            lambda m: self.alarms.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+
+    def inert(self, where: str, *labels: str) -> None:
+        """The page shows each labelled payload as text and holds nothing that could run."""
+        self.page.wait_for_load_state("networkidle")
+        text = self.page.locator("body").inner_text() + " ".join(
+            self.page.locator("input, textarea").evaluate_all("els => els.map(e => e.value)")
+        )
+        for label in labels:
+            assert PAYLOADS[label] in text, f"{where}: the {label} is not shown as typed"
+        assert self.page.evaluate(DANGER) == [], where
+        assert self.alarms == [], where
+
+
+def _pdf_text(page: Page, url: str) -> str:
+    response = page.request.get(url)
+    assert response.status == 200, url
+    return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.body())).pages)
+
+
+def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, shot) -> None:
+    watch = Watch(page)
+
+    # A game started on the phone, the players' names typed into the form.
+    page.goto(live_server + "/games/new")
+    page.locator("#name0").fill(PAYLOADS["player 1"])
+    page.locator("#name1").fill(PAYLOADS["player 2"])
+    page.locator("#scenario").select_option("savage-gains")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]{22,}$"))
+    game_url = page.url.split("#")[0]
+    game_id = game_url.rstrip("/").rsplit("/", 1)[-1]
+    watch.inert("game page", "player 1", "player 2")
+    token = _edit_token(page, game_id)
+
+    # The dice roller's purpose, recorded with the game.
+    roll = page.request.post(
+        f"{live_server}/api/v1/games/{game_id}/events",
+        data={
+            "id": str(uuid.uuid4()),
+            "type": "roll",
+            "dice": "d6",
+            "results": [4],
+            "purpose": PAYLOADS["roll"],
+        },
+        headers={"X-Edit-Token": token},
+    )
+    assert roll.status == 201, roll.text()
+    page.reload()
+    watch.inert("game page with a roll", "player 1", "roll")
+    shot("hostile-game")
+    page.goto(live_server + "/")
+    watch.inert("home", "player 1", "player 2")
+    assert PAYLOADS["player 1"] in _pdf_text(page, f"{game_url}/scoresheet.pdf")
+
+    # A Pitched Battles roster with hostile text in every field, attached to the game.
+    aos = page.request.post(
+        live_server + "/api/v1/rosters",
+        data={
+            "pack": "aos-ghb-2021",
+            "name": PAYLOADS["roster name"],
+            "points_limit": 2000,
+            "faction": PAYLOADS["faction"],
+            "entries": [
+                {
+                    "name": PAYLOADS["unit"],
+                    "points": 200,
+                    "roles": ["Leader"],
+                    "keywords": ["WIZARD", PAYLOADS["keyword"]],
+                    "general": True,
+                    "command_trait": PAYLOADS["trait"],
+                    "notes": PAYLOADS["notes"],
+                }
+            ],
+        },
+    ).json()
+    page.goto(aos["url"])
+    watch.inert("roster page", "roster name", "faction", "unit", "keyword", "trait", "notes")
+    page.goto(aos["edit_url"])
+    watch.inert("roster editor", "roster name", "faction", "unit", "notes")
+    page.locator(".entry").first.get_by_role("link", name="Edit").click()
+    watch.inert("entry editor", "unit", "trait", "notes")
+    shot("hostile-roster")
+    assert PAYLOADS["unit"] in _pdf_text(page, aos["url"] + "/roster.pdf")
+    plain = page.request.get(aos["url"] + "/roster.txt")
+    assert plain.headers["content-type"].startswith("text/plain")
+    attached = page.request.post(
+        f"{live_server}/api/v1/games/{game_id}/rosters",
+        data={"player": 0, "roster": aos["id"]},
+        headers={"X-Edit-Token": token},
+    )
+    assert attached.status == 201, attached.text()
+    page.goto(game_url)
+    watch.inert("game page with an army", "player 1", "unit")
+
+    # A First Blood roster: officers and retinue have names of their own.
+    fb = page.request.post(
+        live_server + "/api/v1/rosters",
+        data={
+            "pack": "conquest-first-blood",
+            "name": PAYLOADS["roster name"],
+            "entries": [
+                {
+                    "name": PAYLOADS["unit"],
+                    "kind": "regiment",
+                    "type": "cavalry",
+                    "points": 165,
+                    "models": 3,
+                    "officers": [{"name": PAYLOADS["officer"], "points": 40}],
+                    "retinue": [{"name": PAYLOADS["retinue"], "points": 20}],
+                }
+            ],
+        },
+    )
+    assert fb.status == 201, fb.text()
+    page.goto(fb.json()["url"])
+    watch.inert("First Blood roster", "roster name", "unit", "officer", "retinue")
+
+    # Terrain: a piece described by hand, and the set saved under a hostile name.
+    made = page.request.post(
+        live_server + "/api/v1/games",
+        data={
+            "pack": "conquest-first-blood",
+            "scenario": "outflank",
+            "points_limit": 800,
+            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+        },
+    ).json()
+    page.goto(made["join_url"])
+    page.goto(f"{live_server}/games/{made['id']}/terrain")
+    page.locator(".seat label").filter(has=page.get_by_text("Ann", exact=True)).click()
+    page.get_by_role("button", name="Use this phone for that").click()
+    page.get_by_text("Describe a piece").click()
+    describe = page.locator("details.describe")
+    describe.locator("input[name=name]").fill(PAYLOADS["piece"])
+    describe.locator("input[name=notes]").fill(PAYLOADS["piece notes"])
+    describe.get_by_role("button", name="Add piece").click()
+    expect(page.locator(".entry-name", has_text="marquee")).to_be_visible()
+    page.get_by_text("Saved sets for this club table").click()
+    page.locator("#lib-name").fill(PAYLOADS["set"])
+    page.get_by_role("button", name="Save the set").click()
+    page.get_by_text("Saved sets for this club table").click()
+    watch.inert("terrain screen", "piece", "piece notes", "set")
+    shot("hostile-terrain")
+    assert PAYLOADS["piece"] in _pdf_text(page, f"{live_server}/games/{made['id']}/terrain/card.pdf?paper=a4")
+
+
+def _edit_token(page: Page, game_id: str) -> str:
+    """The edit token this phone holds for the game, read from the join link it was shown."""
+    value: Any = page.evaluate(
+        "() => { const i = document.querySelector('input.copy'); return i ? i.value : null; }"
+    )
+    if value and "/join/" in value:
+        return str(value).rsplit("/join/", 1)[1]
+    raise AssertionError(f"the game page of {game_id} shows this phone no join link")
