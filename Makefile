@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 TEST_DEBS := $(RUN_DEBS) chromium poppler-utils
 
-.PHONY: apt all setup run service test lint format bench check-seeds clean system-deps-run system-deps-test
+.PHONY: apt all setup run service test lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
 
 all: test
 
@@ -81,3 +81,15 @@ bench: system-deps-test $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts
+
+# The app icons (static/icons/*.png), drawn with Pillow (WeasyPrint brings it).
+icons: $(STAMP)
+	$(PY) tools/icons.py
+
+# axe-core for the accessibility tests, from the npm registry, its version in the file name.
+AXE_VERSION ?= 4.14.1
+vendor-axe:
+	@tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null && tar xzf axe-core-$(AXE_VERSION).tgz && cd - >/dev/null && \
+	rm -f tests/browser/vendor/axe-core-* && \
+	cp $$tmp/package/axe.min.js tests/browser/vendor/axe-core-$(AXE_VERSION).min.js && \
+	cp $$tmp/package/LICENSE tests/browser/vendor/axe-core-$(AXE_VERSION).LICENSE.txt && rm -rf $$tmp

@@ -38,6 +38,14 @@
       select.addEventListener("change", show);
       var item = mapItem(select);
       if (item) {
+        // Now the map has buttons: it is a group, and each button's name starts with what it shows.
+        var map = item.closest("svg");
+        if (map && map.getAttribute("role") === "img") map.setAttribute("role", "group");
+        var shown = Array.prototype.map.call(item.querySelectorAll("text"), function (t) {
+          t.before(" "); // SVG draws no loose spaces; they keep the words apart for assistive tech
+          return t.textContent.trim();
+        });
+        item.setAttribute("aria-label", shown.join(" ") + ": tap to change who seized it");
         // A point keeps showing its holder until a capture is chosen.
         if (item.getAttribute("data-holder")) item.dataset.kept = item.getAttribute("data-holder");
         item.addEventListener("click", function () { cycle(select); });
@@ -84,4 +92,6 @@
 
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:after:swap", function () { enhance(document); });
+  // offline.js shows a step rendered ahead (a <template>) without a swap.
+  document.addEventListener("muster:enhance", function () { enhance(document); });
 })();

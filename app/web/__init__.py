@@ -167,7 +167,7 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import admin, api, games, home, prints, rosters, terrain
+    from app.web import admin, api, games, home, prints, pwa, rosters, terrain
 
     csrf.init_app(app)
     # Pages, JSON and assets travel compressed: a phone on club Wi-Fi loads a game in one go.
@@ -194,6 +194,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(prints.bp)
     app.register_blueprint(rosters.bp)
     app.register_blueprint(terrain.bp)
+    app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_store)
     app.register_error_handler(HTTPException, _error)

@@ -276,8 +276,17 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
         return event, None
     if kind == "round":
         return _round_event(loaded, form, event)
+    if kind == "roll":
+        # The dice roller's form: the dice as they fell ("3,5"), and what the roll decided.
+        results = [_int(value) for value in form.get("results", "").replace(",", " ").split()]
+        if not results or None in results:
+            return event, "results must list the dice as whole numbers, such as 3,5."
+        event.update(dice=form.get("dice", ""), results=results, purpose=form.get("purpose", "").strip())
+        if form.get("winner", "").strip():
+            event["winner"] = _int(form.get("winner"))
+        return event, None
     if kind not in ("turn", "battle_round"):
-        return event, "type must be turn, battle_round, end or undo."
+        return event, "type must be turn, battle_round, end, roll or undo."
     event["round"] = _int(form.get("round"))
     facts = scoring.scenario_facts(loaded.pack, loaded.state.scenario)
     if kind == "turn":

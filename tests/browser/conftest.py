@@ -5,10 +5,12 @@ from __future__ import annotations
 import shutil
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -51,18 +53,32 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
+@dataclass
+class Served:
+    """A running Muster: its address and the Flask app behind it (to change its config)."""
+
+    url: str
+    app: Flask
+
+
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
+def served(tmp_path: Path) -> Iterator[Served]:
     """Muster on a free port, on its own SQLite file, for one test."""
     app = create_app({"DATABASE": str(tmp_path / "muster.sqlite"), "SECRET_KEY": "browser-tests"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield Served(f"http://127.0.0.1:{server.server_port}", app)
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def live_server(served: Served) -> str:
+    """The address of Muster on a free port, on its own SQLite file, for one test."""
+    return served.url
 
 
 @pytest.fixture

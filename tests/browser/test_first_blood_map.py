@@ -18,6 +18,8 @@ def tap_zone(page: Page, objective: str) -> None:
 def test_tap_the_map_to_score_twin_contested_zones(page: Page, live_server: str, shot) -> None:
     page.goto(live_server + "/games/new")
     page.get_by_role("link", name="Conquest: First Blood").click()
+    # The screen changes in place (htmx boost): wait for the First Blood form before typing.
+    expect(page.locator(".switch strong")).to_have_text("Conquest: First Blood")
     page.get_by_label("Name").first.fill("Ann")
     page.get_by_label("Name").nth(1).fill("Bo")
     page.locator("#scenario").select_option("twin-contested-zones")

@@ -1,0 +1,107 @@
+"""The progressive web app: the service worker at /sw.js, the web manifest, the offline page.
+
+The service worker's cache is named after a version made from the bytes of everything it
+precaches, so a release that changes any of them installs a new worker, which replaces the
+old cache and tells the open pages that a new version is ready (see docs/offline.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, render_template, url_for
+from werkzeug.datastructures import MultiDict
+
+from app.web import asset_url
+
+bp = Blueprint("pwa", __name__)
+
+# The app shell: precached when the service worker installs (paths under static/).
+SHELL_STATIC = (
+    "muster.css",
+    "htmx-4.0.1.min.js",
+    "muster.js",
+    "theme.js",
+    "outbox.js",
+    "offline.js",
+    "dice.js",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+    "icons/maskable-192.png",
+    "icons/maskable-512.png",
+    "icons/apple-touch-icon.png",
+    "icons/favicon-48.png",
+)
+# Templates whose change changes the precached pages (the offline page and the home page).
+SHELL_TEMPLATES = ("base.html", "offline.html", "home.html")
+SW_SOURCE = "sw.js"
+
+
+def _files(app: Flask) -> list[Path]:
+    static = Path(app.static_folder or "static")
+    templates = Path(app.root_path, app.template_folder or "templates")
+    paths = [static / name for name in (*SHELL_STATIC, SW_SOURCE)]
+    paths += [templates / name for name in SHELL_TEMPLATES]
+    return paths
+
+
+def version(app: Flask) -> str:
+    """The release as the service worker knows it: a hash of every precached file.
+
+    ``MUSTER_RELEASE`` in the config is mixed in, so a deployment (or a test) can force a
+    new worker without changing a file.
+    """
+    cached = app.extensions.get("muster.pwa_version")
+    if cached and not app.debug:
+        return cached
+    digest = hashlib.sha256(str(app.config.get("MUSTER_RELEASE", "")).encode())
+    for path in _files(app):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes() if path.exists() else b"")
+    value = digest.hexdigest()[:12]
+    app.extensions["muster.pwa_version"] = value
+    return value
+
+
+def _no_cache(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the site's root so that its scope can be the whole site."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    source = (Path(app.static_folder or "static") / SW_SOURCE).read_text(encoding="utf-8")
+    shell = [asset_url(name) for name in SHELL_STATIC]
+    shell += [url_for("pwa.manifest"), url_for("pwa.offline"), url_for("home.index")]
+    body = (
+        source.replace('"__VERSION__"', json.dumps(version(app)))
+        .replace('"__SHELL__"', json.dumps(shell))
+        .replace('"__OUTBOX__"', json.dumps(asset_url("outbox.js")))
+    )
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    return _no_cache(response)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web manifest: name, icons (maskable too), standalone display, theme colours."""
+    path = Path(current_app.static_folder or "static") / "manifest.webmanifest"
+    return _no_cache(Response(path.read_bytes(), mimetype="application/manifest+json"))
+
+
+@bp.get("/offline")
+def offline() -> Any:
+    """What the service worker shows for a page this phone has never opened, offline."""
+    return render_template("offline.html")
+
+
+@bp.app_context_processor
+def _pwa_context() -> dict[str, Any]:
+    # An empty draft for the step forms rendered ahead for offline play.
+    return {"blank_draft": MultiDict()}

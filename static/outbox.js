@@ -1,0 +1,273 @@
+// Muster's outbox: game events recorded while the server could not be reached, kept in
+// IndexedDB and sent again in order. Loaded by the pages and by the service worker
+// (importScripts), so a replay can start from either; see docs/offline.md.
+//
+// An entry is one form as it was submitted: its event UUID, the game, the form's action and
+// body, a title and the values as the player saw them, and a status: "waiting" until the
+// server answers, "refused" (with the server's reason and what it holds now) when the rules
+// refuse it. A refused entry stays until the player dismisses it; the entries after it in the
+// same game wait for that. The server's idempotency (an id it already holds changes nothing)
+// makes sending an entry twice harmless.
+(function (scope) {
+  "use strict";
+
+  var DB_NAME = "muster";
+  var DB_VERSION = 1;
+  var PAGES = "muster-pages-1";
+  var LOCK = "muster-outbox";
+  var dbPromise = null;
+
+  function promised(request) {
+    return new Promise(function (resolve, reject) {
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  function open() {
+    if (!dbPromise) {
+      dbPromise = new Promise(function (resolve, reject) {
+        var request = scope.indexedDB.open(DB_NAME, DB_VERSION);
+        request.onupgradeneeded = function () {
+          var db = request.result;
+          if (!db.objectStoreNames.contains("outbox")) db.createObjectStore("outbox", { keyPath: "id" });
+          if (!db.objectStoreNames.contains("sent")) db.createObjectStore("sent", { keyPath: "id" });
+        };
+        request.onsuccess = function () { resolve(request.result); };
+        request.onerror = function () { dbPromise = null; reject(request.error); };
+      });
+    }
+    return dbPromise;
+  }
+
+  function store(name, mode) {
+    return open().then(function (db) { return db.transaction(name, mode).objectStore(name); });
+  }
+
+  function list(game) {
+    return store("outbox", "readonly")
+      .then(function (s) { return promised(s.getAll()); })
+      .then(function (entries) {
+        return entries
+          .filter(function (e) { return !game || e.game === game; })
+          .sort(function (a, b) { return a.seq - b.seq; });
+      });
+  }
+
+  function get(id) {
+    return store("outbox", "readonly").then(function (s) { return promised(s.get(id)); });
+  }
+
+  function put(entry) {
+    return store("outbox", "readwrite").then(function (s) { return promised(s.put(entry)); });
+  }
+
+  function remove(id) {
+    return store("outbox", "readwrite").then(function (s) { return promised(s.delete(id)); });
+  }
+
+  // Entries keep the order they were made in, across pages and reloads.
+  function add(entry) {
+    return list().then(function (entries) {
+      var last = entries.length ? entries[entries.length - 1].seq : 0;
+      entry.seq = Math.max(Date.now(), last + 1);
+      entry.status = entry.status || "waiting";
+      entry.queued = entry.queued || new Date().toISOString();
+      return put(entry).then(function () { return entry; });
+    });
+  }
+
+  // Ids the server has acknowledged: a page older than what this phone sent must not reuse one.
+  function markSent(id, game) {
+    if (!id) return Promise.resolve();
+    return store("sent", "readwrite").then(function (s) {
+      return promised(s.put({ id: id, game: game, at: new Date().toISOString() }));
+    });
+  }
+
+  function wasSent(id) {
+    return store("sent", "readonly")
+      .then(function (s) { return promised(s.get(id)); })
+      .then(function (found) { return !!found; });
+  }
+
+  function uuid() {
+    if (scope.crypto && scope.crypto.randomUUID) return scope.crypto.randomUUID();
+    var b = new Uint8Array(16);
+    scope.crypto.getRandomValues(b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  // The sentence of a refusal: the game fragment's #error, or an error page's alert.
+  function reason(html) {
+    var match = /id="error"[^>]*>([\s\S]*?)<\/p>/.exec(html) || /class="alert"[^>]*>([\s\S]*?)<\/p>/.exec(html);
+    if (!match) return "";
+    return match[1]
+      .replace(/<[^>]*>/g, "")
+      .replace(/&#39;|&#x27;/g, "'")
+      .replace(/&quot;|&#34;/g, '"')
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+
+  function pretty(id) {
+    var text = String(id || "").replace(/-/g, " ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  // What the server holds now for the same step as a refused entry, in the player's words.
+  function describeServer(entry, game) {
+    var p = new URLSearchParams(entry.body);
+    var type = p.get("type");
+    var round = Number(p.get("round"));
+    var names = (game.players || []).map(function (pl) { return pl.name; });
+    var labels = {};
+    (game.objectives || []).forEach(function (o) { labels[o.id] = o.label; });
+    function who(i) { return i === null || i === undefined ? "Nobody" : names[i] || "Player " + (i + 1); }
+    var lines = [];
+    if (type === "turn") {
+      var player = Number(p.get("player"));
+      var turn = (game.turns || []).filter(function (t) { return t.round === round && t.player === player; })[0];
+      if (turn) {
+        lines.push("Battle round " + round + ": " + who(player) + "'s turn, " + turn.vp + " VP");
+        lines.push("Battle tactic: " + (turn.tactic ? pretty(turn.tactic) + (turn.tactic_completed ? ", completed" : ", not completed") : "none"));
+        Object.keys(turn.control || {}).forEach(function (oid) {
+          lines.push((labels[oid] || oid) + ": " + who(turn.control[oid]));
+        });
+      } else {
+        lines.push("No turn of " + who(player) + " in battle round " + round + ".");
+      }
+    } else if (type === "battle_round") {
+      var start = (game.rounds || []).filter(function (r) { return r.round === round; })[0];
+      lines.push(start ? "Battle round " + round + ": " + who(start.first) + " takes the first turn." : "Battle round " + round + " has not started.");
+    } else if (type === "round") {
+      var phase = (game.rounds || []).filter(function (r) { return r.round === round; })[0];
+      if (phase) {
+        lines.push("Round " + round + ": " + phase.players.map(function (part, i) { return who(i) + " +" + part.vp + " VP"; }).join(", "));
+        Object.keys(phase.seized || {}).forEach(function (oid) { lines.push((labels[oid] || oid) + ": " + who(phase.seized[oid])); });
+      } else {
+        lines.push("No Victory Phase for round " + round + ".");
+      }
+    } else if (type === "end") {
+      var pl = (game.players || [])[Number(p.get("player"))];
+      if (pl) lines.push(pl.name + "'s grand strategy: " + (pl.grand_strategy_completed === null || pl.grand_strategy_completed === undefined ? "not recorded" : pl.grand_strategy_completed ? "completed" : "not completed"));
+    }
+    lines.push("Totals: " + (game.players || []).map(function (pl) { return pl.name + " " + pl.vp + " VP"; }).join(", ") + (game.status === "finished" ? " (the battle is over)" : ""));
+    return lines;
+  }
+
+  function serverVersion(entry) {
+    return scope
+      .fetch("/api/v1/games/" + encodeURIComponent(entry.game), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (game) { return game ? describeServer(entry, game) : null; })
+      .catch(function () { return null; });
+  }
+
+  function withLock(run) {
+    var locks = scope.navigator && scope.navigator.locks;
+    return locks ? locks.request(LOCK, run) : run();
+  }
+
+  // Send every waiting entry, game by game, in the order they were made.
+  // Resolves to {sent, refused, unreachable, expired, html}: html[game] is the server's last
+  // answer (the #game fragment) for that game.
+  function flush(options) {
+    options = options || {};
+    return withLock(function () {
+      var result = { sent: [], refused: [], unreachable: false, expired: false, html: {} };
+      return list().then(function (entries) {
+        var games = [];
+        entries.forEach(function (e) { if (games.indexOf(e.game) < 0) games.push(e.game); });
+        var chain = Promise.resolve(true);
+        games.forEach(function (game) {
+          var mine = entries.filter(function (e) { return e.game === game; });
+          chain = chain.then(function (goOn) {
+            return goOn ? sendAll(mine, options, result) : false;
+          });
+        });
+        return chain.then(function () { return result; });
+      });
+    });
+  }
+
+  // Resolves to false when the server cannot be reached (stop everything), true otherwise.
+  function sendAll(entries, options, result) {
+    var i = 0;
+    function next() {
+      if (i >= entries.length) return Promise.resolve(true);
+      var entry = entries[i++];
+      if (entry.status === "refused") return Promise.resolve(true); // the rest waits for the player
+      return sendOne(entry, options, result).then(function (outcome) {
+        if (outcome === "sent") return next();
+        return outcome !== "unreachable";
+      });
+    }
+    return next();
+  }
+
+  function sendOne(entry, options, result) {
+    var body = new URLSearchParams(entry.body);
+    if (options.csrf) body.set("csrf_token", options.csrf);
+    var headers = { "HX-Request": "true", "X-Muster-Replay": "outbox" };
+    if (options.csrf) headers["X-CSRFToken"] = options.csrf;
+    return scope
+      .fetch(entry.action, { method: "POST", body: body, credentials: "same-origin", headers: headers })
+      .then(
+        function (response) {
+          return response.text().then(function (text) { return { response: response, text: text }; });
+        },
+        function () { return null; }
+      )
+      .then(function (answer) {
+        if (!answer) {
+          result.unreachable = true;
+          return "unreachable";
+        }
+        var status = answer.response.status;
+        if (answer.response.ok) {
+          result.sent.push(entry);
+          result.html[entry.game] = answer.text;
+          return remove(entry.id).then(function () { return markSent(entry.id, entry.game); }).then(function () { return "sent"; });
+        }
+        if (status === 400 || status >= 500) {
+          // An expired form or a server fault: not the rules' answer. Keep it waiting.
+          if (status === 400) result.expired = true;
+          entry.note = reason(answer.text) || "Muster could not take it (" + status + "); it will be sent again.";
+          return put(entry).then(function () { return "held"; });
+        }
+        entry.status = "refused";
+        entry.reason = reason(answer.text) || "Muster refused it (" + status + ").";
+        entry.answered = new Date().toISOString();
+        return serverVersion(entry)
+          .then(function (lines) {
+            entry.server = lines;
+            return put(entry);
+          })
+          .then(function () {
+            result.refused.push(entry);
+            return "refused";
+          });
+      });
+  }
+
+  scope.MusterOutbox = {
+    PAGES: PAGES,
+    add: add,
+    get: get,
+    list: list,
+    put: put,
+    remove: remove,
+    flush: flush,
+    markSent: markSent,
+    wasSent: wasSent,
+    uuid: uuid,
+    reason: reason
+  };
+})(self);

@@ -1,0 +1,141 @@
+// Muster's service worker, served at /sw.js (scope /) by app/web/pwa.py, which fills in the
+// version and the app shell. See docs/offline.md.
+//
+// - The app shell (CSS, scripts, htmx, icons, the offline page, the home page) is precached
+//   under a cache named after the release; a new release installs a new worker, which waits
+//   until the player taps "Reload" on the banner the pages show, then deletes the old cache.
+// - Static files: cache first when versioned by content (?v=), else stale-while-revalidate. Pages: network first, and every full page the
+//   server sends is kept, so a game opened once can be reloaded and continued offline.
+// - POSTs are never touched: a page keeps a POST that fails in the outbox (outbox.js), and
+//   this worker replays the outbox on Background Sync.
+"use strict";
+
+const VERSION = "__VERSION__";
+const SHELL = "__SHELL__";
+const SHELL_CACHE = "muster-shell-" + VERSION;
+importScripts("__OUTBOX__");
+const PAGES_CACHE = self.MusterOutbox.PAGES;
+const OFFLINE_URL = "/offline";
+// Headers worth keeping on a stored page: its type and its security policy.
+const KEPT_HEADERS = ["Content-Type", "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(SHELL_CACHE).then((cache) =>
+      Promise.all(
+        SHELL.map((url) =>
+          fetch(new Request(url, { cache: "reload", credentials: "same-origin" })).then((response) => {
+            if (!response.ok) throw new Error("precache " + url + ": " + response.status);
+            return cache.put(url, response);
+          })
+        )
+      )
+    )
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(names.filter((n) => n.startsWith("muster-shell-") && n !== SHELL_CACHE).map((n) => caches.delete(n)))
+      )
+      .then(() => self.clients.claim())
+  );
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "skip-waiting") self.skipWaiting();
+  if (data.type === "version" && event.source) event.source.postMessage({ type: "version", version: VERSION });
+  if (data.type === "flush") event.waitUntil(replay().catch(() => {}));
+});
+
+self.addEventListener("sync", (event) => {
+  if (event.tag === "muster-outbox") event.waitUntil(replay());
+});
+
+async function replay() {
+  const result = await self.MusterOutbox.flush();
+  if (result.sent.length || result.refused.length) {
+    const pages = await self.clients.matchAll({ type: "window" });
+    const games = Array.from(new Set(result.sent.concat(result.refused).map((e) => e.game)));
+    pages.forEach((page) => page.postMessage({ type: "outbox", games: games, sent: result.sent.length, refused: result.refused.length }));
+  }
+  // Background Sync tries again later when the server could not be reached.
+  if (result.unreachable) throw new Error("Muster could not be reached");
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname === "/sw.js" || url.pathname.startsWith("/api/")) return;
+  if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
+    event.respondWith(staticFile(event, url));
+  } else if (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html")) {
+    event.respondWith(networkFirst(event, url));
+  }
+});
+
+// A versioned file (?v=<hash of its content>) never changes: cache first. A file without a
+// version is served from the cache and refreshed behind it. Offline, a page kept from an
+// older release still gets the file under its name, whatever its version.
+async function staticFile(event, url) {
+  const cache = await caches.open(SHELL_CACHE);
+  const versioned = url.searchParams.has("v");
+  const cached = await cache.match(versioned ? url.href : url.pathname, { ignoreSearch: !versioned });
+  const fresh = fetch(event.request)
+    .then((response) => {
+      if (response.ok && response.type === "basic") {
+        return cache.put(versioned ? url.href : url.pathname, response.clone()).then(() => response);
+      }
+      return response;
+    })
+    .catch(() => null);
+  if (cached) {
+    if (!versioned) event.waitUntil(fresh);
+    return cached;
+  }
+  return (await fresh) || (await cache.match(url.pathname, { ignoreSearch: true })) || Response.error();
+}
+
+// A full page (not an htmx fragment) is kept under its address, with its security headers.
+async function keepPage(url, response) {
+  const type = response.headers.get("Content-Type") || "";
+  if (!response.ok || response.type !== "basic" || !type.startsWith("text/html")) return;
+  const text = await response.text();
+  if (!/^\s*<!doctype html/i.test(text)) return;
+  const headers = new Headers();
+  KEPT_HEADERS.forEach((name) => {
+    const value = response.headers.get(name);
+    if (value) headers.set(name, value);
+  });
+  const cache = await caches.open(PAGES_CACHE);
+  await cache.put(url, new Response(text, { status: 200, headers: headers }));
+}
+
+function pageKey(href) {
+  const url = new URL(href);
+  return url.origin + url.pathname + url.search;
+}
+
+async function networkFirst(event, url) {
+  const request = event.request;
+  try {
+    const response = await fetch(request);
+    const key = pageKey(response.redirected && response.url ? response.url : request.url);
+    const kept = keepPage(key, response.clone()).catch(() => {});
+    // A page asking to refresh its stored copy waits for it, so the copies stay in order.
+    if (request.headers.get("X-Muster-Refresh")) await kept;
+    else event.waitUntil(kept);
+    return response;
+  } catch (error) {
+    const key = pageKey(url.href);
+    const cached = (await caches.match(key, { cacheName: PAGES_CACHE })) || (await caches.match(key, { cacheName: SHELL_CACHE }));
+    if (cached) return cached;
+    const offline = await caches.match(OFFLINE_URL, { cacheName: SHELL_CACHE });
+    return offline || Response.error();
+  }
+}

@@ -1,0 +1,117 @@
+"""Every screen, in the light and the dark theme: axe-core finds nothing serious, and a
+person can look at each one (screenshots in test-artifacts/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_offline import new_game
+from tests.browser.test_score_a_game import record_turn, start_round
+
+pytestmark = pytest.mark.browser
+
+# Vendored by `make vendor-axe`, its version in the file name.
+AXE = next((Path(__file__).resolve().parent / "vendor").glob("axe-core-*.min.js"))
+SERIOUS = ("serious", "critical")
+BACKGROUND = {"light": "rgb(244, 241, 234)", "dark": "rgb(20, 23, 28)"}
+
+ROSTER = {
+    "pack": "aos-ghb-2021",
+    "name": "Hammerfest",
+    "points_limit": 1000,
+    "faction": "Seraphon",
+    "entries": [
+        {
+            "name": "Lord Kroak",
+            "points": 430,
+            "roles": ["Leader"],
+            "keywords": ["HERO", "WIZARD"],
+            "general": True,
+        },
+        {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"]},
+        {
+            "name": "Stegadon",
+            "points": 270,
+            "roles": ["Behemoth"],
+            "keywords": ["MONSTER"],
+            "size": "reinforced-twice",
+        },
+    ],
+}
+
+
+def problems(page: Page) -> list[str]:
+    """Serious and critical axe-core violations on the page, one line each."""
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    found = []
+    for violation in result["violations"]:
+        if violation["impact"] not in SERIOUS:
+            continue
+        for node in violation["nodes"]:
+            found.append(
+                f"{violation['id']} ({violation['impact']}): {node['target']} {node['failureSummary']}"
+            )
+    return found
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, shot, theme: str) -> None:
+    page.add_init_script(path=str(AXE))
+    page.emulate_media(color_scheme=theme)
+    aos = new_game(page, live_server)
+    blood = new_game(page, live_server, "conquest-first-blood", "twin-contested-zones")
+    roster = page.request.post(f"{live_server}/api/v1/rosters", data=ROSTER).json()
+
+    def game_in_progress() -> None:
+        page.goto(aos["join_url"])
+        start_round(page, 1, "Ann")
+        record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
+        expect(page.get_by_test_id("vp-0")).to_have_text("3")
+
+    def dice_open() -> None:
+        page.goto(aos["url"])
+        page.get_by_role("button", name="Dice").click()
+        page.get_by_role("dialog", name="Dice").get_by_role("button", name="Roll off").click()
+        expect(page.locator(".dice-total")).to_contain_text("wins the roll-off")
+
+    def waiting_offline() -> None:
+        page.goto(aos["url"])
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        expect(page.locator("#offline-ready")).to_be_visible()
+        page.context.set_offline(True)
+        record_turn(page, 1, "Bo")
+        expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
+        expect(page.locator("#round-form")).to_be_visible()
+
+    def back_online() -> None:
+        page.context.set_offline(False)
+        expect(page.locator("#outbox")).to_be_hidden()
+
+    screens = [
+        ("home", lambda: page.goto(live_server + "/")),
+        ("new-game", lambda: page.goto(live_server + "/games/new")),
+        ("game-aos", game_in_progress),
+        ("game-aos-dice", dice_open),
+        ("game-aos-offline", waiting_offline),
+        ("game-first-blood", lambda: page.goto(blood["join_url"])),
+        ("pack", lambda: page.goto(live_server + "/packs/aos-ghb-2021")),
+        ("rosters", lambda: page.goto(live_server + "/rosters")),
+        ("roster", lambda: page.goto(roster["edit_url"])),
+        ("roster-new", lambda: page.goto(live_server + "/rosters/new")),
+        ("error", lambda: page.goto(live_server + "/games/no-such-game")),
+        ("offline", lambda: page.goto(live_server + "/offline")),
+    ]
+    found: dict[str, list[str]] = {}
+    for name, show in screens:
+        show()
+        expect(page.locator("main")).to_be_visible()
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == BACKGROUND[theme]
+        found[name] = problems(page)
+        shot(f"screen-{name}-{theme}")
+        if name == "game-aos-offline":
+            back_online()
+    bad = {name: lines for name, lines in found.items() if lines}
+    assert not bad, "\n".join(f"{name}: {line}" for name, lines in bad.items() for line in lines)
