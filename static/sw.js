@@ -71,7 +71,9 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || url.pathname === "/sw.js" || url.pathname.startsWith("/api/")) return;
+  if (url.origin !== self.location.origin || url.pathname === "/sw.js") return;
+  // The API and the club admin's pages are never kept on a phone.
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/admin")) return;
   if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
     event.respondWith(staticFile(event, url));
   } else if (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html")) {

@@ -338,6 +338,20 @@ def test_screens_change_without_reloading_and_back_works(page: Page, live_server
     expect(page.get_by_role("link", name="Start a new game")).to_be_visible()
     assert page.evaluate("window.stillTheSamePage") is True
 
+    # Back to a roster page restores the whole screen, not a fragment of it.
+    roster = page.request.post(
+        f"{live_server}/api/v1/rosters",
+        data={"pack": "aos-ghb-2021", "name": "Hammerfest", "points_limit": 1000, "entries": []},
+    )
+    page.goto(roster.json()["edit_url"])
+    expect(page.get_by_role("heading", name="Share and export")).to_be_visible()
+    page.get_by_role("link", name="New game").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Hammerfest")).to_be_visible()
+    expect(page.get_by_role("heading", name="Share and export")).to_be_visible()
+    expect(page.get_by_role("button", name="Add to roster")).to_be_visible()
+
     # A PDF link still downloads (it is not swapped into the page).
     page.goto(live_server + "/packs/aos-ghb-2021")
     page.locator("details#savage-gains summary").click()
