@@ -323,7 +323,8 @@
       enqueue(form, ctx.request.body, ctx.request.submitter);
       return;
     }
-    say("error", "Muster could not be reached. Check the connection and try again.");
+    // Offline, the note above already says so (and a screen refreshing itself must not nag).
+    if (navigator.onLine) say("error", "Muster could not be reached. Check the connection and try again.");
   });
 
   document.addEventListener("htmx:after:request", function (event) {

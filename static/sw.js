@@ -134,6 +134,8 @@ async function networkFirst(event, url) {
     else event.waitUntil(kept);
     return response;
   } catch (error) {
+    // A fragment for part of a page (htmx, not a boosted move) has no offline stand-in.
+    if (request.headers.get("HX-Request") === "true") return Response.error();
     const key = pageKey(url.href);
     const cached = (await caches.match(key, { cacheName: PAGES_CACHE })) || (await caches.match(key, { cacheName: SHELL_CACHE }));
     if (cached) return cached;
