@@ -84,7 +84,7 @@ clean:
 
 # The app icons (static/icons/*.png), drawn with Pillow (WeasyPrint brings it).
 icons: $(STAMP)
-	$(PY) tools/icons.py
+	$(PY) -m app.icons
 
 # axe-core for the accessibility tests, from the npm registry, its version in the file name.
 AXE_VERSION ?= 4.14.1

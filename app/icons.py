@@ -1,4 +1,4 @@
-"""Draw Muster's app icons (static/icons/*.png) with Pillow: `make icons`.
+"""Draw Muster's app icons (static/icons/*.png) with Pillow (it comes with WeasyPrint): `make icons`, or `python -m app.icons`.
 
 A shield with an M on the dark theme's background. The "any" icons have rounded corners;
 the maskable ones fill the square and keep the shield inside the 80 % safe zone.
