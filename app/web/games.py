@@ -186,6 +186,10 @@ def show(game_id: str) -> Any:
     loaded = loaded_game(game_id)
     token = edit_token(game_id)
     context = _view(loaded, token)
+    # Anyone may pass on the plain game link: it opens the game to watch, never to edit.
+    watch = url_for("games.show", game_id=game_id, _external=True)
+    context["watch_url"] = watch
+    context["watch_qr"] = qr_data_uri(watch)
     if token:
         join = url_for("games.join", game_id=game_id, token=token, _external=True)
         context["join_url"] = join

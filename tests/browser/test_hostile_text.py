@@ -214,7 +214,7 @@ def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, 
 def _edit_token(page: Page, game_id: str) -> str:
     """The edit token this phone holds for the game, read from the join link it was shown."""
     value: Any = page.evaluate(
-        "() => { const i = document.querySelector('input.copy'); return i ? i.value : null; }"
+        "() => { const i = document.querySelector('input[aria-label=\"Join link\"]'); return i ? i.value : null; }"
     )
     if value and "/join/" in value:
         return str(value).rsplit("/join/", 1)[1]

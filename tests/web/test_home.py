@@ -84,3 +84,19 @@ def test_watchers_of_a_listed_game_get_no_edit_forms(app: Flask, client: FlaskCl
     assert page.status_code == 200
     assert game["edit_token"] not in page.text
     assert soup(page).select("form[hx-post], form[method=post]") == []
+
+
+def test_every_game_page_offers_a_read_only_link(app: Flask, client: FlaskClient) -> None:
+    game = new_game(client)
+    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    for phone in (client, app.test_client()):  # a player's and a watcher's
+        page = soup(phone.get(f"/games/{game['id']}"))
+        watch = page.select_one('input[aria-label="Link to watch"]')["value"]
+        assert watch.endswith(f"/games/{game['id']}") and game["edit_token"] not in watch
+        assert page.select_one('img[alt="QR code of the link to watch this game"]')["src"].startswith(
+            "data:image/svg+xml;base64,"
+        )
+    assert (
+        soup(app.test_client().get(f"/games/{game['id']}")).select_one('input[aria-label="Join link"]')
+        is None
+    )
