@@ -323,8 +323,10 @@
       enqueue(form, ctx.request.body, ctx.request.submitter);
       return;
     }
-    // Offline, the note above already says so (and a screen refreshing itself must not nag).
-    if (navigator.onLine) say("error", "Muster could not be reached. Check the connection and try again.");
+    // A tap that needed the server says so; a screen refreshing itself on a timer does not nag.
+    var tapped = ctx && ctx.sourceEvent && /^(click|submit|change|input)$/.test(ctx.sourceEvent.type);
+    if (tapped) say("error", "This needs Muster, which cannot be reached now. Try again when the connection is back.");
+    else if (navigator.onLine) say("error", "Muster could not be reached. Check the connection and try again.");
   });
 
   document.addEventListener("htmx:after:request", function (event) {

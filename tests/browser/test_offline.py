@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import uuid
 from typing import Any
 
 import pytest
@@ -380,3 +381,46 @@ def test_theme_switch_is_kept(page: Page, live_server: str) -> None:
     assert page.evaluate(background) == "rgb(244, 241, 234)"
     page.get_by_role("button", name="Theme: light. Tap to follow the phone.").click()
     assert page.evaluate(background) == "rgb(20, 23, 28)"
+
+
+def test_the_last_turn_and_grand_strategies_recorded_offline(page: Page, live_server: str) -> None:
+    game = new_game(page, live_server)
+    token = {"X-Edit-Token": game["edit_token"]}
+    events = f"{live_server}/api/v1/games/{game['id']}/events"
+    for r in range(1, 6):
+        page.request.post(
+            events,
+            headers=token,
+            data={"id": str(uuid.uuid4()), "type": "battle_round", "round": r, "first": 0},
+        )
+        for player in (0, 1) if r < 5 else (0,):
+            turn = {
+                "id": str(uuid.uuid4()),
+                "type": "turn",
+                "round": r,
+                "player": player,
+                "control": {"west": player},
+            }
+            assert page.request.post(events, headers=token, data=turn).status == 201
+    open_game(page, game)
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 5: Bo's turn")
+
+    page.context.set_offline(True)
+    record_turn(page, 5, "Bo")
+    ends = page.locator(".end-form")
+    expect(ends).to_have_count(2)
+    ends.filter(has_text="Ann").get_by_role("button", name="Completed", exact=True).click()
+    expect(ends).to_have_count(1)
+    ends.filter(has_text="Bo").get_by_role("button", name="Not completed").click()
+    expect(page.locator("#step")).to_contain_text("Every entry of the battle is kept on this phone")
+    expect(page.locator("#outbox")).to_contain_text("Waiting to sync (3)")
+    expect(page.locator("#outbox")).to_contain_text(
+        "Did Ann complete their grand strategy (Hold the Line)? Completed"
+    )
+
+    page.context.set_offline(False)
+    expect(page.locator(".result")).to_contain_text("victory: Ann")
+    expect(page.locator("#outbox")).to_be_hidden()
+    state = server_state(page, live_server, game["id"])
+    assert state["status"] == "finished"
+    assert [p["grand_strategy_completed"] for p in state["players"]] == [True, False]
