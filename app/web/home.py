@@ -25,6 +25,11 @@ def _since() -> str:
     return (datetime.now(UTC) - span).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _refresh() -> int:
+    """Seconds between refreshes of tonight's tables: often enough to follow, light on a Pi."""
+    return int(current_app.config.get("HOME_REFRESH_SECONDS", 15))
+
+
 def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
     """Each game with its battleplan and its state replayed from the log (for the live score)."""
     events = store().events_of([r.id for r in rows])
@@ -54,9 +59,14 @@ def index() -> Any:
     tonight, earlier = _tonight()
     if request.headers.get("HX-Request") and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
-        return render_template("partials/_tables.html", tonight=tonight)
+        return render_template("partials/_tables.html", tonight=tonight, refresh_seconds=_refresh())
     return render_template(
-        "home.html", tonight=tonight, earlier=earlier, packs=packs(), pack_errors=pack_errors()
+        "home.html",
+        tonight=tonight,
+        earlier=earlier,
+        packs=packs(),
+        pack_errors=pack_errors(),
+        refresh_seconds=_refresh(),
     )
 
 

@@ -205,6 +205,8 @@ def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, 
     page.get_by_text("Saved sets for this club table").click()
     page.locator("#lib-name").fill(PAYLOADS["set"])
     page.get_by_role("button", name="Save the set").click()
+    # The screen is swapped for one listing the saved set; open its section once it has come.
+    expect(page.locator("button", has_text="Add the pieces of")).to_have_count(1)
     page.get_by_text("Saved sets for this club table").click()
     watch.inert("terrain screen", "piece", "piece notes", "set")
     shot("hostile-terrain")
