@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # Flask is imported when an app is built, not by `python -m app.pdf`
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("muster")
@@ -44,6 +46,7 @@ def _rulepack_files(folder: Path) -> tuple[tuple[str, int, int], ...]:
     return tuple(sorted(files))
 
 
+PACK_CHECK_SECONDS = 1.0
 # Packs already parsed in this process, by folder and file listing: apps built on the same
 # folder (each gunicorn thread's, each test's) share one parse instead of repeating it.
 _LOADED: dict[tuple[str, tuple[tuple[str, int, int], ...]], tuple[dict[str, Any], list[Any]]] = {}
@@ -57,6 +60,12 @@ def refresh_rulepacks(app: Flask) -> dict[str, Any]:
     """
     from app.rules.pack import load_packs
 
+    # The folder is looked at no more than once a second: a listing costs a request 0.2 ms.
+    checked = app.extensions.get("muster.pack_checked", 0.0)
+    every = float(app.config.get("RULEPACKS_CHECK_SECONDS", PACK_CHECK_SECONDS))
+    if time.monotonic() - checked < every and "muster.packs" in app.extensions:
+        return app.extensions["muster.packs"]
+    app.extensions["muster.pack_checked"] = time.monotonic()
     folder = Path(app.config["RULEPACKS"])
     files = _rulepack_files(folder)
     if app.extensions.get("muster.pack_files") != files:
@@ -80,6 +89,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ``config`` overrides the defaults; ``DATABASE`` names the SQLite file (default
     ``instance/muster.sqlite``) and the environment variable ``MUSTER_DB`` overrides it.
     """
+    from flask import Flask
+
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),

@@ -24,7 +24,9 @@ self.addEventListener("install", (event) => {
     caches.open(SHELL_CACHE).then((cache) =>
       Promise.all(
         SHELL.map((url) =>
-          fetch(new Request(url, { cache: "reload", credentials: "same-origin" })).then((response) => {
+          // A file versioned by its content (?v=) never changes, so the copy the page just
+          // loaded into the browser's cache will do; anything else is fetched afresh.
+          fetch(new Request(url, { cache: url.includes("?v=") ? "default" : "reload", credentials: "same-origin" })).then((response) => {
             if (!response.ok) throw new Error("precache " + url + ": " + response.status);
             return cache.put(url, response);
           })

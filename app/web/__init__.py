@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
 import io
@@ -14,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import segno
-from flask import Flask, abort, current_app, g, jsonify, render_template, request, url_for
+from flask import Flask, abort, current_app, g, jsonify, make_response, render_template, request, url_for
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.security import safe_join
 
 from app import games as game_service
+from app.pdf import PrintFailed
 from app.rules.pack import Pack, PackError
 from app.store import Store
 
@@ -80,11 +80,23 @@ def loaded_game(game_id: str) -> game_service.Loaded:
     return loaded
 
 
-def qr_data_uri(text: str) -> str:
-    """A QR code of the text as an SVG data URI (allowed by the CSP's img-src data:)."""
+@functools.lru_cache(maxsize=64)
+def _qr_svg(text: str) -> bytes:
     buffer = io.BytesIO()
     segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff")
-    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
+    return buffer.getvalue()
+
+
+def qr_response(text: str, private: bool = False) -> Any:
+    """A QR code of the text as an SVG image.
+
+    Served on its own URL and lazy-loaded from a closed panel: drawing one takes about
+    10 ms (segno tries every mask), too much to pay on every page view of a busy club night.
+    """
+    response = make_response(_qr_svg(text))
+    response.headers["Content-Type"] = "image/svg+xml"
+    response.headers["Cache-Control"] = f"{'private' if private else 'public'}, max-age=86400"
+    return response
 
 
 @functools.lru_cache(maxsize=256)
@@ -150,6 +162,14 @@ def _error(exc: HTTPException) -> Any:
     return render_template("error.html", message=message, code=exc.code), exc.code
 
 
+def _print_failed(exc: Exception) -> Any:
+    current_app.logger.error("PDF failed: %s", exc)
+    message = "The PDF could not be made just now; try again in a moment."
+    if wants_json():
+        return jsonify(error=message), 503
+    return render_template("error.html", message=message, code=503), 503
+
+
 def _csrf_error(exc: CSRFError) -> Any:
     message = "The form has expired or did not come from Muster; reload the page and try again."
     if wants_json():
@@ -198,6 +218,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_store)
     app.register_error_handler(HTTPException, _error)
+    app.register_error_handler(PrintFailed, _print_failed)
     app.register_error_handler(CSRFError, _csrf_error)
     app.after_request(_headers)
     app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())

@@ -136,6 +136,7 @@ def install_pack() -> Any:
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp", delete=False) as out:
         out.write(text)
     os.replace(out.name, folder / f"{pack.id}.yaml")
+    _look_again()
     return redirect(url_for("admin.index"), code=303)
 
 
@@ -147,7 +148,13 @@ def remove_pack(pack_id: str) -> Any:
     path = Path(current_app.config["RULEPACKS"]) / f"{pack_id}.yaml"
     if path.is_file():
         path.unlink()
+    _look_again()
     return redirect(url_for("admin.index"), code=303)
+
+
+def _look_again() -> None:
+    """This worker reads the rulepacks folder on its next request (the others within a second)."""
+    current_app.extensions["muster.pack_checked"] = 0.0
 
 
 @bp.get("/backup.sqlite")

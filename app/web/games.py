@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 from app import games, terrain_sets
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
-from app.web import loaded_game, packs, qr_data_uri, store
+from app.web import loaded_game, packs, qr_response, store
 
 bp = Blueprint("games", __name__)
 
@@ -187,17 +187,30 @@ def show(game_id: str) -> Any:
     token = edit_token(game_id)
     context = _view(loaded, token)
     # Anyone may pass on the plain game link: it opens the game to watch, never to edit.
-    watch = url_for("games.show", game_id=game_id, _external=True)
-    context["watch_url"] = watch
-    context["watch_qr"] = qr_data_uri(watch)
+    context["watch_url"] = url_for("games.show", game_id=game_id, _external=True)
     if token:
-        join = url_for("games.join", game_id=game_id, token=token, _external=True)
-        context["join_url"] = join
-        context["join_qr"] = qr_data_uri(join)
+        context["join_url"] = url_for("games.join", game_id=game_id, token=token, _external=True)
     response = make_response(render_template("game.html", **context))
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/games/<game_id>/watch.svg")
+def watch_qr(game_id: str) -> Any:
+    """The QR code of the link to watch the game (anyone may have it)."""
+    if not store().game_exists(game_id):
+        abort(404, description="There is no such game.")
+    return qr_response(url_for("games.show", game_id=game_id, _external=True))
+
+
+@bp.get("/games/<game_id>/join.svg")
+def join_qr(game_id: str) -> Any:
+    """The QR code of the join link: only for a phone that can already edit the game."""
+    token = edit_token(game_id)
+    if token is None:
+        abort(403, description="Only a phone that records in this game can show its join code.")
+    return qr_response(url_for("games.join", game_id=game_id, token=token, _external=True), private=True)
 
 
 @bp.get("/games/<game_id>/join/<token>")

@@ -12,7 +12,7 @@ from app import pdf, rosters
 from app.refusal import Refusal
 from app.rules import army
 from app.rules.pack import Pack
-from app.web import packs, qr_data_uri, store
+from app.web import packs, qr_response, store
 
 bp = Blueprint("rosters", __name__)
 
@@ -163,12 +163,8 @@ def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **
     htmx = request.headers.get("HX-Request") == "true"
     template = "partials/_roster.html" if htmx else "roster.html"
     context = _view(loaded, token, **extra)
-    if not htmx:
-        context["share_qr"] = qr_data_uri(url_for("rosters.show", roster_id=loaded.row.id, _external=True))
-        if token:
-            context["edit_url"] = url_for(
-                "rosters.join", roster_id=loaded.row.id, token=token, _external=True
-            )
+    if not htmx and token:
+        context["edit_url"] = url_for("rosters.join", roster_id=loaded.row.id, token=token, _external=True)
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
@@ -178,6 +174,14 @@ def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **
 @bp.get("/rosters/<roster_id>")
 def show(roster_id: str) -> Any:
     return _render(_loaded(roster_id), _token(roster_id))
+
+
+@bp.get("/rosters/<roster_id>/share.svg")
+def share_qr(roster_id: str) -> Any:
+    """The QR code of the roster's read-only link."""
+    if store().roster(roster_id) is None:
+        abort(404, description="There is no such roster.")
+    return qr_response(url_for("rosters.show", roster_id=roster_id, _external=True))
 
 
 @bp.get("/rosters/<roster_id>/edit/<token>")

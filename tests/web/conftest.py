@@ -65,3 +65,16 @@ class Api:
 
 def soup(response: Any) -> BeautifulSoup:
     return BeautifulSoup(response.data, "html.parser")
+
+
+def qr_text_matches(client: FlaskClient, src: str, text: str) -> bool:
+    """Whether the QR image at ``src`` is the code segno draws for ``text``."""
+    import io
+
+    import segno
+
+    response = client.get(src)
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    expected = io.BytesIO()
+    segno.make(text, error="m").save(expected, kind="svg", scale=4, border=2, dark="#000", light="#fff")
+    return response.data == expected.getvalue()

@@ -6,7 +6,7 @@ import io
 
 from pypdf import PdfReader
 
-from tests.web.conftest import Api, new_game, soup
+from tests.web.conftest import Api, new_game, qr_text_matches, soup
 
 
 def _csrf(page) -> str:
@@ -82,7 +82,10 @@ def test_new_game_form_creates_the_game_and_hands_over_the_edit_token(client):
     # Player 2 (Bo) was chosen as attacker.
     assert "ATT" in page.select(".score-name")[1].text
     assert page.select_one("#round-form h2").text == "Battle round 1 begins"
-    assert page.select_one(".share img.qr")["src"].startswith("data:image/svg+xml")
+    join = page.select_one('input[aria-label="Join link"]')["value"]
+    assert qr_text_matches(client, page.select_one(".share img.qr")["src"], join)
+    # Only a phone that records in the game is shown how to join it.
+    assert client.application.test_client().get(page.select_one(".share img.qr")["src"]).status_code == 403
 
 
 def test_new_game_form_refusal_keeps_what_was_typed(client):
