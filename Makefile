@@ -76,7 +76,9 @@ check-seeds:
 test: system-deps-test $(STAMP) lint check-seeds
 	$(PY) -m pytest -q
 
+# Benchmarks also need wrk (the HTTP load generator): installed for bench only.
 bench: system-deps-test $(STAMP)
+	@$(MAKE) --no-print-directory apt DEBS="wrk"
 	$(PY) -m pytest -q -s tests/bench -p no:cacheprovider
 
 clean:

@@ -1,15 +1,33 @@
-"""Benchmarks: our endpoints against bare ones, measured in one run on this machine.
+"""Benchmarks: Muster against bare baselines, measured in one run on this machine.
 
-Run with ``make bench``. Each figure is printed, with the ratio to the bare baseline served
-the same way in the same run; nothing here asserts a time (these machines are noisy).
+Run with ``make bench`` (never by ``make test``). Every figure is printed beside its
+baseline, measured in the same run, and the issue's target; nothing here asserts a time
+(these machines are noisy). A summary table closes the run.
+
+1. Event POSTs and the game page under 64 keep-alive clients (wrk), against a bare Flask
+   JSON POST and GET served by the same gunicorn set-up as ``python -m app serve``.
+2. The roster and score-sheet PDFs against a bare WeasyPrint page holding the same text.
+3. Bytes over the wire for a first and a repeat visit to a game page (headless Chromium
+   through a byte-counting proxy, and a plain crawl of the page's links).
+4. The server's memory after 1,000 games and 100 PDFs.
+5. The home page with 10,000 stored games.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gzip
+import html
 import http.client
+import io
 import json
 import os
+import random
+import resource
+import shutil
+import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -17,241 +35,1171 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
-SECONDS = float(os.environ.get("BENCH_SECONDS", "3"))
+HERE = Path(__file__).resolve().parent
+LUA = HERE / "load.lua"
+WRK = shutil.which("wrk") or "/usr/bin/wrk"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-BARE_APP = """
-import sys
-from flask import Flask
-from waitress import serve
-app = Flask("bare")
-@app.get("/ping")
-def ping():
-    return {"ok": True}
-serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=8, _quiet=True)
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "64"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
+WRK_THREADS = 2
+WORKERS = int(os.environ.get("MUSTER_WORKERS", "2"))
+THREADS = int(os.environ.get("MUSTER_THREADS", "16"))
+API_GAMES = 1000  # created through the API before the memory is read
+STORED_GAMES = 10_000  # in the database behind the home page
+TONIGHT = 30  # of those, created tonight (a busy club night)
+PDFS = 100
+# The home page takes tens of milliseconds: 64 clients would only measure the queue (most
+# answers would come after the run ends), so it is measured, with its bare baseline, at 8.
+HOME_CLIENTS = 8
+
+# The bare baseline: a do-nothing Flask app, served by Muster's own `serve` command, so
+# gunicorn runs it with exactly the workers, threads and options Muster gets.
+BARE = """
+import app
+from flask import Flask, request
+
+
+def bare(config=None):
+    bare = Flask("bare")
+    bare.config["DATABASE"] = "(none)"
+
+    @bare.get("/bare")
+    def get():
+        return {"ok": True}
+
+    @bare.post("/bare")
+    def post():
+        return {"ok": True, "id": (request.get_json() or {}).get("id")}
+
+    return bare
+
+
+app.create_app = bare
+from app.__main__ import main
+
+main()
 """
 
+SETUP = {
+    "pack": "aos-ghb-2021",
+    "scenario": "savage-gains",
+    "points_limit": 2000,
+    "players": [
+        {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
+        {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
+    ],
+}
 
+
+def game_script() -> list[dict[str, Any]]:
+    """A whole Savage Gains game, 17 events without ids: five battle rounds and both ends."""
+    tactics = (
+        ["broken-ranks", "conquer", "slay-the-warlord", "ferocious-advance", "bring-it-down"],
+        ["aggressive-expansion", "monstrous-takeover", "savage-spearhead", "conquer", "broken-ranks"],
+    )
+    events: list[dict[str, Any]] = []
+    for r in range(1, 6):
+        first = 0 if r % 2 else 1
+        events.append({"type": "battle_round", "round": r, "first": first})
+        for player in (first, 1 - first):
+            events.append(
+                {
+                    "type": "turn",
+                    "round": r,
+                    "player": player,
+                    "control": {
+                        "attacker-border": 0,
+                        "west": r % 2,
+                        "east": 1,
+                        "defender-border": 1 if r < 4 else 0,
+                    },
+                    "tactic": tactics[player][r - 1],
+                    "tactic_completed": (r + player) % 2 == 0,
+                }
+            )
+    events.append({"type": "end", "player": 0, "grand_strategy_completed": True})
+    events.append({"type": "end", "player": 1, "grand_strategy_completed": False})
+    return events
+
+
+def roster(n: int) -> dict[str, Any]:
+    """A 2,000-point Seraphon list of 25 entries (as long as a printed roster gets)."""
+    entries: list[dict[str, Any]] = [
+        {
+            "name": "Lord Kroak",
+            "points": 430,
+            "roles": ["Leader"],
+            "keywords": ["HERO", "WIZARD"],
+            "general": True,
+            "single_model": True,
+            "notes": "Spells: Celestial Deliverance, Comet's Call",
+        },
+        {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"]},
+        {"name": "Saurus Warriors", "points": 200, "roles": ["Battleline"], "size": "reinforced"},
+        {"name": "Skinks", "points": 70, "roles": ["Battleline"]},
+        {"name": "Stegadon", "points": 270, "roles": ["Behemoth"], "keywords": ["MONSTER"]},
+    ]
+    for i in range(20):
+        entries.append({"name": f"Skink Handlers {i + 1}", "points": 40, "roles": ["Other"]})
+    return {
+        "pack": "aos-ghb-2021",
+        "name": f"Hammerfest {n}",
+        "points_limit": 2000,
+        "faction": "Seraphon",
+        "grand_strategy": "prized-sorcery",
+        "entries": entries,
+    }
+
+
+# --- the summary table -------------------------------------------------------------------
+@dataclass
+class Row:
+    what: str
+    ours: str
+    baseline: str = ""
+    ratio: str = ""
+    target: str = ""
+    verdict: str = ""
+
+
+SUMMARY: list[Row] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def summary_table() -> Iterator[None]:
+    started = time.perf_counter()
+    load_before = os.getloadavg()[0]
+    yield
+    headers = Row("measure", "Muster", "baseline", "ratio", "target", "")
+    rows = [headers, *SUMMARY]
+    widths = [max(len(getattr(r, f)) for r in rows) for f in ("what", "ours", "baseline", "ratio", "target")]
+    line = "-" * (sum(widths) + 3 * len(widths) + 8)
+    print(f"\n\nSUMMARY ({os.cpu_count()} cores, {time.perf_counter() - started:.0f} s of benchmarks)")
+    print(line)
+    for i, r in enumerate(rows):
+        cells = [r.what, r.ours, r.baseline, r.ratio, r.target]
+        print(" | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " | " + r.verdict)
+        if i == 0:
+            print(line)
+    print(line)
+    print(
+        f"load average (1 min) {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end: "
+        "anything else running on these cores is in the figures; compare ratios, not absolutes"
+    )
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "NOT MET"
+
+
+# --- processes ---------------------------------------------------------------------------
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait(port: int) -> None:
-    for _ in range(100):
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
+            stat = (entry / "stat").read_text()
         except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on {port}")
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(entry.name))
+    return out
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
-    """Muster and a bare Flask app, both under waitress with 8 threads, in their own processes."""
-    ours, bare = _free_port(), _free_port()
-    env = {
-        **os.environ,
-        "MUSTER_DB": str(tmp_path_factory.mktemp("bench") / "bench.sqlite"),
-        "MUSTER_SECRET_KEY": "bench",
-    }
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(ours)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        ),
-        subprocess.Popen(
-            [sys.executable, "-c", BARE_APP, str(bare)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        ),
-    ]
+def _status_kb(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def _pss_kb(pid: int) -> int:
     try:
-        _wait(ours)
-        _wait(bare)
-        yield ours, bare
-    finally:
-        for proc in procs:
-            proc.terminate()
-            proc.wait(timeout=10)
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
-Request = Callable[[http.client.HTTPConnection], int]
+@dataclass
+class Server:
+    """A gunicorn master and its workers, started by this run in their own process group."""
+
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+    db: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def pids(self) -> list[int]:
+        return [self.proc.pid, *_children(self.proc.pid)]
+
+    def memory(self) -> dict[str, Any]:
+        """VmRSS of the master and each worker (MB), their sum and the sum of PSS."""
+        pids = self.pids()
+        rss = {pid: _status_kb(pid, "VmRSS") / 1024 for pid in pids}
+        return {
+            "master": rss[pids[0]],
+            "workers": [rss[p] for p in pids[1:]],
+            "rss": sum(rss.values()),
+            "pss": sum(_pss_kb(p) for p in pids) / 1024,
+        }
+
+    def cpu_seconds(self) -> float:
+        ticks = 0
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
 
 
-def _load(
-    port: int, request: Request | None = None, per_client: Callable[[], Request] | None = None
-) -> dict[str, float]:
-    """CLIENTS keep-alive clients for SECONDS: requests per second, p95 latency, errors."""
-    latencies: list[float] = []
-    errors = 0
-    lock = threading.Lock()
-    stop = time.perf_counter() + SECONDS
+def start_server(name: str, code: list[str], db: Path | None, logs: Path, check: str) -> Server:
+    port = _free_port()
+    env = {**os.environ, "MUSTER_SECRET_KEY": "bench", "MUSTER_HOST": "127.0.0.1"}
+    if db is not None:
+        env["MUSTER_DB"] = str(db)
+    log = (logs / f"{name}.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, *code, "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    server = Server(name, port, proc, db)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{name} exited; see {logs / (name + '.log')}")
+        if len(_children(proc.pid)) >= WORKERS:
+            try:
+                status, _, _ = Client(port).call("GET", check)
+                if status == 200:
+                    return server
+            except OSError:
+                pass
+        time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"{name} did not answer within 60 s")
 
-    def client() -> None:
-        nonlocal errors
-        go = per_client() if per_client else request
-        assert go is not None
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        mine: list[float] = []
-        bad = 0
-        while time.perf_counter() < stop:
-            start = time.perf_counter()
-            status = go(conn)
-            mine.append(time.perf_counter() - start)
-            bad += status >= 400
-        with lock:
-            latencies.extend(mine)
-            errors += bad
 
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
-    began = time.perf_counter()
+class Client:
+    """One keep-alive HTTP connection; reconnects when the server closed an idle one."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, http.client.HTTPResponse]:
+        for attempt in range(3):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+            try:
+                all_headers = dict(headers or {})
+                payload = None
+                if body is not None:
+                    payload = json.dumps(body)
+                    all_headers["Content-Type"] = "application/json"
+                self.conn.request(method, path, payload, all_headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                return response.status, data, response
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def json(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        status, data, _ = self.call(method, path, body, headers)
+        assert status < 300, (status, data[:300])
+        return json.loads(data)
+
+
+def parallel(n: int, work: Callable[[int], None]) -> float:
+    """Run work(0..n-1) on n threads; the wall time in seconds."""
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            work(i)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    started = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    elapsed = time.perf_counter() - began
-    latencies.sort()
-    return {
-        "rps": len(latencies) / elapsed,
-        "p95_ms": 1000 * latencies[int(0.95 * (len(latencies) - 1))],
-        "errors": errors,
-    }
+    if errors:
+        raise errors[0]
+    return time.perf_counter() - started
 
 
-def _get(path: str) -> Callable[[http.client.HTTPConnection], int]:
-    def go(conn: http.client.HTTPConnection) -> int:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        response.read()
-        return response.status
-
-    return go
-
-
-def _new_game(port: int) -> tuple[str, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port)
-    body = {
-        "pack": "aos-ghb-2021",
-        "scenario": "savage-gains",
-        "points_limit": 2000,
-        "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-    }
-    conn.request("POST", "/api/v1/games", json.dumps(body), {"Content-Type": "application/json"})
-    made = json.loads(conn.getresponse().read())
-    return made["id"], made["edit_token"]
+# --- the servers and what they hold ------------------------------------------------------
+@dataclass
+class Bench:
+    muster: Server
+    bare: Server
+    logs: Path
+    games: list[tuple[str, str]] = field(default_factory=list)  # (id, token), 2 events each
+    memory: dict[str, dict[str, Any]] = field(default_factory=dict)
+    baseline: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
-def _report(name: str, ours: dict[str, float], bare: dict[str, float]) -> None:
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bench]:
+    logs = tmp_path_factory.mktemp("bench")
+    muster = start_server("muster", ["-m", "app"], logs / "muster.sqlite", logs, "/api/v1/packs")
+    try:
+        bare = start_server("bare", ["-c", BARE], None, logs, "/bare")
+    except BaseException:
+        muster.stop()
+        raise
+    try:
+        print(
+            f"\nservers: `python -m app serve` and the bare Flask app, each gunicorn gthread "
+            f"{WORKERS} workers x {THREADS} threads on 127.0.0.1; logs in {logs}"
+        )
+        yield Bench(muster, bare, logs)
+    finally:
+        muster.stop()
+        bare.stop()
+    errors = [
+        line
+        for log in logs.glob("*.log")
+        for line in log.read_text(errors="replace").splitlines()
+        if "Traceback" in line or " ERROR " in line or "[CRITICAL]" in line
+    ]
+    print(f"\nserver logs: {len(errors)} errors" + "".join(f"\n  {line}" for line in errors[:5]))
+
+
+def _create_api_games(bench: Bench) -> None:
+    """1,000 games through the API, each with its first two events (eight clients)."""
+    if bench.games:
+        return
+    script = game_script()
+    made: list[list[tuple[str, str]]] = [[] for _ in range(8)]
+
+    def work(i: int) -> None:
+        client = Client(bench.muster.port)
+        for _ in range(API_GAMES // 8):
+            game = client.json("POST", "/api/v1/games", SETUP)
+            for event in script[:2]:
+                client.json(
+                    "POST",
+                    f"/api/v1/games/{game['id']}/events",
+                    {"id": str(uuid.uuid4()), **event},
+                    {"X-Edit-Token": game["edit_token"]},
+                )
+            made[i].append((game["id"], game["edit_token"]))
+
+    bench.memory["idle"] = bench.muster.memory()
+    took = parallel(8, work)
+    bench.games = [g for chunk in made for g in chunk]
+    requests = len(bench.games) * 3
     print(
-        f"{name:<34} {ours['rps']:8.0f} req/s  p95 {ours['p95_ms']:6.1f} ms   "
-        f"bare {bare['rps']:8.0f} req/s  p95 {bare['p95_ms']:6.1f} ms   "
-        f"ratio {ours['rps'] / bare['rps']:.2f}"
+        f"created {len(bench.games)} games with 2 events each through the API: {requests} requests "
+        f"in {took:.1f} s ({requests / took:.0f} req/s, 8 clients)"
     )
 
 
-def test_http_endpoints_against_bare_flask(servers):
-    ours, bare_port = servers
-    game_id, token = _new_game(ours)
-    # A game half played: five turns with objectives and tactics.
-    conn = http.client.HTTPConnection("127.0.0.1", ours)
-    for r, player in ((1, 0), (1, 1), (2, 0), (2, 1), (3, 0)):
-        event = {
-            "id": str(uuid.uuid4()),
-            "type": "turn",
-            "round": r,
-            "player": player,
-            "control": {"west": player, "attacker-border": 0},
-        }
-        conn.request(
-            "POST",
-            f"/api/v1/games/{game_id}/events",
-            json.dumps(event),
-            {"Content-Type": "application/json", "X-Edit-Token": token},
+# --- wrk -----------------------------------------------------------------------------------
+def run_wrk(
+    server: Server,
+    args: list[str],
+    headers: tuple[str, ...] = (),
+    seconds: float = SECONDS,
+    clients: int = CLIENTS,
+) -> dict[str, float]:
+    """wrk with ``clients`` keep-alive connections: req/s, latency percentiles (ms), errors, CPU."""
+    if not Path(WRK).exists():
+        pytest.skip("wrk is not installed: `make bench` installs it with apt (Debian package wrk)")
+    cmd = [WRK, f"-t{WRK_THREADS}", f"-c{clients}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(LUA)]
+    for header in headers:
+        cmd += ["-H", header]
+    cmd += [server.url + "/", "--", *args]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_cpu = server.cpu_seconds()
+    started = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60, check=False)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("BENCH ")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"wrk failed: {done.stdout}\n{done.stderr}")
+    raw = json.loads(lines[-1].removeprefix("BENCH "))
+    for line in done.stdout.splitlines():
+        if line.startswith("REFUSED "):
+            for answer in filter(None, line.removeprefix("REFUSED ").split("\t")):
+                print(f"    not 2xx: {answer}")
+    seconds_run = raw["duration_us"] / 1e6
+    return {
+        "requests": raw["requests"],
+        "rps": raw["requests"] / seconds_run,
+        "p50": raw["p50"] / 1000,
+        "p95": raw["p95"] / 1000,
+        "p99": raw["p99"] / 1000,
+        "max": raw["max"] / 1000,
+        "status_errors": raw["status_errors"],
+        "socket_errors": raw["socket_errors"] + raw["timeouts"],
+        "exhausted": raw["exhausted"],
+        "kb_per_response": raw["bytes"] / max(raw["requests"], 1) / 1024,
+        "wrk_cores": (after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime) / wall,
+        "server_cores": (server.cpu_seconds() - server_cpu) / wall,
+    }
+
+
+def _show(name: str, r: dict[str, float], base: dict[str, float] | None = None) -> None:
+    text = (
+        f"  {name:<38} {r['rps']:7.0f} req/s  p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  "
+        f"p99 {r['p99']:6.1f} ms  errors {r['status_errors'] + r['socket_errors']:.0f}  "
+        f"CPU server {r['server_cores']:.2f} / wrk {r['wrk_cores']:.2f} cores "
+        f"({1000 * r['server_cores'] / max(r['rps'], 0.001):.1f} ms of server CPU per request)"
+    )
+    if base:
+        text += f"  ratio {r['rps'] / base['rps']:.2f}x bare"
+    print(text)
+
+
+def _latency(r: dict[str, float]) -> str:
+    return f"{r['rps']:.0f} req/s, p50/p95/p99 {r['p50']:.0f}/{r['p95']:.0f}/{r['p99']:.0f} ms"
+
+
+def _paths_file(bench: Bench, name: str, paths: list[str]) -> str:
+    path = bench.logs / f"{name}.paths"
+    path.write_text("\n".join(paths) + "\n")
+    return str(path)
+
+
+def _python_load(port: int, path: str, seconds: float) -> tuple[float, float]:
+    """CLIENTS Python threads, one keep-alive connection each: req/s and the cores used."""
+    stop = time.perf_counter() + seconds
+    counts = [0] * CLIENTS
+
+    def work(i: int) -> None:
+        client = Client(port)
+        while time.perf_counter() < stop:
+            client.call("GET", path)
+            counts[i] += 1
+
+    cpu = time.process_time()
+    took = parallel(CLIENTS, work)
+    return sum(counts) / took, (time.process_time() - cpu) / took
+
+
+# --- 1. event POSTs and the game page under 64 clients ------------------------------------
+def test_event_post_and_game_page_under_64_clients(bench: Bench) -> None:
+    _create_api_games(bench)
+    print(f"\n1. {CLIENTS} keep-alive clients on loopback, wrk {WRK_THREADS} threads, {SECONDS:g} s per run")
+
+    # Which load generator: wrk, unless Python threads could drive the same load.
+    run_wrk(bench.bare, ["paths", _paths_file(bench, "bare-get", ["/bare"])], seconds=2)  # warm-up
+    python_rps, python_cores = _python_load(bench.bare.port, "/bare", 3)
+    wrk_check = run_wrk(bench.bare, ["paths", _paths_file(bench, "bare-get", ["/bare"])], seconds=3)
+    print(
+        f"  load generator on the bare GET: wrk {wrk_check['rps']:.0f} req/s using "
+        f"{wrk_check['wrk_cores']:.2f} cores; {CLIENTS} Python threads {python_rps:.0f} req/s using "
+        f"{python_cores:.2f} cores, taken from the 2 the server needs, and timing each request "
+        "from behind the GIL: wrk is used"
+    )
+    SUMMARY.append(
+        Row(
+            "load generator (bare GET, 64 clients)",
+            f"wrk {wrk_check['rps']:.0f} req/s ({wrk_check['wrk_cores']:.2f} cores)",
+            f"Python threads {python_rps:.0f} req/s ({python_cores:.2f} cores)",
+            f"{wrk_check['rps'] / python_rps:.1f}x",
+            "",
+            "wrk used",
         )
-        assert conn.getresponse().read()
+    )
 
-    print(f"\n{CLIENTS} clients, {SECONDS:.0f} s each, waitress 8 threads, loopback")
-    bare = _load(bare_port, _get("/ping"))
-    for name, request in (
-        ("GET /api/v1/games/<id>", _get(f"/api/v1/games/{game_id}")),
-        ("GET /games/<id> (page)", _get(f"/games/{game_id}")),
-    ):
-        result = _load(ours, request)
-        assert result["errors"] == 0
-        _report(name, result, bare)
+    bare_get = run_wrk(bench.bare, ["paths", _paths_file(bench, "bare-get", ["/bare"])])
+    post_body = json.dumps({"id": str(uuid.uuid4()), **game_script()[2]})
+    bare_post = run_wrk(bench.bare, ["paths", _paths_file(bench, "bare-post", ["/bare"]), "POST", post_body])
+    bench.baseline = {"get": bare_get, "post": bare_post}
+    _show("bare GET /bare", bare_get)
+    _show("bare POST /bare (JSON)", bare_post)
 
-    # Each client records into its own game: a turn, then its undo, and again; every POST is
-    # checked against the replayed game and appended in a transaction.
-    def recorder() -> Request:
-        gid, tok = _new_game(ours)
-        last: list[str] = []
+    # Event POSTs: each request the next event of one of the 1,000 games (all accepted).
+    sequence = bench.logs / "sequence.jsonl"
+    sequence.write_text("".join(json.dumps(e) + "\n" for e in game_script()))
+    pool = bench.logs / "pool.txt"
+    pool.write_text("".join(f"{gid} {token} 2\n" for gid, token in bench.games))
+    before = _count_events(bench.muster.db)
+    events = run_wrk(
+        bench.muster, ["events", str(sequence), str(pool), uuid.uuid4().hex[:8], str(WRK_THREADS)]
+    )
+    recorded = _settled_count(bench.muster.db) - before
+    commits = _sqlite_commits(bench.logs / "commits.sqlite", 2.0)
+    _show("POST /api/v1/games/<id>/events", events, bare_post)
+    print(
+        f"    {recorded} events recorded for {events['requests']:.0f} answered requests "
+        f"({events['status_errors']:.0f} not 2xx, {events['exhausted']:.0f} sent after the games ran out)"
+    )
+    print(
+        f"    ceiling: one SQLite commit (WAL, synchronous=FULL) on this disk takes {1000 / commits:.2f} ms, "
+        f"{commits:.0f} commits/s from one thread; each recorded event is one commit"
+    )
+    ratio = events["rps"] / bare_post["rps"]
+    SUMMARY.append(
+        Row(
+            "event POST, 64 clients",
+            _latency(events),
+            _latency(bare_post),
+            f"{ratio:.2f}x",
+            ">= 0.5x bare, p95 < 50 ms",
+            f"throughput {_verdict(ratio >= 0.5)}, p95 {_verdict(events['p95'] < 50)}",
+        )
+    )
+    SUMMARY.append(
+        Row(
+            "  ceiling: SQLite commits, WAL + FULL",
+            f"{commits:.0f} commits/s ({1000 / commits:.1f} ms each)",
+            "",
+            f"{events['rps'] / commits:.2f}x",
+            "",
+            "event POSTs per commit/s",
+        )
+    )
 
-        def post(conn: http.client.HTTPConnection) -> int:
-            if last:
-                event = {"id": str(uuid.uuid4()), "type": "undo", "event": last.pop()}
-            else:
-                event = {
-                    "id": str(uuid.uuid4()),
-                    "type": "turn",
-                    "round": 1,
-                    "player": 0,
-                    "control": {"west": 0},
-                }
-                last.append(event["id"])
-            conn.request(
-                "POST",
-                f"/api/v1/games/{gid}/events",
-                json.dumps(event),
-                {"Content-Type": "application/json", "X-Edit-Token": tok},
-            )
-            response = conn.getresponse()
-            response.read()
-            return response.status
-
-        return post
-
-    result = _load(ours, per_client=recorder)
-    assert result["errors"] == 0
-    _report("POST /api/v1/games/<id>/events", result, bare)
+    # The game page of games at every stage, as a phone asks for it (compressed).
+    pages = [f"/games/{gid}" for gid, _ in bench.games[:64]]
+    accept = ("Accept-Encoding: br, gzip",)
+    run_wrk(bench.muster, ["paths", _paths_file(bench, "pages", pages)], accept, seconds=2)  # warm-up
+    page = run_wrk(bench.muster, ["paths", _paths_file(bench, "pages", pages)], accept)
+    _show("GET /games/<id> (br)", page, bare_get)
+    alone = _one_at_a_time(bench.muster.port, pages[10], 20)
+    print(
+        f"    {page['kb_per_response']:.1f} KB per response with headers, compressed; "
+        f"{alone:.1f} ms per page for one client alone"
+    )
+    ratio = page["rps"] / bare_get["rps"]
+    SUMMARY.append(
+        Row(
+            "game page GET, 64 clients",
+            f"{_latency(page)} ({alone:.0f} ms alone)",
+            _latency(bare_get),
+            f"{ratio:.2f}x",
+            "p95 < 50 ms",
+            f"p95 {_verdict(page['p95'] < 50)}",
+        )
+    )
+    bench.memory["after requests"] = bench.muster.memory()
 
 
-def test_pdf_against_bare_weasyprint(tmp_path):
+def _settled_count(db: Path | None) -> int:
+    """The events in the database once requests still queued when wrk stopped are done."""
+    last = _count_events(db)
+    while True:
+        time.sleep(1.0)
+        now = _count_events(db)
+        if now == last:
+            return now
+        last = now
+
+
+def _sqlite_commits(path: Path, seconds: float) -> float:
+    """Commits per second of one small insert each, WAL and synchronous=FULL, as the store does."""
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, body TEXT)")
+        n, stop = 0, time.perf_counter() + seconds
+        started = time.perf_counter()
+        while time.perf_counter() < stop:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t VALUES (?, ?)", (str(uuid.uuid4()), "x" * 300))
+            conn.execute("COMMIT")
+            n += 1
+        return n / (time.perf_counter() - started)
+    finally:
+        conn.close()
+
+
+def _count_events(db: Path | None) -> int:
+    assert db is not None
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+    finally:
+        conn.close()
+
+
+# --- 2. PDFs against a bare WeasyPrint page with the same text ------------------------------
+def test_pdfs_against_bare_weasyprint(tmp_path: Path) -> None:
+    from pypdf import PdfReader
     from weasyprint import HTML
 
     from app import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "pdf.sqlite"), "SECRET_KEY": "bench", "TESTING": True})
+    app = create_app({"DATABASE": str(tmp_path / "pdf.sqlite"), "SECRET_KEY": "bench"})
     client = app.test_client()
-    body = {
-        "pack": "aos-ghb-2021",
-        "scenario": "savage-gains",
-        "points_limit": 2000,
-        "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-    }
-    game_id = client.post("/api/v1/games", json=body).json["id"]
-    HTML(string="<p>warm</p>").write_pdf()
-    client.get(f"/games/{game_id}/scoresheet.pdf")
+    game = client.post("/api/v1/games", json=SETUP).json
+    for event in game_script()[:-2]:
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/events",
+            json={"id": str(uuid.uuid4()), **event},
+            headers={"X-Edit-Token": game["edit_token"]},
+        )
+        assert answer.status_code == 201, answer.json
+    made = client.post("/api/v1/rosters", json=roster(1)).json
 
-    def timed(fn: Callable[[], object], n: int = 8) -> float:
+    def timed(fn: Callable[[], object], n: int = 7) -> float:
+        fn()  # warm
         times = []
         for _ in range(n):
-            start = time.perf_counter()
+            started = time.perf_counter()
             fn()
-            times.append(time.perf_counter() - start)
-        return statistics.median(times)
+            times.append(time.perf_counter() - started)
+        return statistics.median(times) * 1000
 
-    bare = timed(lambda: HTML(string="<h1>Score sheet</h1><table><tr><td>1</td></tr></table>").write_pdf())
-    ours = timed(lambda: client.get(f"/games/{game_id}/scoresheet.pdf"))
+    print("\n2. PDFs in one process: Muster's route (Flask test client) against bare WeasyPrint")
+    for name, url in (
+        ("score-sheet PDF (5 rounds played)", f"/games/{game['id']}/scoresheet.pdf"),
+        ("roster PDF (25 entries)", f"/rosters/{made['id']}/roster.pdf"),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+        reader = PdfReader(io.BytesIO(response.data))
+        text = "\n".join(p.extract_text() or "" for p in reader.pages)
+        plain = "".join(f"<p>{html.escape(line)}</p>" for line in text.splitlines() if line.strip())
+        bare_html = f"<!doctype html><html><head><meta charset='utf-8'></head><body>{plain}</body></html>"
+        bare_pages = len(HTML(string=bare_html).render().pages)
+        ours = timed(lambda url=url: client.get(url))
+        bare = timed(lambda bare_html=bare_html: HTML(string=bare_html).write_pdf())
+        print(
+            f"  {name:<36} {ours:6.0f} ms ({len(reader.pages)} pages, {len(text)} characters)   "
+            f"bare page with the same text {bare:5.0f} ms ({bare_pages} pages)   ratio {ours / bare:.1f}x"
+        )
+        SUMMARY.append(Row(name, f"{ours:.0f} ms", f"{bare:.0f} ms (same text)", f"{ours / bare:.1f}x"))
+
+
+# --- 3. bytes over the wire ----------------------------------------------------------------
+class CountingProxy:
+    """A TCP proxy in front of the server that counts the bytes the browser receives."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.received = 0
+        self.lock = threading.Lock()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                downstream, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            threading.Thread(target=self._pipe, args=(downstream, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, downstream, True), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, count: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if count:
+                    with self.lock:
+                        self.received += len(data)
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def settle(self, quiet: float = 1.5, limit: float = 20) -> int:
+        """The byte count once nothing has arrived for ``quiet`` seconds."""
+        deadline = time.monotonic() + limit
+        last, since = self.received, time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            if self.received != last:
+                last, since = self.received, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                break
+        return last
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def _decoded(item: dict[str, Any]) -> bytes:
+    if item["encoding"] == "br":
+        import brotli
+
+        return brotli.decompress(item["body"])
+    if item["encoding"] == "gzip":
+        return gzip.decompress(item["body"])
+    return item["body"]
+
+
+def _crawl(port: int, page: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A first and a repeat visit as a plain HTTP cache would make them: what each fetches."""
+    client = Client(port)
+    accept = {"Accept-Encoding": "br, gzip"}
+
+    def fetch(path: str, headers: dict[str, str]) -> dict[str, Any]:
+        status, data, response = client.call("GET", path, headers=headers)
+        head = len(f"HTTP/1.1 {status} {response.reason}\r\n") + 2
+        head += sum(len(k) + len(v) + 4 for k, v in response.getheaders())
+        return {
+            "path": path,
+            "status": status,
+            "bytes": head + len(data),
+            "body": data,
+            "encoding": response.getheader("Content-Encoding") or "identity",
+            "cache": response.getheader("Cache-Control") or "",
+            "etag": response.getheader("ETag"),
+            "modified": response.getheader("Last-Modified"),
+        }
+
+    first = [fetch(page, accept)]
+    doc = BeautifulSoup(_decoded(first[0]), "html.parser")
+    links = [
+        link["href"]
+        for link in doc.find_all("link", href=True)
+        if set(link.get("rel") or []) & {"stylesheet", "icon", "apple-touch-icon", "manifest", "preload"}
+    ]
+    links += [tag["src"] for tag in doc.find_all(["script", "img"], src=True)]
+    for path in dict.fromkeys(p for p in links if p.startswith("/")):
+        first.append(fetch(path, accept))
+    repeat = []
+    for item in first:
+        cache = item["cache"]
+        if "immutable" in cache or any(
+            part.strip().startswith("max-age=") and int(part.split("=")[1]) >= 86400
+            for part in cache.split(",")
+        ):
+            continue  # fresh in the browser's cache: not asked for again
+        headers = dict(accept)
+        if item["etag"] and "no-store" not in cache:
+            headers["If-None-Match"] = item["etag"]
+        if item["modified"] and "no-store" not in cache:
+            headers["If-Modified-Since"] = item["modified"]
+        repeat.append(fetch(item["path"], headers))
+    return first, repeat
+
+
+def test_bytes_over_the_wire(bench: Bench) -> None:
+    _create_api_games(bench)
+    game_id = bench.games[5][0]
+    page = f"/games/{game_id}"
+    print(f"\n3. bytes over the wire for {page} (a game with at least two events)")
+
+    first, repeat = _crawl(bench.muster.port, page)
+    total_first = sum(i["bytes"] for i in first)
+    total_repeat = sum(i["bytes"] for i in repeat)
+    print("  plain crawl of the HTML and every asset it links (Accept-Encoding: br, gzip):")
+    for item in first:
+        print(f"    {item['bytes']:7d} B  {item['status']}  {item['encoding']:<8} {item['path'][:70]}")
+    print(f"    first visit {total_first / 1024:.1f} KB in {len(first)} responses")
+    for item in repeat:
+        print(f"    repeat: {item['bytes']:7d} B  {item['status']}  {item['path'][:70]}")
     print(
-        f"\nscore sheet PDF {ours * 1000:.0f} ms, bare WeasyPrint page {bare * 1000:.0f} ms, "
-        f"ratio {ours / bare:.1f}"
+        f"    repeat visit {total_repeat / 1024:.1f} KB in {len(repeat)} responses "
+        "(assets cached for a year are not asked for)"
     )
+    SUMMARY.append(
+        Row(
+            "first visit, crawl of the page's links",
+            f"{total_first / 1024:.1f} KB ({len(first)} responses)",
+            "",
+            "",
+            "< 60 KB compressed",
+            _verdict(total_first < 60 * 1024),
+        )
+    )
+    SUMMARY.append(Row("repeat visit, crawl", f"{total_repeat / 1024:.1f} KB ({len(repeat)} responses)"))
+
+    if not Path(CHROMIUM).exists():
+        print("  (no Chromium here: the browser's own count is skipped)")
+        return
+    first_b, second_b, lines = _browser_visits(bench.muster.port, page)
+    for line in lines:
+        print(line)
+    print(f"  Chromium: first visit {first_b / 1024:.1f} KB received, repeat visit {second_b / 1024:.1f} KB")
+    SUMMARY.append(
+        Row(
+            "first visit, headless Chromium",
+            f"{first_b / 1024:.1f} KB",
+            "",
+            "",
+            "< 60 KB compressed",
+            _verdict(first_b < 60 * 1024),
+        )
+    )
+    SUMMARY.append(Row("repeat visit, headless Chromium", f"{second_b / 1024:.1f} KB"))
+
+
+def _browser_visits(port: int, page: str) -> tuple[int, int, list[str]]:
+    """Two navigations in one Chromium profile through the counting proxy."""
+    from playwright.sync_api import sync_playwright
+
+    proxy = CountingProxy(port)
+    url = f"http://127.0.0.1:{proxy.port}{page}"
+    lines: list[str] = []
+    seen: list[Any] = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-dev-shm-usage",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--no-first-run",
+                    "--disable-quic",
+                ],
+            )
+            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+            context.on("requestfinished", lambda request: seen.append(request))
+            tab = context.new_page()
+            tab.goto(url, wait_until="load")
+            tab.evaluate(
+                "() => navigator.serviceWorker ? Promise.race([navigator.serviceWorker.ready.then(() => 1),"
+                " new Promise(r => setTimeout(r, 10000))]) : 0"
+            )
+            first = proxy.settle()
+            first_requests = list(seen)
+            again = context.new_page()
+            again.goto(url, wait_until="load")
+            second = proxy.settle() - first
+            second_requests = seen[len(first_requests) :]
+            encoding = next(
+                (
+                    r.all_headers().get("accept-encoding")
+                    for r in first_requests
+                    if r.resource_type == "document"
+                ),
+                "?",
+            )
+            lines.append(f"  headless Chromium through a byte-counting proxy (Accept-Encoding: {encoding}):")
+            for label, requests in (("first visit", first_requests), ("repeat visit", second_requests)):
+                groups: dict[str, list[tuple[str, int]]] = {}
+                for request in requests:
+                    response = request.response()
+                    if request.service_worker:
+                        group = "fetched by the service worker"
+                    elif response is not None and response.from_service_worker:
+                        group = "answered by the service worker"
+                    else:
+                        group = "fetched by the page"
+                    path = request.url.split(str(proxy.port), 1)[1].split("?")[0]
+                    groups.setdefault(group, []).append((path, max(request.sizes()["responseBodySize"], 0)))
+                for group, items in groups.items():
+                    total = sum(size for _, size in items) / 1024
+                    names = ", ".join(f"{path} {size / 1024:.1f}" for path, size in items)
+                    lines.append(f"    {label}, {group}: {len(items)} responses, {total:.1f} KB of bodies")
+                    lines.append(f"      ({names})")
+            browser.close()
+    finally:
+        proxy.close()
+    return first, second, lines
+
+
+# --- 4. memory after 1,000 games and 100 PDFs ----------------------------------------------
+MEMORY_PROBE = """
+import json, uuid
+from pathlib import Path
+
+def rss():
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+
+out = {"python": rss()}
+from app import create_app
+app = create_app()
+out["Flask app built"] = rss()
+client = app.test_client()
+game = client.post("/api/v1/games", json=SETUP).json
+for event in EVENTS:
+    client.post(f"/api/v1/games/{game['id']}/events", json={"id": str(uuid.uuid4()), **event},
+                headers={"X-Edit-Token": game["edit_token"]})
+client.get(f"/games/{game['id']}")
+out["a game and its page"] = rss()
+import weasyprint
+out["import weasyprint"] = rss()
+client.get(f"/games/{game['id']}/scoresheet.pdf")
+out["first PDF"] = rss()
+for _ in range(20):
+    client.get(f"/games/{game['id']}/scoresheet.pdf")
+out["21 PDFs"] = rss()
+print(json.dumps(out))
+"""
+
+
+FONT_PROBE = """
+import sys, uuid
+from pathlib import Path
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+from app import create_app, pdf
+
+def rss():
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+
+# Muster's own score-sheet HTML, laid out again and again as app/pdf.py does.
+pages = []
+render_html = pdf.render_html
+pdf.render_html = lambda *args: pages.append(render_html(*args)) or pages[-1]
+client = create_app().test_client()
+game = client.post("/api/v1/games", json=SETUP).json
+for event in EVENTS:
+    client.post(f"/api/v1/games/{game['id']}/events", json={"id": str(uuid.uuid4()), **event},
+                headers={"X-Edit-Token": game["edit_token"]})
+client.get(f"/games/{game['id']}/scoresheet.pdf")
+shared = FontConfiguration() if sys.argv[1] == "shared" else None
+
+def render():
+    fonts = shared or FontConfiguration()
+    css = [CSS(filename=str(pdf.PDF_DIR / "print.css"), font_config=fonts)]
+    HTML(string=pages[-1], base_url=str(pdf.PDF_DIR) + "/").write_pdf(stylesheets=css, font_config=fonts)
+
+for _ in range(5):
+    render()
+before = rss()
+for _ in range(30):
+    render()
+print(rss() - before)
+"""
+
+
+def _font_growth(bench: Bench) -> tuple[float, float]:
+    """RSS growth over 30 score sheets: a new FontConfiguration each time, and one shared."""
+    probe = FONT_PROBE.replace("SETUP", repr(SETUP)).replace("EVENTS", repr(game_script()))
+    procs = {
+        kind: subprocess.Popen(
+            [sys.executable, "-c", probe, kind],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "MUSTER_DB": str(bench.logs / f"fonts-{kind}.sqlite"),
+                "MUSTER_SECRET_KEY": "b",
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for kind in ("fresh", "shared")
+    }
+    growth = {}
+    for kind, proc in procs.items():
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0, out
+        growth[kind] = float(out.strip().splitlines()[-1])
+    return growth["fresh"], growth["shared"]
+
+
+def test_memory_after_games_and_pdfs(bench: Bench) -> None:
+    _create_api_games(bench)
+    client = Client(bench.muster.port)
+    rosters = [client.json("POST", "/api/v1/rosters", roster(i))["id"] for i in range(10)]
+    urls = [f"/games/{gid}/scoresheet.pdf" for gid, _ in bench.games[: PDFS // 2]]
+    urls += [f"/rosters/{rosters[i % 10]}/roster.pdf" for i in range(PDFS - len(urls))]
+    random.Random(7).shuffle(urls)
+    times: list[float] = []
+
+    def work(i: int) -> None:
+        mine = Client(bench.muster.port)
+        for url in urls[i::4]:
+            started = time.perf_counter()
+            status, data, _ = mine.call("GET", url)
+            assert status == 200 and data.startswith(b"%PDF"), (url, status)
+            times.append(time.perf_counter() - started)
+
+    took = parallel(4, work)
+    bench.memory["after 100 PDFs"] = bench.muster.memory()
+    print(
+        f"\n4. memory: {len(urls)} PDFs over HTTP (4 clients) in {took:.1f} s, "
+        f"median {statistics.median(times) * 1000:.0f} ms each"
+    )
+    for stage, m in bench.memory.items():
+        workers = " + ".join(f"{w:.0f}" for w in m["workers"])
+        print(
+            f"  {stage:<16} RSS {m['rss']:6.1f} MB (master {m['master']:.0f} + workers {workers})   "
+            f"PSS {m['pss']:6.1f} MB"
+        )
+    bare = bench.bare.memory()
+    print(f"  bare Flask app under the same gunicorn: RSS {bare['rss']:.1f} MB, PSS {bare['pss']:.1f} MB")
+
+    probe = MEMORY_PROBE.replace("SETUP", repr(SETUP)).replace("EVENTS", repr(game_script()))
+    env = {**os.environ, "MUSTER_DB": str(bench.logs / "probe.sqlite"), "MUSTER_SECRET_KEY": "bench"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    steps = json.loads(done.stdout.strip().splitlines()[-1])
+    print("  where one process's memory goes (a fresh Python, RSS after each step):")
+    previous = 0.0
+    for step, mb in steps.items():
+        print(f"    {step:<22} {mb:6.1f} MB  (+{mb - previous:.1f})")
+        previous = mb
+    fresh, shared = _font_growth(bench)
+    print(
+        "  the score sheet laid out 30 more times in one process: with a new FontConfiguration each "
+        f"time (what WeasyPrint makes when given none, as app/pdf.py does) RSS grows +{fresh:.1f} MB; "
+        f"with one FontConfiguration shared by every PDF +{shared:.1f} MB"
+    )
+    final = bench.memory["after 100 PDFs"]
+    weasy = steps["21 PDFs"] - steps["a game and its page"]
+    SUMMARY.append(
+        Row(
+            "server memory, 1,000 games + 100 PDFs",
+            f"RSS {final['rss']:.0f} MB (PSS {final['pss']:.0f} MB)",
+            f"bare RSS {bare['rss']:.0f} MB",
+            f"{final['rss'] / bare['rss']:.1f}x",
+            "< 100 MB",
+            _verdict(final["rss"] < 100),
+        )
+    )
+    SUMMARY.append(
+        Row(
+            "  where it goes",
+            f"idle {bench.memory['idle']['rss']:.0f} MB; WeasyPrint +{weasy:.0f} MB per process (21 PDFs)",
+            f"30 PDFs: +{fresh:.1f} MB (new fonts each)",
+            "",
+            "",
+            f"vs +{shared:.1f} MB with one shared FontConfiguration",
+        )
+    )
+
+
+# --- 5. the home page with 10,000 stored games ------------------------------------------------
+def _fill(db: Path) -> None:
+    """10,000 games straight into the SQLite file: 30 tonight, the rest over two years."""
+    from app.store import Store
+
+    Store.initialise(db)
+    store = Store(db)
+    store.db.execute("PRAGMA synchronous = OFF")  # a fill, not a game: no need to wait for the disk
+    script = game_script()
+    rng = random.Random(10_000)
+    now = datetime.now(UTC)
+    try:
+        for i in range(STORED_GAMES):
+            if i < TONIGHT:
+                created = now - timedelta(minutes=5 + 3 * i)
+            else:
+                created = now - timedelta(days=1, hours=(i * 17.5) % (2 * 365 * 24))
+            stamp = created.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            n = rng.randint(0, len(script)) if i < TONIGHT else len(script)
+            events = [{"id": str(uuid.uuid4()), **e, "recorded": stamp} for e in script[:n]]
+            store.import_game(SETUP, f"stored-{i:016d}", stamp, events)
+    finally:
+        store.close()
+
+
+def test_home_page_with_10000_games(bench: Bench) -> None:
+    db = bench.logs / "home.sqlite"
+    started = time.perf_counter()
+    _fill(db)
+    filled = time.perf_counter() - started
+    home = start_server("muster-home", ["-m", "app"], db, bench.logs, "/api/v1/packs")
+    accept = ("Accept-Encoding: br, gzip",)
+    paths = _paths_file(bench, "home", ["/"])
+    try:
+        run_wrk(home, ["paths", paths], accept, seconds=2, clients=HOME_CLIENTS)  # warm-up
+        result = run_wrk(home, ["paths", paths], accept, clients=HOME_CLIENTS)
+        single = _one_at_a_time(home.port, "/", 20)
+    finally:
+        home.stop()
+    base = run_wrk(bench.bare, ["paths", _paths_file(bench, "bare-get", ["/bare"])], clients=HOME_CLIENTS)
+    print(
+        f"\n5. home page with {STORED_GAMES} stored games ({TONIGHT} tonight; filled in {filled:.1f} s), "
+        f"{HOME_CLIENTS} keep-alive clients\n  one client alone: {single:.1f} ms per request"
+    )
+    _show(f"bare GET /bare, {HOME_CLIENTS} clients", base)
+    _show(f"GET / (br), {STORED_GAMES:,} games", result, base)
+    SUMMARY.append(
+        Row(
+            f"home page, {STORED_GAMES:,} games ({TONIGHT} tonight), {HOME_CLIENTS} clients",
+            f"{single:.0f} ms alone; {_latency(result)}",
+            _latency(base),
+            f"{result['rps'] / base['rps']:.3f}x",
+        )
+    )
+
+    # The same page on the first server, where all 1,000 games of this run are tonight's.
+    _create_api_games(bench)
+    run_wrk(bench.muster, ["paths", paths], accept, seconds=2, clients=HOME_CLIENTS)
+    busy = run_wrk(bench.muster, ["paths", paths], accept, clients=HOME_CLIENTS)
+    busy_single = _one_at_a_time(bench.muster.port, "/", 10)
+    _show("GET / (br), 1,000 games tonight", busy, base)
+    print(
+        f"  one client alone: {busy_single:.1f} ms per request (the page lists tonight's newest 200 tables)"
+    )
+    SUMMARY.append(
+        Row(
+            f"home page, 1,000 games all tonight, {HOME_CLIENTS} clients",
+            f"{busy_single:.0f} ms alone; {_latency(busy)}",
+            _latency(base),
+            f"{busy['rps'] / base['rps']:.3f}x",
+        )
+    )
+
+
+def _one_at_a_time(port: int, path: str, n: int) -> float:
+    client = Client(port)
+    client.call("GET", path, headers={"Accept-Encoding": "br, gzip"})
+    times = []
+    for _ in range(n):
+        started = time.perf_counter()
+        status, _, _ = client.call("GET", path, headers={"Accept-Encoding": "br, gzip"})
+        assert status == 200
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000

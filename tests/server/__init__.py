@@ -1,0 +1,1 @@
+"""The production server as a subprocess: crash recovery and concurrent recording."""

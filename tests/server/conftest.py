@@ -1,0 +1,186 @@
+"""The production server (`python -m app serve`) as a real subprocess, on a temporary SQLite file."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+AOS_GAME = {
+    "pack": "aos-ghb-2021",
+    "scenario": "savage-gains",
+    "points_limit": 2000,
+    "players": [
+        {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
+        {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
+    ],
+}
+FIRST_BLOOD_GAME = {
+    "pack": "conquest-first-blood",
+    "scenario": "outflank",
+    "points_limit": 800,
+    "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process still runs (a zombie waiting to be reaped does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _group(pgid: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:
+            pids.append(int(entry.name))
+    return pids
+
+
+class ServerProcess:
+    """`python -m app serve` in its own process group, restartable on the same port and file."""
+
+    def __init__(self, db: Path, log: Path, workers: int = 2) -> None:
+        self.db = db
+        self.log = log
+        self.workers = workers
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> None:
+        env = {
+            **os.environ,
+            "MUSTER_DB": str(self.db),
+            "MUSTER_PORT": str(self.port),
+            "MUSTER_HOST": "127.0.0.1",
+            "MUSTER_WORKERS": str(self.workers),
+            "MUSTER_SECRET_KEY": "server-tests",
+        }
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: one kill takes master and workers
+            )
+        self.starts += 1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log}")
+            try:
+                status, _ = request(self.port, "GET", "/api/v1/packs", timeout=5)
+                if status == 200:
+                    return
+            except (OSError, http.client.HTTPException):
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer within {timeout} s; see {self.log}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group (master and workers at once), and wait until it is gone."""
+        assert self.proc is not None
+        pgid = self.proc.pid
+        members = _group(pgid)
+        os.killpg(pgid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in members) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.proc = None
+
+    def stop(self) -> None:
+        """Stop gracefully (SIGTERM to the master); SIGKILL what is left after 15 s."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=15)
+        if _group(self.proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc = None
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
+    conn: http.client.HTTPConnection | None = None,
+) -> tuple[int, Any]:
+    """One request; the status and the JSON answer (or the raw bytes when it is not JSON)."""
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        all_headers = dict(headers or {})
+        payload = None
+        if body is not None:
+            payload = json.dumps(body)
+            all_headers["Content-Type"] = "application/json"
+        conn.request(method, path, payload, all_headers)
+        response = conn.getresponse()
+        data = response.read()
+    finally:
+        if own:
+            conn.close()
+    try:
+        return response.status, json.loads(data)
+    except ValueError:
+        return response.status, data
+
+
+def new_game(port: int, setup: dict[str, Any]) -> tuple[str, str]:
+    status, made = request(port, "POST", "/api/v1/games", setup)
+    assert status == 201, made
+    return made["id"], made["edit_token"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """The production server on a fresh SQLite file, started; stopped after the test."""
+    proc = ServerProcess(tmp_path / "muster.sqlite", tmp_path / "server.log")
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
