@@ -23,7 +23,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 PDF_DIR = Path(__file__).resolve().parent.parent / "pdf"
 PAPERS = {"a4": "A4", "letter": "letter"}
-IDLE_SECONDS = 60.0  # the layout process leaves after this long without a print
+# The layout process leaves after this long without a print.
+IDLE_SECONDS = float(os.environ.get("MUSTER_PDF_IDLE_SECONDS", "60"))
 MAX_PDFS = 50  # ... or after this many, so what WeasyPrint keeps does not pile up
 TIMEOUT_SECONDS = 120.0
 

