@@ -56,9 +56,10 @@ def load(store: Store, packs: dict[str, Pack], game_id: str, state: Any = None) 
     row = store.game(game_id)
     if row is None:
         return None
-    pack = packs.get(row.pack)
-    if pack is None or pack.scenario(row.scenario) is None:
-        raise PackMissing(f"This game uses the rulepack {row.pack!r}, which is not installed here.")
+    missing = _missing(row, packs)
+    if missing:
+        raise PackMissing(missing)
+    pack = packs[row.pack]
     armies = store.game_rosters(game_id)
     for attached in armies.values():
         roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
@@ -67,6 +68,16 @@ def load(store: Store, packs: dict[str, Pack], game_id: str, state: Any = None) 
     if state is None:
         state = engine(pack).replay(pack, setup_of(row), store.events(game_id))
     return Loaded(row, pack, state, armies)
+
+
+def _missing(row: GameRow, packs: dict[str, Pack]) -> str | None:
+    """Why this server cannot play the stored game any more (its pack or scenario is gone)."""
+    pack = packs.get(row.pack)
+    if pack is None:
+        return f"This game uses the rulepack {row.pack!r}, which is not installed here."
+    if pack.scenario(row.scenario) is None:
+        return f"This game's scenario {row.scenario!r} is not in the rulepack {row.pack!r} installed here."
+    return None
 
 
 def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
@@ -98,9 +109,11 @@ def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> Ou
     row = store.game(game_id)
     if row is None:
         return Outcome("refused", "There is no such game.")
-    pack = packs.get(row.pack)
-    if pack is None:
-        return Outcome("refused", f"This game uses the rulepack {row.pack!r}, which is not installed here.")
+    # A scenario gone from an updated pack is as unplayable as a pack gone: replaying would raise.
+    missing = _missing(row, packs)
+    if missing:
+        return Outcome("refused", missing)
+    pack = packs[row.pack]
     body = {**event, "id": eid}
     setup = setup_of(row)
     rules = engine(pack)

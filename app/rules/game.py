@@ -76,7 +76,8 @@ def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | 
     if not scenario.playable:
         return None, f"scenario {scenario.name} cannot be played: {scenario.not_playable_reason}"
     points = data.get("points_limit")
-    if isinstance(points, str) and points.strip().isdigit():
+    # Decimal digits only ("²" is a digit int() refuses) and few of them (int() refuses past 4,300).
+    if isinstance(points, str) and points.strip().isdecimal() and len(points.strip()) <= 9:
         points = int(points)
     if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_POINTS:
         return None, f"points_limit must be a whole number from 1 to {MAX_POINTS}."

@@ -46,7 +46,8 @@ def parse_roll(event: dict[str, Any], eid: str, players: int) -> Roll:
     if extra:
         raise Refused(f"{extra[0]} is not part of a roll; it takes dice, results, purpose and winner.")
     dice = event.get("dice")
-    if dice not in FACES:
+    # A list or an object is not a key of FACES; asking would raise TypeError, not refuse.
+    if not isinstance(dice, str) or dice not in FACES:
         raise Refused(f"dice must be one of {', '.join(FACES)}.")
     results = event.get("results")
     top = FACES[dice]

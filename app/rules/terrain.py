@@ -24,7 +24,9 @@ MAX_PIECES = 60
 class Piece(BaseModel):
     """One terrain piece as the players describe it."""
 
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    # Python's json reads 1e400 as infinity (and NaN too): no piece stands there, and NaN slips
+    # past every comparison, so the numbers must be finite.
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True, allow_inf_nan=False)
 
     uid: str | None = Field(default=None, max_length=40)
     name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]

@@ -19,11 +19,64 @@ def _refuse(message: str, status: int = 422) -> Any:
     return jsonify(error=message), status
 
 
+# Muster's own bodies nest a handful of levels; deeper is not a body Muster sent.
+MAX_DEPTH = 64
+TOO_DEEP = f"The body nests more than {MAX_DEPTH} levels deep; JSON here nests at most {MAX_DEPTH}."
+
+
 def _body() -> Any:
-    data = request.get_json(silent=True)
+    """The request's JSON body; 400 with one sentence when it is not JSON Muster can take."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        # The json module gives up on deep nesting with RecursionError, which is not a ValueError.
+        abort(400, description=TOO_DEEP)
     if data is None:
         abort(400, description="The body must be JSON (Content-Type: application/json).")
+    problem = _unreadable(data)
+    if problem:
+        abort(400, description=problem)
     return data
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _field(path: str, key: str) -> str:
+    """A field's name as the refusals write it: players[0].name, control['north-west']."""
+    if not path:
+        return key
+    return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
+
+
+def _unreadable(data: Any) -> str | None:
+    """Why parsed JSON cannot be taken, naming where, or ``None``.
+
+    JSON may escape half a character ("\\ud800" without its pair): Python reads it, but such a
+    string cannot be written to SQLite or to a page, so a stored one would break every screen
+    that shows it. The walk is iterative so that depth is counted rather than recursed into.
+    """
+    half = "holds half a character (a lone surrogate such as \\ud800): send whole characters."
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return TOO_DEEP
+        if isinstance(value, str) and not _is_text(value):
+            return f"{path or 'The body'} {half}"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not _is_text(key):
+                    return f"A key of {path or 'the body'} {half}"
+                stack.append((item, _field(path, key), depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+    return None
 
 
 def _side(pack: Pack, side: str | None) -> int | None:
@@ -151,6 +204,9 @@ def seize(pack_id: str) -> Any:
         return _refuse(
             f'players must be a list of objects such as {{"medium-infantry": 4}}; classes: {classes}.'
         )
+    problem = seizing.count_problem(pack, models)
+    if problem:
+        return _refuse(problem)
     result = seizing.seize(pack, models)
     return jsonify(counts=list(result.counts), winner=result.winner)
 
@@ -271,10 +327,15 @@ def replace_roster(roster_id: str) -> Any:
     if not store().roster_token_ok(roster_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this roster's edit token to change it.", 403)
     data = _body()
-    version = data.get("version") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return _refuse(
+            "The body must be an object of the fields to change (name, points_limit, faction, "
+            "grand_strategy, entries), with the version you last read."
+        )
+    version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         return _refuse("version must be the whole number GET /api/v1/rosters/<id> gave.")
-    body = {k: v for k, v in data.items() if k != "version"} if isinstance(data, dict) else data
+    body = {k: v for k, v in data.items() if k != "version"}
     problem = rosters.change(store(), packs(), roster_id, rosters.set_details(body), version)
     if problem:
         return _refuse(problem.message, 409 if problem.conflict else 422)
@@ -283,8 +344,7 @@ def replace_roster(roster_id: str) -> Any:
 
 @bp.post("/games/<game_id>/rosters")
 def attach_roster(game_id: str) -> Any:
-    if not store().game_exists(game_id):
-        abort(404, description="There is no such game.")
+    loaded_game(game_id)  # 404 for no such game, 409 when its pack or scenario is gone
     if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)
     data = _body()

@@ -12,6 +12,7 @@ from app import games, terrain_sets
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
 from app.web import loaded_game, packs, qr_response, store
+from app.web.forms import whole
 
 bp = Blueprint("games", __name__)
 
@@ -257,9 +258,7 @@ def attach(game_id: str) -> Any:
     if token is None:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
-    problem = games.attach_roster(
-        store(), packs(), game_id, int(player) if player.isdigit() else None, request.form.get("roster")
-    )
+    problem = games.attach_roster(store(), packs(), game_id, _int(player), request.form.get("roster"))
     if problem is None and request.headers.get("HX-Request") != "true":
         return redirect(url_for("games.show", game_id=game_id), code=303)
     context = _view(loaded_game(game_id), token, error=problem.message if problem else None)
@@ -269,12 +268,7 @@ def attach(game_id: str) -> Any:
 
 # --- forms -> events --------------------------------------------------------------------
 def _int(value: str | None) -> int | None:
-    if value is None or value.strip() == "":
-        return None
-    value = value.strip()
-    if value.lstrip("-").isdigit():
-        return int(value)
-    return None
+    return whole(value, negative=True)
 
 
 def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
@@ -392,7 +386,7 @@ def seize(game_id: str) -> Any:
         counts = {}
         for w in loaded.pack.seizing:
             raw = request.form.get(f"s{i}.{w.id}", "").strip()
-            counts[w.id] = int(raw) if raw.isdigit() else 0
+            counts[w.id] = max(_int(raw) or 0, 0)
         models.append(counts)
     result = seizing.seize(loaded.pack, models)
     names = [pl.name for pl in loaded.state.setup.players]

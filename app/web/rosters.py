@@ -13,6 +13,7 @@ from app.refusal import Refusal
 from app.rules import army
 from app.rules.pack import Pack
 from app.web import packs, qr_response, store
+from app.web.forms import whole
 
 bp = Blueprint("rosters", __name__)
 
@@ -81,9 +82,10 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
     raw = form.get("points_limit", "").strip() or form.get("points_preset", "").strip()
     if not raw and pack.army and pack.army.default_points:
         raw = str(pack.army.default_points)
-    if not raw.isdigit() or int(raw) <= 0:
+    points = whole(raw)
+    if points is None or points <= 0:
         return details, "points_limit must be a whole number of points, such as 2000."
-    details["points_limit"] = int(raw)
+    details["points_limit"] = points
     details["faction"] = form.get("faction", "").strip() or None
     if pack.grand_strategies:
         details["grand_strategy"] = form.get("grand_strategy") or None
@@ -201,7 +203,7 @@ def _editor(roster_id: str) -> str:
 
 def _version() -> int | None:
     raw = request.form.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return whole(raw)
 
 
 def _save(
@@ -341,9 +343,10 @@ def _whole(form: MultiDict[str, str], name: str, required: bool = True) -> tuple
     raw = form.get(name, "").strip()
     if not raw:
         return None, (f"{name}: enter a whole number." if required else None)
-    if not raw.isdigit():
+    number = whole(raw)
+    if number is None:
         return None, f"{name} must be a whole number, 0 or more."
-    return int(raw), None
+    return number, None
 
 
 def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import uuid
 from typing import Any
@@ -13,6 +14,7 @@ from app import pdf, terrain_sets
 from app.rules import grid, terrain
 from app.rules.pack import Pack
 from app.web import loaded_game, store
+from app.web.forms import whole
 from app.web.games import edit_token
 
 bp = Blueprint("terrain", __name__)
@@ -28,14 +30,14 @@ def _context(game_id: str) -> dict[str, Any]:
     game = loaded_game(game_id)
     names = [p.name for p in game.state.setup.players]
     loaded = terrain_sets.load(store(), game.pack, game.state.scenario, game_id, names)
-    seat = request.cookies.get(_seat_cookie(game_id), "")
+    seat = whole(request.cookies.get(_seat_cookie(game_id)))
     return {
         "game": game,
         "names": names,
         "loaded": loaded,
         "pack": game.pack,
         "scenario": game.state.scenario,
-        "seat": int(seat) if seat.isdigit() and int(seat) < len(names) else None,
+        "seat": seat if seat is not None and seat < len(names) else None,
     }
 
 
@@ -121,12 +123,14 @@ def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
             numbers[name] = float(raw)
         except ValueError:
             return piece, f"{name} must be a number."
-    for whole in ("size", "defense", "capacity"):
-        value = numbers[whole]
+        if not math.isfinite(numbers[name] or 0.0):  # "inf" and "nan" read as floats too
+            return piece, f"{name} must be a number."
+    for counted in ("size", "defense", "capacity"):
+        value = numbers[counted]
         if value is not None:
             if value != int(value):
-                return piece, f"{whole} must be a whole number."
-            piece[whole] = int(value)
+                return piece, f"{counted} must be a whole number."
+            piece[counted] = int(value)
     w, h = numbers["footprint_w"], numbers["footprint_h"]
     if (w is None) != (h is None):
         return piece, "footprint: give both width and depth, or neither."
@@ -138,8 +142,9 @@ def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
     piece["keywords"] = form.getlist("keywords")
     for flag in ("ruins", "obscuring", "faction", "warscroll", "fortress"):
         piece[flag] = form.get(flag) in ("on", "true", "1")
-    if form.get("mysterious", "").isdigit():
-        piece["mysterious"] = int(form["mysterious"])
+    mysterious = whole(form.get("mysterious"))
+    if mysterious is not None:
+        piece["mysterious"] = mysterious
     if pack.terrain and pack.terrain.system == "conquest" and piece["kind"] == "garrison":
         piece.setdefault("defense", pack.terrain.garrison_defense)
         piece.setdefault("capacity", pack.terrain.garrison_capacity)
@@ -222,6 +227,8 @@ def move(game_id: str, uid: str) -> Any:
         x, y = float(request.form.get("x", "")), float(request.form.get("y", ""))
     except ValueError:
         return _render(game_id, 422, error="x and y must be numbers of inches.")
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return _render(game_id, 422, error="x and y must be numbers of inches.")
     piece = found.piece.model_dump(mode="json", exclude={"uid"}) | {
         "x": round(x * 2) / 2,
         "y": round(y * 2) / 2,
@@ -237,7 +244,7 @@ def roll_mysterious(game_id: str, uid: str) -> Any:
     if found is None:
         abort(404, description="That piece is no longer in the set.")
     raw = request.form.get("roll", "")
-    roll = int(raw) if raw.isdigit() and 1 <= int(raw) <= 6 else random.SystemRandom().randint(1, 6)
+    roll = int(raw) if raw in ("1", "2", "3", "4", "5", "6") else random.SystemRandom().randint(1, 6)
     piece = found.piece.model_dump(mode="json", exclude={"uid"}) | {"mysterious": roll}
     return _done(game_id, _record(game_id, "piece", {"piece_uid": uid, "piece": piece}))
 
@@ -252,7 +259,8 @@ def remove(game_id: str, uid: str) -> Any:
 def agree(game_id: str, uid: str) -> Any:
     _editor(game_id)
     raw = request.form.get("player", "")
-    player = int(raw) if raw.isdigit() else -1
+    player = whole(raw)
+    player = -1 if player is None else player
     return _done(game_id, _record(game_id, "agree", {"piece_uid": uid, "player": player}))
 
 
@@ -264,7 +272,7 @@ def seat(game_id: str) -> Any:
     value = request.form.get("seat", "")
     response.set_cookie(
         _seat_cookie(game_id),
-        value if value.isdigit() else "",
+        value if whole(value) is not None else "",
         max_age=SEAT_DAYS * 86400,
         path=f"/games/{game_id}",
         samesite="Lax",
@@ -311,9 +319,8 @@ def line_of_sight(game_id: str) -> Any:
     loaded_game(game_id)
     form = request.form
 
-    def whole(name: str) -> int:
-        raw = form.get(name, "").strip()
-        return int(raw) if raw.lstrip("-").isdigit() else 0
+    def field(name: str) -> int:
+        return whole(form.get(name), negative=True) or 0
 
     between = []
     for i in range(3):
@@ -322,16 +329,16 @@ def line_of_sight(game_id: str) -> Any:
                 {
                     "name": form.get(f"b{i}.name") or f"Item {i + 1}",
                     "kind": form.get(f"b{i}.kind"),
-                    "size": whole(f"b{i}.size"),
-                    "elevated_on": whole(f"b{i}.elevated_on"),
+                    "size": field(f"b{i}.size"),
+                    "elevated_on": field(f"b{i}.elevated_on"),
                     "obstructing": form.get(f"b{i}.kind") == "regiment"
                     or bool(form.get(f"b{i}.obstructing")),
                     "cover": bool(form.get(f"b{i}.cover")),
                 }
             )
     sight = terrain.line_of_sight(
-        {"size": whole("shooter_size"), "elevated_on": whole("shooter_on")},
-        {"size": whole("target_size"), "elevated_on": whole("target_on")},
+        {"size": field("shooter_size"), "elevated_on": field("shooter_on")},
+        {"size": field("target_size"), "elevated_on": field("target_on")},
         between,
     )
     return render_template("partials/_sight.html", sight=sight)

@@ -1,0 +1,20 @@
+"""Reading numbers typed into forms.
+
+``str.isdigit()`` says yes to "²" and to a 5,000-digit string, both of which ``int()`` then
+refuses with an error: every whole number from a form is read here instead.
+"""
+
+from __future__ import annotations
+
+MAX_DIGITS = 9
+
+
+def whole(raw: str | None, negative: bool = False) -> int | None:
+    """The whole number typed (ASCII digits, at most nine, a minus sign if allowed), else ``None``."""
+    if raw is None:
+        return None
+    text = raw.strip()
+    digits = text.removeprefix("-") if negative else text
+    if digits and len(digits) <= MAX_DIGITS and digits.isascii() and digits.isdecimal():
+        return int(text)
+    return None
