@@ -48,12 +48,15 @@ def setup_of(row: GameRow) -> Setup:
     return Setup(row.pack, row.scenario, row.points_limit, players)
 
 
-def load(store: Store, packs: dict[str, Pack], game_id: str, state: Any = None) -> Loaded | None:
+def load(
+    store: Store, packs: dict[str, Pack], game_id: str, state: Any = None, row: GameRow | None = None
+) -> Loaded | None:
     """The game with that id, replayed; ``None`` if there is no such game.
 
-    ``state`` is a replay already made (by :func:`record`), so it is not made twice.
+    ``state`` is a replay already made (by :func:`record`), so it is not made twice; ``row``
+    the game's row when the caller has just read it.
     """
-    row = store.game(game_id)
+    row = row or store.game(game_id)
     if row is None:
         return None
     missing = _missing(row, packs)
@@ -100,13 +103,15 @@ class Outcome:
     state: Any = None
 
 
-def record(store: Store, packs: dict[str, Pack], game_id: str, event: Any) -> Outcome:
+def record(
+    store: Store, packs: dict[str, Pack], game_id: str, event: Any, row: GameRow | None = None
+) -> Outcome:
     """Append one event to a game, checked against the game's events by its rules."""
     try:
         eid = scoring.event_id(event)
     except scoring.Refused as exc:
         return Outcome("refused", str(exc))
-    row = store.game(game_id)
+    row = row or store.game(game_id)
     if row is None:
         return Outcome("refused", "There is no such game.")
     # A scenario gone from an updated pack is as unplayable as a pack gone: replaying would raise.

@@ -463,6 +463,6 @@ def check_objective_in_play(game: Game, field_name: str, oid: Any, round_: int) 
         raise Refused(
             f"{field_name}: {obj.label} left the battlefield in battle round {removal.round} ({removal.why})."
         )
-    if obj not in game.scheduled(round_):
+    if all(o.id != oid for o in game.scheduled(round_)):  # ids: pydantic's == compares every field
         raise Refused(f"{field_name}: {obj.label} is not on the battlefield in battle round {round_}.")
     return obj

@@ -128,6 +128,7 @@ class Game:
     rolls: list[Any] = field(default_factory=list)
     effective: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    _round_memo: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
     # --- who and when -------------------------------------------------------------------
     @property
@@ -143,9 +144,17 @@ class Game:
     @property
     def current_round(self) -> int:
         """The battle round now being played (last round + 1 once all turns are in)."""
+        # Asked many times per event while the log is folded: counted once per turn added.
+        known = self._round_memo
+        if known is not None and known[0] == len(self.turns):
+            return known[1]
+        per_round: dict[int, int] = {}
+        for t in self.turns:
+            per_round[t.round] = per_round.get(t.round, 0) + 1
         r = 1
-        while len(self.turns_in(r)) >= self.player_count:
+        while per_round.get(r, 0) >= self.player_count:
             r += 1
+        self._round_memo = (len(self.turns), r)
         return r
 
     @property

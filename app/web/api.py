@@ -242,15 +242,16 @@ def list_events(game_id: str) -> Any:
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str) -> Any:
-    if not store().game_exists(game_id):
+    row, token_ok = store().game_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    if row is None:
         abort(404, description="There is no such game.")
-    if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
+    if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to record events.", 403)
     event = _body()
-    outcome = games.record(store(), packs(), game_id, event)
+    outcome = games.record(store(), packs(), game_id, event, row)
     if outcome.status == "refused":
         return _refuse(outcome.error or "The event is refused.")
-    loaded = games.load(store(), packs(), game_id, outcome.state) or loaded_game(game_id)
+    loaded = games.load(store(), packs(), game_id, outcome.state, row) or loaded_game(game_id)
     code = 201 if outcome.status == "recorded" else 200
     return jsonify(status=outcome.status, id=scoring.event_id(event), game=games.summary(loaded)), code
 

@@ -646,6 +646,109 @@ def test_event_post_and_game_page_under_64_clients(bench: Bench) -> None:
     bench.memory["after requests"] = bench.muster.memory()
 
 
+# --- 1b. sixty-four phones at a pace: latency as players meet it ------------------------------
+PACES = (1.0, 4.0)  # requests per second from each of the 64 clients
+
+
+def _paced(
+    port: int, clients: int, rate: float, seconds: float, request: Callable[[int, Client], int]
+) -> tuple[list[float], int]:
+    """Each client sends ``rate`` requests a second on a fixed schedule, whatever the answers.
+
+    Latency is counted from when a request was due, not when it left: a server that falls
+    behind is charged for the wait (no coordinated omission). Answers: latencies in ms and
+    how many were not 2xx.
+    """
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    start = time.perf_counter() + 0.5
+
+    def work(i: int) -> None:
+        client = Client(port)
+        interval = 1.0 / rate
+        due = start + interval * i / clients  # spread the clients over one interval
+        while due < start + seconds:
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            status = request(i, client)
+            took = (time.perf_counter() - due) * 1000
+            with lock:
+                latencies.append(took)
+                if status >= 300:
+                    failures[0] += 1
+            due += interval
+
+    parallel(clients, work)
+    return latencies, failures[0]
+
+
+def _percentiles(values: list[float]) -> str:
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return f"p50/p95/p99 {at(0.5):.0f}/{at(0.95):.0f}/{at(0.99):.0f} ms"
+
+
+def test_sixty_four_phones_at_a_pace(bench: Bench) -> None:
+    """Club night is 60 phones each recording every few seconds, not 64 clients flat out."""
+    _create_api_games(bench)
+    script = game_script()
+    print(
+        f"\n1b. {CLIENTS} clients at a fixed pace for {SECONDS:g} s, latency from when each request was due"
+    )
+    for rate in PACES:
+        # Each client records the next event of a fresh game of its own, one after another.
+        fresh = [Client(bench.muster.port).json("POST", "/api/v1/games", SETUP) for _ in range(CLIENTS)]
+        step = [0] * CLIENTS
+
+        def post(i: int, client: Client, fresh: list[Any] = fresh, step: list[int] = step) -> int:
+            game = fresh[i]
+            event = {"id": str(uuid.uuid4()), **script[step[i] % len(script)]}
+            if step[i] and step[i] % len(script) == 0:  # the game is over: start another
+                fresh[i] = game = client.json("POST", "/api/v1/games", SETUP)
+            step[i] += 1
+            status, _, _ = client.call(
+                "POST", f"/api/v1/games/{game['id']}/events", event, {"X-Edit-Token": game["edit_token"]}
+            )
+            return status
+
+        def page(i: int, client: Client) -> int:
+            gid = bench.games[i][0]
+            return client.call("GET", f"/games/{gid}", headers={"Accept-Encoding": "br, gzip"})[0]
+
+        def bare_post(i: int, client: Client) -> int:
+            return client.call("POST", "/bare", {"id": str(uuid.uuid4()), **script[0]})[0]
+
+        for name, port, request in (
+            ("event POST", bench.muster.port, post),
+            ("game page GET", bench.muster.port, page),
+            ("bare POST", bench.bare.port, bare_post),
+        ):
+            latencies, failed = _paced(port, CLIENTS, rate, SECONDS, request)
+            offered = CLIENTS * rate
+            print(
+                f"  {name:<14} {offered:4.0f} req/s offered ({rate:g}/s from each client): "
+                f"{_percentiles(latencies)}, {failed} not 2xx"
+            )
+            ordered = sorted(latencies)
+            p95 = ordered[int(0.95 * len(ordered))]
+            if name != "bare POST":
+                SUMMARY.append(
+                    Row(
+                        f"{name}, 64 clients at {offered:.0f} req/s",
+                        _percentiles(latencies),
+                        "",
+                        "",
+                        "p95 < 50 ms",
+                        f"p95 {_verdict(p95 < 50)}" + (f", {failed} failed" if failed else ""),
+                    )
+                )
+
+
 def _settled_count(db: Path | None) -> int:
     """The events in the database once requests still queued when wrk stopped are done."""
     last = _count_events(db)
