@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from app.refusal import Refusal
+from app.replays import Replays
 from app.rules import army, rounds, scoring
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack
@@ -28,6 +29,8 @@ class Loaded:
     state: scoring.Game | rounds.RoundGame
     # Each player's attached roster, as it was when attached: {player: {"roster_id", "roster", ...}}.
     armies: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # The stored log that ``state`` is the fold of (for keeping the state between requests).
+    log: list[dict[str, Any]] = field(default_factory=list)
 
 
 class PackMissing(Exception):
@@ -49,12 +52,18 @@ def setup_of(row: GameRow) -> Setup:
 
 
 def load(
-    store: Store, packs: dict[str, Pack], game_id: str, state: Any = None, row: GameRow | None = None
+    store: Store,
+    packs: dict[str, Pack],
+    game_id: str,
+    outcome: Outcome | None = None,
+    row: GameRow | None = None,
+    replays: Replays | None = None,
 ) -> Loaded | None:
     """The game with that id, replayed; ``None`` if there is no such game.
 
-    ``state`` is a replay already made (by :func:`record`), so it is not made twice; ``row``
-    the game's row when the caller has just read it.
+    ``outcome`` is what :func:`record` just did, whose state is not made twice; ``row`` the
+    game's row when the caller has just read it; ``replays`` the process's kept states, from
+    which the state is taken (the caller gives it back with ``replays.keep``).
     """
     row = row or store.game(game_id)
     if row is None:
@@ -68,9 +77,12 @@ def load(
         roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
         attached["summary"] = army.army_summary(roster) if roster is not None else None
         attached["name"] = attached["roster"].get("name") or "Roster"
-    if state is None:
-        state = engine(pack).replay(pack, setup_of(row), store.events(game_id))
-    return Loaded(row, pack, state, armies)
+    if outcome is not None and outcome.state is not None:
+        return Loaded(row, pack, outcome.state, armies, outcome.log)
+    log = store.events(game_id)
+    rules, setup = engine(pack), setup_of(row)
+    state = replays.take(game_id, pack, setup, log, rules) if replays else rules.replay(pack, setup, log)
+    return Loaded(row, pack, state, armies, log)
 
 
 def _missing(row: GameRow, packs: dict[str, Pack]) -> str | None:
@@ -95,18 +107,29 @@ def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] |
 class Outcome:
     """What became of an event: ``recorded``, ``duplicate`` (nothing changed) or ``refused``.
 
-    ``state`` is the game with the event when it was recorded (``None`` otherwise).
+    ``state`` is the game with the event when it was recorded (``None`` otherwise), the fold
+    of ``log``, the game's stored events up to and including this one.
     """
 
     status: str
     error: str | None = None
     state: Any = None
+    log: list[dict[str, Any]] = field(default_factory=list)
 
 
 def record(
-    store: Store, packs: dict[str, Pack], game_id: str, event: Any, row: GameRow | None = None
+    store: Store,
+    packs: dict[str, Pack],
+    game_id: str,
+    event: Any,
+    row: GameRow | None = None,
+    replays: Replays | None = None,
 ) -> Outcome:
-    """Append one event to a game, checked against the game's events by its rules."""
+    """Append one event to a game, checked against the game's events by its rules.
+
+    With ``replays``, the game's kept state is taken and brought up to date instead of
+    replaying the whole log.
+    """
     try:
         eid = scoring.event_id(event)
     except scoring.Refused as exc:
@@ -122,18 +145,23 @@ def record(
     body = {**event, "id": eid}
     setup = setup_of(row)
     rules = engine(pack)
-    after: list[Any] = [None]
+    after: list[Any] = [None, []]
 
     def refuse(events: list[dict[str, Any]]) -> str | None:
         # check() leaves the replayed game holding the new event: the state to answer with.
-        state = rules.replay(pack, setup, events)
+        if replays is not None:
+            state = replays.take(game_id, pack, setup, events, rules)
+        else:
+            state = rules.replay(pack, setup, events)
         problem = rules.check(state, body)
         # An undo is judged without being applied: its state is made by the next replay.
-        after[0] = None if problem or body.get("type") == "undo" else state
+        after[:] = [None, []] if problem or body.get("type") == "undo" else [state, [*events, body]]
         return problem
 
     outcome = store.append(game_id, body, refuse)
-    return Outcome(outcome.status, outcome.error, after[0] if outcome.status == "recorded" else None)
+    if outcome.status != "recorded" or after[0] is None:
+        return Outcome(outcome.status, outcome.error)
+    return Outcome(outcome.status, outcome.error, after[0], after[1])
 
 
 def summary(loaded: Loaded) -> dict[str, Any]:

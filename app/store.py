@@ -15,7 +15,7 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -252,7 +252,9 @@ class Store:
             self._lock_fd: int | None = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
             self._lock_fd = None  # a read-only place: SQLite's busy timeout still guards writes
-        conn = sqlite3.connect(str(path), timeout=15, check_same_thread=False)
+        # isolation_level=None: no implicit BEGIN, so a lone write statement commits itself
+        # (one call into SQLite) and transactions are always the explicit BEGIN IMMEDIATE below.
+        conn = sqlite3.connect(str(path), timeout=15, check_same_thread=False, isolation_level=None)
         self.db = Database(conn, recursive_triggers=False, execute_plugins=False)
         self.db.execute("PRAGMA busy_timeout = 15000")
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -302,14 +304,14 @@ class Store:
 
     def integrity(self) -> str:
         """SQLite's own integrity check: "ok" when the file is sound."""
-        return str(next(iter(self.db.query("PRAGMA integrity_check")))["integrity_check"])
+        return str(next(iter(self._query("PRAGMA integrity_check")))["integrity_check"])
 
     def export_all(self) -> dict[str, Any]:
         """Every table's rows as JSON (edit tokens only as their hashes)."""
         tables = {}
         for name in EXPORTED_TABLES:
             order = "seq" if "seq" in self.db[name].columns_dict else "rowid"
-            tables[name] = list(self.db.query(f"SELECT * FROM [{name}] ORDER BY {order}"))  # noqa: S608
+            tables[name] = list(self._query(f"SELECT * FROM [{name}] ORDER BY {order}"))  # noqa: S608
         return {"format": BACKUP_FORMAT, "exported": now(), "tables": tables}
 
     def import_all(self, data: dict[str, Any]) -> None:
@@ -324,6 +326,16 @@ class Store:
                 rows = tables.get(name) or []
                 if rows:
                     self.db[name].insert_all(rows)
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """The rows of a SELECT as dicts, straight from the connection.
+
+        Every statement here is a plain read: sqlite-utils' ``query()`` would wrap each in a
+        savepoint, two more calls into SQLite, which on the event path were a third of a query.
+        """
+        cursor = self.db.conn.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
 
     @contextmanager
     def _immediate(self) -> Iterator[None]:
@@ -402,27 +414,27 @@ class Store:
 
     def game(self, game_id: str) -> GameRow | None:
         """The game's stored set-up, or ``None``."""
-        rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+        rows = list(self._query("SELECT * FROM games WHERE id = ?", [game_id]))
         if not rows:
             return None
         return _game_row(rows[0])
 
     def game_for_edit(self, game_id: str, token: str | None) -> tuple[GameRow | None, bool]:
         """The game and whether ``token`` is its edit token, in one query (the write path's)."""
-        rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+        rows = list(self._query("SELECT * FROM games WHERE id = ?", [game_id]))
         if not rows:
             return None, False
         ok = bool(token) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token or ""))
         return _game_row(rows[0]), ok
 
     def game_exists(self, game_id: str) -> bool:
-        return bool(list(self.db.query("SELECT 1 FROM games WHERE id = ?", [game_id])))
+        return bool(list(self._query("SELECT 1 FROM games WHERE id = ?", [game_id])))
 
     def token_ok(self, game_id: str, token: str | None) -> bool:
         """Whether ``token`` is the game's edit token (compared in constant time)."""
         if not token:
             return False
-        rows = list(self.db.query("SELECT edit_token_hash FROM games WHERE id = ?", [game_id]))
+        rows = list(self._query("SELECT edit_token_hash FROM games WHERE id = ?", [game_id]))
         return bool(rows) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token))
 
     def recent_games(
@@ -444,17 +456,17 @@ class Store:
         if not archived:
             where.append("archived IS NULL")
         sql = f"SELECT * FROM games WHERE {' AND '.join(where)} ORDER BY created DESC, rowid DESC LIMIT ?"  # noqa: S608
-        return [_game_row(r) for r in self.db.query(sql, [*params, limit])]
+        return [_game_row(r) for r in self._query(sql, [*params, limit])]
 
     def count_games(self) -> int:
-        return int(next(iter(self.db.query("SELECT count(*) AS n FROM games")))["n"])
+        return int(next(iter(self._query("SELECT count(*) AS n FROM games")))["n"])
 
     def delete_game(self, game_id: str) -> bool:
         """Remove a game and everything recorded for it (admin only); ``False`` if there was none."""
         with self._immediate():
             if not self.game_exists(game_id):
                 return False
-            for set_row in self.db.query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]):
+            for set_row in self._query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]):
                 self.db.execute("DELETE FROM terrain_events WHERE set_id = ?", [set_row["id"]])
             self.db.execute("DELETE FROM terrain_sets WHERE game_id = ?", [game_id])
             self.db.execute("DELETE FROM game_rosters WHERE game_id = ?", [game_id])
@@ -473,7 +485,7 @@ class Store:
         return cursor.rowcount
 
     def login_failures(self, address: str, since: str) -> int:
-        rows = self.db.query(
+        rows = self._query(
             "SELECT count(*) AS n FROM login_failures WHERE address = ? AND at >= ?", [address, since]
         )
         return int(next(iter(rows))["n"])
@@ -488,7 +500,7 @@ class Store:
         if not game_ids:
             return out
         marks = ",".join("?" for _ in game_ids)
-        for row in self.db.query(
+        for row in self._query(
             f"SELECT game_id, body FROM events WHERE game_id IN ({marks}) ORDER BY seq",  # noqa: S608
             game_ids,
         ):
@@ -501,13 +513,13 @@ class Store:
         for start in range(0, len(event_ids), 500):
             chunk = event_ids[start : start + 500]
             marks = ",".join("?" for _ in chunk)
-            if list(self.db.query(f"SELECT 1 FROM events WHERE id IN ({marks}) LIMIT 1", chunk)):  # noqa: S608
+            if list(self._query(f"SELECT 1 FROM events WHERE id IN ({marks}) LIMIT 1", chunk)):  # noqa: S608
                 return True
         return False
 
     def events(self, game_id: str, with_time: bool = False) -> list[dict[str, Any]]:
         """The game's events in the order they were recorded."""
-        rows = self.db.query("SELECT body, recorded FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+        rows = self._query("SELECT body, recorded FROM events WHERE game_id = ? ORDER BY seq", [game_id])
         out = []
         for row in rows:
             body = json.loads(row["body"])
@@ -532,10 +544,12 @@ class Store:
         seen = self.events(game_id)
         # A replayed id is found inside the lock below; judging it first costs only a replay.
         problem = refuse(seen)
+        if problem is None and self._append_if_unchanged(game_id, event, len(seen)):
+            return Appended("recorded")
         with self._immediate():
             found = next(
                 iter(
-                    self.db.query(
+                    self._query(
                         "SELECT (SELECT game_id FROM events WHERE id = ?) AS owner, "
                         "(SELECT count(*) FROM events WHERE game_id = ?) AS n",
                         [event["id"], game_id],
@@ -574,14 +588,14 @@ class Store:
 
     def roster(self, roster_id: str) -> RosterRow | None:
         """The stored roster, or ``None``."""
-        rows = list(self.db.query("SELECT * FROM rosters WHERE id = ?", [roster_id]))
+        rows = list(self._query("SELECT * FROM rosters WHERE id = ?", [roster_id]))
         return _roster_row(rows[0]) if rows else None
 
     def roster_token_ok(self, roster_id: str, token: str | None) -> bool:
         """Whether ``token`` is the roster's edit token (compared in constant time)."""
         if not token:
             return False
-        rows = list(self.db.query("SELECT edit_token_hash FROM rosters WHERE id = ?", [roster_id]))
+        rows = list(self._query("SELECT edit_token_hash FROM rosters WHERE id = ?", [roster_id]))
         return bool(rows) and hmac.compare_digest(rows[0]["edit_token_hash"], _hash(token))
 
     def update_roster(
@@ -619,11 +633,11 @@ class Store:
     def recent_rosters(self, limit: int = 50, pack: str | None = None) -> list[RosterRow]:
         """The most recently saved rosters first, of one pack or all."""
         if pack:
-            rows = self.db.query(
+            rows = self._query(
                 "SELECT * FROM rosters WHERE pack = ? ORDER BY updated DESC LIMIT ?", [pack, limit]
             )
         else:
-            rows = self.db.query("SELECT * FROM rosters ORDER BY updated DESC LIMIT ?", [limit])
+            rows = self._query("SELECT * FROM rosters ORDER BY updated DESC LIMIT ?", [limit])
         return [_roster_row(r) for r in rows]
 
     def _remember(self, pack: str, entries: list[dict[str, Any]]) -> None:
@@ -642,7 +656,7 @@ class Store:
 
     def custom_units(self, pack: str, limit: int = 200) -> list[dict[str, Any]]:
         """Entries typed in earlier rosters of this pack, the most used first."""
-        rows = self.db.query(
+        rows = self._query(
             "SELECT body FROM custom_units WHERE pack = ? ORDER BY uses DESC, updated DESC LIMIT ?",
             [pack, limit],
         )
@@ -664,7 +678,7 @@ class Store:
     def game_rosters(self, game_id: str) -> dict[int, dict[str, Any]]:
         """Each player's latest attached roster: ``{player: {"roster_id", "roster", "attached"}}``."""
         out: dict[int, dict[str, Any]] = {}
-        for row in self.db.query("SELECT * FROM game_rosters WHERE game_id = ? ORDER BY seq", [game_id]):
+        for row in self._query("SELECT * FROM game_rosters WHERE game_id = ? ORDER BY seq", [game_id]):
             out[row["player"]] = {
                 "roster_id": row["roster_id"],
                 "roster": json.loads(row["snapshot"]),
@@ -676,7 +690,7 @@ class Store:
     def terrain_set(self, game_id: str, pack: str) -> str:
         """The id of the game's terrain set, made on first use."""
         with self._immediate():
-            rows = list(self.db.query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]))
+            rows = list(self._query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]))
             if rows:
                 return rows[0]["id"]
             set_id = new_game_id()
@@ -685,12 +699,12 @@ class Store:
 
     def find_terrain_set(self, game_id: str) -> str | None:
         """The id of the game's terrain set, if it has one (makes none)."""
-        rows = list(self.db.query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]))
+        rows = list(self._query("SELECT id FROM terrain_sets WHERE game_id = ?", [game_id]))
         return rows[0]["id"] if rows else None
 
     def terrain_events(self, set_id: str) -> list[dict[str, Any]]:
         """The set's events in order, each with its type, time and body fields."""
-        rows = self.db.query(
+        rows = self._query(
             "SELECT id, type, body, at FROM terrain_events WHERE set_id = ? ORDER BY seq", [set_id]
         )
         return [{"id": r["id"], "type": r["type"], "at": r["at"], **json.loads(r["body"])} for r in rows]
@@ -705,7 +719,7 @@ class Store:
     ) -> Appended:
         """Append one terrain event unless its id is known (a double tap) or ``refuse`` objects."""
         with self._immediate():
-            if list(self.db.query("SELECT 1 FROM terrain_events WHERE id = ?", [event_id])):
+            if list(self._query("SELECT 1 FROM terrain_events WHERE id = ?", [event_id])):
                 return Appended("duplicate")
             problem = refuse(self.terrain_events(set_id))
             if problem:
@@ -727,7 +741,7 @@ class Store:
 
     def terrain_library(self, pack: str) -> list[dict[str, Any]]:
         """Saved sets of a pack, newest first."""
-        rows = self.db.query(
+        rows = self._query(
             "SELECT * FROM terrain_library WHERE pack = ? ORDER BY created DESC LIMIT 50", [pack]
         )
         return [{**r, "pieces": json.loads(r["pieces"])} for r in rows]
@@ -742,8 +756,33 @@ class Store:
         )
 
     def terrain_presets(self, pack: str) -> list[dict[str, Any]]:
-        rows = self.db.query("SELECT body FROM terrain_presets WHERE pack = ? ORDER BY name", [pack])
+        rows = self._query("SELECT body FROM terrain_presets WHERE pack = ? ORDER BY name", [pack])
         return [json.loads(r["body"]) for r in rows]
+
+    def _append_if_unchanged(self, game_id: str, event: dict[str, Any], length: int) -> bool:
+        """Insert the event if its id is new and the game still has ``length`` events.
+
+        One autocommitted statement, so the write lock is held for a single call into SQLite:
+        under load every extra step inside the lock is another wait for Python's GIL while
+        all other writers queue.
+        """
+        with self._writer():
+            cursor = self.db.conn.execute(
+                "INSERT INTO events (id, game_id, type, body, recorded) SELECT ?, ?, ?, ?, ? "
+                "WHERE NOT EXISTS (SELECT 1 FROM events WHERE id = ?) "
+                "AND (SELECT count(*) FROM events WHERE game_id = ?) = ?",
+                [
+                    event["id"],
+                    game_id,
+                    event["type"],
+                    json.dumps(event, sort_keys=True),
+                    now(),
+                    event["id"],
+                    game_id,
+                    length,
+                ],
+            )
+        return cursor.rowcount == 1
 
     def _insert_event(self, game_id: str, event: dict[str, Any], recorded: str) -> None:
         self.db.execute(

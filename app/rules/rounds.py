@@ -9,7 +9,7 @@ regiments and officers they destroyed where the scenario scores them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -683,8 +683,12 @@ def _effective(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> RoundGame:
     """Fold a game's stored events; an event that no longer fits is skipped and listed."""
-    game = new_game(pack, setup)
-    for event in _effective(events):
+    return fold(new_game(pack, setup), _effective(events))
+
+
+def fold(game: RoundGame, events: Iterable[dict[str, Any]]) -> RoundGame:
+    """Apply events (none of them an undo) to a game in order, skipping those that no longer fit."""
+    for event in events:
         eid = str(event.get("id"))
         try:
             if event.get("type") == "roll":

@@ -380,8 +380,16 @@ def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> Game
     Stored events were checked when they were appended; one that no longer fits (say the
     pack changed since) is skipped and listed in ``game.skipped`` rather than lost.
     """
-    game = new_game(pack, setup)
-    for event in effective_events(events):
+    return fold(new_game(pack, setup), effective_events(events))
+
+
+def fold(game: Game, events: Iterable[dict[str, Any]]) -> Game:
+    """Apply events (none of them an undo) to a game in order, skipping those that no longer fit.
+
+    ``replay`` is ``fold`` from an empty game; a game already folded up to some point of its
+    log can be brought up to date with the events after that point.
+    """
+    for event in events:
         eid = str(event.get("id"))
         try:
             APPLY[_event_type(event)](game, event, eid)

@@ -8,6 +8,7 @@ import io
 import mimetypes
 import os
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,9 @@ from werkzeug.security import safe_join
 
 from app import games as game_service
 from app.pdf import PrintFailed
+from app.replays import Replays
 from app.rules.pack import Pack, PackError
-from app.store import Store
+from app.store import GameRow, Store
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -69,15 +71,49 @@ def pack_errors() -> list[PackError]:
     return current_app.extensions["muster.pack_errors"]
 
 
-def loaded_game(game_id: str) -> game_service.Loaded:
-    """The game with that id, replayed; 404 when there is none, 409 when its pack is missing."""
+def replays() -> Replays:
+    """This process's kept game states (see app/replays.py)."""
+    return current_app.extensions["muster.replays"]
+
+
+def loaded_game(
+    game_id: str, outcome: game_service.Outcome | None = None, row: GameRow | None = None
+) -> game_service.Loaded:
+    """The game with that id, replayed; 404 when there is none, 409 when its pack is missing.
+
+    ``outcome`` is an event just recorded, whose state is used as it is. The state is kept
+    for the next request on this game once this one is done.
+    """
     try:
-        loaded = game_service.load(store(), packs(), game_id)
+        loaded = game_service.load(store(), packs(), game_id, outcome, row, replays())
     except game_service.PackMissing as exc:
         abort(409, description=str(exc))
     if loaded is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
+    hold(game_id, loaded)
     return loaded
+
+
+def hold(game_id: str, loaded: game_service.Loaded) -> None:
+    """Keep this game's state for later requests once this one is done with it."""
+    g.setdefault("replayed", []).append((game_id, loaded))
+
+
+def give_back(game_id: str, loaded: game_service.Loaded) -> None:
+    """Keep a loaded game's state now, so an event recorded next in this request folds onto it.
+
+    The caller must not read ``loaded.state`` afterwards: checking the event changes it.
+    """
+    listed = g.get("replayed", [])
+    g.replayed = [(gid, item) for gid, item in listed if item is not loaded]
+    replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
+
+
+def _keep_states(_exc: BaseException | None) -> None:
+    # Given back once the response is made: templates read the states until then. A game
+    # loaded twice in one request keeps its later state.
+    for game_id, loaded in g.pop("replayed", []):
+        replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
 
 
 @functools.lru_cache(maxsize=64)
@@ -105,12 +141,24 @@ def _asset(path: str, mtime: float) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()[:12]
 
 
+# (static folder, filename) -> (when it was last looked at, its version). A page names a dozen files: looking
+# each up on disk for every page view was a tenth of the page's time under load.
+_versions: dict[tuple[str, str], tuple[float, str]] = {}
+VERSION_CHECK_SECONDS = 1.0
+
+
 def asset_version(filename: str) -> str:
     """A short hash of a static file's content: its URL changes whenever the file does."""
-    path = safe_join(current_app.static_folder or "", filename)
-    if path is None or not os.path.isfile(path):
-        return "0"
-    return _asset(path, os.path.getmtime(path))[1]
+    folder = current_app.static_folder or ""
+    known = _versions.get((folder, filename))
+    clock = time.monotonic()
+    if known is not None and clock - known[0] < VERSION_CHECK_SECONDS:
+        return known[1]
+    path = safe_join(folder, filename)
+    missing = path is None or not os.path.isfile(path)
+    version = "0" if missing else _asset(str(path), os.path.getmtime(str(path)))[1]
+    _versions[(folder, filename)] = (clock, version)
+    return version
 
 
 def asset_url(filename: str) -> str:
@@ -217,6 +265,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_store)
+    app.teardown_request(_keep_states)
+    app.extensions["muster.replays"] = Replays()
     app.register_error_handler(HTTPException, _error)
     app.register_error_handler(PrintFailed, _print_failed)
     app.register_error_handler(CSRFError, _csrf_error)

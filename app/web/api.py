@@ -10,7 +10,7 @@ from app import games, rosters, terrain_sets
 from app.refusal import Refusal
 from app.rules import army, rounds, scoring, seizing, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, packs, store
+from app.web import loaded_game, packs, replays, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -248,10 +248,10 @@ def post_event(game_id: str) -> Any:
     if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to record events.", 403)
     event = _body()
-    outcome = games.record(store(), packs(), game_id, event, row)
+    outcome = games.record(store(), packs(), game_id, event, row, replays())
     if outcome.status == "refused":
         return _refuse(outcome.error or "The event is refused.")
-    loaded = games.load(store(), packs(), game_id, outcome.state, row) or loaded_game(game_id)
+    loaded = loaded_game(game_id, outcome, row)
     code = 201 if outcome.status == "recorded" else 200
     return jsonify(status=outcome.status, id=scoring.event_id(event), game=games.summary(loaded)), code
 

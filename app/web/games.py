@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 from app import games, terrain_sets
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
-from app.web import loaded_game, packs, qr_response, store
+from app.web import give_back, loaded_game, packs, qr_response, replays, store
 from app.web.forms import whole
 
 bp = Blueprint("games", __name__)
@@ -232,18 +232,17 @@ def record(game_id: str) -> Any:
     if token is None:
         abort(403, description="Only this game's players can record in it: open the join link first.")
     event, problem = form_event(loaded, request.form)
-    state = None
+    outcome = None
     if problem is None:
-        outcome = games.record(store(), packs(), game_id, event)
-        problem, state = outcome.error, outcome.state
+        give_back(game_id, loaded)
+        outcome = games.record(store(), packs(), game_id, event, loaded.row, replays())
+        problem = outcome.error
     htmx = request.headers.get("HX-Request") == "true"
     if problem is None and not htmx:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     code = 422 if problem else 200
-    after = games.load(store(), packs(), game_id, state) if state is not None else loaded_game(game_id)
-    context = _view(
-        after or loaded_game(game_id), token, error=problem, draft=request.form if problem else None
-    )
+    after = loaded_game(game_id, outcome)
+    context = _view(after, token, error=problem, draft=request.form if problem else None)
     template = context["game_partial"] if htmx else "game.html"
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"

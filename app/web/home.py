@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 from app import games
 from app.rules import grid
 from app.store import GameRow
-from app.web import pack_errors, packs, store
+from app.web import hold, pack_errors, packs, replays, store
 
 bp = Blueprint("home", __name__)
 
@@ -40,7 +40,9 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
         if pack is None or scenario is None:
             listed.append({"row": row, "state": None, "scenario": None, "pack": pack})
             continue
-        state = games.engine(pack).replay(pack, games.setup_of(row), events[row.id])
+        setup, log = games.setup_of(row), events[row.id]
+        state = replays().take(row.id, pack, setup, log, games.engine(pack))
+        hold(row.id, games.Loaded(row, pack, state, log=log))
         listed.append({"row": row, "state": state, "scenario": scenario, "pack": pack})
     return listed
 

@@ -1,0 +1,93 @@
+"""Replayed games kept in memory between requests, brought up to date from the log.
+
+A game's state is the fold of its event log through its rules. Folding the whole log again
+on every request was a third of an event POST and most of the club home's time on a busy
+night. Each server process keeps the states it last computed, keyed by game, with the ids of
+the events each has folded; a request takes the state and folds only the events recorded
+since (by any process), or replays from the start when the log no longer extends what was
+folded (an undo, a pack reloaded, a set-up changed).
+
+The log stays the only truth: an entry is used only when the event ids it folded are exactly
+the start of the stored log. A state is taken by one request at a time, because the engines
+change a state in place when they check a new event; a request that finds a game's state
+taken by another replays for itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from app.rules.game import Setup
+from app.rules.pack import Pack
+
+# Thirty tables on club night, the rest of the week, and the API clients of a benchmark:
+# a folded game is about 15 KB, so this is a few megabytes at most per process.
+SIZE = 1200
+
+
+@dataclass
+class Entry:
+    """A folded state and what it was folded from."""
+
+    pack: Pack
+    setup: Setup
+    ids: list[str]  # every event folded, undo events included, in log order
+    state: Any
+
+
+class Replays:
+    """The states of recently used games, each checked out by one request at a time."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0  # states reused (folding only newer events, if any)
+        self.misses = 0  # states replayed from the start
+
+    def take(
+        self, game_id: str, pack: Pack, setup: Setup, events: list[dict[str, Any]], rules: ModuleType
+    ) -> Any:
+        """The state of the game after ``events`` (its whole stored log), now owned by the caller.
+
+        ``rules`` is the game's engine (app.rules.scoring or app.rules.rounds). Give the state
+        back with :meth:`keep` once done with it, if it still matches a log.
+        """
+        with self._lock:
+            entry = self._entries.pop(game_id, None)
+        if entry is not None and self._extends(entry, pack, setup, events):
+            self.hits += 1
+            return rules.fold(entry.state, events[len(entry.ids) :])
+        self.misses += 1
+        return rules.replay(pack, setup, events)
+
+    def keep(self, game_id: str, pack: Pack, setup: Setup, events: list[dict[str, Any]], state: Any) -> None:
+        """Hold ``state`` as the fold of ``events`` for the next request on this game."""
+        entry = Entry(pack, setup, [str(e.get("id")) for e in events], state)
+        with self._lock:
+            self._entries[game_id] = entry
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        """Drop what is held for a game (it was deleted or replaced)."""
+        with self._lock:
+            self._entries.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @staticmethod
+    def _extends(entry: Entry, pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> bool:
+        """Whether ``events`` are the folded events followed only by new ones that fold on top."""
+        if entry.pack is not pack or entry.setup != setup or len(events) < len(entry.ids):
+            return False
+        if any(str(e.get("id")) != i for e, i in zip(events, entry.ids, strict=False)):
+            return False
+        # An undo changes which earlier events are in force: only a replay gets that right.
+        return all(e.get("type") != "undo" for e in events[len(entry.ids) :])

@@ -1,0 +1,140 @@
+"""Kept game states (app/replays.py) never show a player anything but what the log says.
+
+Two apps on one SQLite file stand for two server processes, each keeping its own states:
+events are recorded through either of them in turn, with undos, refusals and replays of an
+id among them, and after every entry both apps and a third that keeps nothing (a cold
+start) must describe the game identically.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from app import create_app
+from tests.web.conftest import Api, new_game
+from tests.web.test_first_blood_api import SCRIPTS
+
+
+def _app(db: Path) -> Flask:
+    return create_app({"DATABASE": str(db), "TESTING": True, "SECRET_KEY": "test"})
+
+
+def _aos_script() -> list[dict[str, Any]]:
+    """Savage Gains, three battle rounds: each round, then both players' turns."""
+    tactics = (
+        ["broken-ranks", "conquer", "slay-the-warlord"],
+        ["aggressive-expansion", "conquer", "broken-ranks"],
+    )
+    events: list[dict[str, Any]] = []
+    for r in (1, 2, 3):
+        first = 0 if r % 2 else 1
+        events.append({"type": "battle_round", "round": r, "first": first})
+        for player in (first, 1 - first):
+            control = {"attacker-border": 0, "west": r % 2, "east": 1, "defender-border": 1}
+            events.append(
+                {
+                    "type": "turn",
+                    "round": r,
+                    "player": player,
+                    "control": control,
+                    "tactic": tactics[player][r - 1],
+                    "tactic_completed": (r + player) % 2 == 0,
+                }
+            )
+    return events
+
+
+def _first_blood_script() -> list[dict[str, Any]]:
+    phases = SCRIPTS["twin-contested-zones"][0]
+    return [
+        {"type": "round", "round": r, "control": control, "players": [ann, bo]}
+        for r, (control, ann, bo) in enumerate(phases, start=1)
+    ]
+
+
+@pytest.mark.parametrize("kind", ["aos", "first-blood"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_processes_keeping_states_agree_with_a_cold_replay(tmp_path: Path, kind: str, seed: int) -> None:
+    db = tmp_path / "muster.sqlite"
+    first, second, cold = _app(db), _app(db), _app(db)
+    clients = [first.test_client(), second.test_client()]
+    if kind == "aos":
+        made, script = new_game(clients[0]), _aos_script()
+    else:
+        made = (
+            clients[0]
+            .post(
+                "/api/v1/games",
+                json={
+                    "pack": "conquest-first-blood",
+                    "scenario": "twin-contested-zones",
+                    "points_limit": 800,
+                    "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+                },
+            )
+            .json
+        )
+        script = _first_blood_script()
+    rng = random.Random(seed)
+    last_id: str | None = None
+    step = 0
+    while step < len(script):
+        api = Api(rng.choice(clients), made)
+        roll = rng.random()
+        if roll < 0.15 and last_id is not None:
+            # Undo the last entry, then it has to be recorded again.
+            answer = api.post({"type": "undo", "event": last_id})
+            assert answer.status_code == 201, answer.json
+            last_id = None
+            step -= 1
+        elif roll < 0.25 and last_id is not None:
+            # The phone sends its last entry again (a replayed outbox): nothing changes.
+            answer = api.client.post(
+                f"/api/v1/games/{api.id}/events",
+                json={"id": last_id, **script[step - 1]},
+                headers={"X-Edit-Token": api.token},
+            )
+            assert answer.status_code == 200 and answer.json["status"] == "duplicate"
+        elif roll < 0.35:
+            # An entry out of turn is refused and changes nothing.
+            answer = api.post(script[-1] if step < len(script) - 1 else script[0])
+            assert answer.status_code == 422
+        else:
+            event_id = str(uuid.uuid4())
+            answer = api.post({"id": event_id, **script[step]})
+            assert answer.status_code == 201, answer.json
+            last_id = event_id
+            step += 1
+        views = [c.get(f"/api/v1/games/{made['id']}").json for c in (*clients, cold.test_client())]
+        assert views[0] == views[2] and views[1] == views[2], f"after step {step} (roll {roll:.2f})"
+    final = cold.test_client().get(f"/api/v1/games/{made['id']}").json
+    assert len(final["rounds" if kind == "first-blood" else "turns"]) >= 3
+    # The states were reused, not silently replayed every time.
+    assert first.extensions["muster.replays"].hits + second.extensions["muster.replays"].hits > len(script)
+
+
+def test_a_kept_state_is_not_used_for_a_different_log(tmp_path: Path) -> None:
+    """A database restored under a running server: the same game id with another history."""
+    db = tmp_path / "muster.sqlite"
+    app = _app(db)
+    client = app.test_client()
+    made = new_game(client)
+    api = Api(client, made)
+    api.ok(_aos_script()[0])
+    api.ok(_aos_script()[1])
+    assert client.get(f"/api/v1/games/{made['id']}").json["players"][0]["vp"] > 0
+    exported = client.get(f"/api/v1/games/{made['id']}/export").json
+    # Another database holding the same game, as long, but whose first turn held nothing.
+    other = tmp_path / "other.sqlite"
+    exported["events"][1] = {"id": str(uuid.uuid4()), "type": "turn", "round": 1, "player": 0, "control": {}}
+    other_app = _app(other)
+    assert other_app.test_client().post("/api/v1/games/import", json=exported).status_code == 201
+    app.config["DATABASE"] = str(other)
+    game = client.get(f"/api/v1/games/{made['id']}").json
+    assert len(game["turns"]) == 1 and game["players"][0]["vp"] == 0
