@@ -18,10 +18,16 @@ import sys
 from typing import Any
 
 
+def _trim_worker_heap(_worker: Any) -> None:
+    from app import heap
+
+    heap.trim_now_and_then()
+
+
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from app import create_app
+    from app import create_app, heap
 
     class Server(BaseApplication):  # type: ignore[misc]
         """gunicorn with gthread workers: it holds 64 keep-alive phones without stalling."""
@@ -33,11 +39,16 @@ def _serve(args: argparse.Namespace) -> None:
                 "threads": args.threads,
                 "worker_class": "gthread",
                 "preload_app": True,
+                # Each worker listens on its own socket and the kernel spreads new connections
+                # over them: on one shared socket, a burst of phones could all land on one
+                # worker (one core) while the other idled.
+                "reuse_port": True,
                 "timeout": 60,
                 "graceful_timeout": 10,
                 "keepalive": 5,
                 "accesslog": "-" if args.access_log else None,
                 "errorlog": "-",
+                "post_worker_init": _trim_worker_heap,
             }
             for key, value in options.items():
                 if value is not None:
@@ -49,7 +60,11 @@ def _serve(args: argparse.Namespace) -> None:
     # Built once, in the master, before the workers fork: migrations run, the rulepacks are
     # checked, and the workers share the loaded code and packs instead of each holding a copy
     # (no database connection is open at the fork: each server thread opens its own).
+    heap.fewer_arenas()  # before any thread starts; the workers inherit it
     app = create_app()
+    # Templates compiled here are shared by every worker instead of compiled again in each.
+    for name in app.jinja_env.list_templates(extensions=("html",)):
+        app.jinja_env.get_template(name)
     gc.freeze()  # the collector then leaves the shared objects alone, so their pages stay shared
     logging.getLogger("muster").info(
         "Muster on http://%s:%d (database %s, %d workers x %d threads)",
@@ -130,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host", default=os.environ.get("MUSTER_HOST", "0.0.0.0"))  # noqa: S104
     serve.add_argument("--port", type=int, default=int(os.environ.get("MUSTER_PORT", "5000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("MUSTER_WORKERS", "2")))
-    serve.add_argument("--threads", type=int, default=int(os.environ.get("MUSTER_THREADS", "16")))
+    serve.add_argument("--threads", type=int, default=int(os.environ.get("MUSTER_THREADS", "8")))
     serve.add_argument(
         "--access-log", action="store_true", default=os.environ.get("MUSTER_ACCESS_LOG") == "1"
     )

@@ -24,9 +24,9 @@ from typing import Any
 from app.rules.game import Setup
 from app.rules.pack import Pack
 
-# Thirty tables on club night, the rest of the week, and the API clients of a benchmark:
-# a folded game is about 15 KB, so this is a few megabytes at most per process.
-SIZE = 1200
+# Thirty tables on club night and the rest of the week's games, at about 15 KB per folded
+# game: 3 MB at most per process. A game beyond that is replayed from its log, as before.
+SIZE = 200
 
 
 @dataclass

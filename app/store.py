@@ -261,7 +261,7 @@ class Store:
         # FULL: an acknowledged event survives a power cut, WAL or not.
         self.db.execute("PRAGMA synchronous = FULL")
         # A server thread keeps its connection: 512 KB of page cache each, not SQLite's 2 MB,
-        # keeps sixteen of them small on a Pi (the OS caches the file anyway).
+        # keeps a worker's connections small on a Pi (the OS caches the file anyway).
         self.db.execute("PRAGMA cache_size = -512")
 
     @classmethod
