@@ -115,6 +115,7 @@ def test_forms_without_csrf_are_refused(client):
 def test_recording_through_the_screens(client):
     game_url = _start_game(client, scenario="savage-gains").headers["Location"]
     page = client.get(game_url)
+    assert "Nothing scored yet" in soup(page).select_one(".history").text
     action, data = _form(page, "#round-form")
     data["first"] = "1"  # Bo, the attacker, goes first
     page = client.post(action, data=data, headers={"HX-Request": "true"})
@@ -132,6 +133,7 @@ def test_recording_through_the_screens(client):
     assert fragment.select_one('[data-testid="vp-1"]').text == "5"
     rules = [li.select_one("span").text for li in fragment.select(".breakdown li")]
     assert "Controls A border (on your own border)" in rules
+    assert "Nothing scored yet" not in fragment.select_one(".history").text
     # Ann's turn is next; the objectives start as Bo left them.
     assert fragment.select_one("#turn-form h2").text == "Battle round 1: Ann's turn"
     assert fragment.select_one('select[name="control.west"] option[selected]')["value"] == "1"
