@@ -5,7 +5,8 @@
 //   under a cache named after the release; a new release installs a new worker, which waits
 //   until the player taps "Reload" on the banner the pages show, then deletes the old cache.
 // - Static files: cache first when versioned by content (?v=), else stale-while-revalidate. Pages: network first, and every full page the
-//   server sends is kept, so a game opened once can be reloaded and continued offline.
+//   server sends is kept, so a game opened once can be reloaded and continued offline; the
+//   newest MAX_PAGES are kept, and every game with entries still waiting to be sent.
 // - POSTs are never touched: a page keeps a POST that fails in the outbox (outbox.js), and
 //   this worker replays the outbox on Background Sync.
 "use strict";
@@ -16,6 +17,8 @@ const SHELL_CACHE = "muster-shell-" + VERSION;
 importScripts("__OUTBOX__");
 const PAGES_CACHE = self.MusterOutbox.PAGES;
 const OFFLINE_URL = "/offline";
+// How many pages a phone keeps: the newest, plus any game with entries still waiting to be sent.
+const MAX_PAGES = "__MAX_PAGES__";
 // Headers worth keeping on a stored page: its type and its security policy.
 const KEPT_HEADERS = ["Content-Type", "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options"];
 
@@ -118,6 +121,21 @@ async function keepPage(url, response) {
   });
   const cache = await caches.open(PAGES_CACHE);
   await cache.put(url, new Response(text, { status: 200, headers: headers }));
+  await prunePages(cache);
+}
+
+// A page stored again moves to the end of the cache's keys, so the oldest come first.
+async function prunePages(cache) {
+  const keys = await cache.keys();
+  if (keys.length <= MAX_PAGES) return;
+  const waiting = new Set((await self.MusterOutbox.list()).map((entry) => entry.game));
+  const old = keys.slice(0, keys.length - MAX_PAGES).filter((request) => !waiting.has(gameOf(request.url)));
+  await Promise.all(old.map((request) => cache.delete(request)));
+}
+
+function gameOf(href) {
+  const found = new URL(href).pathname.match(/^\/games\/([^/]+)/);
+  return found ? decodeURIComponent(found[1]) : null;
 }
 
 function pageKey(href) {

@@ -36,6 +36,8 @@ SHELL_STATIC = (
 # Templates whose change changes the precached pages (the offline page and the home page).
 SHELL_TEMPLATES = ("base.html", "offline.html", "home.html")
 SW_SOURCE = "sw.js"
+# Pages a phone keeps for offline use (the newest; games with unsent entries are never dropped).
+OFFLINE_PAGES = 60
 
 
 def _files(app: Flask) -> list[Path]:
@@ -80,6 +82,7 @@ def service_worker() -> Response:
         source.replace('"__VERSION__"', json.dumps(version(app)))
         .replace('"__SHELL__"', json.dumps(shell))
         .replace('"__OUTBOX__"', json.dumps(asset_url("outbox.js")))
+        .replace('"__MAX_PAGES__"', str(int(app.config.get("OFFLINE_PAGES", OFFLINE_PAGES))))
     )
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import struct
+import time
 import uuid
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import Served
 from tests.browser.test_score_a_game import record_turn, start_round, tap_until
@@ -43,12 +45,24 @@ def server_events(page: Page, base: str, game_id: str) -> list[dict]:
     return page.request.get(f"{base}/api/v1/games/{game_id}/events").json()
 
 
+def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -> None:
+    """Poll a page expression until it is true; unlike wait_for_function, promises are awaited."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except PlaywrightError as exc:  # the page was navigating: ask the next one
+            if "context was destroyed" not in str(exc):
+                raise
+        assert time.monotonic() < deadline, f"still false after {timeout:g} s: {expression}"
+        page.wait_for_timeout(200)
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page and keeps a copy of it."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        "() => caches.open('muster-pages-1').then(c => c.match(location.href)).then(r => !!r)", polling=200
-    )
+    until(page, "caches.open('muster-pages-1').then(c => c.match(location.href)).then(r => !!r)")
 
 
 def kept(page: Page, step: str) -> None:
@@ -315,9 +329,10 @@ def test_a_new_release_replaces_the_cache_and_says_so(page: Page, served: Served
     banner = page.locator(".note-update")
     expect(banner).to_contain_text("A new version of Muster is ready.")
     banner.get_by_role("button", name="Reload to update").click()
-    page.wait_for_function(
+    until(
+        page,
         "old => caches.keys().then(k => k.filter(n => n.startsWith('muster-shell-')).length === 1 && !k.includes(old))",
-        arg=old_shell[0],
+        old_shell[0],
     )
     expect(page.get_by_role("link", name="Start a new game")).to_be_visible()
     expect(page.locator(".note-update")).to_have_count(0)
@@ -424,3 +439,34 @@ def test_the_last_turn_and_grand_strategies_recorded_offline(page: Page, live_se
     state = server_state(page, live_server, game["id"])
     assert state["status"] == "finished"
     assert [p["grand_strategy_completed"] for p in state["players"]] == [True, False]
+
+
+def test_a_phone_keeps_the_newest_pages_and_every_game_with_entries_waiting(
+    page: Page, served: Served
+) -> None:
+    served.app.config["OFFLINE_PAGES"] = 3
+    games = [new_game(page, served.url) for _ in range(5)]
+    open_game(page, games[0])
+    # An entry for the first game that the server has not taken (here: refused, kept with
+    # its reason): the phone must keep that game's page whatever else it opens.
+    page.evaluate(
+        """game => MusterOutbox.add({id: MusterOutbox.uuid(), game: game, action: '/games/' + game + '/nowhere',
+                                    body: 'type=turn', type: 'turn', title: 'A turn the server never took'})""",
+        games[0]["id"],
+    )
+    for game in games[1:]:
+        open_game(page, game)
+    wanted = sorted(f"/games/{games[i]['id']}" for i in (0, 2, 3, 4))
+    until(
+        page,
+        """wanted => caches.open('muster-pages-1').then(c => c.keys()).then(keys =>
+             JSON.stringify(keys.map(r => new URL(r.url).pathname).sort()) === JSON.stringify(wanted))""",
+        wanted,
+    )
+    # The dropped game still opens online, and is kept again.
+    open_game(page, games[1])
+    until(
+        page,
+        "id => caches.open('muster-pages-1').then(c => c.match(location.origin + '/games/' + id)).then(r => !!r)",
+        games[1]["id"],
+    )
