@@ -10,11 +10,14 @@ python -m app import-json FILE      load such a JSON file into a new, empty data
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import json
 import logging
 import os
+import socket
 import sys
+import time
 from typing import Any
 
 
@@ -22,6 +25,27 @@ def _trim_worker_heap(_worker: Any) -> None:
     from app import heap
 
     heap.trim_now_and_then()
+
+
+def _port_free(host: str, port: int, wait: float = 5.0) -> bool:
+    """Whether nothing listens on the port, waiting a few seconds for one that is going away.
+
+    The workers share the port with SO_REUSEPORT, which would let a second Muster started by
+    the same user share it too and take half the phones: a plain bind first makes sure the
+    port is free. The wait lets the workers of a server just stopped let go of it.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            # As gunicorn binds: connections of a server just stopped (TIME_WAIT) do not count.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+                return True
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                    return exc.errno != errno.EADDRINUSE
+        time.sleep(0.25)
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -43,6 +67,9 @@ def _serve(args: argparse.Namespace) -> None:
                 # over them: on one shared socket, a burst of phones could all land on one
                 # worker (one core) while the other idled.
                 "reuse_port": True,
+                # gunicorn's control socket lives at one path per user (~/.gunicorn): two
+                # servers would fight over it, and Muster has no use for it.
+                "control_socket_disable": True,
                 "timeout": 60,
                 "graceful_timeout": 10,
                 "keepalive": 5,
@@ -57,6 +84,11 @@ def _serve(args: argparse.Namespace) -> None:
         def load(self) -> Any:
             return app
 
+    if not _port_free(args.host, args.port):
+        sys.exit(
+            f"Port {args.port} is in use by another program (another Muster?): stop it, "
+            "or choose another port with MUSTER_PORT."
+        )
     # Built once, in the master, before the workers fork: migrations run, the rulepacks are
     # checked, and the workers share the loaded code and packs instead of each holding a copy
     # (no database connection is open at the fork: each server thread opens its own).
