@@ -165,7 +165,16 @@ def asset_version(filename: str) -> str:
 
 def asset_url(filename: str) -> str:
     """The versioned URL of a static file, which may be cached for a year."""
-    return url_for("static", filename=filename, v=asset_version(filename))
+    version = asset_version(filename)
+    key = (request.script_root, filename, version)
+    url = _urls.get(key)
+    if url is None:  # url_for costs as much as the rest of a page's assets put together
+        url = _urls[key] = url_for("static", filename=filename, v=version)
+    return url
+
+
+# (where the app is mounted, filename, version) -> the static file's URL.
+_urls: dict[tuple[str, str, str], str] = {}
 
 
 def _static(filename: str) -> Any:
