@@ -24,9 +24,10 @@ from typing import Any
 from app.rules.game import Setup
 from app.rules.pack import Pack
 
-# Thirty tables on club night and the rest of the week's games, at about 15 KB per folded
-# game: 3 MB at most per process. A game beyond that is replayed from its log, as before.
-SIZE = 200
+# Thirty tables on club night and the twenty earlier games the home page lists, with room to
+# spare, at about 15 KB per folded game: 1.5 MB at most per process. A game beyond that is
+# replayed from its log, as before.
+SIZE = 100
 
 
 @dataclass

@@ -260,9 +260,9 @@ class Store:
         self.db.execute("PRAGMA foreign_keys = ON")
         # FULL: an acknowledged event survives a power cut, WAL or not.
         self.db.execute("PRAGMA synchronous = FULL")
-        # A server thread keeps its connection: 512 KB of page cache each, not SQLite's 2 MB,
+        # A server thread keeps its connection: 256 KB of page cache each, not SQLite's 2 MB,
         # keeps a worker's connections small on a Pi (the OS caches the file anyway).
-        self.db.execute("PRAGMA cache_size = -512")
+        self.db.execute("PRAGMA cache_size = -256")
 
     @classmethod
     def initialise(cls, path: str | Path) -> None:
