@@ -75,14 +75,6 @@ class Replays:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
-    def forget(self, game_id: str) -> None:
-        """Drop what is held for a game (it was deleted or replaced)."""
-        with self._lock:
-            self._entries.pop(game_id, None)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
     @staticmethod
     def _extends(entry: Entry, pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> bool:
         """Whether ``events`` are the folded events followed only by new ones that fold on top."""

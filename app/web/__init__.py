@@ -108,14 +108,18 @@ def give_back(game_id: str, loaded: game_service.Loaded) -> None:
     """
     listed = g.get("replayed", [])
     g.replayed = [(gid, item) for gid, item in listed if item is not loaded]
-    replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
+    _keep(game_id, loaded)
 
 
 def _keep_states(_exc: BaseException | None) -> None:
     # Given back once the response is made: templates read the states until then. A game
     # loaded twice in one request keeps its later state.
     for game_id, loaded in g.pop("replayed", []):
-        replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
+        _keep(game_id, loaded)
+
+
+def _keep(game_id: str, loaded: game_service.Loaded) -> None:
+    replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
 
 
 @functools.lru_cache(maxsize=64)

@@ -139,7 +139,7 @@ SCRIPTS: dict[str, tuple[list[list[Any]], tuple[int, int], int, int | None]] = {
 }
 
 
-def _game(client, scenario: str) -> dict[str, Any]:
+def first_blood_game(client, scenario: str) -> dict[str, Any]:
     made = client.post(
         "/api/v1/games",
         json={
@@ -171,7 +171,7 @@ def test_every_playable_scenario_has_a_script(client):
 @pytest.mark.parametrize("scenario", sorted(SCRIPTS))
 def test_a_whole_first_blood_game_through_the_api(client, scenario):
     phases, vp, last, winner = SCRIPTS[scenario]
-    made = _game(client, scenario)
+    made = first_blood_game(client, scenario)
     for r, (control, ann, bo) in enumerate(phases, start=1):
         answer = _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
         assert answer.status_code == 201, answer.json
@@ -197,7 +197,7 @@ def test_a_whole_first_blood_game_through_the_api(client, scenario):
     ],
 )
 def test_first_blood_refusals_are_422(client, event, sentence):
-    made = _game(client, "twin-contested-zones")
+    made = first_blood_game(client, "twin-contested-zones")
     answer = _post(client, made, {"type": "round", **event})
     assert answer.status_code == 422 and sentence in answer.json["error"]
 
@@ -258,7 +258,7 @@ def _form(page, selector):
 
 
 def test_victory_phase_through_the_screen(client):
-    made = _game(client, "twin-contested-zones")
+    made = first_blood_game(client, "twin-contested-zones")
     url = _join(client, made)
     page = client.get(url)
     doc = soup(page)
@@ -279,7 +279,7 @@ def test_victory_phase_through_the_screen(client):
 
 
 def test_refused_phase_keeps_the_taps(client):
-    made = _game(client, "twin-contested-zones")
+    made = first_blood_game(client, "twin-contested-zones")
     url = _join(client, made)
     _post(client, made, {"type": "round", "round": 1, "control": {}, "players": []})
     action, data = _form(client.get(url), "#phase-form")
@@ -292,7 +292,7 @@ def test_refused_phase_keeps_the_taps(client):
 
 
 def test_seize_and_deploy_helpers_on_the_screen(client):
-    made = _game(client, "outflank")
+    made = first_blood_game(client, "outflank")
     url = _join(client, made)
     csrf = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
     result = soup(
@@ -328,7 +328,7 @@ def test_map_and_score_sheet_pdfs(client):
     assert len(reader.pages) == 1 and round(float(reader.pages[0].mediabox.width)) == 612
     text = reader.pages[0].extract_text()
     assert "Pincer" in text and "Centre" in text and '12"' in text
-    made = _game(client, "raid")
+    made = first_blood_game(client, "raid")
     for r, (control, ann, bo) in enumerate(SCRIPTS["raid"][0], start=1):
         _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
     sheet = client.get(f"/games/{made['id']}/scoresheet.pdf")
@@ -343,7 +343,7 @@ def test_map_and_score_sheet_pdfs(client):
 
 
 def test_home_lists_first_blood_games_with_their_score(client):
-    made = _game(client, "outflank")
+    made = first_blood_game(client, "outflank")
     for r, (control, ann, bo) in enumerate(SCRIPTS["outflank"][0][:2], start=1):
         _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
     item = soup(client.get("/")).select_one(f'a[href="/games/{made["id"]}"]')

@@ -17,8 +17,9 @@ import pytest
 from flask import Flask
 
 from app import create_app
+from tests.savage_gains import game_script
 from tests.web.conftest import Api, new_game
-from tests.web.test_first_blood_api import SCRIPTS
+from tests.web.test_first_blood_api import SCRIPTS, first_blood_game
 
 
 def _app(db: Path) -> Flask:
@@ -27,27 +28,7 @@ def _app(db: Path) -> Flask:
 
 def _aos_script() -> list[dict[str, Any]]:
     """Savage Gains, three battle rounds: each round, then both players' turns."""
-    tactics = (
-        ["broken-ranks", "conquer", "slay-the-warlord"],
-        ["aggressive-expansion", "conquer", "broken-ranks"],
-    )
-    events: list[dict[str, Any]] = []
-    for r in (1, 2, 3):
-        first = 0 if r % 2 else 1
-        events.append({"type": "battle_round", "round": r, "first": first})
-        for player in (first, 1 - first):
-            control = {"attacker-border": 0, "west": r % 2, "east": 1, "defender-border": 1}
-            events.append(
-                {
-                    "type": "turn",
-                    "round": r,
-                    "player": player,
-                    "control": control,
-                    "tactic": tactics[player][r - 1],
-                    "tactic_completed": (r + player) % 2 == 0,
-                }
-            )
-    return events
+    return game_script()[:9]
 
 
 def _first_blood_script() -> list[dict[str, Any]]:
@@ -67,19 +48,7 @@ def test_two_processes_keeping_states_agree_with_a_cold_replay(tmp_path: Path, k
     if kind == "aos":
         made, script = new_game(clients[0]), _aos_script()
     else:
-        made = (
-            clients[0]
-            .post(
-                "/api/v1/games",
-                json={
-                    "pack": "conquest-first-blood",
-                    "scenario": "twin-contested-zones",
-                    "points_limit": 800,
-                    "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-                },
-            )
-            .json
-        )
+        made = first_blood_game(clients[0], "twin-contested-zones")
         script = _first_blood_script()
     rng = random.Random(seed)
     last_id: str | None = None
