@@ -169,8 +169,18 @@ def svg(
     def sy(y: float) -> float:
         return h - y
 
+    # The legend names only what this map draws (a battleplan without zones has none).
+    drawn = [
+        kind
+        for kind, present in (
+            ("deployment zone", scenario.deployment_zones),
+            ("reinforcement zone", scenario.reinforcement_zones),
+        )
+        if present
+    ]
+    tall = h + (19 if drawn else 13)  # the board, its edge names, and the legend if any
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="-5 -5 {_f(w + 10)} {_f(h + 19)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="-5 -5 {_f(w + 10)} {_f(tall)}" '
         f'role="img" aria-label="Map of {escape(scenario.name)}">',
         "<defs>"
         '<pattern id="hatch" width="1.6" height="1.6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
@@ -302,15 +312,18 @@ def svg(
         out.append(f'<text x="{_f(w / 2)}" y="-2.2" {PAINT["inch"]}>{escape(names[1])}\'s edge</text>')
     out.append(f'<text x="{_f(w / 2)}" y="{_f(h + 6)}" {PAINT["inch"]}>{escape(names[0])}\'s edge</text>')
     ly = h + 8
-    for i, name in enumerate(names[:2]):
+    for i, name in enumerate(names[:2] if drawn else []):
         y0 = ly + i * 2.8
-        out.append(
-            f'<rect x="0" y="{_f(y0)}" width="3" height="2" fill="{SIDE_FILL[i]}" stroke="#000000" stroke-width="0.2"/>'
-        )
-        out.append(f'<line x1="4" y1="{_f(y0 + 1)}" x2="8" y2="{_f(y0 + 1)}" {SIDE_EDGE[i]}/>')
+        if scenario.deployment_zones:
+            out.append(
+                f'<rect x="0" y="{_f(y0)}" width="3" height="2" fill="{SIDE_FILL[i]}" '
+                'stroke="#000000" stroke-width="0.2"/>'
+            )
+        if scenario.reinforcement_zones:
+            out.append(f'<line x1="4" y1="{_f(y0 + 1)}" x2="8" y2="{_f(y0 + 1)}" {SIDE_EDGE[i]}/>')
         out.append(
             f'<text x="9" y="{_f(y0 + 1.5)}" font-size="1.4" fill="#000000" '
-            f'font-family="DejaVu Sans, sans-serif">{escape(name)}: deployment zone, reinforcement zone</text>'
+            f'font-family="DejaVu Sans, sans-serif">{escape(name)}: {", ".join(drawn)}</text>'
         )
     out.append("</svg>")
     return "".join(out)

@@ -477,6 +477,17 @@ def test_map_svg_draws_every_item(packs):
     assert 'fill="url(#hatch)"' in svg and 'fill="url(#dots)"' in svg  # both deployment styles
     assert "stroke-dasharray" in svg  # Player 2's reinforcement bars are dashed
     assert "Ann&#x27;s edge" in svg or "Ann's edge" in svg
+    assert "Ann: deployment zone, reinforcement zone" in svg
+
+
+def test_map_legend_names_only_what_the_map_draws(packs):
+    """A Pitched Battles map (for placing terrain) has no zones: its legend names none."""
+    ghb = packs["aos-ghb-2021"]
+    scenario = ghb.scenario("savage-gains")
+    assert not scenario.deployment_zones and not scenario.reinforcement_zones
+    svg = grid.svg(scenario, ghb.sides, ["Ann", "Bo"])
+    assert "deployment zone" not in svg and "reinforcement zone" not in svg
+    assert "Bo&#x27;s edge" in svg or "Bo's edge" in svg
 
 
 def test_chains_are_grid_neighbours_only():
