@@ -602,10 +602,14 @@ def _check_control(
             )
         if round_ == 1:
             raise Refused(f"control[{oid!r}]: nothing can be seized in round 1.")
-        owner = game.owner(obj)
-        if owner == who:
-            if obj.kind == "point" and game.holders.get(oid) == who:
+        if obj.kind == "point":
+            # A point stays with whoever took it until an opponent seizes it: A and B too.
+            # "Friendly" only says who holds them at the start; it never bars retaking one.
+            if game.holders.get(oid) == who:
                 continue  # already theirs: nothing is captured
+            seized[oid] = who
+            continue
+        if game.owner(obj) == who:
             raise Refused(
                 f"control[{oid!r}]: {obj.label} is friendly to {game.name(who)}, who cannot seize it."
             )

@@ -197,7 +197,9 @@ def test_broken_lines_marker_walks_home(fb):
     # Seizing zone B (Bo's) as well: 2 + enemy zone 3 + zone and marker 2 = 7.
     assert t.ok(3, {"marker": ANN, "zone-b": ANN}) == (7, 0)
     assert t.ok(4, {"marker": ANN}) == (2, 0)
-    # After the fourth move the marker is 1.46" from the centre of zone A: in range, +15.
+    # Seed 004 gives no order; Muster moves, then scores (README's readings). After the fourth
+    # move the marker is 1.46" from the centre of zone A: in range, +15 in this same phase.
+    # A round earlier it stood 7.46" away, beyond the 3" zone and the 1" base: nothing.
     assert t.ok(5, {"marker": ANN}) == (17, 0)
     assert grid.distance(t.game.moved["marker"], home) == pytest.approx(math.hypot(18, 18) - 24, abs=0.01)
     assert t.totals() == (28, 0) and t.game.result.reason.startswith("25 VP reached in round 5")
@@ -246,13 +248,30 @@ def test_tug_of_war_chain_from_a_to_b_wins_at_once(fb):
     assert game.vp(ANN) == 21
 
 
-def test_tug_of_war_a_friendly_point_lost_cannot_be_taken_back(fb):
+def test_tug_of_war_end_points_change_hands_like_any_point(fb):
+    # Seed 004, Scenario Seven: a point stays with whoever captured it until an opponent
+    # seizes it. A and B are points too: "friendly" sets who holds them at the start only.
+    t = fb("tug-of-war")
+    assert t.ok(1) == (2, 2)  # A is Ann's, B is Bo's: 2 VP each
+    # Ann seizes B: she holds A and B (not linked, 24" apart): 4. Bo holds nothing: 0.
+    assert t.ok(2, {"b": ANN}) == (4, 0)
+    # Edge: Bo seizes his own B back: 2 VP each again.
+    assert t.ok(3, {"b": BO}) == (2, 2)
+    # Bo seizes A, friendly to Ann: Bo holds A and B: 4; Ann 0.
+    assert t.ok(4, {"a": BO}) == (0, 4)
+    # Beyond: Ann retakes her own A, and Bo naming B, which he holds, captures nothing.
+    assert t.ok(5, {"a": ANN, "b": BO}) == (2, 2)
+    assert t.game.holders == {**t.game.holders, "a": ANN, "b": BO}
+    assert t.totals() == (10, 10)
+
+
+def test_tug_of_war_a_chain_through_the_enemy_end_point_wins(fb):
+    # Bo captures Ann's A and links it to his B through MR, NR and NC: the chain joins A
+    # and B, so Bo wins at once; his 5 points (10 + 1 + 2 = 13, total 15) count as 21.
     t = fb("tug-of-war")
     t.ok(1)
-    t.ok(2, {"b": ANN})
-    assert "friendly to Bo, who cannot seize it" in t.refused(3, {"b": BO})
-    # Holding your own point already is not a capture, and is harmless: A and B are Ann's.
-    assert t.ok(3, {"a": ANN}) == (4, 0)
+    assert t.ok(2, {"a": BO, "near-centre": BO, "near-right": BO, "mid-right": BO}) == (0, 19)
+    assert (t.game.result.winner, t.game.vp(BO)) == (BO, 21)
 
 
 def test_tic_tac_blood(fb):

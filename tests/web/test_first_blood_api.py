@@ -350,3 +350,15 @@ def test_home_lists_first_blood_games_with_their_score(client):
     assert item.select_one(".game-title").text == "Outflank"
     assert [b.text for b in item.select(".score .vp")] == ["6", "2"]
     assert "round 3 of 10" in item.text
+
+
+def test_tug_of_war_end_point_retaken_through_the_api(client):
+    made = first_blood_game(client, "tug-of-war")
+    for r, control in enumerate([{}, {"b": A}, {"b": B}], start=1):
+        answer = _post(client, made, {"type": "round", "round": r, "control": control, "players": []})
+        assert answer.status_code == 201, answer.json
+    game = client.get(f"/api/v1/games/{made['id']}").json
+    # Bo took back his own B in round 3: 2 VP each that round (2 + 4 + 2 for Ann, 2 + 0 + 2 for Bo).
+    assert [part["vp"] for part in game["rounds"][2]["players"]] == [2, 2]
+    assert (game["players"][0]["vp"], game["players"][1]["vp"]) == (8, 4)
+    assert next(o for o in game["objectives"] if o["id"] == "b")["holder"] == B
