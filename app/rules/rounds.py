@@ -713,6 +713,12 @@ def check(game: RoundGame, event: Any) -> str | None:
     try:
         eid = event_id(event)
         kind = event.get("type")
+        if kind == "claim":
+            # The claim event exists for rules such as Predators and Prey; no First Blood rule has one.
+            raise Refused(
+                f"rule: {game.scenario.name} has no rule a player claims (such as predators-and-prey), "
+                "so no claim can be recorded."
+            )
         if kind not in EVENT_TYPES:
             raise Refused(f"type must be one of {', '.join(EVENT_TYPES)}.")
         if kind == "undo":
