@@ -376,7 +376,8 @@ class PredatorsAndPrey(Rule):
     def claimed(self, game: Game, round_: int, player: int) -> bool:
         """Whether the player has scored it for that round: by their turn's flag or a claim."""
         by_turn = any(
-            t.round == round_ and t.player == player and t.facts.get("enemy_monsters_slain") for t in game.turns
+            t.round == round_ and t.player == player and t.facts.get("enemy_monsters_slain")
+            for t in game.turns
         )
         by_claim = any(c.rule == self.block.block for c in game.claims_in(round_, player))
         return by_turn or by_claim

@@ -381,17 +381,23 @@ def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
     game.claims.append(claim)
 
 
-def open_claims(game: Game) -> list[tuple[str, str, int, list[int]]]:
-    """What may be claimed now: ``(rule id, rule name, battle round, players)`` per rule.
+def open_claims(game: Game) -> list[tuple[str, str, int | None, list[int]]]:
+    """What may be claimed now: ``(rule id, rule name, battle round in play, players)`` per rule.
 
     The screens offer these; a player who has already scored the rule this round is left out.
+    The round is ``None`` (and nobody may claim) while no battle round is in play; the list is
+    empty once the battle's end is being recorded or the scenario has no such rule.
     """
-    round_ = game.round_in_play
-    if round_ is None:
+    if game.finished or game.ends:
         return []
+    round_ = game.round_in_play
     out = []
     for rule_id, rule in sorted(_claimable(game).items()):
-        players = [i for i in range(game.player_count) if not rule.claimed(game, round_, i)]
+        players = (
+            []
+            if round_ is None
+            else [i for i in range(game.player_count) if not rule.claimed(game, round_, i)]
+        )
         out.append((rule_id, _rule_name(game, rule_id), round_, players))
     return out
 

@@ -144,6 +144,9 @@ def _view(
         "turn_facts": [f for f in facts if f.event == "turn"],
         "round_facts": [f for f in facts if f.event == "battle_round"],
         "scoring_lines": scoring.describe_scoring(state.scenario),
+        "claims": scoring.open_claims(state),
+        # Claim blocks from the round in play (or the next to start) to the last.
+        "claim_from": state.round_in_play or min(current, state.scenario.battle_rounds),
     }
 
 
@@ -286,6 +289,11 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
         return event, None
     if kind == "round":
         return _round_event(loaded, form, event)
+    if kind == "claim":
+        event.update(
+            round=_int(form.get("round")), player=_int(form.get("player")), rule=form.get("rule", "")
+        )
+        return event, None
     if kind == "roll":
         # The dice roller's form: the dice as they fell ("3,5"), and what the roll decided.
         results = [_int(value) for value in form.get("results", "").replace(",", " ").split()]
@@ -296,7 +304,7 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
             event["winner"] = _int(form.get("winner"))
         return event, None
     if kind not in ("turn", "battle_round"):
-        return event, "type must be turn, battle_round, end, roll or undo."
+        return event, "type must be turn, battle_round, end, claim, roll or undo."
     event["round"] = _int(form.get("round"))
     facts = scoring.scenario_facts(loaded.pack, loaded.state.scenario)
     if kind == "turn":

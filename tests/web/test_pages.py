@@ -276,7 +276,7 @@ def test_readings_show_where_the_rule_applies(client):
         "the end of this turn with the control recorded at the end of your own previous turn; the opponent's turn "
         "in between is not consulted."
     ]
-    assert "at most 1 VP per player per battle round" in form.text
+    assert "at most once per battle round, whoever's turn the MONSTER died in" in form.text
 
 
 def test_the_vice_round_form_says_what_moves(client):
@@ -293,3 +293,40 @@ def test_the_vice_round_form_says_what_moves(client):
     form = soup(client.get(f"/games/{made['id']}")).select_one("#round-form")
     assert "Off the battlefield from this round: NW, NE, SW, SE." in form.text
     assert "New on the battlefield this round: C." in form.text
+
+
+def test_predators_and_prey_claimed_on_the_screen(client):
+    game_url = _start_game(client, scenario="first-blood").headers["Location"]
+    page = client.get(game_url)
+    # Before battle round 1 starts nothing is in play: the claims card is there for offline use, hidden.
+    assert soup(page).select_one("section.claims")["hidden"] is not None
+    action, data = _form(page, "#round-form")
+    data["first"] = "0"
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    card = soup(page).select_one("section.claims")
+    assert not card.has_attr("hidden")
+    shown = card.select_one('[data-claim-round="1"]')
+    assert [b.text for b in shown.select("button")] == [
+        "+1 VP for Ann: an enemy MONSTER was slain",
+        "+1 VP for Bo: an enemy MONSTER was slain",
+    ]
+    # Ann records her turn; then Bo's MONSTER falls in Bo's turn and Ann claims from the card.
+    action, data = _form(page, "#turn-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    action, data = _form(page, "#turn-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    action, data = _form(page, '[data-claim-round="1"] form[data-claim-player="0"]')
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    fragment = soup(page)
+    assert fragment.select_one('[data-testid="vp-0"]').text == "1"
+    row = fragment.select("table.rounds tbody tr")[0]
+    assert [td.text for td in row.select("td")] == ["1", "0"]
+    assert "Predators and Prey" in fragment.select_one(".claims-log").text
+    # Ann's claim is done; Bo may still claim round 1 until round 2 starts.
+    shown = fragment.select_one('[data-claim-round="1"]')
+    assert "Ann: scored for battle round 1." in shown.text
+    assert [f["data-claim-player"] for f in shown.select("form")] == ["1"]
+    # Undo takes the claim back.
+    action, data = _form(page, ".undo-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert soup(page).select_one('[data-testid="vp-0"]').text == "0"
