@@ -48,8 +48,10 @@ class Rule:
     def score_end(self, game: Game, end: End) -> list[Award]:
         return []
 
-    # A rule a player may claim while a battle round is in play, by a ``claim`` event.
+    # A rule a player may claim while a battle round is in play, by a ``claim`` event, and the
+    # turn flag that counts as the claim on the player's own turn.
     claimable = False
+    claim_flag: str | None = None
 
     def claimed(self, game: Game, round_: int, player: int) -> bool:
         """Whether the player has already claimed this rule for that battle round."""
@@ -365,19 +367,19 @@ class PredatorsAndPrey(Rule):
     """
 
     claimable = True
+    claim_flag = "enemy_monsters_slain"
     LABEL = "Predators and Prey: enemy MONSTERS slain this battle round"
 
     def describe(self) -> str:
         return f"Predators and Prey: {self.block.vp} VP once per battle round if enemy MONSTERS were slain in it."
 
     def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
-        return [FactSpec("enemy_monsters_slain", "turn", "flag", "Enemy MONSTERS slain this battle round")]
+        return [FactSpec(self.claim_flag, "turn", "flag", "Enemy MONSTERS slain this battle round")]
 
     def claimed(self, game: Game, round_: int, player: int) -> bool:
         """Whether the player has scored it for that round: by their turn's flag or a claim."""
         by_turn = any(
-            t.round == round_ and t.player == player and t.facts.get("enemy_monsters_slain")
-            for t in game.turns
+            t.round == round_ and t.player == player and t.facts.get(self.claim_flag) for t in game.turns
         )
         by_claim = any(c.rule == self.block.block for c in game.claims_in(round_, player))
         return by_turn or by_claim
@@ -390,11 +392,11 @@ class PredatorsAndPrey(Rule):
             )
 
     def check_turn(self, game: Game, turn: Turn) -> None:
-        if turn.facts.get("enemy_monsters_slain"):
-            self._once(game, turn.round, turn.player, "enemy_monsters_slain")
+        if turn.facts.get(self.claim_flag):
+            self._once(game, turn.round, turn.player, self.claim_flag)
 
     def score_turn(self, game: Game, turn: Turn) -> list[Award]:
-        if not turn.facts.get("enemy_monsters_slain") or not self.block.vp:
+        if not turn.facts.get(self.claim_flag) or not self.block.vp:
             return []
         return [Award(self.LABEL, self.block.vp)]
 

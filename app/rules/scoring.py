@@ -31,6 +31,7 @@ __all__ = [
     "RoundStart",
     "Turn",
     "check",
+    "claim_flags",
     "decide",
     "describe_scoring",
     "effective_events",
@@ -400,6 +401,11 @@ def open_claims(game: Game) -> list[tuple[str, str, int | None, list[int]]]:
         )
         out.append((rule_id, _rule_name(game, rule_id), round_, players))
     return out
+
+
+def claim_flags(game: Game) -> dict[str, str]:
+    """Each claimable rule's turn flag, which counts as the player's claim for that round."""
+    return {rid: rule.claim_flag for rid, rule in _claimable(game).items() if rule.claim_flag}
 
 
 def _apply_roll(game: Game, event: dict[str, Any], eid: str) -> None:

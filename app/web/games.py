@@ -145,6 +145,7 @@ def _view(
         "round_facts": [f for f in facts if f.event == "battle_round"],
         "scoring_lines": scoring.describe_scoring(state.scenario),
         "claims": scoring.open_claims(state),
+        "claim_flags": scoring.claim_flags(state),
         # Claim blocks from the round in play (or the next to start) to the last.
         "claim_from": state.round_in_play or min(current, state.scenario.battle_rounds),
     }

@@ -330,3 +330,21 @@ def test_predators_and_prey_claimed_on_the_screen(client):
     action, data = _form(page, ".undo-form")
     page = client.post(action, data=data, headers={"HX-Request": "true"})
     assert soup(page).select_one('[data-testid="vp-0"]').text == "0"
+
+
+def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
+    made = new_game(client, "first-blood")
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    api = Api(client, made)
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    # Bo claims in Ann's turn (his attack in her combat phase slew her MONSTER) before his own turn.
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {}})
+    api.ok({"type": "claim", "round": 1, "player": 1, "rule": "predators-and-prey"})
+    form = soup(client.get(f"/games/{made['id']}")).select_one("#turn-form")
+    assert form.select_one('input[name="enemy_monsters_slain"]') is None
+    assert "Bo has already scored Predators and Prey in battle round 1." in form.text
+    # The turn forms kept for offline still carry the flag, marked for the offline layer.
+    page = soup(client.get(f"/games/{made['id']}"))
+    ahead = page.select_one('template[data-step="turn-2-1"]').decode_contents()
+    assert 'data-claim-rule="predators-and-prey"' in ahead
+    assert page.select_one("section.claims")["data-claim-flag"] == "enemy_monsters_slain"
