@@ -274,6 +274,41 @@ def test_tug_of_war_a_chain_through_the_enemy_end_point_wins(fb):
     assert (t.game.result.winner, t.game.vp(BO)) == (BO, 21)
 
 
+def test_regiments_never_brought_on_reminder_before_the_last_victory_phase(fb):
+    # Seed 004: regiments that never came on from reinforcements count as destroyed in the
+    # final round for VP. Shieldwall (8 rounds) pays 1 VP per enemy regiment destroyed and
+    # 2 VP for the enemy Character Regiment, so the reminder names both on round 8 only.
+    t = fb("shieldwall")
+    t.quiet(1, 6)
+    assert t.game.end_reminder(7) is None  # edge: the round before the last
+    reminder = t.game.end_reminder(8)
+    assert reminder.startswith("Round 8 is the last: regiments that never came on")
+    assert "enemy regiment destroyed (1 VP each)" in reminder and "counts as slain (2 VP)" in reminder
+    t.ok(7)
+    # Bo's Character Regiment and two regiments never came on: Ann records them in round 8.
+    assert t.ok(8, ann={"regiments_destroyed": 2, "character_slain": True}) == (1 + 1 + 2, 0)
+    # Pincer scores slain officers too; Tug-of-War only the Character Regiment.
+    pincer = fb("pincer").game.end_reminder(8)
+    assert "officers as slain (2 VP each)" in pincer and "regiment destroyed" not in pincer
+    tug = fb("tug-of-war").game
+    assert tug.end_reminder(9) is None
+    assert "regiment destroyed" not in tug.end_reminder(10) and "(2 VP)" in tug.end_reminder(10)
+
+
+def test_a_game_ended_early_by_vp_reminds_of_regiments_never_brought_on(fb):
+    t = fb("tug-of-war")
+    t.ok(1)
+    assert t.game.early_end_reminder() is None  # beyond: not over yet
+    t.ok(2, {"near-centre": ANN, "mid-left": ANN, "far-centre": BO})
+    t.ok(3, {"centre": ANN, "far-left": ANN})  # 21 VP reached in round 3
+    assert t.game.early_end_reminder().startswith("The game ended in round 3: regiments that never came on")
+    # A chain from A to B wins regardless of VP: nothing to remind.
+    chain = fb("tug-of-war")
+    chain.ok(1)
+    chain.ok(2, {"near-centre": ANN, "near-right": ANN, "mid-right": ANN, "b": ANN})
+    assert chain.game.finished and chain.game.early_end_reminder() is None
+
+
 def test_tic_tac_blood(fb):
     t = fb("tic-tac-blood")
     t.ok(1)

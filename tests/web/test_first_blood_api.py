@@ -362,3 +362,22 @@ def test_tug_of_war_end_point_retaken_through_the_api(client):
     assert [part["vp"] for part in game["rounds"][2]["players"]] == [2, 2]
     assert (game["players"][0]["vp"], game["players"][1]["vp"]) == (8, 4)
     assert next(o for o in game["objectives"] if o["id"] == "b")["holder"] == B
+
+
+def test_last_victory_phase_reminds_of_regiments_never_brought_on(client):
+    made = first_blood_game(client, "shieldwall")
+    url = _join(client, made)
+    for r in range(1, 8):
+        assert "regiments that never came on" not in soup(client.get(url)).select_one("#phase-form").text
+        _post(client, made, {"type": "round", "round": r, "control": {}, "players": []})
+    form = soup(client.get(url)).select_one("#phase-form")
+    assert form.select_one("h2").text == "Round 8: Victory Phase"
+    note = form.select_one(".reminder").text
+    assert "Round 8 is the last" in note and "(1 VP each)" in note
+
+
+def test_phase_forms_kept_for_offline_remind_on_the_last_round_only(client):
+    made = first_blood_game(client, "shieldwall")
+    page = soup(client.get(_join(client, made)))
+    assert "Round 8 is the last" in page.select_one('template[data-step="phase-8"]').decode_contents()
+    assert "never came on" not in page.select_one('template[data-step="phase-7"]').decode_contents()
