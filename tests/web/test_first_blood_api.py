@@ -381,3 +381,15 @@ def test_phase_forms_kept_for_offline_remind_on_the_last_round_only(client):
     page = soup(client.get(_join(client, made)))
     assert "Round 8 is the last" in page.select_one('template[data-step="phase-8"]').decode_contents()
     assert "never came on" not in page.select_one('template[data-step="phase-7"]').decode_contents()
+
+
+def test_scenario_roll_in_the_pack_and_d12_rolls_in_the_log(client):
+    pack = client.get("/api/v1/packs/conquest-first-blood").json
+    assert pack["scenario_roll"]["die"] == 12 and "rolled again" in pack["scenario_roll"]["reading"]
+    assert client.get("/api/v1/packs/aos-ghb-2021").json["scenario_roll"] is None
+    made = first_blood_game(client, "tug-of-war")
+    roll = {"type": "roll", "dice": "d12", "results": [12], "purpose": "Scenario roll: 12, again"}
+    assert _post(client, made, roll).status_code == 201
+    # Edge 12 is a face of the D12; beyond it is refused.
+    bad = _post(client, made, {**roll, "results": [13]})
+    assert bad.status_code == 422 and "each from 1 to 12" in bad.json["error"]

@@ -348,3 +348,66 @@ def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
     ahead = page.select_one('template[data-step="turn-2-1"]').decode_contents()
     assert 'data-claim-rule="predators-and-prey"' in ahead
     assert page.select_one("section.claims")["data-claim-flag"] == "enemy_monsters_slain"
+
+
+def test_first_blood_scenario_roll_is_kept_in_the_new_games_log(client):
+    page = client.get("/games/new?pack=conquest-first-blood")
+    field = soup(page).select_one("#battleplan-field")
+    assert "roll a D12" in field.text and "a 12 is rolled again" in field.select_one(".reading").text
+    rolled = soup(
+        client.post(
+            "/games/new/roll?pack=conquest-first-blood",
+            data={"csrf_token": _csrf(page), "pack": "conquest-first-blood", "name0": "Ann", "name1": "Bo"},
+        )
+    )
+    picked = rolled.select_one("#scenario option[selected]")
+    dice = [int(d.text) for d in rolled.select(".dice-result .die")]
+    # Every die but the last was a 12 (rolled again); the last is the scenario's number.
+    assert all(n == 12 for n in dice[:-1]) and 1 <= dice[-1] <= 11
+    assert picked.text.startswith(f"{dice[-1]}. ")
+    form = {
+        "csrf_token": _csrf(page),
+        "pack": "conquest-first-blood",
+        "points_limit": "800",
+        "name0": "Ann",
+        "name1": "Bo",
+        "first_side": "0",
+        "scenario": picked["value"],
+        "rolls": rolled.select_one('input[name="rolls"]')["value"],
+    }
+    made = client.post("/games", data=form)
+    assert made.status_code == 303
+    game_id = made.headers["Location"].rsplit("/", 1)[1]
+    rolls = client.get(f"/api/v1/games/{game_id}").json["rolls"]
+    assert [r["results"] for r in rolls] == [[n] for n in dice]
+    assert {r["dice"] for r in rolls} == {"d12"} and rolls[-1]["purpose"].endswith(
+        picked.text.split(". ", 1)[1]
+    )
+
+
+def test_battleplan_roll_is_kept_in_the_new_games_log(client):
+    page = client.get("/games/new")
+    rolled = soup(
+        client.post("/games/new/roll", data={"csrf_token": _csrf(page), "name0": "Ann", "name1": "Bo"})
+    )
+    form = {
+        "csrf_token": _csrf(page),
+        "pack": "aos-ghb-2021",
+        "points_limit": "2000",
+        "name0": "Ann",
+        "name1": "Bo",
+        "first_side": "0",
+        "scenario": rolled.select_one("#scenario option[selected]")["value"],
+        "rolls": rolled.select_one('input[name="rolls"]')["value"],
+    }
+    game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    rolls = client.get(f"/api/v1/games/{game_id}").json["rolls"]
+    assert [r["dice"] for r in rolls][-3:] == ["roll-off", "d6", "d6"]
+    assert (
+        rolls[-1]["purpose"]
+        == "Battleplan: " + rolled.select_one("#scenario option[selected]").text.split(". ", 1)[1]
+    )
+    # A hand-edited roll is left out; the game still starts.
+    form["rolls"] = '[{"dice": "d12", "results": [13]}, "x"]'
+    game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
