@@ -409,7 +409,7 @@ def test_scenario_facts_describe_what_each_plan_records(ghb):
         ({"dice": "roll-off", "results": [3, 5], "winner": 1, "purpose": "Priority"}, None),
         ({"dice": "d3", "results": [4]}, "each from 1 to 3"),
         ({"dice": "2d6", "results": [3]}, "two dice of a 2D6 roll"),
-        ({"dice": "d20", "results": [4]}, "dice must be one of d3, d6, 2d6, roll-off."),
+        ({"dice": "d20", "results": [4]}, "dice must be one of d3, d6, d12, 2d6, roll-off."),
         ({"dice": "d6", "results": [4], "winner": 3}, "winner must be a player's index"),
     ],
 )

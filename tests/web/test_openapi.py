@@ -989,7 +989,7 @@ def test_a_roll_whose_dice_is_a_list_is_422(client):
     game = Api(client, new_game(client))
     answer = game.post({"type": "roll", "dice": [], "results": [1]})
     assert answer.status_code == 422
-    assert answer.json["error"] == "dice must be one of d3, d6, 2d6, roll-off."
+    assert answer.json["error"] == "dice must be one of d3, d6, d12, 2d6, roll-off."
 
 
 @pytest.mark.parametrize("points", ["²", "9" * 5000])
