@@ -82,7 +82,7 @@ def roll_battleplan() -> Any:
         rolled=rolled,
         names=names,
         selected=rolled.scenario,
-        roll_events=json.dumps(events),
+        roll_events=json.dumps({"scenario": rolled.scenario, "events": events}),
     )
 
 
@@ -115,14 +115,20 @@ def _roll_events(pack: Any, rolled: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _record_rolls(game_id: str, raw: str | None) -> None:
-    """Keep the new-game screen's dice in the game's log (each checked like any roll event)."""
+def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
+    """Keep the new-game screen's dice in the game's log (each checked like any roll event).
+
+    Only when the game plays what the dice picked: a roll the players set aside decided nothing.
+    """
     if not raw or len(raw) > 4000:
         return
     try:
-        events = json.loads(raw)
+        rolled = json.loads(raw)
     except ValueError:
         return
+    if not isinstance(rolled, dict) or rolled.get("scenario") != scenario:
+        return
+    events = rolled.get("events")
     if not isinstance(events, list):
         return
     for event in events[:12]:
@@ -162,7 +168,7 @@ def create() -> Any:
         )
         return html, 422
     game_id, token = made
-    _record_rolls(game_id, form.get("rolls"))
+    _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
     return _with_token(response, game_id, token)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 from pypdf import PdfReader
 
@@ -408,6 +409,13 @@ def test_battleplan_roll_is_kept_in_the_new_games_log(client):
         == "Battleplan: " + rolled.select_one("#scenario option[selected]").text.split(". ", 1)[1]
     )
     # A hand-edited roll is left out; the game still starts.
-    form["rolls"] = '[{"dice": "d12", "results": [13]}, "x"]'
+    form["rolls"] = json.dumps(
+        {"scenario": form["scenario"], "events": [{"dice": "d12", "results": [13]}, "x"]}
+    )
+    game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
+    # Rolled, then another battleplan picked from the list: the roll decided nothing, so it is not kept.
+    form["rolls"] = rolled.select_one('input[name="rolls"]')["value"]
+    form["scenario"] = next(s for s in ("savage-gains", "the-vice") if s != form["scenario"])
     game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
