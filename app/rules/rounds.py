@@ -210,9 +210,12 @@ class RoundGame:
 
     def _off_table_scores(self) -> list[str]:
         parts = []
-        for block in self.scenario.scoring:
+        order = ("regiments-destroyed", "officers-slain", "character-slain")
+        for block in sorted(
+            (b for b in self.scenario.scoring if b.block in order), key=lambda b: order.index(b.block)
+        ):
             if block.block == "regiments-destroyed":
-                parts.append(f"count each as an enemy regiment destroyed ({block.vp} VP each)")
+                parts.append(f"each counts as an enemy regiment destroyed ({block.vp} VP each)")
             elif block.block == "officers-slain":
                 parts.append(f"count their officers as slain ({block.vp} VP each)")
             elif block.block == "character-slain":
