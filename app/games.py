@@ -214,6 +214,18 @@ def summary(loaded: Loaded) -> dict[str, Any]:
             }
             for t in state.turns
         ],
+        # Claims score in their battle round (round_vp adds them to the player's turn there).
+        "claims": [
+            {
+                "event": c.event,
+                "round": c.round,
+                "player": c.player,
+                "rule": c.rule,
+                "vp": c.vp,
+                "breakdown": [a.as_dict() for a in c.awards],
+            }
+            for c in state.claims
+        ],
         "objectives": [
             {
                 "id": o.id,

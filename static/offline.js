@@ -506,6 +506,65 @@
     var slot = content.querySelector("[data-map-slot]");
     var map = pristineMaps.get(game);
     if (slot && map) slot.append(map.cloneNode(true));
+    hideClaimed(content, waiting);
+  }
+
+  // --- claims: rules scored once per player per battle round (the server marks them) ------
+  function claimedOnPhone(waiting, round, player, rule) {
+    return waiting.some(function (e) {
+      var p = params(e);
+      return e.type === "claim" && p.get("round") === String(round) && p.get("player") === String(player) && p.get("rule") === rule;
+    });
+  }
+
+  // A turn form no longer offers a rule its player has claimed for that round on this phone.
+  function hideClaimed(root, waiting) {
+    root.querySelectorAll("form").forEach(function (form) {
+      var round = form.querySelector('input[type="hidden"][name="round"]');
+      var player = form.querySelector('input[type="hidden"][name="player"]');
+      if (!round || !player) return;
+      form.querySelectorAll("[data-claim-rule]").forEach(function (node) {
+        var gone = claimedOnPhone(waiting, round.value, player.value, node.dataset.claimRule);
+        node.hidden = gone;
+        node.querySelectorAll("input").forEach(function (input) {
+          input.disabled = gone;
+          if (gone) input.checked = false;
+        });
+      });
+    });
+  }
+
+  // The claims card shows the block of the battle round in play as this phone sees it, and
+  // hides a claim already waiting, or a waiting turn that carries the rule's flag.
+  function renderClaims(game, waiting) {
+    var cards = game.querySelectorAll("section[data-claims]");
+    if (!cards.length) return;
+    var m = fold(game, waiting);
+    var inPlay = null;
+    if (m.key !== "over" && !(m.ends && m.ends.length)) {
+      if (m.started) inPlay = m.round;
+      else if (m.round > 1) inPlay = Math.min(m.round - 1, Number(game.dataset.lastRound));
+    }
+    cards.forEach(function (card) {
+      var rule = card.dataset.claims;
+      var flag = card.dataset.claimFlag;
+      var shown = false;
+      card.querySelectorAll("[data-claim-round]").forEach(function (block) {
+        var round = Number(block.dataset.claimRound);
+        block.hidden = round !== inPlay;
+        if (!block.hidden) shown = true;
+        block.querySelectorAll("form[data-claim-player]").forEach(function (form) {
+          var player = form.dataset.claimPlayer;
+          form.hidden = claimedOnPhone(waiting, round, player, rule) || waiting.some(function (e) {
+            var p = params(e);
+            return e.type === "turn" && flag && p.get(flag) && p.get("round") === String(round) && p.get("player") === player;
+          });
+        });
+      });
+      card.hidden = !shown;
+    });
+    var step = game.querySelector("#step");
+    if (step) hideClaimed(step, waiting);
   }
 
   function renderStep(game, waiting, moved) {
@@ -659,6 +718,7 @@
         renderNote(game, entries);
         renderOutbox(game, entries);
         renderStep(game, waiting, moved);
+        renderClaims(game, waiting);
       })
       .catch(function () {});
   }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import pack as p
-from app.rules.state import Award, End, FactSpec, Game, Refused, Removal, RoundStart, Turn
+from app.rules.state import Award, Claim, End, FactSpec, Game, Refused, Removal, RoundStart, Turn
 
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -46,6 +46,21 @@ class Rule:
         """Change the battlefield once the turn is scored."""
 
     def score_end(self, game: Game, end: End) -> list[Award]:
+        return []
+
+    # A rule a player may claim while a battle round is in play, by a ``claim`` event, and the
+    # turn flag that counts as the claim on the player's own turn.
+    claimable = False
+    claim_flag: str | None = None
+
+    def claimed(self, game: Game, round_: int, player: int) -> bool:
+        """Whether the player has already claimed this rule for that battle round."""
+        return False
+
+    def check_claim(self, game: Game, claim: Claim) -> None:
+        """Raise :class:`Refused` if this claim may not be made now."""
+
+    def score_claim(self, game: Game, claim: Claim) -> list[Award]:
         return []
 
 
@@ -345,21 +360,51 @@ class DestroyHeld(Rule):
 
 
 class PredatorsAndPrey(Rule):
+    """Once per battle round, each player scores if enemy MONSTERS were slain in that round.
+
+    Whoever's turn the MONSTER died in, the player claims it for the round in play: with the
+    flag on their own turn, or with a ``claim`` event until the next round starts.
+    """
+
+    claimable = True
+    claim_flag = "enemy_monsters_slain"
+    LABEL = "Predators and Prey: enemy MONSTERS slain this battle round"
+
     def describe(self) -> str:
         return f"Predators and Prey: {self.block.vp} VP once per battle round if enemy MONSTERS were slain in it."
 
     def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
-        return [FactSpec("enemy_monsters_slain", "turn", "flag", "Enemy MONSTERS slain this battle round")]
+        return [FactSpec(self.claim_flag, "turn", "flag", "Enemy MONSTERS slain this battle round")]
+
+    def claimed(self, game: Game, round_: int, player: int) -> bool:
+        """Whether the player has scored it for that round: by their turn's flag or a claim."""
+        by_turn = any(
+            t.round == round_ and t.player == player and t.facts.get(self.claim_flag) for t in game.turns
+        )
+        by_claim = any(c.rule == self.block.block for c in game.claims_in(round_, player))
+        return by_turn or by_claim
+
+    def _once(self, game: Game, round_: int, player: int, field_name: str) -> None:
+        if self.claimed(game, round_, player):
+            raise Refused(
+                f"{field_name}: {game.name(player)} has already scored Predators and Prey in battle "
+                f"round {round_}; it scores once per player per battle round."
+            )
+
+    def check_turn(self, game: Game, turn: Turn) -> None:
+        if turn.facts.get(self.claim_flag):
+            self._once(game, turn.round, turn.player, self.claim_flag)
 
     def score_turn(self, game: Game, turn: Turn) -> list[Award]:
-        if not turn.facts.get("enemy_monsters_slain") or not self.block.vp:
+        if not turn.facts.get(self.claim_flag) or not self.block.vp:
             return []
-        label = "Predators and Prey: enemy MONSTERS slain this battle round"
-        # At most once per battle round for each player.
-        for t in game.turns_in(turn.round):
-            if t is not turn and t.player == turn.player and any(a.rule == label for a in t.awards):
-                return []
-        return [Award(label, self.block.vp)]
+        return [Award(self.LABEL, self.block.vp)]
+
+    def check_claim(self, game: Game, claim: Claim) -> None:
+        self._once(game, claim.round, claim.player, "rule")
+
+    def score_claim(self, game: Game, claim: Claim) -> list[Award]:
+        return [Award(self.LABEL, self.block.vp)] if self.block.vp else []
 
 
 class SeismicShift(Rule):

@@ -1,4 +1,4 @@
-"""Seedable dice: single rolls, roll-offs with ties re-rolled, and the battleplan roll."""
+"""Seedable dice: single rolls, roll-offs with ties re-rolled, the battleplan and scenario rolls."""
 
 from __future__ import annotations
 
@@ -60,3 +60,29 @@ def battleplan_roll(rng: random.Random, pack: Pack) -> BattleplanRoll | None:
     plan_die = roll(rng, sides)
     entry = next(e for e in table.entries if e.roll == plan_die)
     return BattleplanRoll(off, table_die, table.id, plan_die, entry.scenario)
+
+
+@dataclass(frozen=True)
+class ScenarioRoll:
+    """The scenario roll: every die thrown (a number with no playable scenario is thrown again)."""
+
+    die: int
+    rolls: tuple[int, ...]
+    scenario: str
+
+
+def scenario_roll(rng: random.Random, pack: Pack) -> ScenarioRoll | None:
+    """Roll the pack's scenario die until it shows the number of a playable scenario.
+
+    Returns ``None`` when the pack has no scenario roll. The pack's check that at least one
+    playable scenario is numbered on the die keeps this from rolling for ever.
+    """
+    if pack.scenario_roll is None:
+        return None
+    faces = pack.scenario_roll.die
+    by_number = {s.number: s for s in pack.scenarios if s.playable and s.number is not None}
+    rolls: list[int] = []
+    while True:
+        rolls.append(roll(rng, faces))
+        if rolls[-1] in by_number:
+            return ScenarioRoll(faces, tuple(rolls), by_number[rolls[-1]].id)

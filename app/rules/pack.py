@@ -122,6 +122,14 @@ class BattleplanRoll(Model):
     tables: list[RollTable] = Field(min_length=1)
 
 
+class ScenarioRoll(Model):
+    """One die picks the scenario whose ``number`` it shows (Conquest: First Blood)."""
+
+    summary: Text
+    die: int = Field(ge=2, le=20)  # faces: 12 for a D12
+    reading: Text | None = None
+
+
 class Board(Model):
     width: float = Field(gt=0)
     height: float = Field(gt=0)
@@ -563,6 +571,7 @@ class Pack(Model):
     army_rules: list[Entry] = []
     units: list[CatalogueUnit] = []
     battleplan_roll: BattleplanRoll | None = None
+    scenario_roll: ScenarioRoll | None = None
     tactics: list[Tactic] = []
     tactic_rules: TacticRules | None = None
     grand_strategies: list[Entry] = []
@@ -586,6 +595,11 @@ class Pack(Model):
                         raise ValueError(
                             f"battleplan table {table.id!r} names unknown scenario {entry.scenario!r}"
                         )
+        if self.scenario_roll and not any(
+            s.playable and s.number is not None and 1 <= s.number <= self.scenario_roll.die
+            for s in self.scenarios
+        ):
+            raise ValueError(f"scenario_roll: no playable scenario is numbered 1 to {self.scenario_roll.die}")
         for s in self.scenarios:
             named = [o.friendly_to for o in s.objectives] + [o.controlled_by for o in s.objectives]
             named += [a.side for a in s.deployment_zones] + [z.side for z in s.reinforcement_zones]

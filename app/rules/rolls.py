@@ -10,7 +10,7 @@ from typing import Any
 
 from app.rules.state import Refused
 
-FACES = {"d3": 3, "d6": 6, "2d6": 6, "roll-off": 6}
+FACES = {"d3": 3, "d6": 6, "d12": 12, "2d6": 6, "roll-off": 6}
 MAX_DICE = 24
 MAX_PURPOSE = 120
 

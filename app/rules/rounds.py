@@ -86,6 +86,7 @@ class RoundGame:
     holders: dict[str, int | None] = field(default_factory=dict)  # points: who holds each now
     moved: dict[str, grid.Point] = field(default_factory=dict)  # moving markers: where they stand now
     ended: Result | None = None
+    won_outright: bool = False  # a win that ignores VP (Tug-of-War's chain from A to B)
     rolls: list[Roll] = field(default_factory=list)
     effective: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -170,6 +171,56 @@ class RoundGame:
             f"Round {round_}: reinforcements march on from any table edge except the opponent's "
             "reinforcement zone."
         )
+
+    def end_reminder(self, round_: int) -> str | None:
+        """Before the last Victory Phase: the VP that regiments never brought on change.
+
+        Regiments still in reinforcements when the game ends count as destroyed in its final
+        round (seed 004), which scores where the scenario pays for destroyed regiments, slain
+        officers or the enemy Character Regiment. ``None`` before the last round, or where none
+        of those score.
+        """
+        if round_ != self.last_round:
+            return None
+        parts = self._off_table_scores()
+        if not parts:
+            return None
+        return (
+            f"Round {round_} is the last: regiments that never came on from reinforcements are "
+            f"destroyed now. Record them in this Victory Phase: {'; '.join(parts)}."
+        )
+
+    def early_end_reminder(self) -> str | None:
+        """After a game ended before its last round (a VP threshold): the same reminder.
+
+        Nobody knows beforehand which Victory Phase reaches the threshold, so the players are
+        told once it has: undo it and record the regiments never brought on if they change VP.
+        """
+        if self.ended is None or not self.phases or self.phases[-1].round >= self.last_round:
+            return None
+        if self.won_outright or any(ph.wiped_out for ph in self.phases[-1].players):
+            return None
+        parts = self._off_table_scores()
+        if not parts:
+            return None
+        return (
+            f"The game ended in round {self.phases[-1].round}: regiments that never came on count as "
+            f"destroyed in it. If any did not, undo that Victory Phase and record them: {'; '.join(parts)}."
+        )
+
+    def _off_table_scores(self) -> list[str]:
+        parts = []
+        order = ("regiments-destroyed", "officers-slain", "character-slain")
+        for block in sorted(
+            (b for b in self.scenario.scoring if b.block in order), key=lambda b: order.index(b.block)
+        ):
+            if block.block == "regiments-destroyed":
+                parts.append(f"each counts as an enemy regiment destroyed ({block.vp} VP each)")
+            elif block.block == "officers-slain":
+                parts.append(f"count their officers as slain ({block.vp} VP each)")
+            elif block.block == "character-slain":
+                parts.append(f"an enemy Character Regiment among them counts as slain ({block.vp} VP)")
+        return parts
 
 
 # ---------------------------------------------------------------------------------------
@@ -602,10 +653,14 @@ def _check_control(
             )
         if round_ == 1:
             raise Refused(f"control[{oid!r}]: nothing can be seized in round 1.")
-        owner = game.owner(obj)
-        if owner == who:
-            if obj.kind == "point" and game.holders.get(oid) == who:
+        if obj.kind == "point":
+            # A point stays with whoever took it until an opponent seizes it: A and B too.
+            # "Friendly" only says who holds them at the start; it never bars retaking one.
+            if game.holders.get(oid) == who:
                 continue  # already theirs: nothing is captured
+            seized[oid] = who
+            continue
+        if game.owner(obj) == who:
             raise Refused(
                 f"control[{oid!r}]: {obj.label} is friendly to {game.name(who)}, who cannot seize it."
             )
@@ -634,6 +689,7 @@ def _check_end(game: RoundGame, phase: VictoryPhase) -> None:
                     phase.players[i].awards.append(
                         Award(f"Chain joining the two end points: counts as {target} VP", short)
                     )
+                game.won_outright = True
                 game.ended = Result(
                     "win",
                     i,
@@ -709,6 +765,12 @@ def check(game: RoundGame, event: Any) -> str | None:
     try:
         eid = event_id(event)
         kind = event.get("type")
+        if kind == "claim":
+            # The claim event exists for rules such as Predators and Prey; no First Blood rule has one.
+            raise Refused(
+                f"rule: {game.scenario.name} has no rule a player claims (such as predators-and-prey), "
+                "so no claim can be recorded."
+            )
         if kind not in EVENT_TYPES:
             raise Refused(f"type must be one of {', '.join(EVENT_TYPES)}.")
         if kind == "undo":

@@ -18,10 +18,11 @@ from app.rules import pack as p
 from app.rules.blocks import RULES, Rule, check_objective_in_play
 from app.rules.game import Setup
 from app.rules.rolls import parse_roll
-from app.rules.state import Award, End, FactSpec, Game, Refused, Result, RoundStart, Turn, decide
+from app.rules.state import Award, Claim, End, FactSpec, Game, Refused, Result, RoundStart, Turn, decide
 
 __all__ = [
     "Award",
+    "Claim",
     "End",
     "FactSpec",
     "Game",
@@ -30,16 +31,18 @@ __all__ = [
     "RoundStart",
     "Turn",
     "check",
+    "claim_flags",
     "decide",
     "describe_scoring",
     "effective_events",
     "event_id",
     "new_game",
+    "open_claims",
     "replay",
     "scenario_facts",
 ]
 
-EVENT_TYPES = ("turn", "battle_round", "end", "roll", "undo")
+EVENT_TYPES = ("turn", "battle_round", "end", "claim", "roll", "undo")
 
 
 # ---------------------------------------------------------------------------------------
@@ -102,6 +105,7 @@ TURN_KEYS = {
 ROUND_KEYS = {"id", "type", "round", "first"}
 END_KEYS = {"id", "type", "player", "grand_strategy_completed"}
 UNDO_KEYS = {"id", "type", "event"}
+CLAIM_KEYS = {"id", "type", "round", "player", "rule"}
 
 
 def event_id(event: Any) -> str:
@@ -333,11 +337,88 @@ def _apply_end(game: Game, event: dict[str, Any], eid: str) -> None:
     game.ends[player] = end
 
 
+def _claimable(game: Game) -> dict[str, Rule]:
+    return {rule.block.block: rule for rule in game.rules if rule.claimable}
+
+
+def _rule_name(game: Game, rule_id: str) -> str:
+    found = next((r for r in game.pack.realm_rules if r.id == rule_id), None)
+    return found.name if found else rule_id
+
+
+def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
+    extra = sorted(set(event) - CLAIM_KEYS)
+    if extra:
+        raise Refused(f"{extra[0]} is not part of a claim; it takes round, player and rule.")
+    rules = _claimable(game)
+    rule_id = event.get("rule")
+    if not rules:
+        raise Refused(
+            f"rule: {game.scenario.name} has no rule a player claims (such as predators-and-prey), "
+            "so no claim can be recorded."
+        )
+    if not isinstance(rule_id, str) or rule_id not in rules:
+        raise Refused(f"rule must be {', '.join(sorted(rules))} in {game.scenario.name}.")
+    if game.finished:
+        raise Refused("The battle is over; undo the last entry to change it.")
+    round_ = _round(game, event)
+    player = _player(game, event)
+    assert player is not None
+    open_round = game.round_in_play
+    if game.ends or (open_round is not None and round_ < open_round):
+        raise Refused(
+            f"round: battle round {round_} is over; a claim for it can be recorded only until the "
+            "next battle round starts (or, after the last one, until the end of the battle is recorded)."
+        )
+    if open_round is None or round_ > open_round:
+        raise Refused(
+            f"round: battle round {round_} has not started; record its start (who goes first) "
+            "before a claim for it."
+        )
+    claim = Claim(eid, round_, player, rule_id)
+    rule = rules[rule_id]
+    rule.check_claim(game, claim)
+    claim.awards.extend(rule.score_claim(game, claim))
+    game.claims.append(claim)
+
+
+def open_claims(game: Game) -> list[tuple[str, str, int | None, list[int]]]:
+    """What may be claimed now: ``(rule id, rule name, battle round in play, players)`` per rule.
+
+    The screens offer these; a player who has already scored the rule this round is left out.
+    The round is ``None`` (and nobody may claim) while no battle round is in play; the list is
+    empty once the battle's end is being recorded or the scenario has no such rule.
+    """
+    if game.finished or game.ends:
+        return []
+    round_ = game.round_in_play
+    out = []
+    for rule_id, rule in sorted(_claimable(game).items()):
+        players = (
+            []
+            if round_ is None
+            else [i for i in range(game.player_count) if not rule.claimed(game, round_, i)]
+        )
+        out.append((rule_id, _rule_name(game, rule_id), round_, players))
+    return out
+
+
+def claim_flags(game: Game) -> dict[str, str]:
+    """Each claimable rule's turn flag, which counts as the player's claim for that round."""
+    return {rid: rule.claim_flag for rid, rule in _claimable(game).items() if rule.claim_flag}
+
+
 def _apply_roll(game: Game, event: dict[str, Any], eid: str) -> None:
     game.rolls.append(parse_roll(event, eid, game.player_count))
 
 
-APPLY = {"turn": _apply_turn, "battle_round": _apply_round, "end": _apply_end, "roll": _apply_roll}
+APPLY = {
+    "turn": _apply_turn,
+    "battle_round": _apply_round,
+    "end": _apply_end,
+    "claim": _apply_claim,
+    "roll": _apply_roll,
+}
 
 
 def _event_type(event: dict[str, Any]) -> str:

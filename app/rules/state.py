@@ -60,6 +60,21 @@ class RoundStart:
 
 
 @dataclass
+class Claim:
+    """VP a player claims under a rule while a battle round is in play (Predators and Prey)."""
+
+    event: str
+    round: int
+    player: int
+    rule: str
+    awards: list[Award] = field(default_factory=list)
+
+    @property
+    def vp(self) -> int:
+        return sum(a.vp for a in self.awards)
+
+
+@dataclass
 class End:
     event: str
     player: int
@@ -122,6 +137,7 @@ class Game:
     rounds: dict[int, RoundStart] = field(default_factory=dict)
     turns: list[Turn] = field(default_factory=list)
     ends: dict[int, End] = field(default_factory=dict)
+    claims: list[Claim] = field(default_factory=list)
     removed: dict[str, Removal] = field(default_factory=dict)
     placed: dict[str, int] = field(default_factory=dict)
     immediate: Result | None = None
@@ -172,6 +188,29 @@ class Game:
             return [start.first]
         return [i for i in range(self.player_count) if i not in done]
 
+    @property
+    def round_in_play(self) -> int | None:
+        """The battle round claims may be made for: started, with no later round begun yet.
+
+        A round is in play from its ``battle_round`` event until the next round's start (or
+        its first turn) or the first ``end`` event; ``None`` when no round is open.
+        """
+        if self.finished or self.ends:
+            return None
+        latest = max([*self.rounds, *(t.round for t in self.turns)], default=0)
+        return latest if latest in self.rounds else None
+
+    def claims_in(self, round_: int, player: int) -> list[Claim]:
+        return [c for c in self.claims if c.round == round_ and c.player == player]
+
+    def round_awards(self, round_: int, player: int) -> list[Award]:
+        """Every VP the player scored in that battle round: their turn's, then their claims'."""
+        out = [a for t in self.turns if t.round == round_ and t.player == player for a in t.awards]
+        return out + [a for c in self.claims_in(round_, player) for a in c.awards]
+
+    def round_vp(self, round_: int, player: int) -> int:
+        return sum(a.vp for a in self.round_awards(round_, player))
+
     def previous_own_turn(self, turn: Turn) -> Turn | None:
         """The same player's turn before this one, if any."""
         idx = self.turns.index(turn) if turn in self.turns else len(self.turns)
@@ -211,6 +250,7 @@ class Game:
     # --- totals and result -----------------------------------------------------------------
     def vp(self, player: int) -> int:
         total = sum(t.vp for t in self.turns if t.player == player)
+        total += sum(c.vp for c in self.claims if c.player == player)
         end = self.ends.get(player)
         return total + (end.vp if end else 0)
 
@@ -222,6 +262,7 @@ class Game:
 
     def awards(self, player: int) -> list[Award]:
         out = [a for t in self.turns if t.player == player for a in t.awards]
+        out += [a for c in self.claims if c.player == player for a in c.awards]
         end = self.ends.get(player)
         return out + (end.awards if end else [])
 

@@ -170,6 +170,7 @@ def pack_json(pack: Pack) -> dict[str, Any]:
         "seizing": [w.model_dump() for w in pack.seizing],
         "markers": pack.markers.model_dump() if pack.markers else None,
         "battleplan_roll": pack.battleplan_roll.model_dump() if pack.battleplan_roll else None,
+        "scenario_roll": pack.scenario_roll.model_dump() if pack.scenario_roll else None,
     }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import uuid
 from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -60,15 +62,79 @@ def new() -> Any:
 
 @bp.post("/games/new/roll")
 def roll_battleplan() -> Any:
-    """Roll for the battleplan: the dice are shown and the battleplan is picked."""
+    """Roll for the battleplan (or the scenario): the dice are shown and the pick is made.
+
+    The dice travel with the form as roll events, recorded in the new game's log when it starts.
+    """
     pack = _default_pack()
-    rolled = dice.battleplan_roll(random.SystemRandom(), pack)
-    if rolled is None:
-        abort(404, description=f"{pack.name} has no battleplan tables to roll on.")
     names = [request.form.get("name0") or "Player 1", request.form.get("name1") or "Player 2"]
+    rng = random.SystemRandom()
+    if pack.battleplan_roll is not None:
+        rolled: Any = dice.battleplan_roll(rng, pack)
+    elif pack.scenario_roll is not None:
+        rolled = dice.scenario_roll(rng, pack)
+    else:
+        abort(404, description=f"{pack.name} has no battleplan tables or scenario roll.")
+    events = _roll_events(pack, rolled)
     return render_template(
-        "partials/_battleplan_field.html", pack=pack, rolled=rolled, names=names, selected=rolled.scenario
+        "partials/_battleplan_field.html",
+        pack=pack,
+        rolled=rolled,
+        names=names,
+        selected=rolled.scenario,
+        roll_events=json.dumps({"scenario": rolled.scenario, "events": events}),
     )
+
+
+def _roll_events(pack: Any, rolled: Any) -> list[dict[str, Any]]:
+    """The roll events that keep a battleplan or scenario roll in the game's log."""
+    if isinstance(rolled, dice.ScenarioRoll):
+        out = []
+        for n in rolled.rolls:
+            found = next((s for s in pack.scenarios if s.number == n), None)
+            what = found.name if found else f"no scenario {n}"
+            again = found is None or not found.playable
+            purpose = f"Scenario roll: {n}, {what}" + (" (not playable: roll again)" if again else "")
+            out.append({"dice": f"d{rolled.die}", "results": [n], "purpose": purpose[:120]})
+        return out
+    out = []
+    for i, both in enumerate(rolled.roll_off.rounds):
+        last = i == len(rolled.roll_off.rounds) - 1
+        event: dict[str, Any] = {"dice": "roll-off", "results": list(both), "purpose": "Battleplan roll-off"}
+        if last:
+            event["winner"] = rolled.roll_off.winner
+        out.append(event)
+    table = next(t for t in pack.battleplan_roll.tables if t.id == rolled.table)
+    plan = pack.scenario(rolled.scenario)
+    out.append(
+        {"dice": "d6", "results": [rolled.table_roll], "purpose": f"Battleplan table: {table.name}"[:120]}
+    )
+    out.append(
+        {"dice": "d6", "results": [rolled.battleplan_roll], "purpose": f"Battleplan: {plan.name}"[:120]}
+    )
+    return out
+
+
+def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
+    """Keep the new-game screen's dice in the game's log (each checked like any roll event).
+
+    Only when the game plays what the dice picked: a roll the players set aside decided nothing.
+    """
+    if not raw or len(raw) > 4000:
+        return
+    try:
+        rolled = json.loads(raw)
+    except ValueError:
+        return
+    if not isinstance(rolled, dict) or rolled.get("scenario") != scenario:
+        return
+    events = rolled.get("events")
+    if not isinstance(events, list):
+        return
+    for event in events[:12]:
+        if isinstance(event, dict):
+            # A roll the rules refuse (a hand-edited form) is left out; the game stands.
+            games.record(store(), packs(), game_id, {**event, "id": str(uuid.uuid4()), "type": "roll"})
 
 
 @bp.post("/games")
@@ -102,6 +168,7 @@ def create() -> Any:
         )
         return html, 422
     game_id, token = made
+    _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
     return _with_token(response, game_id, token)
 
@@ -144,6 +211,10 @@ def _view(
         "turn_facts": [f for f in facts if f.event == "turn"],
         "round_facts": [f for f in facts if f.event == "battle_round"],
         "scoring_lines": scoring.describe_scoring(state.scenario),
+        "claims": scoring.open_claims(state),
+        "claim_flags": scoring.claim_flags(state),
+        # Claim blocks from the round in play (or the next to start) to the last.
+        "claim_from": state.round_in_play or min(current, state.scenario.battle_rounds),
     }
 
 
@@ -286,6 +357,11 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
         return event, None
     if kind == "round":
         return _round_event(loaded, form, event)
+    if kind == "claim":
+        event.update(
+            round=_int(form.get("round")), player=_int(form.get("player")), rule=form.get("rule", "")
+        )
+        return event, None
     if kind == "roll":
         # The dice roller's form: the dice as they fell ("3,5"), and what the roll decided.
         results = [_int(value) for value in form.get("results", "").replace(",", " ").split()]
@@ -296,7 +372,7 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
             event["winner"] = _int(form.get("winner"))
         return event, None
     if kind not in ("turn", "battle_round"):
-        return event, "type must be turn, battle_round, end, roll or undo."
+        return event, "type must be turn, battle_round, end, claim, roll or undo."
     event["round"] = _int(form.get("round"))
     facts = scoring.scenario_facts(loaded.pack, loaded.state.scenario)
     if kind == "turn":

@@ -66,3 +66,29 @@ def test_tap_the_map_to_score_twin_contested_zones(page: Page, live_server: str,
         p.extract_text() for p in PdfReader(io.BytesIO(download_info.value.path().read_bytes())).pages
     )
     assert "Twin Contested Zones" in text and "Destroyed marker B (W)" in text and "Ann" in text
+
+
+def test_roll_the_scenario_and_the_last_round_reminder(page: Page, live_server: str, shot) -> None:
+    page.goto(live_server + "/games/new?pack=conquest-first-blood")
+    page.get_by_label("Name").first.fill("Ann")
+    page.get_by_label("Name").nth(1).fill("Bo")
+    page.get_by_role("button", name="Roll for the scenario").click()
+    result = page.locator(".dice-result")
+    expect(result).to_contain_text("D12:")
+    shot("first-blood-scenario-rolled")
+    picked = page.locator("#scenario option:checked").inner_text()
+    number, name = picked.split(". ", 1)
+    assert 1 <= int(number) <= 11 and name in result.inner_text()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".scorebar")).to_contain_text(name)
+    rolls = page.locator(".history")
+    expect(rolls).to_contain_text(f"Scenario roll: {number}, {name}")
+    # Quiet Victory Phases up to the last round, which reminds of regiments never brought on.
+    last = int(page.locator("#game").get_attribute("data-last-round") or "0")
+    for r in range(1, last):
+        page.get_by_role("button", name=f"Record round {r}").click()
+        expect(page.locator("#phase-form h2")).to_have_text(f"Round {r + 1}: Victory Phase")
+    reminder = page.locator("#phase-form .reminder")
+    expect(reminder).to_contain_text(f"Round {last} is the last: regiments that never came on")
+    page.evaluate("document.querySelector('#phase-form .reminder').scrollIntoView({block: 'center'})")
+    page.screenshot(path=str(shot("first-blood-last-round")))  # what the phone shows there

@@ -470,3 +470,36 @@ def test_a_phone_keeps_the_newest_pages_and_every_game_with_entries_waiting(
         "id => caches.open('muster-pages-1').then(c => c.match(location.origin + '/games/' + id)).then(r => !!r)",
         games[1]["id"],
     )
+
+
+def test_a_predators_and_prey_claim_recorded_offline(page: Page, live_server: str, shot) -> None:
+    game = new_game(page, live_server)
+    open_game(page, game)
+    start_round(page, 1, "Ann")
+    record_turn(page, 1, "Ann")
+    kept(page, "turn-1-1")
+    page.context.set_offline(True)
+    page.reload()
+    claims = page.locator("section.claims")
+    ann = claims.get_by_role("button", name="+1 VP for Ann: an enemy MONSTER was slain")
+    bo = claims.get_by_role("button", name="+1 VP for Bo: an enemy MONSTER was slain")
+    record_turn(page, 1, "Bo")
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    # Round 1 is still in play until round 2 starts: Ann claims it, offline.
+    expect(claims.locator('[data-claim-round="1"]')).to_be_visible()
+    ann.first.click()
+    expect(page.locator("#outbox")).to_contain_text("Waiting to sync (2)")
+    expect(page.locator("#outbox .pending").nth(1)).to_contain_text("Predators and Prey")
+    expect(claims.locator('[data-claim-round="1"] form[data-claim-player="0"]')).to_be_hidden()
+    expect(claims.locator('[data-claim-round="1"] form[data-claim-player="1"]')).to_be_visible()
+    shot("offline-claim-waiting")
+    # Round 2 starts on this phone: the card moves on to round 2, both players again.
+    start_round(page, 2, "Bo")
+    expect(claims.locator('[data-claim-round="1"]')).to_be_hidden()
+    expect(claims.locator('[data-claim-round="2"] form[data-claim-player="0"]')).to_be_visible()
+    expect(bo).to_have_count(1)  # hidden blocks are out of the accessibility tree
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("vp-0")).to_have_text("1")
+    expect(page.locator("#outbox")).to_be_hidden()
+    state = server_state(page, live_server, game["id"])
+    assert [(c["round"], c["player"], c["vp"]) for c in state["claims"]] == [(1, 0, 1)]

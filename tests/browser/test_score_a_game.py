@@ -82,17 +82,24 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
     expect(page.get_by_test_id("vp-0")).to_have_text("7")
     record_turn(page, 2, "Bo")
     expect(page.get_by_test_id("vp-1")).to_have_text("2")
+    # Bo's MONSTER fell in Bo's own turn: Ann, who went first, claims Predators and Prey: 8.
+    claims = page.locator("section.claims")
+    expect(claims.locator('[data-claim-round="2"]')).to_be_visible()
+    shot("predators-and-prey")
+    claims.get_by_role("button", name="+1 VP for Ann: an enemy MONSTER was slain").click()
+    expect(page.get_by_test_id("vp-0")).to_have_text("8")
+    expect(claims).to_contain_text("Ann: scored for battle round 2.")
 
     # A mistake, undone: Ann records round 3 holding the west objective too, then undoes it.
     start_round(page, 3, "Ann")
     record_turn(page, 3, "Ann", taps={"W": "Ann"})
-    expect(page.get_by_test_id("vp-0")).to_have_text("10")
+    expect(page.get_by_test_id("vp-0")).to_have_text("11")
     page.get_by_role("button", name="Undo the last entry").click()
-    expect(page.get_by_test_id("vp-0")).to_have_text("7")
+    expect(page.get_by_test_id("vp-0")).to_have_text("8")
 
     # Reload mid-game: the game is all there.
     page.reload()
-    expect(page.get_by_test_id("vp-0")).to_have_text("7")
+    expect(page.get_by_test_id("vp-0")).to_have_text("8")
     expect(page.get_by_test_id("vp-1")).to_have_text("2")
     expect(page.locator("#turn-form h2")).to_have_text("Battle round 3: Ann's turn")
     tap_until(page, "W", "Nobody")
@@ -102,8 +109,8 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
         start_round(page, r, "Bo")
         record_turn(page, r, "Bo")
         record_turn(page, r, "Ann")
-    # Ann: 3 + 4 + 1 + 1 + 1 = 10; Bo: 1 x 5 = 5.
-    expect(page.get_by_test_id("vp-0")).to_have_text("10")
+    # Ann: 3 + (4 + 1) + 1 + 1 + 1 = 11; Bo: 1 x 5 = 5.
+    expect(page.get_by_test_id("vp-0")).to_have_text("11")
     expect(page.get_by_test_id("vp-1")).to_have_text("5")
 
     end = page.locator(".end-form")
@@ -111,7 +118,7 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
     page.locator(".end-form").filter(has_text="Bo").get_by_role("button", name="Not completed").click()
     result = page.locator(".result")
     expect(result).to_contain_text("Major victory: Ann")
-    expect(result).to_contain_text("Most victory points (13 to 5).")
+    expect(result).to_contain_text("Most victory points (14 to 5).")
     shot("game-finished")
 
     with page.expect_download() as download_info:
@@ -126,10 +133,11 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
         "Beast Master",
         "Conquer",
         "Broken Ranks",
-        "Most victory points (13 to 5).",
+        "Most victory points (14 to 5).",
+        "Predators and Prey",
     ):
         assert expected in text
-    assert re.search(r"Total VP\s*13", text) and re.search(r"Total VP\s*5", text)
+    assert re.search(r"Total VP\s*14", text) and re.search(r"Total VP\s*5", text)
 
 
 def test_pack_page_on_a_phone(page: Page, live_server: str, shot) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app.rules import dice
 
 
@@ -50,3 +52,27 @@ def test_seeded_rolls_repeat():
     a = [dice.roll(random.Random(7)) for _ in range(1)] + [dice.roll_off(random.Random(7)).winner]
     b = [dice.roll(random.Random(7)) for _ in range(1)] + [dice.roll_off(random.Random(7)).winner]
     assert a == b
+
+
+# --- First Blood: one D12 picks Scenarios One to Eleven; Twelve is rolled again -------------
+@pytest.mark.parametrize(
+    ("faces", "rolls", "scenario"),
+    [
+        ([1], (1,), "meeting-engagement"),  # the lowest face: Scenario One
+        ([7], (7,), "tug-of-war"),
+        ([11], (11,), "into-the-grinder"),  # the highest playable number
+        ([12, 6], (12, 6), "broken-lines"),  # Twelve has no rules: rolled again
+        ([12, 12, 3], (12, 12, 3), "shieldwall"),
+    ],
+)
+def test_scenario_roll_reads_the_d12_as_the_scenario_number(packs, faces, rolls, scenario):
+    rolled = dice.scenario_roll(Loaded(faces), packs["conquest-first-blood"])
+    assert (rolled.die, rolled.rolls, rolled.scenario) == (12, rolls, scenario)
+
+
+def test_scenario_roll_never_picks_the_opening_scenario_or_twelve(packs):
+    pack = packs["conquest-first-blood"]
+    picked = {dice.scenario_roll(random.Random(seed), pack).scenario for seed in range(400)}
+    numbered = {s.id for s in pack.scenarios if s.playable and s.number}
+    assert picked == numbered and len(picked) == 11
+    assert dice.scenario_roll(random.Random(1), packs["aos-ghb-2021"]) is None

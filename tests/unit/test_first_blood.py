@@ -197,7 +197,9 @@ def test_broken_lines_marker_walks_home(fb):
     # Seizing zone B (Bo's) as well: 2 + enemy zone 3 + zone and marker 2 = 7.
     assert t.ok(3, {"marker": ANN, "zone-b": ANN}) == (7, 0)
     assert t.ok(4, {"marker": ANN}) == (2, 0)
-    # After the fourth move the marker is 1.46" from the centre of zone A: in range, +15.
+    # Seed 004 gives no order; Muster moves, then scores (README's readings). After the fourth
+    # move the marker is 1.46" from the centre of zone A: in range, +15 in this same phase.
+    # A round earlier it stood 7.46" away, beyond the 3" zone and the 1" base: nothing.
     assert t.ok(5, {"marker": ANN}) == (17, 0)
     assert grid.distance(t.game.moved["marker"], home) == pytest.approx(math.hypot(18, 18) - 24, abs=0.01)
     assert t.totals() == (28, 0) and t.game.result.reason.startswith("25 VP reached in round 5")
@@ -246,13 +248,65 @@ def test_tug_of_war_chain_from_a_to_b_wins_at_once(fb):
     assert game.vp(ANN) == 21
 
 
-def test_tug_of_war_a_friendly_point_lost_cannot_be_taken_back(fb):
+def test_tug_of_war_end_points_change_hands_like_any_point(fb):
+    # Seed 004, Scenario Seven: a point stays with whoever captured it until an opponent
+    # seizes it. A and B are points too: "friendly" sets who holds them at the start only.
+    t = fb("tug-of-war")
+    assert t.ok(1) == (2, 2)  # A is Ann's, B is Bo's: 2 VP each
+    # Ann seizes B: she holds A and B (not linked, 24" apart): 4. Bo holds nothing: 0.
+    assert t.ok(2, {"b": ANN}) == (4, 0)
+    # Edge: Bo seizes his own B back: 2 VP each again.
+    assert t.ok(3, {"b": BO}) == (2, 2)
+    # Bo seizes A, friendly to Ann: Bo holds A and B: 4; Ann 0.
+    assert t.ok(4, {"a": BO}) == (0, 4)
+    # Beyond: Ann retakes her own A, and Bo naming B, which he holds, captures nothing.
+    assert t.ok(5, {"a": ANN, "b": BO}) == (2, 2)
+    assert t.game.holders == {**t.game.holders, "a": ANN, "b": BO}
+    assert t.totals() == (10, 10)
+
+
+def test_tug_of_war_a_chain_through_the_enemy_end_point_wins(fb):
+    # Bo captures Ann's A and links it to his B through MR, NR and NC: the chain joins A
+    # and B, so Bo wins at once; his 5 points (10 + 1 + 2 = 13, total 15) count as 21.
     t = fb("tug-of-war")
     t.ok(1)
-    t.ok(2, {"b": ANN})
-    assert "friendly to Bo, who cannot seize it" in t.refused(3, {"b": BO})
-    # Holding your own point already is not a capture, and is harmless: A and B are Ann's.
-    assert t.ok(3, {"a": ANN}) == (4, 0)
+    assert t.ok(2, {"a": BO, "near-centre": BO, "near-right": BO, "mid-right": BO}) == (0, 19)
+    assert (t.game.result.winner, t.game.vp(BO)) == (BO, 21)
+
+
+def test_regiments_never_brought_on_reminder_before_the_last_victory_phase(fb):
+    # Seed 004: regiments that never came on from reinforcements count as destroyed in the
+    # final round for VP. Shieldwall (8 rounds) pays 1 VP per enemy regiment destroyed and
+    # 2 VP for the enemy Character Regiment, so the reminder names both on round 8 only.
+    t = fb("shieldwall")
+    t.quiet(1, 6)
+    assert t.game.end_reminder(7) is None  # edge: the round before the last
+    reminder = t.game.end_reminder(8)
+    assert reminder.startswith("Round 8 is the last: regiments that never came on")
+    assert "enemy regiment destroyed (1 VP each)" in reminder and "counts as slain (2 VP)" in reminder
+    t.ok(7)
+    # Bo's Character Regiment and two regiments never came on: Ann records them in round 8.
+    assert t.ok(8, ann={"regiments_destroyed": 2, "character_slain": True}) == (1 + 1 + 2, 0)
+    # Pincer scores slain officers too; Tug-of-War only the Character Regiment.
+    pincer = fb("pincer").game.end_reminder(8)
+    assert "officers as slain (2 VP each)" in pincer and "regiment destroyed" not in pincer
+    tug = fb("tug-of-war").game
+    assert tug.end_reminder(9) is None
+    assert "regiment destroyed" not in tug.end_reminder(10) and "(2 VP)" in tug.end_reminder(10)
+
+
+def test_a_game_ended_early_by_vp_reminds_of_regiments_never_brought_on(fb):
+    t = fb("tug-of-war")
+    t.ok(1)
+    assert t.game.early_end_reminder() is None  # beyond: not over yet
+    t.ok(2, {"near-centre": ANN, "mid-left": ANN, "far-centre": BO})
+    t.ok(3, {"centre": ANN, "far-left": ANN})  # 21 VP reached in round 3
+    assert t.game.early_end_reminder().startswith("The game ended in round 3: regiments that never came on")
+    # A chain from A to B wins regardless of VP: nothing to remind.
+    chain = fb("tug-of-war")
+    chain.ok(1)
+    chain.ok(2, {"near-centre": ANN, "near-right": ANN, "mid-right": ANN, "b": ANN})
+    assert chain.game.finished and chain.game.early_end_reminder() is None
 
 
 def test_tic_tac_blood(fb):

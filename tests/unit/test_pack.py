@@ -130,3 +130,20 @@ def test_hostile_yaml_is_refused_before_it_is_built():
     assert pack is None and "larger than 512 KB" in errors[0].message
     pack, errors = parse_pack("- just\n- a list\n", "list.yaml")
     assert pack is None and "mapping" in errors[0].message
+
+
+def test_a_scenario_roll_needs_a_playable_scenario_on_its_die():
+    text = (GOOD.parent / "conquest-first-blood.yaml").read_text()
+    assert "  die: 12\n" in text
+    pack, errors = parse_pack(text, "conquest-first-blood.yaml")
+    assert pack is not None and pack.scenario_roll.die == 12
+    # Edge: a D1 cannot be; a D2 shows One (playable); Scenario Twelve alone is not playable.
+    pack, errors = parse_pack(text.replace("  die: 12\n", "  die: 1\n"), "conquest-first-blood.yaml")
+    assert pack is None and any("die" in e.path for e in errors)
+    assert parse_pack(text.replace("  die: 12\n", "  die: 2\n"), "conquest-first-blood.yaml")[0] is not None
+    # Beyond: no playable scenario numbered 1 or 2 on a D2 is refused, with a sentence.
+    text = text.replace("  die: 12\n", "  die: 2\n").replace("    number: 1\n", "    number: 31\n")
+    pack, errors = parse_pack(
+        text.replace("    number: 2\n", "    number: 32\n"), "conquest-first-blood.yaml"
+    )
+    assert pack is None and any("no playable scenario is numbered 1 to 2" in e.message for e in errors)

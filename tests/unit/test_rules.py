@@ -95,6 +95,87 @@ def test_predators_and_prey_one_vp_on_your_turn(table):
     assert t.turn(1, BO, enemy_monsters_slain=False).vp == 0
 
 
+PREY = "Predators and Prey: enemy MONSTERS slain this battle round"
+
+
+def claim(round_: int, player: int, rule: str = "predators-and-prey") -> dict:
+    return {"type": "claim", "round": round_, "player": player, "rule": rule}
+
+
+def test_predators_and_prey_claimed_after_your_turn(table):
+    # Seed 002: once per battle round, 1 VP if any enemy MONSTER was slain in that round,
+    # whoever's turn it died in. Ann goes first in round 1; Bo's MONSTER dies in Bo's turn.
+    t = table("first-blood")
+    t.start(1)
+    t.turn(1, ANN)
+    t.turn(1, BO, enemy_monsters_slain=False)
+    # Edge: round 1's turns are all in but round 2 has not started: round 1 is still in play.
+    game = t.ok(claim(1, ANN))
+    assert [(c.round, c.player, c.vp) for c in game.claims] == [(1, ANN, 1)]
+    assert game.round_awards(1, ANN)[-1].rule == PREY and game.round_vp(1, ANN) == 1
+    assert game.vp(ANN) == 1 and game.vp(BO) == 0
+    # Beyond: a second claim in the same round, by claim or by the turn flag, is refused.
+    assert "Ann has already scored Predators and Prey in battle round 1" in t.refused(claim(1, ANN))
+    t.start(2)
+    assert "battle round 1 is over" in t.refused(claim(1, BO))
+    # Ann's own turn flag counts as her claim for round 2; Bo claims in Ann's turn's wake.
+    t.turn(2, ANN, enemy_monsters_slain=True)
+    assert "once per player per battle round" in t.refused(claim(2, ANN))
+    assert t.ok(claim(2, BO)).vp(BO) == 1
+    assert "Bo has already scored" in t.refused(
+        {"type": "turn", "round": 2, "player": BO, "control": {}, "enemy_monsters_slain": True}
+    )
+    t.turn(2, BO)
+    assert (t.game.vp(ANN), t.game.vp(BO)) == (2, 1)
+
+
+def test_predators_and_prey_claims_in_the_last_round_close_with_the_end(table):
+    t = table("first-blood")
+    t.quiet_rounds(1, 5)
+    # Edge: after the last turn of round 5, before the end: still open for both players.
+    assert [players for *_, players in scoring.open_claims(t.game)] == [[ANN, BO]]
+    t.ok(claim(5, BO))
+    assert scoring.open_claims(t.game)[0][1:] == ("Predators and Prey", 5, [ANN])
+    t.end(ANN, False)
+    # Beyond: once an end is recorded the round is over.
+    assert "battle round 5 is over" in t.refused(claim(5, ANN))
+    assert scoring.open_claims(t.game) == []
+
+
+@pytest.mark.parametrize(
+    ("scenario", "event", "sentence"),
+    [
+        ("first-blood", claim(1, ANN), "battle round 1 has not started"),
+        ("first-blood", claim(6, ANN), "round must be a battle round from 1 to 5"),
+        ("first-blood", claim(1, 2), "player must be a player's index"),
+        ("first-blood", claim(1, ANN, "seismic-shift"), "rule must be predators-and-prey in First Blood."),
+        ("first-blood", {**claim(1, ANN), "vp": 3}, "vp is not part of a claim"),
+        ("marking-territory", claim(1, ANN), "Marking Territory has no rule a player claims"),
+    ],
+)
+def test_bad_claims_get_one_plain_sentence(table, scenario, event, sentence):
+    t = table(scenario)
+    if "not started" not in sentence:
+        t.start(1)
+    assert sentence in t.refused(event)
+
+
+def test_undoing_a_turn_with_a_claim_after_it(table):
+    # The old reading refused to let Ann change her turn once Bo's was in; now a claim is an
+    # entry like any other: undo it, then the turn, and record both again.
+    t = table("first-blood")
+    t.start(1)
+    turn = t.turn(1, ANN, {"centre": ANN})
+    made = t.ok(claim(1, BO)).claims[-1]
+    t.ok({"type": "undo", "event": made.event})
+    t.ok({"type": "undo", "event": turn.event})
+    assert t.game.claims == [] and t.game.turns == []
+    t.turn(1, ANN, {"centre": ANN}, enemy_monsters_slain=True)
+    t.ok(claim(1, BO))
+    # Ann: one objective 1 + more than Bo 1 + Predators and Prey 1; Bo: his claim 1.
+    assert (t.game.vp(ANN), t.game.vp(BO)) == (1 + 1 + 1, 1)
+
+
 # --- turn order and round structure ------------------------------------------------------
 def test_a_third_turn_in_a_round_is_refused(table):
     t = table("first-blood")
@@ -147,7 +228,7 @@ def test_round_start_must_come_before_its_turns(table):
         ({"control": {"centre": "Ann"}}, "must be a player's index"),
         ({"control": ["centre"]}, "control must be an object"),
         ({"predators_destroyed": 2}, "predators_destroyed is not recorded in First Blood"),
-        ({"type": "move"}, "type must be one of turn, battle_round, end, roll, undo."),
+        ({"type": "move"}, "type must be one of turn, battle_round, end, claim, roll, undo."),
         ({"id": "not-a-uuid"}, "id must be a UUID"),
     ],
 )
@@ -328,7 +409,7 @@ def test_scenario_facts_describe_what_each_plan_records(ghb):
         ({"dice": "roll-off", "results": [3, 5], "winner": 1, "purpose": "Priority"}, None),
         ({"dice": "d3", "results": [4]}, "each from 1 to 3"),
         ({"dice": "2d6", "results": [3]}, "two dice of a 2D6 roll"),
-        ({"dice": "d20", "results": [4]}, "dice must be one of d3, d6, 2d6, roll-off."),
+        ({"dice": "d20", "results": [4]}, "dice must be one of d3, d6, d12, 2d6, roll-off."),
         ({"dice": "d6", "results": [4], "winner": 3}, "winner must be a player's index"),
     ],
 )

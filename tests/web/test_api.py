@@ -238,3 +238,52 @@ def test_import_refuses_a_log_the_rules_refuse(client, tmp_path):
         refused.json["error"] == "events[2] is refused: Ann has already taken their turn in battle round 1."
     )
     assert other.get(f"/api/v1/games/{api.id}").status_code == 404
+
+
+# --- Predators and Prey claims (issue 11) ----------------------------------------------------
+PREY = {"type": "claim", "rule": "predators-and-prey"}
+
+
+def test_claims_through_the_api(client):
+    api = Api(client, new_game(client, "first-blood"))
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {}})
+    # Ann went first; Bo's MONSTER dies in Bo's turn: Ann claims after Bo's turn is in.
+    api.ok({"type": "turn", "round": 1, "player": 1, "control": {}})
+    game = api.ok({**PREY, "round": 1, "player": 0})
+    assert game["claims"] == [
+        {
+            "event": game["claims"][0]["event"],
+            "round": 1,
+            "player": 0,
+            "rule": "predators-and-prey",
+            "vp": 1,
+            "breakdown": [{"rule": "Predators and Prey: enemy MONSTERS slain this battle round", "vp": 1}],
+        }
+    ]
+    assert [p["vp"] for p in game["players"]] == [1, 0]
+    second = api.post({**PREY, "round": 1, "player": 0})
+    assert second.status_code == 422 and "once per player per battle round" in second.json["error"]
+    api.ok({"type": "battle_round", "round": 2, "first": 1})
+    late = api.post({**PREY, "round": 1, "player": 1})
+    assert late.status_code == 422 and late.json["error"].startswith("round: battle round 1 is over")
+    # The claim is an entry like any other: undone as the last one, the turn before it next.
+    claim = api.post({**PREY, "round": 2, "player": 0}).json["game"]["claims"][-1]["event"]
+    assert api.ok({"type": "undo", "event": claim})["claims"] == api.state()["claims"][:1]
+
+
+@pytest.mark.parametrize(
+    ("pack", "scenario", "sentence"),
+    [
+        ("aos-ghb-2021", "marking-territory", "Marking Territory has no rule a player claims"),
+        ("conquest-first-blood", "tug-of-war", "Tug-of-War has no rule a player claims"),
+    ],
+)
+def test_claims_where_the_rule_is_not_played_are_422(client, pack, scenario, sentence):
+    body = {"pack": pack, "scenario": scenario, "points_limit": 2000 if pack == "aos-ghb-2021" else 800}
+    sides = ("attacker", "defender") if pack == "aos-ghb-2021" else ("player1", "player2")
+    body["players"] = [{"name": "Ann", "side": sides[0]}, {"name": "Bo", "side": sides[1]}]
+    made = client.post("/api/v1/games", json=body).json
+    api = Api(client, made)
+    answer = api.post({**PREY, "round": 1, "player": 0})
+    assert answer.status_code == 422 and sentence in answer.json["error"]

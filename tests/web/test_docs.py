@@ -36,6 +36,7 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.BattleplanRoll,
         p.RollTable,
         p.RollEntry,
+        p.ScenarioRoll,
         p.Scenario,
         p.Board,
         p.Objective,

@@ -350,3 +350,46 @@ def test_home_lists_first_blood_games_with_their_score(client):
     assert item.select_one(".game-title").text == "Outflank"
     assert [b.text for b in item.select(".score .vp")] == ["6", "2"]
     assert "round 3 of 10" in item.text
+
+
+def test_tug_of_war_end_point_retaken_through_the_api(client):
+    made = first_blood_game(client, "tug-of-war")
+    for r, control in enumerate([{}, {"b": A}, {"b": B}], start=1):
+        answer = _post(client, made, {"type": "round", "round": r, "control": control, "players": []})
+        assert answer.status_code == 201, answer.json
+    game = client.get(f"/api/v1/games/{made['id']}").json
+    # Bo took back his own B in round 3: 2 VP each that round (2 + 4 + 2 for Ann, 2 + 0 + 2 for Bo).
+    assert [part["vp"] for part in game["rounds"][2]["players"]] == [2, 2]
+    assert (game["players"][0]["vp"], game["players"][1]["vp"]) == (8, 4)
+    assert next(o for o in game["objectives"] if o["id"] == "b")["holder"] == B
+
+
+def test_last_victory_phase_reminds_of_regiments_never_brought_on(client):
+    made = first_blood_game(client, "shieldwall")
+    url = _join(client, made)
+    for r in range(1, 8):
+        assert "regiments that never came on" not in soup(client.get(url)).select_one("#phase-form").text
+        _post(client, made, {"type": "round", "round": r, "control": {}, "players": []})
+    form = soup(client.get(url)).select_one("#phase-form")
+    assert form.select_one("h2").text == "Round 8: Victory Phase"
+    note = form.select_one(".reminder").text
+    assert "Round 8 is the last" in note and "(1 VP each)" in note
+
+
+def test_phase_forms_kept_for_offline_remind_on_the_last_round_only(client):
+    made = first_blood_game(client, "shieldwall")
+    page = soup(client.get(_join(client, made)))
+    assert "Round 8 is the last" in page.select_one('template[data-step="phase-8"]').decode_contents()
+    assert "never came on" not in page.select_one('template[data-step="phase-7"]').decode_contents()
+
+
+def test_scenario_roll_in_the_pack_and_d12_rolls_in_the_log(client):
+    pack = client.get("/api/v1/packs/conquest-first-blood").json
+    assert pack["scenario_roll"]["die"] == 12 and "rolled again" in pack["scenario_roll"]["reading"]
+    assert client.get("/api/v1/packs/aos-ghb-2021").json["scenario_roll"] is None
+    made = first_blood_game(client, "tug-of-war")
+    roll = {"type": "roll", "dice": "d12", "results": [12], "purpose": "Scenario roll: 12, again"}
+    assert _post(client, made, roll).status_code == 201
+    # Edge 12 is a face of the D12; beyond it is refused.
+    bad = _post(client, made, {**roll, "results": [13]})
+    assert bad.status_code == 422 and "each from 1 to 12" in bad.json["error"]

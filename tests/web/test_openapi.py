@@ -194,6 +194,10 @@ def test_normal_flows_conform_to_openapi(client):
         api.call("POST", events, 201, json=turn, headers=token)
         bo = {"id": _uid(), "type": "turn", "round": r, "player": 1, "control": {"west": 1}}
         last = api.call("POST", events, 201, json=bo, headers=token)
+        if r == 2:
+            prey = {"type": "claim", "round": 2, "player": 0, "rule": "predators-and-prey"}
+            api.call("POST", events, 201, json={"id": _uid(), **prey}, headers=token)
+            api.call("POST", events, 422, json={"id": _uid(), **prey}, headers=token)
     undo = {"id": _uid(), "type": "undo", "event": last["game"]["turns"][-1]["event"]}
     api.call("POST", events, 201, json=undo, headers=token)
     api.call("POST", events, 201, json={"id": _uid(), "type": "turn", "round": 5, "player": 1}, headers=token)
@@ -781,7 +785,7 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
 
 # The events each engine takes; the other engine's are still drawn from the plain copy.
 ENGINE_EVENTS = {
-    "turns": ["TurnEvent", "BattleRoundEvent", "EndEvent", "RollEvent", "UndoEvent"],
+    "turns": ["TurnEvent", "BattleRoundEvent", "EndEvent", "ClaimEvent", "RollEvent", "UndoEvent"],
     "rounds": ["VictoryPhaseEvent", "RollEvent", "UndoEvent"],
 }
 
@@ -985,7 +989,7 @@ def test_a_roll_whose_dice_is_a_list_is_422(client):
     game = Api(client, new_game(client))
     answer = game.post({"type": "roll", "dice": [], "results": [1]})
     assert answer.status_code == 422
-    assert answer.json["error"] == "dice must be one of d3, d6, 2d6, roll-off."
+    assert answer.json["error"] == "dice must be one of d3, d6, d12, 2d6, roll-off."
 
 
 @pytest.mark.parametrize("points", ["²", "9" * 5000])

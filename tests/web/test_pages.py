@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 from pypdf import PdfReader
 
@@ -276,7 +277,7 @@ def test_readings_show_where_the_rule_applies(client):
         "the end of this turn with the control recorded at the end of your own previous turn; the opponent's turn "
         "in between is not consulted."
     ]
-    assert "at most 1 VP per player per battle round" in form.text
+    assert "at most once per battle round, whoever's turn the MONSTER died in" in form.text
 
 
 def test_the_vice_round_form_says_what_moves(client):
@@ -293,3 +294,128 @@ def test_the_vice_round_form_says_what_moves(client):
     form = soup(client.get(f"/games/{made['id']}")).select_one("#round-form")
     assert "Off the battlefield from this round: NW, NE, SW, SE." in form.text
     assert "New on the battlefield this round: C." in form.text
+
+
+def test_predators_and_prey_claimed_on_the_screen(client):
+    game_url = _start_game(client, scenario="first-blood").headers["Location"]
+    page = client.get(game_url)
+    # Before battle round 1 starts nothing is in play: the claims card is there for offline use, hidden.
+    assert soup(page).select_one("section.claims")["hidden"] is not None
+    action, data = _form(page, "#round-form")
+    data["first"] = "0"
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    card = soup(page).select_one("section.claims")
+    assert not card.has_attr("hidden")
+    shown = card.select_one('[data-claim-round="1"]')
+    assert [b.text for b in shown.select("button")] == [
+        "+1 VP for Ann: an enemy MONSTER was slain",
+        "+1 VP for Bo: an enemy MONSTER was slain",
+    ]
+    # Ann records her turn; then Bo's MONSTER falls in Bo's turn and Ann claims from the card.
+    action, data = _form(page, "#turn-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    action, data = _form(page, "#turn-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    action, data = _form(page, '[data-claim-round="1"] form[data-claim-player="0"]')
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    fragment = soup(page)
+    assert fragment.select_one('[data-testid="vp-0"]').text == "1"
+    row = fragment.select("table.rounds tbody tr")[0]
+    assert [td.text for td in row.select("td")] == ["1", "0"]
+    assert "Predators and Prey" in fragment.select_one(".claims-log").text
+    # Ann's claim is done; Bo may still claim round 1 until round 2 starts.
+    shown = fragment.select_one('[data-claim-round="1"]')
+    assert "Ann: scored for battle round 1." in shown.text
+    assert [f["data-claim-player"] for f in shown.select("form")] == ["1"]
+    # Undo takes the claim back.
+    action, data = _form(page, ".undo-form")
+    page = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert soup(page).select_one('[data-testid="vp-0"]').text == "0"
+
+
+def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
+    made = new_game(client, "first-blood")
+    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    api = Api(client, made)
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    # Bo claims in Ann's turn (his attack in her combat phase slew her MONSTER) before his own turn.
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {}})
+    api.ok({"type": "claim", "round": 1, "player": 1, "rule": "predators-and-prey"})
+    form = soup(client.get(f"/games/{made['id']}")).select_one("#turn-form")
+    assert form.select_one('input[name="enemy_monsters_slain"]') is None
+    assert "Bo has already scored Predators and Prey in battle round 1." in form.text
+    # The turn forms kept for offline still carry the flag, marked for the offline layer.
+    page = soup(client.get(f"/games/{made['id']}"))
+    ahead = page.select_one('template[data-step="turn-2-1"]').decode_contents()
+    assert 'data-claim-rule="predators-and-prey"' in ahead
+    assert page.select_one("section.claims")["data-claim-flag"] == "enemy_monsters_slain"
+
+
+def test_first_blood_scenario_roll_is_kept_in_the_new_games_log(client):
+    page = client.get("/games/new?pack=conquest-first-blood")
+    field = soup(page).select_one("#battleplan-field")
+    assert "roll a D12" in field.text and "a 12 is rolled again" in field.select_one(".reading").text
+    rolled = soup(
+        client.post(
+            "/games/new/roll?pack=conquest-first-blood",
+            data={"csrf_token": _csrf(page), "pack": "conquest-first-blood", "name0": "Ann", "name1": "Bo"},
+        )
+    )
+    picked = rolled.select_one("#scenario option[selected]")
+    dice = [int(d.text) for d in rolled.select(".dice-result .die")]
+    # Every die but the last was a 12 (rolled again); the last is the scenario's number.
+    assert all(n == 12 for n in dice[:-1]) and 1 <= dice[-1] <= 11
+    assert picked.text.startswith(f"{dice[-1]}. ")
+    form = {
+        "csrf_token": _csrf(page),
+        "pack": "conquest-first-blood",
+        "points_limit": "800",
+        "name0": "Ann",
+        "name1": "Bo",
+        "first_side": "0",
+        "scenario": picked["value"],
+        "rolls": rolled.select_one('input[name="rolls"]')["value"],
+    }
+    made = client.post("/games", data=form)
+    assert made.status_code == 303
+    game_id = made.headers["Location"].rsplit("/", 1)[1]
+    rolls = client.get(f"/api/v1/games/{game_id}").json["rolls"]
+    assert [r["results"] for r in rolls] == [[n] for n in dice]
+    assert {r["dice"] for r in rolls} == {"d12"} and rolls[-1]["purpose"].endswith(
+        picked.text.split(". ", 1)[1]
+    )
+
+
+def test_battleplan_roll_is_kept_in_the_new_games_log(client):
+    page = client.get("/games/new")
+    rolled = soup(
+        client.post("/games/new/roll", data={"csrf_token": _csrf(page), "name0": "Ann", "name1": "Bo"})
+    )
+    form = {
+        "csrf_token": _csrf(page),
+        "pack": "aos-ghb-2021",
+        "points_limit": "2000",
+        "name0": "Ann",
+        "name1": "Bo",
+        "first_side": "0",
+        "scenario": rolled.select_one("#scenario option[selected]")["value"],
+        "rolls": rolled.select_one('input[name="rolls"]')["value"],
+    }
+    game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    rolls = client.get(f"/api/v1/games/{game_id}").json["rolls"]
+    assert [r["dice"] for r in rolls][-3:] == ["roll-off", "d6", "d6"]
+    assert (
+        rolls[-1]["purpose"]
+        == "Battleplan: " + rolled.select_one("#scenario option[selected]").text.split(". ", 1)[1]
+    )
+    # A hand-edited roll is left out; the game still starts.
+    form["rolls"] = json.dumps(
+        {"scenario": form["scenario"], "events": [{"dice": "d12", "results": [13]}, "x"]}
+    )
+    game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
+    # Rolled, then another battleplan picked from the list: the roll decided nothing, so it is not kept.
+    form["rolls"] = rolled.select_one('input[name="rolls"]')["value"]
+    form["scenario"] = next(s for s in ("savage-gains", "the-vice") if s != form["scenario"])
+    game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
