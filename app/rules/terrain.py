@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from app.rules.pack import Objective, Pack, Scenario
 
 MAX_PIECES = 60
+# No table is this many inches across: a position beyond it is a mistake (or 1e308).
+MAX_INCHES = 200
 
 
 class Piece(BaseModel):
@@ -41,9 +43,8 @@ class Piece(BaseModel):
     capacity: int | None = Field(default=None, ge=0, le=40, strict=True)
     # A garrison's Elevation: the Size a regiment volleying from inside it takes.
     elevation: int | None = Field(default=None, ge=0, le=20, strict=True)
-    # Positions are on the table (or just off it while a piece is being dragged in).
-    x: float | None = Field(default=None, ge=-100, le=200)
-    y: float | None = Field(default=None, ge=-100, le=200)
+    x: float | None = Field(default=None, ge=-MAX_INCHES, le=MAX_INCHES)
+    y: float | None = Field(default=None, ge=-MAX_INCHES, le=MAX_INCHES)
     # Age of Sigmar.
     faction: bool = False
     warscroll: bool = False

@@ -24,6 +24,13 @@ def fb_game(client, scenario="outflank"):
     return made, f"/games/{made['id']}/terrain"
 
 
+def second_phone(app, made):
+    """Bo's phone: another browser that joins by the game's link."""
+    bo = app.test_client()
+    bo.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    return bo
+
+
 def csrf(client, url):
     return soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
 
@@ -137,7 +144,7 @@ def test_line_of_sight_api(client):
 
 
 # --- the terrain screen ----------------------------------------------------------------------------
-def test_add_agree_change_reopen(client):
+def test_add_agree_change_reopen(app, client):
     made, url = fb_game(client)
     token = csrf(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
@@ -146,7 +153,8 @@ def test_add_agree_change_reopen(client):
     assert page.select_one('[data-testid="agreement"]').text.strip() == "1 of 1 piece still to agree."
     uid = page.select_one(".piece-entry")["data-uid"]
     post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
-    page = soup(post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1"))
+    bo = second_phone(app, made)
+    page = soup(post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf(bo, url), player="1"))
     assert (
         page.select_one('[data-testid="agreement"]').text.strip().startswith("Agreed by both and locked at")
     )
@@ -163,13 +171,50 @@ def test_add_agree_change_reopen(client):
     assert link == "Terrain: 1 to agree"
 
 
-def test_one_phone_agrees_only_for_its_player(client):
-    _made, url = fb_game(client)
+def test_one_phone_agrees_only_for_its_player(app, client):
+    made, url = fb_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
-    client.post(f"{url}/seat", data={"csrf_token": token, "seat": "1"})
-    buttons = [b.text for b in soup(client.get(url)).select(".piece-entry .entry-actions button.primary")]
-    assert buttons == ["Bo agrees"]
+    assert post(client, f"{url}/seat", csrf_token=token, seat="1").status_code == 200
+    page = soup(client.get(url))
+    assert [b.text for b in page.select(".piece-entry .entry-actions button.primary")] == ["Bo agrees"]
+    assert page.select_one('[data-testid="seat"]').text.startswith("This phone agrees for Bo.")
+    # Ann's phone is offered Ann only: Bo's seat is held by the first phone.
+    ann = second_phone(app, made)
+    buttons = [b.text for b in soup(ann.get(url)).select(".piece-entry .entry-actions button.primary")]
+    assert buttons == ["Ann agrees"]
+    refused = post(ann, f"{url}/seat", csrf_token=csrf(ann, url), seat="1")
+    assert refused.status_code == 422
+    assert soup(refused).select_one("#error").text == (
+        "Bo already agrees on another phone; only that phone can agree for Bo."
+    )
+
+
+def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
+    """Issue 12 item 8: the attack was one phone ticking both players' boxes."""
+    made, url = fb_game(client)
+    token = csrf(client, url)
+    uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
+        "data-uid"
+    ]
+    assert post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0").status_code == 200
+    refused = post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1")
+    assert refused.status_code == 422
+    assert soup(refused).select_one("#error").text == (
+        "This phone agrees for Ann; Bo agrees on their own phone (join by the game's link)."
+    )
+    api = client.get(f"/api/v1/games/{made['id']}/terrain").json
+    assert api["locked_at"] is None and api["pieces"][0]["agreed_by"] == ["Ann"]
+    # Without the cookie a new phone id is made, so clearing cookies gives a different phone.
+    fresh = app.test_client()
+    fresh.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    assert (
+        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="0").status_code == 422
+    )
+    assert (
+        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="1").status_code == 200
+    )
+    assert client.get(f"/api/v1/games/{made['id']}/terrain").json["agreed"] is True
 
 
 def test_custom_piece_and_refusal_keeps_the_form(client):
@@ -243,13 +288,14 @@ def test_aos_mysterious_terrain_roll_and_card(client):
     assert "Old Ruin" in text and "Deadly (4)" in text and "NOT YET AGREED" in text
 
 
-def test_conquest_card_lists_keywords_and_effects(client):
-    _made, url = fb_game(client)
+def test_conquest_card_lists_keywords_and_effects(app, client):
+    made, url = fb_game(client)
     token = csrf(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     uid = page.select_one(".piece-entry")["data-uid"]
-    for player in ("0", "1"):
-        post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player=player)
+    post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
+    bo = second_phone(app, made)
+    post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf(bo, url), player="1")
     text = "\n".join(
         p.extract_text() for p in PdfReader(io.BytesIO(client.get(f"{url}/card.pdf").data)).pages
     )
