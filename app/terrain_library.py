@@ -73,6 +73,21 @@ def club_presets(store: Store, pack: Pack) -> list[dict[str, Any]]:
     return store.terrain_presets(pack.id, [CLUB], CLUB_PRESETS)
 
 
+def remove_club_preset(store: Store, pack: Pack, name: str) -> bool:
+    """Forget a club-wide preset by name."""
+    return store.delete_terrain_preset(pack.id, CLUB, name)
+
+
+def club_sets(store: Store, pack: Pack) -> list[dict[str, Any]]:
+    """The club-wide saved sets of a pack, newest first."""
+    return store.terrain_library(pack.id, [CLUB], CLUB_SETS)
+
+
+def remove_club_set(store: Store, pack: Pack, set_id: str) -> bool:
+    """Forget a club-wide saved set."""
+    return store.delete_terrain_library(set_id, CLUB, pack.id)
+
+
 def sets(store: Store, pack: Pack, phone: str | None) -> list[dict[str, Any]]:
     """The saved sets a phone is offered: the club's, then its own newest first."""
     club = store.terrain_library(pack.id, [CLUB], CLUB_SETS)
@@ -85,14 +100,25 @@ def find_set(store: Store, pack: Pack, phone: str | None, set_id: str) -> dict[s
     return next((s for s in sets(store, pack, phone) if s["id"] == set_id), None)
 
 
-def save_set(store: Store, pack: Pack, phone: str, name: str, pieces: list[dict[str, Any]]) -> Refusal | None:
-    """Keep a table's pieces under a name for this phone (one write, whatever the count)."""
+def save_set(
+    store: Store, pack: Pack, phone: str, name: str, pieces: list[dict[str, Any]], club: bool = False
+) -> Refusal | None:
+    """Keep a table's pieces under a name for this phone, or for the club when ``club`` (admin only).
+
+    One write, whatever the number of pieces.
+    """
     if not name or len(name) > 60:
         return Refusal("name: give the saved set a name of 1 to 60 characters.")
     if not pieces:
         return Refusal("There are no pieces to save yet: add the table's pieces first.")
     if len(pieces) > terrain.MAX_PIECES:
         return Refusal(f"A saved set holds at most {terrain.MAX_PIECES} pieces.")
+    if club:
+        if store.save_terrain_library(pack.id, CLUB, name, pieces, CLUB_SETS) is None:
+            return Refusal(
+                f"The club keeps at most {CLUB_SETS} saved sets for {pack.name}; delete one first."
+            )
+        return None
     if store.save_terrain_library(pack.id, owner(phone), name, pieces, PHONE_SETS) is None:
         return Refusal(
             f"This phone keeps at most {PHONE_SETS} saved sets for {pack.name}; save under the name "

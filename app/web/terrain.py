@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app import pdf, terrain_library, terrain_sets
 from app.rules import grid, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, phone, store
+from app.web import admin, loaded_game, phone, store
 from app.web.forms import whole
 from app.web.games import edit_token
 
@@ -73,6 +73,7 @@ def _render(
         draft=draft or MultiDict(),
         editing=editing,
         map_svg=_map(context),
+        admin=admin.signed_in(),
         presets=terrain_library.presets(store(), pack, context["phone"]),
         library=terrain_library.sets(store(), pack, context["phone"]) if token else [],
         keywords={k.id: k for k in (pack.terrain.keywords if pack.terrain else [])},
@@ -206,7 +207,9 @@ def add(game_id: str) -> Any:
     if problem:
         return _render(game_id, 422, error=problem, draft=request.form)
     outcome = _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
-    if outcome is None and request.form.get("save_preset"):
+    if outcome is None and request.form.get("club_preset") and admin.signed_in():
+        outcome = terrain_library.save_club_preset(store(), pack, piece)
+    elif outcome is None and request.form.get("save_preset"):
         outcome = terrain_library.save_preset(store(), pack, phone.current_hash(), piece)
     return _done(game_id, outcome, draft=request.form if outcome else None)
 
@@ -289,14 +292,14 @@ def seat(game_id: str) -> Any:
 
 @bp.post("/games/<game_id>/terrain/library")
 def save_library(game_id: str) -> Any:
-    """Keep this set's pieces for reuse, on this phone: one write for the whole set."""
+    """Keep this set's pieces for reuse, on this phone (or, for the admin, the club): one write."""
     _editor(game_id)
     context = _context(game_id)
     pieces = [s.piece.model_dump(mode="json", exclude={"uid"}) for s in context["loaded"].state.ordered]
     name = request.form.get("name", "").strip()
-    return _done(
-        game_id, terrain_library.save_set(store(), context["pack"], phone.current_hash(), name, pieces)
-    )
+    club = bool(request.form.get("club")) and admin.signed_in()
+    kept = terrain_library.save_set(store(), context["pack"], phone.current_hash(), name, pieces, club)
+    return _done(game_id, kept)
 
 
 @bp.post("/games/<game_id>/terrain/library/<lib_id>")

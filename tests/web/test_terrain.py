@@ -259,7 +259,7 @@ def test_watchers_cannot_change_terrain(app, client):
     assert watcher.post(f"{url}/pieces", data={"csrf_token": wtoken, "preset": "Hill"}).status_code == 403
 
 
-def test_saved_sets_for_a_club_table(client):
+def test_saved_sets_come_back_on_the_same_phone(client):
     _made, url = fb_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
