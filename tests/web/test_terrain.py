@@ -143,6 +143,108 @@ def test_line_of_sight_api(client):
     )
 
 
+def test_cover_only_for_a_target_no_bigger_than_the_piece_api(client):
+    """Issue 11 item 4: a Size 3 target behind Size 1 Cover gains no cover."""
+
+    def sight(target_size: int, cover_size: int) -> dict:
+        return client.post(
+            "/api/v1/terrain/line-of-sight",
+            json={
+                "shooter": {"size": 1},
+                "target": {"size": target_size},
+                "between": [{"name": "Wheat", "kind": "terrain", "size": cover_size, "cover": True}],
+            },
+        ).json
+
+    assert sight(3, 1)["cover"] is False
+    assert "the target (Size 3) is bigger: it gains no cover" in sight(3, 1)["reasons"][-1]
+    assert sight(1, 1)["cover"] is True and sight(3, 3)["cover"] is True and sight(4, 3)["cover"] is False
+
+
+def test_garrison_elevation_api(client):
+    def sight(shooter: dict, target: dict) -> dict:
+        between = [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}]
+        return client.post(
+            "/api/v1/terrain/line-of-sight", json={"shooter": shooter, "target": target, "between": between}
+        )
+
+    volley = sight({"size": 1, "garrison": {"elevation": 3}}, {"size": 1}).json
+    assert volley["clear"] is True and volley["shooter_size"] == 3
+    assert "The shooter volleys from a garrison: it counts as Size 3" in volley["reasons"][1]
+    assert sight({"size": 1, "garrison": {"elevation": 2}}, {"size": 1}).json["blocked_by"] == ["Hill"]
+    occupied = sight({"size": 1}, {"size": 1, "garrison": {"size": 3}}).json
+    assert occupied["target_size"] == 3 and occupied["clear"] is True
+    for shooter, target, sentence in [
+        ({"garrison": {"size": 2}}, {}, "shooter.garrison.elevation must be a whole number from 0 to 20."),
+        ({}, {"garrison": {"elevation": 2}}, "target.garrison.size must be a whole number from 0 to 20."),
+        ({"garrison": 3}, {}, 'shooter.garrison must be an object such as {"elevation": 2}, or left out.'),
+        (
+            {"garrison": {"elevation": 21}},
+            {},
+            "shooter.garrison.elevation must be a whole number from 0 to 20.",
+        ),
+    ]:
+        refused = sight(shooter, target)
+        assert refused.status_code == 422 and refused.json["error"] == sentence
+
+
+def test_garrison_elevation_is_kept_on_a_piece(client):
+    answer = client.post(
+        "/api/v1/terrain/check",
+        json={
+            "pack": "conquest-first-blood",
+            "pieces": [{"name": "Tower", "kind": "garrison", "elevation": 3}],
+        },
+    )
+    assert answer.status_code == 200
+    bad = client.post(
+        "/api/v1/terrain/check",
+        json={
+            "pack": "conquest-first-blood",
+            "pieces": [{"name": "Tower", "kind": "garrison", "elevation": 1.5}],
+        },
+    )
+    assert bad.status_code == 422 and bad.json["error"].startswith("pieces[0].elevation:")
+
+
+def test_no_terrain_on_a_marker_or_point_api(client):
+    """Issue 11 item 6: a ruin on Shieldwall's marker or Tug-of-War's centre point is a problem."""
+    ruin = {"name": "Ruin", "ruins": True, "footprint": [4, 2]}
+    for scenario, x, y, label in [
+        ("shieldwall", 18, 18, "marker P1 centre"),
+        ("tug-of-war", 24, 24, "point C"),
+    ]:
+        answer = client.post(
+            "/api/v1/terrain/check",
+            json={"pack": "conquest-first-blood", "scenario": scenario, "pieces": [{**ruin, "x": x, "y": y}]},
+        ).json
+        found = [p for p in answer["problems"] if p["rule"] == "objective-marker"]
+        assert [p["message"] for p in found] == [
+            f"Ruin (piece 1) stands on the objective {label}; no terrain may."
+        ]
+        assert found[0]["pieces"] == ["Ruin"] and answer["valid"] is False
+
+
+def test_keyword_advice_api(client):
+    """Issue 11 item 9: two or three keywords a piece, Elevated with Traversable flagged: advice."""
+    answer = client.post(
+        "/api/v1/terrain/check",
+        json={
+            "pack": "conquest-first-blood",
+            "pieces": [
+                {"name": "Odd hill", "size": 2, "keywords": ["elevated", "traversable", "cover", "water"]}
+            ],
+        },
+    ).json
+    advice = {a["rule"]: a["message"] for a in answer["advice"]}
+    assert (
+        advice["keyword-count"]
+        == "Odd hill (piece 1) has 4 keywords; the rulebook advises no more than 3 a piece."
+    )
+    assert advice["keyword-contradiction"].startswith("Odd hill (piece 1) is both Elevated and Traversable")
+    assert not [p for p in answer["problems"] if p["rule"].startswith("keyword")]
+
+
 # --- the terrain screen ----------------------------------------------------------------------------
 def test_add_agree_change_reopen(app, client):
     made, url = fb_game(client)
@@ -321,3 +423,21 @@ def test_line_of_sight_on_the_screen(client):
         )
     )
     assert answer.select_one("strong").text == "Blocked by Item 1."
+
+
+def test_line_of_sight_on_the_screen_from_a_garrison(client):
+    _made, url = fb_game(client)
+    form = {
+        "csrf_token": csrf(client, url),
+        "shooter_size": "1",
+        "target_size": "1",
+        "b0.kind": "terrain",
+        "b0.size": "2",
+        "b0.obstructing": "on",
+    }
+    assert (
+        soup(client.post(f"{url}/line-of-sight", data=form)).select_one("strong").text == "Blocked by Item 1."
+    )
+    answer = soup(client.post(f"{url}/line-of-sight", data={**form, "shooter_garrison": "3"}))
+    assert answer.select_one("strong").text == "Clear: the shooter can see and volley the target."
+    assert "the garrison's Elevation" in answer.text
