@@ -310,9 +310,14 @@ def load_library(game_id: str, lib_id: str) -> Any:
     saved = terrain_library.find_set(store(), context["pack"], phone.current_hash(), lib_id)
     if saved is None:
         abort(404, description="There is no such saved terrain set for this phone or club.")
+    # The form's id names the whole load, so a double tap adds the pieces once.
+    try:
+        base = uuid.UUID(request.form.get("id", ""))
+    except ValueError:
+        base = uuid.uuid4()
     changes = [
-        (str(uuid.uuid4()), "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
-        for piece in saved["pieces"]
+        (str(uuid.uuid5(base, str(i))), "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
+        for i, piece in enumerate(saved["pieces"])
     ]
     problem = terrain_sets.record_many(
         store(), context["loaded"], changes, len(context["names"]), context["names"]
