@@ -206,12 +206,17 @@ def add(game_id: str) -> Any:
     piece, problem = form_piece(pack, request.form)
     if problem:
         return _render(game_id, 422, error=problem, draft=request.form)
-    outcome = _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
-    if outcome is None and request.form.get("club_preset") and admin.signed_in():
-        outcome = terrain_library.save_club_preset(store(), pack, piece)
-    elif outcome is None and request.form.get("save_preset"):
-        outcome = terrain_library.save_preset(store(), pack, phone.current_hash(), piece)
-    return _done(game_id, outcome, draft=request.form if outcome else None)
+    refused = _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
+    if refused is not None:
+        return _done(game_id, refused, draft=request.form)
+    # The piece is in; a preset refused after it shows its sentence with an empty form, so the
+    # piece is not added twice.
+    kept = None
+    if request.form.get("club_preset") and admin.signed_in():
+        kept = terrain_library.save_club_preset(store(), pack, piece)
+    elif request.form.get("save_preset"):
+        kept = terrain_library.save_preset(store(), pack, phone.current_hash(), piece)
+    return _done(game_id, kept)
 
 
 @bp.get("/games/<game_id>/terrain/pieces/<uid>/edit")

@@ -315,3 +315,22 @@ def test_an_admin_saves_a_set_for_the_whole_club(club):
     assert not [
         b for b in soup(stranger.get(surl)).select("details.card form button") if "Not the club" in b.text
     ]
+
+
+def test_a_set_keeps_at_most_a_thousand_changes(app, client):
+    """A phone dragging a piece for ever cannot grow the log (and every page's replay) without end."""
+    made, url = fb_game(client)
+    db = Store(app.config["DATABASE"])
+    set_id = db.terrain_set(made["id"], "conquest-first-blood")
+    moves = [
+        (str(uuid.uuid4()), "piece", {"piece_uid": "rock", "piece": {"name": "Rock", "x": i % 40, "y": 5}})
+        for i in range(1000)
+    ]
+    db.append_terrain(set_id, moves, lambda events: None)
+    db.close()
+    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Hill")
+    assert answer.status_code == 422
+    assert soup(answer).select_one("#error").text == (
+        "This terrain set has recorded 1,000 changes and keeps at most 1,000; start a new game for a new battlefield."
+    )
+    assert client.get(url).status_code == 200
