@@ -27,6 +27,9 @@ from sqlite_utils.migrations import Migrations
 
 migrations = Migrations("muster")
 
+# The owner of club-wide terrain presets and saved sets (a phone's own are "phone:<hash>").
+CLUB = "club"
+
 
 @migrations()
 def m001_games_and_events(db: Database) -> None:
@@ -137,6 +140,17 @@ def m004_club(db: Database) -> None:
 def m005_games_by_night(db: Database) -> None:
     # The club home lists tonight's unarchived games, newest first, out of thousands.
     db["games"].create_index(["archived", "created"], if_not_exists=True)
+
+
+@migrations()
+def m008_terrain_owners(db: Database) -> None:
+    # What a phone saves (presets, sets for a table) is that phone's own; rows owned by "club"
+    # are the club-wide ones only the admin writes. Rows saved before are kept as the club's,
+    # where the admin can delete them.
+    db["terrain_presets"].add_column("owner", str, not_null_default=CLUB)
+    db["terrain_presets"].transform(pk=("pack", "owner", "name"))
+    db["terrain_library"].add_column("owner", str, not_null_default=CLUB)
+    db["terrain_library"].create_index(["pack", "owner", "created"], if_not_exists=True)
 
 
 BACKUP_FORMAT = "muster-backup/1"
@@ -712,52 +726,112 @@ class Store:
     def append_terrain(
         self,
         set_id: str,
-        event_id: str,
-        kind: str,
-        body: dict[str, Any],
+        entries: list[tuple[str, str, dict[str, Any]]],
         refuse: Callable[[list[dict[str, Any]]], str | None],
     ) -> Appended:
-        """Append one terrain event unless its id is known (a double tap) or ``refuse`` objects."""
+        """Append terrain events ``(id, type, body)`` together, unless known or ``refuse`` objects.
+
+        One transaction and one check for the lot: adding a saved set of sixty pieces costs one
+        read of the set, not sixty. A first id already stored means a double tap: nothing is added.
+        """
+        if not entries:
+            return Appended("recorded")
         with self._immediate():
-            if list(self._query("SELECT 1 FROM terrain_events WHERE id = ?", [event_id])):
+            if list(self._query("SELECT 1 FROM terrain_events WHERE id = ?", [entries[0][0]])):
                 return Appended("duplicate")
             problem = refuse(self.terrain_events(set_id))
             if problem:
                 return Appended("refused", problem)
-            self.db.execute(
+            at = now()
+            self.db.conn.executemany(
                 "INSERT INTO terrain_events (id, set_id, type, body, at) VALUES (?, ?, ?, ?, ?)",
-                [event_id, set_id, kind, json.dumps(body, sort_keys=True), now()],
+                [(eid, set_id, kind, json.dumps(body, sort_keys=True), at) for eid, kind, body in entries],
             )
         return Appended("recorded")
 
-    def save_terrain_library(self, pack: str, name: str, pieces: list[dict[str, Any]]) -> str:
-        """Keep a set of pieces for reuse at a club table; return its id."""
-        lib_id = new_game_id()
+    def save_terrain_library(
+        self, pack: str, owner: str, name: str, pieces: list[dict[str, Any]], most: int
+    ) -> str | None:
+        """Keep a set of pieces under a name (replacing the owner's set of that name); its id.
+
+        ``None`` when the owner already keeps ``most`` sets of other names.
+        """
         with self._immediate():
-            self.db["terrain_library"].insert(
-                {"id": lib_id, "pack": pack, "name": name, "pieces": json.dumps(pieces), "created": now()}
+            same = self._query(
+                "SELECT id FROM terrain_library WHERE pack = ? AND owner = ? AND name = ?",
+                [pack, owner, name],
+            )
+            if same:
+                self.db.execute("DELETE FROM terrain_library WHERE id = ?", [same[0]["id"]])
+            else:
+                count = self._query(
+                    "SELECT count(*) AS n FROM terrain_library WHERE pack = ? AND owner = ?", [pack, owner]
+                )[0]["n"]
+                if count >= most:
+                    return None
+            lib_id = new_game_id()
+            self.db.execute(
+                "INSERT INTO terrain_library (id, pack, owner, name, pieces, created) VALUES (?, ?, ?, ?, ?, ?)",
+                [lib_id, pack, owner, name, json.dumps(pieces), now()],
             )
         return lib_id
 
-    def terrain_library(self, pack: str) -> list[dict[str, Any]]:
-        """Saved sets of a pack, newest first."""
+    def terrain_library(self, pack: str, owners: Sequence[str], limit: int) -> list[dict[str, Any]]:
+        """The saved sets of a pack these owners keep, club-wide first, then newest first."""
+        marks = ", ".join("?" for _ in owners)
         rows = self._query(
-            "SELECT * FROM terrain_library WHERE pack = ? ORDER BY created DESC LIMIT 50", [pack]
+            f"SELECT * FROM terrain_library WHERE pack = ? AND owner IN ({marks}) "  # noqa: S608
+            "ORDER BY owner = ? DESC, created DESC LIMIT ?",
+            [pack, *owners, CLUB, limit],
         )
         return [{**r, "pieces": json.loads(r["pieces"])} for r in rows]
 
-    def save_terrain_preset(self, pack: str, piece: dict[str, Any]) -> None:
-        """Remember a piece as the players' own preset (by name, the newest wins)."""
-        body = {k: v for k, v in piece.items() if k not in ("uid", "x", "y", "mysterious")}
-        self.db.execute(
-            "INSERT INTO terrain_presets (pack, name, body, updated) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (pack, name) DO UPDATE SET body = excluded.body, updated = excluded.updated",
-            [pack, body["name"], json.dumps(body), now()],
-        )
+    def delete_terrain_library(self, lib_id: str, owner: str) -> bool:
+        """Forget a saved set, if this owner keeps it."""
+        with self._immediate():
+            cursor = self.db.execute(
+                "DELETE FROM terrain_library WHERE id = ? AND owner = ?", [lib_id, owner]
+            )
+        return cursor.rowcount > 0
 
-    def terrain_presets(self, pack: str) -> list[dict[str, Any]]:
-        rows = self._query("SELECT body FROM terrain_presets WHERE pack = ? ORDER BY name", [pack])
-        return [json.loads(r["body"]) for r in rows]
+    def save_terrain_preset(self, pack: str, owner: str, piece: dict[str, Any], most: int) -> bool:
+        """Remember a piece as the owner's preset (by name, the newest wins); ``False`` when full."""
+        body = {k: v for k, v in piece.items() if k not in ("uid", "x", "y", "mysterious")}
+        with self._immediate():
+            known = self._query(
+                "SELECT 1 FROM terrain_presets WHERE pack = ? AND owner = ? AND name = ?",
+                [pack, owner, body["name"]],
+            )
+            if not known:
+                count = self._query(
+                    "SELECT count(*) AS n FROM terrain_presets WHERE pack = ? AND owner = ?", [pack, owner]
+                )[0]["n"]
+                if count >= most:
+                    return False
+            self.db.execute(
+                "INSERT INTO terrain_presets (pack, owner, name, body, updated) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (pack, owner, name) DO UPDATE SET body = excluded.body, updated = excluded.updated",
+                [pack, owner, body["name"], json.dumps(body), now()],
+            )
+        return True
+
+    def terrain_presets(self, pack: str, owners: Sequence[str], limit: int) -> list[dict[str, Any]]:
+        """The presets of a pack these owners keep, club-wide first, each by name."""
+        marks = ", ".join("?" for _ in owners)
+        rows = self._query(
+            f"SELECT owner, body FROM terrain_presets WHERE pack = ? AND owner IN ({marks}) "  # noqa: S608
+            "ORDER BY owner = ? DESC, name LIMIT ?",
+            [pack, *owners, CLUB, limit],
+        )
+        return [{**json.loads(r["body"]), "owner": r["owner"]} for r in rows]
+
+    def delete_terrain_preset(self, pack: str, owner: str, name: str) -> bool:
+        """Forget one preset of this owner."""
+        with self._immediate():
+            cursor = self.db.execute(
+                "DELETE FROM terrain_presets WHERE pack = ? AND owner = ? AND name = ?", [pack, owner, name]
+            )
+        return cursor.rowcount > 0
 
     def _append_if_unchanged(self, game_id: str, event: dict[str, Any], length: int) -> bool:
         """Insert the event if its id is new and the game still has ``length`` events.

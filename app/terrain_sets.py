@@ -16,6 +16,9 @@ from app.rules import terrain
 from app.rules.pack import Pack, Scenario
 from app.store import Store
 
+# A long battle's set sees a few hundred changes; past this many, something is flooding it.
+MAX_EVENTS = 1000
+
 
 @dataclass
 class LoadedSet:
@@ -54,35 +57,90 @@ def _event_id(raw: Any) -> str | Refusal:
 
 
 def record(
-    store: Store, loaded: LoadedSet, event_id: Any, kind: str, body: dict[str, Any], players: int
+    store: Store,
+    loaded: LoadedSet,
+    event_id: Any,
+    kind: str,
+    body: dict[str, Any],
+    players: int,
+    names: list[str] | None = None,
 ) -> Refusal | None:
-    """Append one change to the set: ``piece`` (add or change), ``remove`` or ``agree``."""
-    eid = _event_id(event_id)
-    if isinstance(eid, Refusal):
-        return eid
+    """Append one change to the set: ``piece`` (add or change), ``remove``, ``seat`` or ``agree``.
+
+    ``seat`` and ``agree`` bodies carry ``phone``, the hash of the phone that sends them.
+    """
+    return record_many(store, loaded, [(event_id, kind, body)], players, names)
+
+
+def record_many(
+    store: Store,
+    loaded: LoadedSet,
+    changes: list[tuple[Any, str, dict[str, Any]]],
+    players: int,
+    names: list[str] | None = None,
+) -> Refusal | None:
+    """Append several changes at once, all or none, checked together against the stored set."""
+    entries: list[tuple[str, str, dict[str, Any]]] = []
+    for raw_id, kind, body in changes:
+        eid = _event_id(raw_id)
+        if isinstance(eid, Refusal):
+            return eid
+        entries.append((eid, kind, body))
     pack = loaded.pack
 
     def refuse(events: list[dict[str, Any]]) -> str | None:
+        if len(events) + len(entries) > MAX_EVENTS:
+            return (
+                f"This terrain set has recorded {len(events):,} changes and keeps at most {MAX_EVENTS:,}; "
+                "start a new game for a new battlefield."
+            )
         state = terrain.fold(players, events)
-        uid = body.get("piece_uid")
-        if kind == "piece":
-            pieces, problem = terrain.parse_pieces(pack, [body.get("piece")])
-            if pieces is None:
-                return (problem or "The piece is not valid.").replace("pieces[0]", "piece")
-            body["piece"] = pieces[0].model_dump(mode="json", exclude={"uid"})
-            return None
-        if uid not in state.pieces:
-            return "That piece is no longer in the set; reload to see the latest."
-        if kind == "agree":
-            player = body.get("player")
-            if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
-                return f"player must be a player's index, 0 to {players - 1}."
-            if player in state.pieces[uid].agreed:
-                return None
+        uids = set(state.pieces)
+        for _eid, kind, body in entries:
+            problem = _refusal(pack, state, uids, kind, body, players, names)
+            if problem:
+                return problem
         return None
 
-    outcome = store.append_terrain(loaded.set_id, eid, kind, body, refuse)
+    outcome = store.append_terrain(loaded.set_id, entries, refuse)
     return Refusal(outcome.error) if outcome.status == "refused" and outcome.error else None
+
+
+def _refusal(
+    pack: Pack,
+    state: terrain.TerrainSet,
+    uids: set[str],
+    kind: str,
+    body: dict[str, Any],
+    players: int,
+    names: list[str] | None,
+) -> str | None:
+    """Why one change cannot join the set as it stands (``uids``: its pieces so far); else None."""
+    uid = body.get("piece_uid")
+    if kind == "piece":
+        pieces, problem = terrain.parse_pieces(pack, [body.get("piece")])
+        if pieces is None:
+            return (problem or "The piece is not valid.").replace("pieces[0]", "piece")
+        if uid not in uids and len(uids) >= terrain.MAX_PIECES:
+            return (
+                f"A terrain set holds at most {terrain.MAX_PIECES} pieces and this one is full; "
+                "remove a piece before adding another."
+            )
+        uids.add(str(uid))
+        body["piece"] = pieces[0].model_dump(mode="json", exclude={"uid"})
+        return None
+    player = body.get("player")
+    if kind in ("agree", "seat"):
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+            return f"player must be a player's index, 0 to {players - 1}."
+        refused = state.seat_refusal(player, body.get("phone"), names)
+        if refused:
+            return refused
+    if kind != "seat" and uid not in uids:
+        return "That piece is no longer in the set; reload to see the latest."
+    if kind == "remove":
+        uids.discard(str(uid))
+    return None
 
 
 def new_piece_uid() -> str:

@@ -245,6 +245,7 @@ class TerrainPreset(Model):
     obscuring: bool = False
     defense: int | None = None
     capacity: int | None = None
+    elevation: int | None = None
 
 
 class TableEntry(Model):
@@ -267,6 +268,9 @@ class TerrainRules(Model):
     presets: list[TerrainPreset] = []
     size_range: tuple[int, int] | None = None
     conflicts: list[tuple[Id, Id]] = []
+    # Keyword pairs whose rules pull against each other: advice, where ``conflicts`` are problems.
+    contradictions: list[tuple[Id, Id]] = []
+    advised_keywords: int | None = Field(default=None, ge=1)
     garrison_defense: int | None = None
     garrison_capacity: int | None = None
     suggested_pieces: int | None = None

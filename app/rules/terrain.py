@@ -11,6 +11,7 @@ axis-aligned rectangles centred on (x, y), in inches from the left edge and from
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -19,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from app.rules.pack import Objective, Pack, Scenario
 
 MAX_PIECES = 60
+# No table is this many inches across: a position beyond it is a mistake (or 1e308).
+MAX_INCHES = 200
 
 
 class Piece(BaseModel):
@@ -38,8 +41,10 @@ class Piece(BaseModel):
     footprint: tuple[float, float] | None = None
     defense: int | None = Field(default=None, ge=0, le=10, strict=True)
     capacity: int | None = Field(default=None, ge=0, le=40, strict=True)
-    x: float | None = None
-    y: float | None = None
+    # A garrison's Elevation: the Size a regiment volleying from inside it takes.
+    elevation: int | None = Field(default=None, ge=0, le=20, strict=True)
+    x: float | None = Field(default=None, ge=-MAX_INCHES, le=MAX_INCHES)
+    y: float | None = Field(default=None, ge=-MAX_INCHES, le=MAX_INCHES)
     # Age of Sigmar.
     faction: bool = False
     warscroll: bool = False
@@ -170,6 +175,38 @@ def _inches(value: float) -> str:
     return f'{value:.1f}"'.replace('.0"', '"')
 
 
+def _too_close(
+    pieces: list[Piece],
+    indices: list[int],
+    need: Callable[[int, int], float | None],
+    inclusive: bool,
+) -> Iterator[tuple[int, int, float, int]]:
+    """Each piece that stands too close to earlier ones, once: ``(nearest, piece, gap, others)``.
+
+    A stack of n pieces has n(n-1)/2 close pairs; naming each piece once, with its nearest
+    earlier neighbour and how many more are too close, keeps the verdict (and every page and
+    card that shows it) linear in the number of pieces.
+    """
+    for b, j in enumerate(indices):
+        close: list[tuple[float, int]] = []
+        for i in indices[:b]:
+            limit = need(i, j)
+            if limit is None:
+                continue
+            d = gap(pieces[i], pieces[j])
+            if d < limit - 1e-9 or (inclusive and d <= limit + 1e-9):
+                close.append((d, i))
+        if close:
+            d, i = min(close)
+            yield i, j, d, len(close) - 1
+
+
+def _more(pieces: list[Piece], j: int, more: int) -> str:
+    if not more:
+        return ""
+    return f" ({pieces[j].name} is too close to {more} more piece{'' if more == 1 else 's'} as well)"
+
+
 def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None = None, siege: bool = False) -> Verdict:
     """Every problem and piece of advice for a battlefield, by the pack's terrain rules."""
     rules = pack.terrain
@@ -258,6 +295,25 @@ def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, 
                         (i,),
                     )
                 )
+        for a, b in rules.contradictions:
+            if a in p.keywords and b in p.keywords:
+                v.advice.append(
+                    Finding(
+                        "keyword-contradiction",
+                        f"{_name(pieces, i)} is both {a.title()} and {b.title()}, whose rules pull "
+                        "against each other; agree which one the piece keeps.",
+                        (i,),
+                    )
+                )
+        if rules.advised_keywords is not None and len(p.keywords) > rules.advised_keywords:
+            v.advice.append(
+                Finding(
+                    "keyword-count",
+                    f"{_name(pieces, i)} has {len(p.keywords)} keywords; the rulebook advises no more "
+                    f"than {rules.advised_keywords} a piece.",
+                    (i,),
+                )
+            )
         if rules.max_footprint and p.footprint:
             big, small = max(p.footprint), min(p.footprint)
             lim_big, lim_small = max(rules.max_footprint), min(rules.max_footprint)
@@ -273,36 +329,28 @@ def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, 
                 )
     placed = [i for i, p in enumerate(pieces) if p.placed]
     if rules.min_gap is not None:
-        for a in range(len(placed)):
-            for b in range(a + 1, len(placed)):
-                i, j = placed[a], placed[b]
-                d = gap(pieces[i], pieces[j])
-                if d < rules.min_gap - 1e-9:
-                    v.problems.append(
-                        Finding(
-                            "min-gap",
-                            f"{_name(pieces, i)} and {_name(pieces, j)} are "
-                            f"{_inches(d)} apart; pieces stand at least "
-                            f'{rules.min_gap:g}" apart.',
-                            (i, j),
-                        )
-                    )
+        need = rules.min_gap
+        for i, j, d, more in _too_close(pieces, placed, lambda i, j: need, inclusive=False):
+            v.problems.append(
+                Finding(
+                    "min-gap",
+                    f"{_name(pieces, i)} and {_name(pieces, j)} are {_inches(d)} apart{_more(pieces, j, more)}; "
+                    f'pieces stand at least {need:g}" apart.',
+                    (i, j),
+                )
+            )
     garrisons = [i for i in placed if pieces[i].kind == "garrison"]
     if rules.garrison_gap is not None:
-        for a in range(len(garrisons)):
-            for b in range(a + 1, len(garrisons)):
-                i, j = garrisons[a], garrisons[b]
-                d = gap(pieces[i], pieces[j])
-                if d < rules.garrison_gap - 1e-9:
-                    v.advice.append(
-                        Finding(
-                            "garrison-gap",
-                            f"Garrisons {_name(pieces, i)} and {_name(pieces, j)} are "
-                            f'{_inches(d)} apart; {rules.garrison_gap:g}" is '
-                            "recommended.",
-                            (i, j),
-                        )
-                    )
+        g_need = rules.garrison_gap
+        for i, j, d, more in _too_close(pieces, garrisons, lambda i, j: g_need, inclusive=False):
+            v.advice.append(
+                Finding(
+                    "garrison-gap",
+                    f"Garrisons {_name(pieces, i)} and {_name(pieces, j)} are "
+                    f'{_inches(d)} apart{_more(pieces, j, more)}; {g_need:g}" is recommended.',
+                    (i, j),
+                )
+            )
     if rules.garrison_edge is not None and scenario and scenario.board:
         for i in garrisons:
             d = gap_to_edge(pieces[i], scenario.board.width, scenario.board.height)
@@ -328,6 +376,23 @@ def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, 
                             (i,),
                         )
                     )
+        # A marker or a Tug-of-War point is a spot: a footprint covering it stands on it.
+        spots = [
+            o
+            for o in scenario.objectives
+            if o.kind in ("marker", "point") and o.x is not None and o.y is not None
+        ]
+        for i in placed:
+            for o in spots:
+                assert o.x is not None and o.y is not None
+                if gap_to_point(pieces[i], o.x, o.y) < 1e-9:
+                    v.problems.append(
+                        Finding(
+                            "objective-marker",
+                            f"{_name(pieces, i)} stands on the objective {o.kind} {o.label}; no terrain may.",
+                            (i,),
+                        )
+                    )
     v.checklist = [e.summary for e in rules.checklist]
 
 
@@ -350,25 +415,22 @@ def _check_aos(rules: Any, pieces: list[Piece], scenario: Scenario | None, siege
                         (i,),
                     )
                 )
-    for a in range(len(placed)):
-        for b in range(a + 1, len(placed)):
-            i, j = placed[a], placed[b]
-            faction = pieces[i].faction or pieces[j].faction
-            need = rules.faction_gap if faction else rules.terrain_gap
-            if need is None:
-                continue
-            d = gap(pieces[i], pieces[j])
-            if d <= need + 1e-9:
-                rule = "faction-gap" if faction else "terrain-gap"
-                kind = "faction terrain and another feature" if faction else "terrain features"
-                v.problems.append(
-                    Finding(
-                        rule,
-                        f"{_name(pieces, i)} and {_name(pieces, j)} are {_inches(d)} apart; "
-                        f'{kind} must be more than {need:g}" apart.',
-                        (i, j),
-                    )
-                )
+
+    def aos_need(i: int, j: int) -> float | None:
+        return rules.faction_gap if pieces[i].faction or pieces[j].faction else rules.terrain_gap
+
+    for i, j, d, more in _too_close(pieces, placed, aos_need, inclusive=True):
+        faction = pieces[i].faction or pieces[j].faction
+        rule = "faction-gap" if faction else "terrain-gap"
+        kind = "faction terrain and another feature" if faction else "terrain features"
+        v.problems.append(
+            Finding(
+                rule,
+                f"{_name(pieces, i)} and {_name(pieces, j)} are {_inches(d)} apart{_more(pieces, j, more)}; "
+                f'{kind} must be more than {aos_need(i, j):g}" apart.',
+                (i, j),
+            )
+        )
     if scenario is not None:
         for i in placed:
             need = rules.faction_gap if pieces[i].faction else rules.objective_gap
@@ -437,38 +499,68 @@ def effective_size(size: int, elevated_on: int = 0) -> int:
     return size + max(0, elevated_on)
 
 
+def _regiment_size(part: dict[str, Any], role: str) -> tuple[int, str | None]:
+    """A regiment's Size for line of sight, and the sentence saying why when a garrison sets it.
+
+    Occupiers of a garrison take its Size; a regiment volleying out of one takes its Elevation.
+    """
+    garrison = part.get("garrison")
+    if isinstance(garrison, dict):
+        if role == "shooter":
+            value = int(garrison.get("elevation", 0) or 0)
+            return (
+                value,
+                f"The shooter volleys from a garrison: it counts as Size {value}, the garrison's Elevation.",
+            )
+        value = int(garrison.get("size", 0) or 0)
+        return value, f"The {role} occupies a garrison: it counts as Size {value}, the garrison's Size."
+    return effective_size(int(part.get("size", 0)), int(part.get("elevated_on", 0) or 0)), None
+
+
 def line_of_sight(shooter: dict[str, Any], target: dict[str, Any], between: list[dict[str, Any]]) -> Sight:
     """The size arithmetic of Conquest's elevation rules.
 
-    ``shooter`` and ``target``: ``{"size", "elevated_on"}`` (the Size of the Elevated piece they
-    stand on, 0 if none). ``between``: what the line crosses, each ``{"name", "kind": "regiment"
-    | "terrain", "size", "elevated_on", "obstructing", "cover", "shooter_on", "target_on"}``.
+    ``shooter`` and ``target``: ``{"size", "elevated_on", "garrison"}``: the Size of the Elevated
+    piece they stand on (0 if none), or the garrison they occupy (``{"size", "elevation"}``):
+    a volleying regiment inside one counts as its Elevation, an occupied one as its Size.
+    ``between``: what the line crosses, each ``{"name", "kind": "regiment" | "terrain", "size",
+    "elevated_on", "garrison", "obstructing", "cover", "shooter_on", "target_on"}``.
     A regiment or Obstructing terrain in the way blocks the line unless its Size is lower than
     the larger of the two regiments' Sizes; Obstructing terrain that either regiment stands on
-    never blocks. Cover terrain crossed halves the Barrage of the volley.
+    never blocks. Cover terrain crossed halves the Barrage of the volley, but only for a target
+    whose Size is at most the Cover piece's.
     """
-    a = effective_size(int(shooter.get("size", 0)), int(shooter.get("elevated_on", 0) or 0))
-    b = effective_size(int(target.get("size", 0)), int(target.get("elevated_on", 0) or 0))
+    a, why_a = _regiment_size(shooter, "shooter")
+    b, why_b = _regiment_size(target, "target")
     reach = max(a, b)
     blocked: list[str] = []
-    reasons = [
-        f"Shooter Size {a}, target Size {b}: anything of Size {reach} or more in between blocks the line."
-    ]
+    reasons = [r for r in (why_a, why_b) if r]
+    reasons.insert(
+        0, f"Shooter Size {a}, target Size {b}: anything of Size {reach} or more in between blocks the line."
+    )
     cover = False
     for i, item in enumerate(between):
         name = str(item.get("name") or f"item {i + 1}")
-        size = effective_size(int(item.get("size", 0)), int(item.get("elevated_on", 0) or 0))
         if item.get("kind") == "terrain":
+            size = effective_size(int(item.get("size", 0)), int(item.get("elevated_on", 0) or 0))
             if item.get("cover") and not (item.get("shooter_on") and item.get("target_on")):
-                cover = True
-                reasons.append(
-                    f"{name} is Cover: the volley's Barrage is halved (round up) for targets no bigger than it."
-                )
+                if b <= size:
+                    cover = True
+                    reasons.append(
+                        f"{name} is Cover of Size {size}: the volley's Barrage is halved (round up), "
+                        f"as the target (Size {b}) is no bigger."
+                    )
+                else:
+                    reasons.append(
+                        f"{name} is Cover of Size {size}, but the target (Size {b}) is bigger: it gains no cover."
+                    )
             if not item.get("obstructing"):
                 continue
             if item.get("shooter_on") or item.get("target_on"):
                 reasons.append(f"{name} is Obstructing, but a regiment stands on it: it does not block.")
                 continue
+        else:
+            size, _why = _regiment_size(item, "regiment")
         if size >= reach:
             blocked.append(name)
             reasons.append(f"{name} (Size {size}) blocks: it is not lower than Size {reach}.")
@@ -488,13 +580,19 @@ class PieceState:
 
 @dataclass
 class TerrainSet:
-    """A game's terrain set as its events build it: pieces, who agreed, and when it locked."""
+    """A game's terrain set as its events build it: pieces, who agreed, and when it locked.
+
+    ``seats`` binds each player to the one phone that agrees for them (a phone is known by a
+    hash of its id): the first phone to agree as a player, or to take the player's seat, holds
+    it, and a phone holds one seat, so no single phone can agree as both and lock the set.
+    """
 
     players: int
     pieces: dict[str, PieceState] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     locked_at: str | None = None
     reopened: list[str] = field(default_factory=list)
+    seats: dict[int, str] = field(default_factory=dict)
 
     @property
     def ordered(self) -> list[PieceState]:
@@ -507,19 +605,56 @@ class TerrainSet:
     def waiting(self) -> list[PieceState]:
         return [s for s in self.pieces.values() if len(s.agreed) < self.players]
 
+    def seat_of(self, phone: str | None) -> int | None:
+        """The player this phone agrees for, if it holds a seat."""
+        return next((p for p, held in self.seats.items() if held == phone), None) if phone else None
+
+    def open_seats(self, phone: str | None) -> list[int]:
+        """The players this phone may agree for: its own seat, or else every seat not yet held."""
+        mine = self.seat_of(phone)
+        if mine is not None:
+            return [mine]
+        return [p for p in range(self.players) if p not in self.seats]
+
+    def seat_refusal(self, player: int, phone: str | None, names: list[str] | None = None) -> str | None:
+        """Why this phone may not agree (or sit) as ``player``; ``None`` when it may."""
+        who = names[player] if names and 0 <= player < len(names) else f"Player {player + 1}"
+        if not phone:
+            return "This phone has no identity for agreeing yet; reload the terrain page and try again."
+        mine = self.seat_of(phone)
+        if mine is not None and mine != player:
+            other = names[mine] if names and 0 <= mine < len(names) else f"Player {mine + 1}"
+            return (
+                f"This phone agrees for {other}; {who} agrees on their own phone (join by the game's link)."
+            )
+        held = self.seats.get(player)
+        if held is not None and held != phone:
+            return f"{who} already agrees on another phone; only that phone can agree for {who}."
+        return None
+
 
 def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = None) -> TerrainSet:
-    """Replay a terrain set's events: ``piece`` (add or change), ``remove`` and ``agree``.
+    """Replay a terrain set's events: ``piece`` (add or change), ``remove``, ``seat`` and ``agree``.
 
     Any change to a piece clears its agreement; once every piece is agreed by every player
-    the set is locked with the time of the last agreement, and a later change reopens it.
+    the set is locked with the time of the last agreement, and a later change reopens it. An
+    ``agree`` or ``seat`` carries the phone's hash and binds the player to that phone (events
+    recorded before phones were told apart carry none and bind nothing).
     """
     state = TerrainSet(players=players)
     names = names or [f"Player {i + 1}" for i in range(players)]
+
+    def who(player: Any) -> str:
+        return names[player] if isinstance(player, int) and 0 <= player < len(names) else "A player"
+
     for event in events:
         kind, uid, at = event.get("type"), event.get("piece_uid"), event.get("at", "")
         if kind == "piece":
-            piece = Piece.model_validate(event["piece"])
+            try:
+                piece = Piece.model_validate(event["piece"])
+            except (KeyError, ValidationError):
+                # Written before today's limits (a piece dragged to 1e300"): it stays out of the set.
+                continue
             existing = state.pieces.get(uid)
             if existing is not None and state.locked_at and existing.agreed:
                 state.reopened.append(uid)
@@ -537,11 +672,22 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
         elif kind == "remove" and uid in state.pieces:
             gone = state.pieces.pop(uid)
             state.history.append({"at": at, "what": f"Removed {gone.piece.name}"})
+        elif kind == "seat":
+            player, phone = event.get("player"), event.get("phone")
+            free = isinstance(player, int) and player not in state.seats
+            if free and phone and state.seat_refusal(player, phone) is None:
+                state.seats[player] = phone
+                state.history.append({"at": at, "what": f"{who(player)} agrees on one phone"})
         elif kind == "agree" and uid in state.pieces:
-            player = event.get("player")
+            player, phone = event.get("player"), event.get("phone")
+            if phone and isinstance(player, int):
+                if state.seat_refusal(player, phone) is not None:
+                    continue
+                state.seats.setdefault(player, phone)
             state.pieces[uid].agreed.add(player)
-            who = names[player] if isinstance(player, int) and 0 <= player < len(names) else "A player"
-            state.history.append({"at": at, "what": f"{who} agreed to {state.pieces[uid].piece.name}"})
+            state.history.append(
+                {"at": at, "what": f"{who(player)} agreed to {state.pieces[uid].piece.name}"}
+            )
         if state.agreed:
             state.locked_at = state.locked_at or at
         else:

@@ -27,7 +27,9 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.exceptions import HTTPException
 
+from app import terrain_library
 from app.rules.pack import parse_pack
 from app.web import pack_errors, packs, store
 
@@ -44,6 +46,15 @@ def _password() -> str | None:
 
 def _address() -> str:
     return request.remote_addr or "unknown"
+
+
+def signed_in() -> bool:
+    """Whether this request carries a live admin session (for admin-only choices on other screens)."""
+    try:
+        _require_admin()
+    except HTTPException:
+        return False
+    return True
 
 
 def _require_admin() -> None:
@@ -70,6 +81,7 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         error=error,
         problems=problems or [],
         total=store().count_games(),
+        club_terrain=_club_terrain(),
     )
     return html, code
 
@@ -177,3 +189,58 @@ def backup() -> Any:
         as_attachment=True,
         download_name=f"muster-backup-{stamp}.sqlite",
     )
+
+
+# --- club-wide terrain --------------------------------------------------------------------
+def _club_terrain() -> list[dict[str, Any]]:
+    """Each pack with terrain rules, with the club's presets and saved sets for it."""
+    return [
+        {
+            "pack": p,
+            "presets": terrain_library.club_presets(store(), p),
+            "sets": terrain_library.club_sets(store(), p),
+        }
+        for p in sorted(packs().values(), key=lambda p: p.name)
+        if p.terrain is not None
+    ]
+
+
+def _terrain_pack(pack_id: str) -> Any:
+    pack = packs().get(pack_id)
+    if pack is None or pack.terrain is None:
+        abort(404, description="There is no such rulepack with terrain rules installed.")
+    return pack
+
+
+@bp.post("/terrain/<pack_id>/presets")
+def add_club_preset(pack_id: str) -> Any:
+    """Add (or replace, by name) a club-wide terrain preset: every terrain page offers it."""
+    from app.web.terrain import form_piece
+
+    _require_admin()
+    pack = _terrain_pack(pack_id)
+    form = request.form.copy()
+    form.setlist("keywords", [k.strip().lower() for k in form.get("keywords", "").split(",") if k.strip()])
+    piece, problem = form_piece(pack, form)
+    refused = terrain_library.save_club_preset(store(), pack, piece) if problem is None else None
+    if problem or refused:
+        return _dashboard(error=problem or (refused.message if refused else None), code=422)
+    return redirect(url_for("admin.index", _anchor="terrain-h"), code=303)
+
+
+@bp.post("/terrain/<pack_id>/presets/remove")
+def remove_club_preset(pack_id: str) -> Any:
+    _require_admin()
+    pack = _terrain_pack(pack_id)
+    if not terrain_library.remove_club_preset(store(), pack, request.form.get("name", "")):
+        abort(404, description="The club has no preset of that name for this rulepack.")
+    return redirect(url_for("admin.index", _anchor="terrain-h"), code=303)
+
+
+@bp.post("/terrain/<pack_id>/sets/<set_id>/remove")
+def remove_club_set(pack_id: str, set_id: str) -> Any:
+    _require_admin()
+    pack = _terrain_pack(pack_id)
+    if not terrain_library.remove_club_set(store(), pack, set_id):
+        abort(404, description="The club has no such saved terrain set.")
+    return redirect(url_for("admin.index", _anchor="terrain-h"), code=303)

@@ -398,12 +398,35 @@ def terrain_line_of_sight() -> Any:
     between = data.get("between") or []
     if not isinstance(between, list) or not all(isinstance(b, dict) for b in between):
         return _refuse("between must be a list of the regiments and terrain the line crosses.")
-    for part in [data["shooter"], data["target"], *between]:
+    parts = [("shooter", data["shooter"]), ("target", data["target"])]
+    parts += [(f"between[{i}]", b) for i, b in enumerate(between)]
+    for where, part in parts:
         for key in ("size", "elevated_on"):
             value = part.get(key, 0)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
                 return _refuse(f"{key} must be a whole number from 0 to 20.")
+        problem = _garrison_problem(where, part.get("garrison"))
+        if problem:
+            return _refuse(problem)
     return jsonify(terrain.line_of_sight(data["shooter"], data["target"], between).as_dict())
+
+
+def _garrison_problem(where: str, garrison: Any) -> str | None:
+    """Why a ``garrison`` in a line-of-sight request is not one; ``None`` when absent or sound.
+
+    A volleying shooter takes the garrison's Elevation, anyone else inside takes its Size, so
+    that is the number each must give.
+    """
+    if garrison is None:
+        return None
+    need = "elevation" if where == "shooter" else "size"
+    if not isinstance(garrison, dict):
+        return f'{where}.garrison must be an object such as {{"{need}": 2}}, or left out.'
+    for key in ("size", "elevation"):
+        value = garrison.get(key, 0 if key != need else None)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
+            return f"{where}.garrison.{key} must be a whole number from 0 to 20."
+    return None
 
 
 @bp.get("/games/<game_id>/terrain")

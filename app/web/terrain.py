@@ -10,34 +10,37 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import pdf, terrain_sets
+from app import pdf, terrain_library, terrain_sets
 from app.rules import grid, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, store
+from app.web import admin, loaded_game, phone, store
 from app.web.forms import whole
 from app.web.games import edit_token
 
 bp = Blueprint("terrain", __name__)
-
-SEAT_DAYS = 60
-
-
-def _seat_cookie(game_id: str) -> str:
-    return f"muster_seat_{game_id}"
+bp.after_request(phone.keep)
 
 
 def _context(game_id: str) -> dict[str, Any]:
     game = loaded_game(game_id)
     names = [p.name for p in game.state.setup.players]
     loaded = terrain_sets.load(store(), game.pack, game.state.scenario, game_id, names)
-    seat = whole(request.cookies.get(_seat_cookie(game_id)))
+    # Only a phone that may edit needs telling apart; a watcher gets no cookie.
+    me = phone.current_hash() if edit_token(game_id) else None
+    problems_of: dict[int, list[str]] = {}
+    for f in loaded.verdict.problems:
+        for i in set(f.pieces):
+            problems_of.setdefault(i, []).append(f.message)
     return {
         "game": game,
         "names": names,
         "loaded": loaded,
         "pack": game.pack,
         "scenario": game.state.scenario,
-        "seat": seat if seat is not None and seat < len(names) else None,
+        "phone": me,
+        "seat": loaded.state.seat_of(me),
+        "open_seats": loaded.state.open_seats(me) if me else [],
+        "problems_of": problems_of,
     }
 
 
@@ -70,9 +73,9 @@ def _render(
         draft=draft or MultiDict(),
         editing=editing,
         map_svg=_map(context),
-        presets=[p.model_dump() for p in (pack.terrain.presets if pack.terrain else [])]
-        + store().terrain_presets(pack.id),
-        library=store().terrain_library(pack.id) if token else [],
+        admin=admin.signed_in(),
+        presets=terrain_library.presets(store(), pack, context["phone"]),
+        library=terrain_library.sets(store(), pack, context["phone"]) if token else [],
         keywords={k.id: k for k in (pack.terrain.keywords if pack.terrain else [])},
         new_uuid=lambda: str(uuid.uuid4()),
         mysterious=lambda roll: terrain.mysterious_effect(pack, roll),
@@ -106,15 +109,29 @@ def _done(game_id: str, problem: Any, draft: Any = None, editing: str | None = N
 def _record(game_id: str, kind: str, body: dict[str, Any]) -> Any:
     context = _context(game_id)
     return terrain_sets.record(
-        store(), context["loaded"], request.form.get("id"), kind, body, len(context["names"])
+        store(),
+        context["loaded"],
+        request.form.get("id"),
+        kind,
+        body,
+        len(context["names"]),
+        context["names"],
     )
+
+
+def _piece(game_id: str, uid: str) -> terrain.PieceState:
+    """The set's piece of this uid, or a 404: no change ever makes a piece under a made-up uid."""
+    found = _context(game_id)["loaded"].state.pieces.get(uid)
+    if found is None:
+        abort(404, description="That piece is not in this game's terrain set; reload to see the latest.")
+    return found
 
 
 def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
     """The piece form as the same JSON the API takes."""
     piece: dict[str, Any] = {"name": form.get("name", "").strip(), "notes": form.get("notes", "").strip()}
     numbers: dict[str, float | None] = {}
-    for name in ("size", "defense", "capacity", "footprint_w", "footprint_h", "x", "y"):
+    for name in ("size", "defense", "capacity", "elevation", "footprint_w", "footprint_h", "x", "y"):
         raw = form.get(name, "").strip()
         if not raw:
             numbers[name] = None
@@ -125,7 +142,7 @@ def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
             return piece, f"{name} must be a number."
         if not math.isfinite(numbers[name] or 0.0):  # "inf" and "nan" read as floats too
             return piece, f"{name} must be a number."
-    for counted in ("size", "defense", "capacity"):
+    for counted in ("size", "defense", "capacity", "elevation"):
         value = numbers[counted]
         if value is not None:
             if value != int(value):
@@ -156,7 +173,7 @@ def piece_form_values(piece: terrain.Piece) -> MultiDict[str, str]:
     values: MultiDict[str, str] = MultiDict()
     values["name"], values["kind"], values["notes"] = piece.name, piece.kind, piece.notes
     values["size"] = str(piece.size)
-    for key in ("defense", "capacity"):
+    for key in ("defense", "capacity", "elevation"):
         if getattr(piece, key) is not None:
             values[key] = str(getattr(piece, key))
     if piece.footprint:
@@ -178,37 +195,40 @@ def add(game_id: str) -> Any:
     _editor(game_id)
     pack = loaded_game(game_id).pack
     if request.form.get("preset"):
-        presets = {p.name: p.model_dump() for p in (pack.terrain.presets if pack.terrain else [])}
-        presets.update({p["name"]: p for p in store().terrain_presets(pack.id)})
-        chosen = presets.get(request.form["preset"])
+        offered = terrain_library.presets(store(), pack, phone.current_hash())
+        chosen = next((p for p in offered if p["name"] == request.form["preset"]), None)
         if chosen is None:
             abort(400, description="preset must be one of the presets shown.")
-        piece = {k: v for k, v in chosen.items() if v is not None}
+        piece = terrain_library.piece_of(chosen)
         return _done(
             game_id, _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
         )
     piece, problem = form_piece(pack, request.form)
     if problem:
         return _render(game_id, 422, error=problem, draft=request.form)
-    outcome = _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
-    if outcome is None and request.form.get("save_preset"):
-        store().save_terrain_preset(pack.id, piece)
-    return _done(game_id, outcome, draft=request.form)
+    refused = _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
+    if refused is not None:
+        return _done(game_id, refused, draft=request.form)
+    # The piece is in; a preset refused after it shows its sentence with an empty form, so the
+    # piece is not added twice.
+    kept = None
+    if request.form.get("club_preset") and admin.signed_in():
+        kept = terrain_library.save_club_preset(store(), pack, piece)
+    elif request.form.get("save_preset"):
+        kept = terrain_library.save_preset(store(), pack, phone.current_hash(), piece)
+    return _done(game_id, kept)
 
 
 @bp.get("/games/<game_id>/terrain/pieces/<uid>/edit")
 def edit_form(game_id: str, uid: str) -> Any:
     _editor(game_id)
-    context = _context(game_id)
-    found = context["loaded"].state.pieces.get(uid)
-    if found is None:
-        abort(404, description="That piece is no longer in the set.")
-    return _render(game_id, editing=uid, draft=piece_form_values(found.piece))
+    return _render(game_id, editing=uid, draft=piece_form_values(_piece(game_id, uid).piece))
 
 
 @bp.post("/games/<game_id>/terrain/pieces/<uid>")
 def change(game_id: str, uid: str) -> Any:
     _editor(game_id)
+    _piece(game_id, uid)
     pack = loaded_game(game_id).pack
     piece, problem = form_piece(pack, request.form)
     if problem:
@@ -220,15 +240,17 @@ def change(game_id: str, uid: str) -> Any:
 def move(game_id: str, uid: str) -> Any:
     """Place a piece on the map (x/y in inches, from a drag or typed)."""
     _editor(game_id)
-    found = _context(game_id)["loaded"].state.pieces.get(uid)
-    if found is None:
-        abort(404, description="That piece is no longer in the set.")
+    found = _piece(game_id, uid)
+    board = loaded_game(game_id).state.scenario.board
+    width, height = (board.width, board.height) if board else (terrain.MAX_INCHES, terrain.MAX_INCHES)
+    where = f"x and y must be inches on the table: x from 0 to {width:g}, y from 0 to {height:g}."
     try:
         x, y = float(request.form.get("x", "")), float(request.form.get("y", ""))
     except ValueError:
-        return _render(game_id, 422, error="x and y must be numbers of inches.")
-    if not (math.isfinite(x) and math.isfinite(y)):
-        return _render(game_id, 422, error="x and y must be numbers of inches.")
+        return _render(game_id, 422, error=where)
+    # Checked before rounding: round(1e308 * 2) overflows, and NaN and infinity fail here too.
+    if not (0 <= x <= width and 0 <= y <= height):
+        return _render(game_id, 422, error=where)
     piece = found.piece.model_dump(mode="json", exclude={"uid"}) | {
         "x": round(x * 2) / 2,
         "y": round(y * 2) / 2,
@@ -240,9 +262,7 @@ def move(game_id: str, uid: str) -> Any:
 def roll_mysterious(game_id: str, uid: str) -> Any:
     """The defender's D6 on the Mysterious Terrain table for a feature without a warscroll."""
     _editor(game_id)
-    found = _context(game_id)["loaded"].state.pieces.get(uid)
-    if found is None:
-        abort(404, description="That piece is no longer in the set.")
+    found = _piece(game_id, uid)
     raw = request.form.get("roll", "")
     roll = int(raw) if raw in ("1", "2", "3", "4", "5", "6") else random.SystemRandom().randint(1, 6)
     piece = found.piece.model_dump(mode="json", exclude={"uid"}) | {"mysterious": roll}
@@ -252,65 +272,62 @@ def roll_mysterious(game_id: str, uid: str) -> Any:
 @bp.post("/games/<game_id>/terrain/pieces/<uid>/remove")
 def remove(game_id: str, uid: str) -> Any:
     _editor(game_id)
+    _piece(game_id, uid)
     return _done(game_id, _record(game_id, "remove", {"piece_uid": uid}))
 
 
 @bp.post("/games/<game_id>/terrain/pieces/<uid>/agree")
 def agree(game_id: str, uid: str) -> Any:
+    """This phone agrees to a piece for its player (the first agreement binds the phone)."""
     _editor(game_id)
-    raw = request.form.get("player", "")
-    player = whole(raw)
-    player = -1 if player is None else player
-    return _done(game_id, _record(game_id, "agree", {"piece_uid": uid, "player": player}))
+    _piece(game_id, uid)
+    player = whole(request.form.get("player", ""))
+    body = {"piece_uid": uid, "player": -1 if player is None else player, "phone": phone.current_hash()}
+    return _done(game_id, _record(game_id, "agree", body))
 
 
 @bp.post("/games/<game_id>/terrain/seat")
 def seat(game_id: str) -> Any:
-    """Which player this phone ticks agreement for ("" for a shared screen)."""
-    loaded_game(game_id)
-    response = redirect(url_for("terrain.show", game_id=game_id), code=303)
-    value = request.form.get("seat", "")
-    response.set_cookie(
-        _seat_cookie(game_id),
-        value if whole(value) is not None else "",
-        max_age=SEAT_DAYS * 86400,
-        path=f"/games/{game_id}",
-        samesite="Lax",
-        httponly=True,
-        secure=request.is_secure,
-    )
-    return response
+    """Bind this phone to the player it agrees for, before its first agreement."""
+    _editor(game_id)
+    player = whole(request.form.get("seat", ""))
+    body = {"player": -1 if player is None else player, "phone": phone.current_hash()}
+    return _done(game_id, _record(game_id, "seat", body))
 
 
 @bp.post("/games/<game_id>/terrain/library")
 def save_library(game_id: str) -> Any:
-    """Keep this set's pieces for reuse at a club table."""
+    """Keep this set's pieces for reuse, on this phone (or, for the admin, the club): one write."""
     _editor(game_id)
     context = _context(game_id)
-    name = request.form.get("name", "").strip()
-    if not name or len(name) > 60:
-        return _render(game_id, 422, error="name: give the saved set a name of 1 to 60 characters.")
     pieces = [s.piece.model_dump(mode="json", exclude={"uid"}) for s in context["loaded"].state.ordered]
-    store().save_terrain_library(context["pack"].id, name, pieces)
-    return _done(game_id, None)
+    name = request.form.get("name", "").strip()
+    club = bool(request.form.get("club")) and admin.signed_in()
+    kept = terrain_library.save_set(store(), context["pack"], phone.current_hash(), name, pieces, club)
+    return _done(game_id, kept)
 
 
 @bp.post("/games/<game_id>/terrain/library/<lib_id>")
 def load_library(game_id: str, lib_id: str) -> Any:
-    """Add the pieces of a saved set to this game's set (each still to be agreed)."""
+    """Add the pieces of a saved set to this game's set (each still to be agreed), in one go."""
     _editor(game_id)
     context = _context(game_id)
-    saved = next((s for s in store().terrain_library(context["pack"].id) if s["id"] == lib_id), None)
+    saved = terrain_library.find_set(store(), context["pack"], phone.current_hash(), lib_id)
     if saved is None:
-        abort(404, description="There is no such saved terrain set for this game.")
-    for piece in saved["pieces"]:
-        body = {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece}
-        problem = terrain_sets.record(
-            store(), _context(game_id)["loaded"], str(uuid.uuid4()), "piece", body, len(context["names"])
-        )
-        if problem:
-            return _done(game_id, problem)
-    return _done(game_id, None)
+        abort(404, description="There is no such saved terrain set for this phone or club.")
+    # The form's id names the whole load, so a double tap adds the pieces once.
+    try:
+        base = uuid.UUID(request.form.get("id", ""))
+    except ValueError:
+        base = uuid.uuid4()
+    changes = [
+        (str(uuid.uuid5(base, str(i))), "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
+        for i, piece in enumerate(saved["pieces"])
+    ]
+    problem = terrain_sets.record_many(
+        store(), context["loaded"], changes, len(context["names"]), context["names"]
+    )
+    return _done(game_id, problem)
 
 
 @bp.post("/games/<game_id>/terrain/line-of-sight")
@@ -336,11 +353,14 @@ def line_of_sight(game_id: str) -> Any:
                     "cover": bool(form.get(f"b{i}.cover")),
                 }
             )
-    sight = terrain.line_of_sight(
-        {"size": field("shooter_size"), "elevated_on": field("shooter_on")},
-        {"size": field("target_size"), "elevated_on": field("target_on")},
-        between,
-    )
+    shooter: dict[str, Any] = {"size": field("shooter_size"), "elevated_on": field("shooter_on")}
+    target: dict[str, Any] = {"size": field("target_size"), "elevated_on": field("target_on")}
+    # Blank means not in a garrison; a number is the garrison's Elevation (shooter) or Size (target).
+    if whole(form.get("shooter_garrison")) is not None:
+        shooter["garrison"] = {"elevation": field("shooter_garrison")}
+    if whole(form.get("target_garrison")) is not None:
+        target["garrison"] = {"size": field("target_garrison")}
+    sight = terrain.line_of_sight(shooter, target, between)
     return render_template("partials/_sight.html", sight=sight)
 
 

@@ -1,4 +1,8 @@
-"""Two phones agree a First Blood terrain set piece by piece; one reopens a piece."""
+"""Two phones agree a First Blood terrain set piece by piece; one reopens a piece.
+
+Each phone joins by the link and is its own phone (its own browser context and cookie): the
+first agrees for Ann, the second for Bo, and neither can agree for the other.
+"""
 
 from __future__ import annotations
 
@@ -41,18 +45,25 @@ def test_two_phones_agree_and_one_reopens(browser: Browser, live_server: str, sh
     expect(ann.locator(".entry-name")).to_have_text(["Forest"])
     ann.get_by_role("button", name="+ Hill").click()
     expect(ann.locator(".entry-name")).to_have_text(["Forest", "Hill"])
-    for _ in range(2):
+    # Each tap waits for its swap: a second tap on the old page would hit the same piece again.
+    for left in (1, 0):
         ann.get_by_role("button", name="Ann agrees").first.click()
-        ann.wait_for_load_state("networkidle")
-    expect(ann.get_by_role("button", name="Ann agrees")).to_have_count(0)
+        expect(ann.get_by_role("button", name="Ann agrees")).to_have_count(left)
+    expect(ann.get_by_test_id("seat")).to_have_text(
+        "This phone agrees for Ann. Bo agrees on their own phone, joined by the game's link."
+    )
     expect(ann.get_by_test_id("agreement")).to_have_text("2 of 2 pieces still to agree.")
 
+    # Ann's phone holds Ann: Bo's phone is offered Bo's seat only.
+    bo.reload()
+    expect(bo.locator(".seat label")).to_have_text(["Bo"])
+    shot("terrain-seat-choice", bo)
     sit(bo, "Bo")
     expect(bo.get_by_role("button", name="Bo agrees")).to_have_count(2)
     expect(bo.get_by_role("button", name="Ann agrees")).to_have_count(0)
-    for _ in range(2):
+    for left in (1, 0):
         bo.get_by_role("button", name="Bo agrees").first.click()
-        bo.wait_for_load_state("networkidle")
+        expect(bo.get_by_role("button", name="Bo agrees")).to_have_count(left)
     expect(bo.get_by_test_id("agreement")).to_contain_text("Agreed by both and locked at")
     shot("terrain-locked", bo)
 

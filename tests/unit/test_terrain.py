@@ -134,13 +134,47 @@ def test_pieces_at_least_3_inches_apart(packs, second, broken):
 
 
 @pytest.mark.parametrize(
-    ("y", "broken"), [(16, []), (17, []), (17.5, ["objective-zone"]), (24, ["objective-zone"])]
+    ("y", "broken"),
+    [
+        (16, []),
+        # Its edge at y 18 now touches marker A (W) at (12, 18), which stands in the zone's rim.
+        (17, ["objective-marker"]),
+        (17.5, ["objective-zone", "objective-marker"]),
+        (24, ["objective-zone"]),
+    ],
 )
 def test_no_piece_on_an_objective_zone(packs, y, broken):
     # The opening scenario's west zone: centre (12, 24), 12" across. A 4x2 piece at (12, y).
     pieces = legal_fb()
     pieces[4].update(footprint=[4, 2], x=12, y=y)
     assert rules(packs, pieces, scenario="twin-contested-zones") == broken
+
+
+@pytest.mark.parametrize(
+    ("scenario", "x", "y", "broken"),
+    [
+        # Shieldwall's P1 centre marker stands at (18, 18); a 4x2 ruin centred at (x, y).
+        ("shieldwall", 18, 18, True),  # squarely on it
+        ("shieldwall", 20, 18, True),  # its left edge just reaches the marker
+        ("shieldwall", 20.5, 18, False),  # half an inch clear
+        ("shieldwall", 18, 19, True),  # 2" deep: its near edge at y 18 touches it
+        ("shieldwall", 18, 19.5, False),  # near edge at y 18.5
+        # Tug-of-War's centre point C at (24, 24).
+        ("tug-of-war", 24, 24, True),
+        ("tug-of-war", 26, 24, True),
+        ("tug-of-war", 26.5, 24, False),
+    ],
+)
+def test_no_piece_on_a_marker_or_point(packs, scenario, x, y, broken):
+    """Seed 004: no terrain stands on top of an objective marker; Tug-of-War's points likewise."""
+    pieces = legal_fb()
+    pieces[4].update(name="Ruin", footprint=[4, 2], x=x, y=y, ruins=True)
+    result = verdict(packs, pieces, scenario=scenario)
+    found = [f for f in result.problems if f.rule == "objective-marker"]
+    assert bool(found) is broken
+    if broken:
+        assert found[0].pieces == (4,)
+        assert found[0].message.startswith("Ruin (piece 5) stands on the objective")
 
 
 @pytest.mark.parametrize(("gap_x", "advised"), [(6, []), (5.5, ["garrison-gap"])])
@@ -346,3 +380,172 @@ def test_agreement_locks_and_a_change_reopens_it():
     events.append(ev("remove", "h", "10:12"))
     state = terrain.fold(2, events)
     assert list(state.pieces) == ["f"] and state.locked_at == "10:11"
+
+
+# --- keywords: advice from seed 001 ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("keywords", "advised"),
+    [
+        (["cover"], []),
+        (["traversable", "hindering", "cover"], []),  # the Forest example: three is fine
+        (["traversable", "hindering", "cover", "water"], ["keyword-count"]),
+        (["obstructing", "elevated"], []),  # the Hill example
+        (["elevated", "traversable"], ["keyword-contradiction"]),
+        (["elevated", "traversable", "cover", "water"], ["keyword-contradiction", "keyword-count"]),
+    ],
+)
+def test_two_or_three_keywords_and_elevated_with_traversable_are_advice(packs, keywords, advised):
+    pieces = legal_fb()
+    pieces[6]["keywords"] = keywords
+    result = verdict(packs, pieces)
+    assert [f.rule for f in result.problems] == []
+    assert [f.rule for f in result.advice if f.rule.startswith("keyword")] == advised
+    assert all(f.pieces == (6,) for f in result.advice if f.rule.startswith("keyword"))
+
+
+# --- a stack of pieces is named once per piece ----------------------------------------------------
+def test_sixty_stacked_pieces_give_one_min_gap_line_per_piece(packs):
+    pieces = [piece(f"P{i}", footprint=[2, 2], x=10, y=10) for i in range(60)]
+    result = verdict(packs, pieces)
+    gaps = [f for f in result.problems if f.rule == "min-gap"]
+    # 1,770 close pairs; one line for each piece after the first, naming its nearest earlier piece.
+    assert len(gaps) == 59 and len({f.pieces[1] for f in gaps}) == 59
+    assert gaps[-1].message == (
+        'P0 (piece 1) and P59 (piece 60) are 0" apart (P59 is too close to 58 more pieces as well); '
+        'pieces stand at least 3" apart.'
+    )
+    assert all(len(f.pieces) == 2 for f in gaps)
+
+
+def test_a_close_pair_is_one_line_naming_both(packs):
+    pieces = legal_fb()
+    pieces[4].update(footprint=[2, 2], x=10, y=10)
+    pieces[5].update(footprint=[2, 2], x=14, y=10)  # 2" apart
+    pieces[6].update(footprint=[2, 2], x=30, y=10)
+    [line] = verdict(packs, pieces).problems
+    assert line.pieces == (4, 5)
+    assert (
+        line.message
+        == 'Piece 4 (piece 5) and Piece 5 (piece 6) are 2" apart; pieces stand at least 3" apart.'
+    )
+
+
+def test_aos_stacked_features_are_grouped_too(packs):
+    raw = [{"name": f"F{i}", "footprint": [2, 2], "x": 20, "y": 20} for i in range(30)]
+    problems = verdict(packs, raw, pack="aos-ghb-2021").problems
+    assert len([f for f in problems if f.rule == "terrain-gap"]) == 29
+
+
+# --- cover and garrisons in line of sight (seed 001) ---------------------------------------------
+def forest(size: int = 3) -> dict[str, Any]:
+    return {"name": "Forest", "kind": "terrain", "size": size, "cover": True}
+
+
+@pytest.mark.parametrize(
+    ("target", "cover_size", "cover"),
+    [
+        ({"size": 1}, 3, True),
+        ({"size": 3}, 3, True),  # equal: still in cover
+        ({"size": 4}, 3, False),  # bigger than the piece: no cover
+        ({"size": 3}, 1, False),  # the issue's case: Size 3 behind Size 1 Cover
+        ({"size": 1}, 1, True),
+        ({"size": 1, "elevated_on": 2}, 2, False),  # on a hill it counts as Size 3
+        ({"size": 1, "garrison": {"size": 2, "elevation": 3}}, 2, True),  # occupiers take the Size
+    ],
+)
+def test_cover_only_for_regiments_no_bigger_than_the_piece(target, cover_size, cover):
+    sight = terrain.line_of_sight({"size": 1}, target, [forest(cover_size)])
+    assert sight.cover is cover and sight.clear
+    assert any(("halved" if cover else "gains no cover") in r for r in sight.reasons)
+
+
+def test_no_cover_penalty_when_both_stand_in_the_same_cover():
+    both = {**forest(3), "shooter_on": True, "target_on": True}
+    assert terrain.line_of_sight({"size": 1}, {"size": 1}, [both]).cover is False
+
+
+@pytest.mark.parametrize(
+    ("shooter", "target", "between", "sizes", "clear"),
+    [
+        # Size 1 infantry volleying from a garrison of Elevation 3 sees over a Size 2 hill.
+        (
+            {"size": 1, "garrison": {"size": 2, "elevation": 3}},
+            {"size": 1},
+            [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}],
+            (3, 1),
+            True,
+        ),
+        # The same regiment on the flat: the hill blocks.
+        (
+            {"size": 1},
+            {"size": 1},
+            [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}],
+            (1, 1),
+            False,
+        ),
+        # Elevation 2 equals the hill's Size: not lower, so it blocks (at the rule's edge).
+        (
+            {"size": 1, "garrison": {"size": 1, "elevation": 2}},
+            {"size": 1},
+            [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}],
+            (2, 1),
+            False,
+        ),
+        # The Elevation replaces the Size even when lower: a Size 2 regiment in an Elevation 1 garrison.
+        (
+            {"size": 2, "garrison": {"size": 1, "elevation": 1}},
+            {"size": 1},
+            [{"name": "R", "kind": "regiment", "size": 1}],
+            (1, 1),
+            False,
+        ),
+        # A target occupying a Size 3 garrison is seen over a Size 2 regiment.
+        (
+            {"size": 1},
+            {"size": 1, "garrison": {"size": 3, "elevation": 1}},
+            [{"name": "R", "kind": "regiment", "size": 2}],
+            (1, 3),
+            True,
+        ),
+    ],
+)
+def test_garrison_elevation_in_line_of_sight(shooter, target, between, sizes, clear):
+    sight = terrain.line_of_sight(shooter, target, between)
+    assert (sight.shooter_size, sight.target_size) == sizes and sight.clear is clear
+
+
+# --- one phone, one player -----------------------------------------------------------------------
+def test_one_phone_cannot_agree_as_both_players():
+    events = [
+        ev("piece", "f", "10:00", piece={"name": "Forest", "size": 3}),
+        ev("agree", "f", "10:01", player=0, phone="ann"),
+        ev("agree", "f", "10:02", player=1, phone="ann"),  # the same phone as the other player
+    ]
+    state = terrain.fold(2, events, ["Ann", "Bo"])
+    assert state.locked_at is None and state.pieces["f"].agreed == {0}
+    assert state.seats == {0: "ann"} and state.open_seats("bo") == [1] and state.open_seats("ann") == [0]
+    assert state.seat_refusal(1, "ann", ["Ann", "Bo"]).startswith("This phone agrees for Ann;")
+    assert state.seat_refusal(0, "bo", ["Ann", "Bo"]).startswith("Ann already agrees on another phone")
+    events.append(ev("agree", "f", "10:03", player=1, phone="bo"))
+    state = terrain.fold(2, events)
+    assert state.locked_at == "10:03" and state.seats == {0: "ann", 1: "bo"}
+
+
+def test_a_seat_taken_before_agreeing_binds_the_phone():
+    events = [
+        ev("piece", "f", "10:00", piece={"name": "Forest", "size": 3}),
+        {"type": "seat", "player": 1, "phone": "bo", "at": "10:01"},
+        ev("agree", "f", "10:02", player=1, phone="ann"),  # Bo's seat is held by Bo's phone
+        {"type": "seat", "player": 0, "phone": "bo", "at": "10:03"},  # Bo's phone cannot take both
+    ]
+    state = terrain.fold(2, events)
+    assert state.seats == {1: "bo"} and state.pieces["f"].agreed == set()
+
+
+def test_a_stored_piece_out_of_todays_limits_is_left_out():
+    events = [
+        ev("piece", "f", "10:00", piece={"name": "Forest", "size": 3}),
+        ev("piece", "f", "10:01", piece={"name": "Forest", "size": 3, "x": 1e300, "y": 1}),
+    ]
+    state = terrain.fold(2, events)
+    assert state.pieces["f"].piece.x is None

@@ -24,6 +24,13 @@ def fb_game(client, scenario="outflank"):
     return made, f"/games/{made['id']}/terrain"
 
 
+def second_phone(app, made):
+    """Bo's phone: another browser that joins by the game's link."""
+    bo = app.test_client()
+    bo.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    return bo
+
+
 def csrf(client, url):
     return soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
 
@@ -136,8 +143,110 @@ def test_line_of_sight_api(client):
     )
 
 
+def test_cover_only_for_a_target_no_bigger_than_the_piece_api(client):
+    """Issue 11 item 4: a Size 3 target behind Size 1 Cover gains no cover."""
+
+    def sight(target_size: int, cover_size: int) -> dict:
+        return client.post(
+            "/api/v1/terrain/line-of-sight",
+            json={
+                "shooter": {"size": 1},
+                "target": {"size": target_size},
+                "between": [{"name": "Wheat", "kind": "terrain", "size": cover_size, "cover": True}],
+            },
+        ).json
+
+    assert sight(3, 1)["cover"] is False
+    assert "the target (Size 3) is bigger: it gains no cover" in sight(3, 1)["reasons"][-1]
+    assert sight(1, 1)["cover"] is True and sight(3, 3)["cover"] is True and sight(4, 3)["cover"] is False
+
+
+def test_garrison_elevation_api(client):
+    def sight(shooter: dict, target: dict) -> dict:
+        between = [{"name": "Hill", "kind": "terrain", "size": 2, "obstructing": True}]
+        return client.post(
+            "/api/v1/terrain/line-of-sight", json={"shooter": shooter, "target": target, "between": between}
+        )
+
+    volley = sight({"size": 1, "garrison": {"elevation": 3}}, {"size": 1}).json
+    assert volley["clear"] is True and volley["shooter_size"] == 3
+    assert "The shooter volleys from a garrison: it counts as Size 3" in volley["reasons"][1]
+    assert sight({"size": 1, "garrison": {"elevation": 2}}, {"size": 1}).json["blocked_by"] == ["Hill"]
+    occupied = sight({"size": 1}, {"size": 1, "garrison": {"size": 3}}).json
+    assert occupied["target_size"] == 3 and occupied["clear"] is True
+    for shooter, target, sentence in [
+        ({"garrison": {"size": 2}}, {}, "shooter.garrison.elevation must be a whole number from 0 to 20."),
+        ({}, {"garrison": {"elevation": 2}}, "target.garrison.size must be a whole number from 0 to 20."),
+        ({"garrison": 3}, {}, 'shooter.garrison must be an object such as {"elevation": 2}, or left out.'),
+        (
+            {"garrison": {"elevation": 21}},
+            {},
+            "shooter.garrison.elevation must be a whole number from 0 to 20.",
+        ),
+    ]:
+        refused = sight(shooter, target)
+        assert refused.status_code == 422 and refused.json["error"] == sentence
+
+
+def test_garrison_elevation_is_kept_on_a_piece(client):
+    answer = client.post(
+        "/api/v1/terrain/check",
+        json={
+            "pack": "conquest-first-blood",
+            "pieces": [{"name": "Tower", "kind": "garrison", "elevation": 3}],
+        },
+    )
+    assert answer.status_code == 200
+    bad = client.post(
+        "/api/v1/terrain/check",
+        json={
+            "pack": "conquest-first-blood",
+            "pieces": [{"name": "Tower", "kind": "garrison", "elevation": 1.5}],
+        },
+    )
+    assert bad.status_code == 422 and bad.json["error"].startswith("pieces[0].elevation:")
+
+
+def test_no_terrain_on_a_marker_or_point_api(client):
+    """Issue 11 item 6: a ruin on Shieldwall's marker or Tug-of-War's centre point is a problem."""
+    ruin = {"name": "Ruin", "ruins": True, "footprint": [4, 2]}
+    for scenario, x, y, label in [
+        ("shieldwall", 18, 18, "marker P1 centre"),
+        ("tug-of-war", 24, 24, "point C"),
+    ]:
+        answer = client.post(
+            "/api/v1/terrain/check",
+            json={"pack": "conquest-first-blood", "scenario": scenario, "pieces": [{**ruin, "x": x, "y": y}]},
+        ).json
+        found = [p for p in answer["problems"] if p["rule"] == "objective-marker"]
+        assert [p["message"] for p in found] == [
+            f"Ruin (piece 1) stands on the objective {label}; no terrain may."
+        ]
+        assert found[0]["pieces"] == ["Ruin"] and answer["valid"] is False
+
+
+def test_keyword_advice_api(client):
+    """Issue 11 item 9: two or three keywords a piece, Elevated with Traversable flagged: advice."""
+    answer = client.post(
+        "/api/v1/terrain/check",
+        json={
+            "pack": "conquest-first-blood",
+            "pieces": [
+                {"name": "Odd hill", "size": 2, "keywords": ["elevated", "traversable", "cover", "water"]}
+            ],
+        },
+    ).json
+    advice = {a["rule"]: a["message"] for a in answer["advice"]}
+    assert (
+        advice["keyword-count"]
+        == "Odd hill (piece 1) has 4 keywords; the rulebook advises no more than 3 a piece."
+    )
+    assert advice["keyword-contradiction"].startswith("Odd hill (piece 1) is both Elevated and Traversable")
+    assert not [p for p in answer["problems"] if p["rule"].startswith("keyword")]
+
+
 # --- the terrain screen ----------------------------------------------------------------------------
-def test_add_agree_change_reopen(client):
+def test_add_agree_change_reopen(app, client):
     made, url = fb_game(client)
     token = csrf(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
@@ -146,7 +255,8 @@ def test_add_agree_change_reopen(client):
     assert page.select_one('[data-testid="agreement"]').text.strip() == "1 of 1 piece still to agree."
     uid = page.select_one(".piece-entry")["data-uid"]
     post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
-    page = soup(post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1"))
+    bo = second_phone(app, made)
+    page = soup(post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf(bo, url), player="1"))
     assert (
         page.select_one('[data-testid="agreement"]').text.strip().startswith("Agreed by both and locked at")
     )
@@ -163,13 +273,50 @@ def test_add_agree_change_reopen(client):
     assert link == "Terrain: 1 to agree"
 
 
-def test_one_phone_agrees_only_for_its_player(client):
-    _made, url = fb_game(client)
+def test_one_phone_agrees_only_for_its_player(app, client):
+    made, url = fb_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
-    client.post(f"{url}/seat", data={"csrf_token": token, "seat": "1"})
-    buttons = [b.text for b in soup(client.get(url)).select(".piece-entry .entry-actions button.primary")]
-    assert buttons == ["Bo agrees"]
+    assert post(client, f"{url}/seat", csrf_token=token, seat="1").status_code == 200
+    page = soup(client.get(url))
+    assert [b.text for b in page.select(".piece-entry .entry-actions button.primary")] == ["Bo agrees"]
+    assert page.select_one('[data-testid="seat"]').text.startswith("This phone agrees for Bo.")
+    # Ann's phone is offered Ann only: Bo's seat is held by the first phone.
+    ann = second_phone(app, made)
+    buttons = [b.text for b in soup(ann.get(url)).select(".piece-entry .entry-actions button.primary")]
+    assert buttons == ["Ann agrees"]
+    refused = post(ann, f"{url}/seat", csrf_token=csrf(ann, url), seat="1")
+    assert refused.status_code == 422
+    assert soup(refused).select_one("#error").text == (
+        "Bo already agrees on another phone; only that phone can agree for Bo."
+    )
+
+
+def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
+    """Issue 12 item 8: the attack was one phone ticking both players' boxes."""
+    made, url = fb_game(client)
+    token = csrf(client, url)
+    uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
+        "data-uid"
+    ]
+    assert post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0").status_code == 200
+    refused = post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1")
+    assert refused.status_code == 422
+    assert soup(refused).select_one("#error").text == (
+        "This phone agrees for Ann; Bo agrees on their own phone (join by the game's link)."
+    )
+    api = client.get(f"/api/v1/games/{made['id']}/terrain").json
+    assert api["locked_at"] is None and api["pieces"][0]["agreed_by"] == ["Ann"]
+    # Without the cookie a new phone id is made, so clearing cookies gives a different phone.
+    fresh = app.test_client()
+    fresh.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    assert (
+        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="0").status_code == 422
+    )
+    assert (
+        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="1").status_code == 200
+    )
+    assert client.get(f"/api/v1/games/{made['id']}/terrain").json["agreed"] is True
 
 
 def test_custom_piece_and_refusal_keeps_the_form(client):
@@ -214,7 +361,7 @@ def test_watchers_cannot_change_terrain(app, client):
     assert watcher.post(f"{url}/pieces", data={"csrf_token": wtoken, "preset": "Hill"}).status_code == 403
 
 
-def test_saved_sets_for_a_club_table(client):
+def test_saved_sets_come_back_on_the_same_phone(client):
     _made, url = fb_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
@@ -243,13 +390,14 @@ def test_aos_mysterious_terrain_roll_and_card(client):
     assert "Old Ruin" in text and "Deadly (4)" in text and "NOT YET AGREED" in text
 
 
-def test_conquest_card_lists_keywords_and_effects(client):
-    _made, url = fb_game(client)
+def test_conquest_card_lists_keywords_and_effects(app, client):
+    made, url = fb_game(client)
     token = csrf(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     uid = page.select_one(".piece-entry")["data-uid"]
-    for player in ("0", "1"):
-        post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player=player)
+    post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
+    bo = second_phone(app, made)
+    post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf(bo, url), player="1")
     text = "\n".join(
         p.extract_text() for p in PdfReader(io.BytesIO(client.get(f"{url}/card.pdf").data)).pages
     )
@@ -275,3 +423,21 @@ def test_line_of_sight_on_the_screen(client):
         )
     )
     assert answer.select_one("strong").text == "Blocked by Item 1."
+
+
+def test_line_of_sight_on_the_screen_from_a_garrison(client):
+    _made, url = fb_game(client)
+    form = {
+        "csrf_token": csrf(client, url),
+        "shooter_size": "1",
+        "target_size": "1",
+        "b0.kind": "terrain",
+        "b0.size": "2",
+        "b0.obstructing": "on",
+    }
+    assert (
+        soup(client.post(f"{url}/line-of-sight", data=form)).select_one("strong").text == "Blocked by Item 1."
+    )
+    answer = soup(client.post(f"{url}/line-of-sight", data={**form, "shooter_garrison": "3"}))
+    assert answer.select_one("strong").text == "Clear: the shooter can see and volley the target."
+    assert "the garrison's Elevation" in answer.text

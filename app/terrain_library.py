@@ -1,0 +1,127 @@
+"""Terrain kept for later: presets (one piece) and saved sets (a table's pieces).
+
+What a player saves belongs to the phone that saved it, and only that phone sees it or can
+replace it; club-wide presets and sets are the admin's (see app/web/admin.py). Every screen
+lists a bounded number of each, so no phone can flood another's page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.refusal import Refusal
+from app.rules import terrain
+from app.rules.pack import Pack
+from app.store import CLUB, Store
+
+# What one phone keeps for one rulepack, and what a screen lists from the club.
+PHONE_PRESETS = 20
+PHONE_SETS = 20
+CLUB_PRESETS = 30
+CLUB_SETS = 20
+
+
+def owner(phone: str) -> str:
+    """The owner name of what a phone (by its hash) saves."""
+    return f"phone:{phone}"
+
+
+def presets(store: Store, pack: Pack, phone: str | None) -> list[dict[str, Any]]:
+    """The presets a phone is offered, by name: the pack's, the club's, then its own.
+
+    A later source's preset of the same name takes the place of an earlier one.
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for p in pack.terrain.presets if pack.terrain else []:
+        found[p.name] = {**p.model_dump(), "owner": "pack"}
+    for p in store.terrain_presets(pack.id, [CLUB], CLUB_PRESETS):
+        found[p["name"]] = p
+    if phone:
+        for p in store.terrain_presets(pack.id, [owner(phone)], PHONE_PRESETS):
+            found[p["name"]] = {**p, "owner": "mine"}
+    return list(found.values())
+
+
+def piece_of(preset: dict[str, Any]) -> dict[str, Any]:
+    """A preset as the piece it adds."""
+    return {k: v for k, v in preset.items() if v is not None and k != "owner"}
+
+
+def save_preset(store: Store, pack: Pack, phone: str, piece: dict[str, Any]) -> Refusal | None:
+    """Keep a piece as this phone's preset (the newest of a name wins)."""
+    if not store.save_terrain_preset(pack.id, owner(phone), piece, PHONE_PRESETS):
+        return Refusal(
+            f"This phone keeps at most {PHONE_PRESETS} presets for {pack.name}; the piece was added "
+            "but not kept as a preset."
+        )
+    return None
+
+
+def save_club_preset(store: Store, pack: Pack, piece: dict[str, Any]) -> Refusal | None:
+    """Keep a piece as a club-wide preset (an admin action)."""
+    pieces, problem = terrain.parse_pieces(pack, [piece])
+    if pieces is None:
+        return Refusal((problem or "The piece is not valid.").replace("pieces[0]", "piece"))
+    body = pieces[0].model_dump(mode="json", exclude={"uid", "x", "y", "mysterious"})
+    if not store.save_terrain_preset(pack.id, CLUB, body, CLUB_PRESETS):
+        return Refusal(f"The club keeps at most {CLUB_PRESETS} presets for {pack.name}; delete one first.")
+    return None
+
+
+def club_presets(store: Store, pack: Pack) -> list[dict[str, Any]]:
+    """The club-wide presets of a pack, by name."""
+    return store.terrain_presets(pack.id, [CLUB], CLUB_PRESETS)
+
+
+def remove_club_preset(store: Store, pack: Pack, name: str) -> bool:
+    """Forget a club-wide preset by name."""
+    return store.delete_terrain_preset(pack.id, CLUB, name)
+
+
+def club_sets(store: Store, pack: Pack) -> list[dict[str, Any]]:
+    """The club-wide saved sets of a pack, newest first."""
+    return store.terrain_library(pack.id, [CLUB], CLUB_SETS)
+
+
+def remove_club_set(store: Store, pack: Pack, set_id: str) -> bool:
+    """Forget a club-wide saved set."""
+    return store.delete_terrain_library(set_id, CLUB, pack.id)
+
+
+def sets(store: Store, pack: Pack, phone: str | None) -> list[dict[str, Any]]:
+    """The saved sets a phone is offered: the club's, then its own newest first."""
+    club = store.terrain_library(pack.id, [CLUB], CLUB_SETS)
+    mine = store.terrain_library(pack.id, [owner(phone)], PHONE_SETS) if phone else []
+    return club + mine
+
+
+def find_set(store: Store, pack: Pack, phone: str | None, set_id: str) -> dict[str, Any] | None:
+    """One saved set this phone is offered, by id."""
+    return next((s for s in sets(store, pack, phone) if s["id"] == set_id), None)
+
+
+def save_set(
+    store: Store, pack: Pack, phone: str, name: str, pieces: list[dict[str, Any]], club: bool = False
+) -> Refusal | None:
+    """Keep a table's pieces under a name for this phone, or for the club when ``club`` (admin only).
+
+    One write, whatever the number of pieces.
+    """
+    if not name or len(name) > 60:
+        return Refusal("name: give the saved set a name of 1 to 60 characters.")
+    if not pieces:
+        return Refusal("There are no pieces to save yet: add the table's pieces first.")
+    if len(pieces) > terrain.MAX_PIECES:
+        return Refusal(f"A saved set holds at most {terrain.MAX_PIECES} pieces.")
+    if club:
+        if store.save_terrain_library(pack.id, CLUB, name, pieces, CLUB_SETS) is None:
+            return Refusal(
+                f"The club keeps at most {CLUB_SETS} saved sets for {pack.name}; delete one first."
+            )
+        return None
+    if store.save_terrain_library(pack.id, owner(phone), name, pieces, PHONE_SETS) is None:
+        return Refusal(
+            f"This phone keeps at most {PHONE_SETS} saved sets for {pack.name}; save under the name "
+            "of one to replace it."
+        )
+    return None
