@@ -16,7 +16,19 @@ from typing import Any
 
 import brotli
 import segno
-from flask import Flask, abort, current_app, g, jsonify, make_response, render_template, request, url_for
+from flask import (
+    Flask,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
+from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -36,6 +48,21 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
+
+
+# A year: phones that once reached Muster over HTTPS never fall back to plain HTTP.
+HSTS_SECONDS = 365 * 24 * 3600
+
+
+class _SessionCookies(SecureCookieSessionInterface):
+    """The session cookie (the admin login, the forms' CSRF key) is Secure on HTTPS requests.
+
+    Flask decides once per app; a Pi answers both http://muster.local and, through a proxy,
+    https://, so the request decides.
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
 def store() -> Store:
@@ -269,6 +296,9 @@ def _csrf_error(exc: CSRFError) -> Any:
 
 
 def _headers(response: Any) -> Any:
+    if request.is_secure:
+        # Served over HTTPS (directly or through a trusted proxy): phones keep to HTTPS.
+        response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -280,6 +310,7 @@ def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
     from app.web import admin, api, games, home, prints, pwa, rosters, terrain
 
+    app.session_interface = _SessionCookies()
     csrf.init_app(app)
     # Pages, JSON and assets travel compressed: a phone on club Wi-Fi loads a game in one go.
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
