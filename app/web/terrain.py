@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app import pdf, terrain_sets
 from app.rules import grid, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, store
+from app.web import loaded_game, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token
 
@@ -81,8 +81,7 @@ def _render(
     template = "partials/_terrain.html" if htmx else "terrain.html"
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return private_page(response)
 
 
 @bp.get("/games/<game_id>/terrain")
