@@ -70,6 +70,9 @@ def _serve(args: argparse.Namespace) -> None:
                 # gunicorn's control socket lives at one path per user (~/.gunicorn): two
                 # servers would fight over it, and Muster has no use for it.
                 "control_socket_disable": True,
+                # X-Forwarded-* headers are believed only through MUSTER_PROXY (ProxyFix in
+                # create_app), never by gunicorn on its own for whoever connects from 127.0.0.1.
+                "forwarded_allow_ips": "",
                 "timeout": 60,
                 "graceful_timeout": 10,
                 "keepalive": 5,
