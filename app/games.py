@@ -154,8 +154,10 @@ def record(
     setup = setup_of(row)
     rules = engine(pack)
     after: list[Any] = [None, []]
+    judged: list[list[dict[str, Any]]] = [[]]
 
     def refuse(events: list[dict[str, Any]]) -> str | None:
+        judged[0] = events
         if len(events) >= MAX_EVENTS:
             after[:] = [None, []]
             return FULL
@@ -170,7 +172,11 @@ def record(
         return problem
 
     def summarise() -> dict[str, Any] | None:
-        return card(after[0]) if after[0] is not None else None
+        if after[0] is not None:
+            return card(after[0])
+        # An undo's card costs a replay here, in the request that asked for it, rather than
+        # in every club home that shows the game next.
+        return card(rules.replay(pack, setup, [*judged[0], body]))
 
     outcome = store.append(game_id, body, refuse, summarise)
     if outcome.status != "recorded" or after[0] is None:

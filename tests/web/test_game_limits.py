@@ -62,25 +62,27 @@ def test_the_home_reads_no_log_of_a_game_whose_card_is_kept(app: Flask, client: 
     assert "round 1 of 5" in cards[f"/games/{live['id']}"].text
 
 
-def test_an_undo_or_an_old_game_gets_its_card_made_once(app: Flask, client: FlaskClient) -> None:
+def test_an_undo_keeps_the_card_true_and_an_old_game_gets_one_once(app: Flask, client: FlaskClient) -> None:
     game = new_game(client)
     api = Api(client, game)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     turn = api.ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
     assert turn["players"][0]["vp"] > 0
-    turn_id = turn["turns"][0]["event"]
-    assert api.post({"type": "undo", "event": turn_id}).status_code == 201
-    # The undo leaves the stored card behind the log: the home replays the game once...
-    assert [int(v.text) for v in soup(client.get("/")).select("#tables .vp")] == [0, 0]
+    assert [int(v.text) for v in soup(client.get("/")).select("#tables .vp")] == [turn["players"][0]["vp"], 0]
+    assert api.post({"type": "undo", "event": turn["turns"][0]["event"]}).status_code == 201
+    # The undo's request stored the card: the home shows the score without the turn, unreplayed.
     before = _replays(app)
-    # ...and keeps its new card, so the next refresh replays nothing.
     assert [int(v.text) for v in soup(client.get("/")).select("#tables .vp")] == [0, 0]
     assert _replays(app) == before
-    # A game stored before cards existed (no card at all) is shown right too.
+    # A game stored before cards existed is replayed once, and its card kept from then on.
     db = sqlite3.connect(app.config["DATABASE"])
     with db:
         db.execute("UPDATE games SET summary = NULL, summary_seq = NULL")
+    app.extensions["muster.replays"] = type(app.extensions["muster.replays"])()  # a restarted server
     assert [int(v.text) for v in soup(client.get("/")).select("#tables .vp")] == [0, 0]
+    assert _replays(app) == (0, 1)
+    assert [int(v.text) for v in soup(client.get("/")).select("#tables .vp")] == [0, 0]
+    assert _replays(app) == (0, 1)
 
 
 def test_the_thousand_and_first_event_is_refused(app: Flask, client: FlaskClient) -> None:
