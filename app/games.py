@@ -6,6 +6,7 @@ wiring between app/store.py and app/rules/.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import ModuleType
@@ -184,6 +185,32 @@ def record(
     return Outcome(outcome.status, outcome.error, after[0], after[1])
 
 
+# id(pack) -> (pack, fingerprint); the pack is held so that its id is not reused meanwhile.
+_PACK_MARKS: dict[int, tuple[Pack, str]] = {}
+
+
+def pack_mark(pack: Pack) -> str:
+    """A fingerprint of a loaded rulepack's content, worked out once per loaded pack.
+
+    A card records the pack it was scored with: when an admin replaces the pack, cards made
+    with the old one are made again instead of showing scores the rules no longer give.
+    """
+    known = _PACK_MARKS.get(id(pack))
+    if known is None or known[0] is not pack:
+        if len(_PACK_MARKS) >= 64:  # packs replaced many times over: forget the old ones
+            _PACK_MARKS.clear()
+        known = _PACK_MARKS[id(pack)] = (
+            pack,
+            hashlib.sha256(pack.model_dump_json().encode()).hexdigest()[:16],
+        )
+    return known[1]
+
+
+def card_is_current(stored: dict[str, Any] | None, pack: Pack) -> bool:
+    """Whether a stored card was made with this very pack."""
+    return stored is not None and stored.get("pack") == pack_mark(pack)
+
+
 def card(state: scoring.Game | rounds.RoundGame) -> dict[str, Any]:
     """What the club home shows of a game: each player's VP, the round, and the result.
 
@@ -192,6 +219,7 @@ def card(state: scoring.Game | rounds.RoundGame) -> dict[str, Any]:
     """
     result = state.result if state.finished else None
     return {
+        "pack": pack_mark(state.pack),
         "vp": [state.vp(i) for i in range(len(state.setup.players))],
         "round": state.current_round,
         "finished": bool(state.finished),

@@ -35,7 +35,8 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
 
     The card is stored with the game as events arrive, so a listed game costs the same
     however long its log. A game whose card is missing or behind its log (one from before
-    cards were kept, or just after an undo) is replayed once and its card stored.
+    cards were kept, or scored with a rulepack since replaced) is replayed once and its card
+    stored.
     """
     listed = []
     for row in rows:
@@ -44,9 +45,8 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
         if pack is None or scenario is None:
             listed.append({"row": row, "card": None, "scenario": None, "pack": pack})
             continue
-        listed.append(
-            {"row": row, "card": row.summary or _card(row, pack), "scenario": scenario, "pack": pack}
-        )
+        card = row.summary if games.card_is_current(row.summary, pack) else _card(row, pack)
+        listed.append({"row": row, "card": card, "scenario": scenario, "pack": pack})
     return listed
 
 

@@ -9,18 +9,23 @@ an import's `created` must be a real time up to now.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app import create_app
 from app.games import MAX_EVENTS
 from tests.savage_gains import SETUP, game_script
 from tests.web.conftest import Api, new_game, soup
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _rolls(n: int) -> list[dict[str, Any]]:
@@ -159,3 +164,33 @@ def test_archive_tonight_takes_every_imported_game(app: Flask, client: FlaskClie
     finally:
         store.close()
     assert not soup(client.get("/")).select(".table-card")
+
+
+def test_a_replaced_rulepack_makes_the_cards_again(tmp_path: Path) -> None:
+    folder = tmp_path / "rulepacks"
+    shutil.copytree(ROOT / "rulepacks", folder)
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "RULEPACKS": str(folder),
+            "RULEPACKS_CHECK_SECONDS": 0,
+            "TESTING": True,
+            "SECRET_KEY": "test",
+        }
+    )
+    client = app.test_client()
+    game = new_game(client)
+    Api(client, game).ok({"type": "battle_round", "round": 1, "first": 0})
+    before = _replays(app)
+    client.get("/")
+    assert _replays(app) == before
+    hits, misses = before
+    # The admin installs a new version of the pack: the stored card was scored with the old one.
+    path = folder / "aos-ghb-2021.yaml"
+    path.write_text(path.read_text().replace("name: ", "name: Revised ", 1))
+    page = soup(client.get("/"))
+    assert "Revised" in page.text
+    assert _replays(app) == (hits, misses + 1)
+    assert "round 1 of 5" in page.select_one("#tables .table-card").text
+    client.get("/")
+    assert _replays(app) == (hits, misses + 1)
