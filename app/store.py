@@ -1,7 +1,9 @@
 """SQLite through sqlite-utils: schema, migrations and the queries the app needs.
 
 A game is stored as its set-up plus an append-only list of events; nothing derived from
-the events (VP, result) is ever written. Writes are transactions: an event is checked
+the events is stored as truth. The one copy kept, a game's card for the club home (VP,
+round, result), names the last event it folds and is used only while that is still the
+log's last event. Writes are transactions: an event is checked
 against the game's existing events and inserted inside one ``BEGIN IMMEDIATE``, so two
 phones recording at once are serialised and neither update is lost.
 """
