@@ -96,7 +96,10 @@ def _serve(args: argparse.Namespace) -> None:
     # checked, and the workers share the loaded code and packs instead of each holding a copy
     # (no database connection is open at the fork: each server thread opens its own).
     heap.fewer_arenas()  # before any thread starts; the workers inherit it
-    app = create_app()
+    try:
+        app = create_app()
+    except ValueError as exc:  # a setting Muster cannot use (MUSTER_PROXY): say which, and stop
+        sys.exit(str(exc))
     # Templates compiled here are shared by every worker instead of compiled again in each.
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
