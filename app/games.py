@@ -168,16 +168,17 @@ def record(
         else:
             state = rules.replay(pack, setup, events)
         problem = rules.check(state, body)
-        # An undo is judged without being applied: its state is made by the next replay.
+        # An undo is judged without being applied: its state is replayed once it is accepted.
         after[:] = [None, []] if problem or body.get("type") == "undo" else [state, [*events, body]]
         return problem
 
-    def summarise() -> dict[str, Any] | None:
-        if after[0] is not None:
-            return card(after[0])
-        # An undo's card costs a replay here, in the request that asked for it, rather than
-        # in every club home that shows the game next.
-        return card(rules.replay(pack, setup, [*judged[0], body]))
+    def summarise() -> dict[str, Any]:
+        if after[0] is None:
+            # An accepted undo: its state is replayed here, in the request that asked for it,
+            # for the answer and the game's card, rather than in every screen that shows it next.
+            log = [*judged[0], body]
+            after[:] = [rules.replay(pack, setup, log), log]
+        return card(after[0])
 
     outcome = store.append(game_id, body, refuse, summarise)
     if outcome.status != "recorded" or after[0] is None:
