@@ -3,9 +3,11 @@
 A game is stored as its set-up plus an append-only list of events; nothing derived from
 the events is stored as truth. The one copy kept, a game's card for the club home (VP,
 round, result), names the last event it folds and is used only while that is still the
-log's last event. Writes are transactions: an event is checked
-against the game's existing events and inserted inside one ``BEGIN IMMEDIATE``, so two
-phones recording at once are serialised and neither update is lost.
+log's last event (and the rulepack it was scored with is still installed).
+
+Writes are transactions: an event is checked against the game's existing events and
+inserted under one write lock, so two phones recording at once are serialised and neither
+update is lost.
 """
 
 from __future__ import annotations
