@@ -83,6 +83,30 @@ def refresh_rulepacks(app: Flask) -> dict[str, Any]:
     return app.extensions["muster.packs"]
 
 
+def _behind_proxies(app: Flask, count: Any) -> None:
+    """Trust ``count`` proxies in front of Muster for the phone's address and for HTTPS.
+
+    Without a proxy nothing a client sends in ``X-Forwarded-*`` is believed: anyone on the
+    club Wi-Fi could claim another address (and lock the organiser out of admin) or claim
+    HTTPS. With ``MUSTER_PROXY=1`` (Caddy or nginx on the same Pi), Werkzeug's ProxyFix takes
+    the address and scheme the nearest proxy wrote.
+    """
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    try:
+        proxies = int(count)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"MUSTER_PROXY must be how many proxies stand in front of Muster (0 to 5), not {count!r}."
+        ) from None
+    if not 0 <= proxies <= 5:
+        raise ValueError(
+            f"MUSTER_PROXY must be how many proxies stand in front of Muster (0 to 5), not {count!r}."
+        )
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app: config, database, rulepacks, blueprints.
 
@@ -113,6 +137,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["RULEPACKS"] = os.environ["MUSTER_RULEPACKS"]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    if os.environ.get("MUSTER_PROXY"):
+        app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
+    _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)
 
     from app.store import Store
 

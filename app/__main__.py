@@ -70,6 +70,9 @@ def _serve(args: argparse.Namespace) -> None:
                 # gunicorn's control socket lives at one path per user (~/.gunicorn): two
                 # servers would fight over it, and Muster has no use for it.
                 "control_socket_disable": True,
+                # X-Forwarded-* headers are believed only through MUSTER_PROXY (ProxyFix in
+                # create_app), never by gunicorn on its own for whoever connects from 127.0.0.1.
+                "forwarded_allow_ips": "",
                 "timeout": 60,
                 "graceful_timeout": 10,
                 "keepalive": 5,
@@ -93,7 +96,10 @@ def _serve(args: argparse.Namespace) -> None:
     # checked, and the workers share the loaded code and packs instead of each holding a copy
     # (no database connection is open at the fork: each server thread opens its own).
     heap.fewer_arenas()  # before any thread starts; the workers inherit it
-    app = create_app()
+    try:
+        app = create_app()
+    except ValueError as exc:  # a setting Muster cannot use (MUSTER_PROXY): say which, and stop
+        sys.exit(str(exc))
     # Templates compiled here are shared by every worker instead of compiled again in each.
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)

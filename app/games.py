@@ -6,7 +6,9 @@ wiring between app/store.py and app/rules/.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
@@ -18,6 +20,13 @@ from app.rules.pack import Pack
 from app.store import GameRow, Store
 
 EXPORT_FORMAT = "muster-game/1"
+# The most events one game may hold: a long battle records under 200, and every screen and
+# check of a game reads its whole log.
+MAX_EVENTS = 1000
+FULL = (
+    f"This game already holds {MAX_EVENTS:,} events, the most one game may hold; "
+    "start a new game to record more."
+)
 
 
 @dataclass
@@ -146,22 +155,77 @@ def record(
     setup = setup_of(row)
     rules = engine(pack)
     after: list[Any] = [None, []]
+    judged: list[list[dict[str, Any]]] = [[]]
 
     def refuse(events: list[dict[str, Any]]) -> str | None:
+        judged[0] = events
+        if len(events) >= MAX_EVENTS:
+            after[:] = [None, []]
+            return FULL
         # check() leaves the replayed game holding the new event: the state to answer with.
         if replays is not None:
             state = replays.take(game_id, pack, setup, events, rules)
         else:
             state = rules.replay(pack, setup, events)
         problem = rules.check(state, body)
-        # An undo is judged without being applied: its state is made by the next replay.
+        # An undo is judged without being applied: its state is replayed once it is accepted.
         after[:] = [None, []] if problem or body.get("type") == "undo" else [state, [*events, body]]
         return problem
 
-    outcome = store.append(game_id, body, refuse)
+    def summarise() -> dict[str, Any]:
+        if after[0] is None:
+            # An accepted undo: its state is replayed here, in the request that asked for it,
+            # for the answer and the game's card, rather than in every screen that shows it next.
+            log = [*judged[0], body]
+            after[:] = [rules.replay(pack, setup, log), log]
+        return card(after[0])
+
+    outcome = store.append(game_id, body, refuse, summarise)
     if outcome.status != "recorded" or after[0] is None:
         return Outcome(outcome.status, outcome.error)
     return Outcome(outcome.status, outcome.error, after[0], after[1])
+
+
+# id(pack) -> (pack, fingerprint); the pack is held so that its id is not reused meanwhile.
+_PACK_MARKS: dict[int, tuple[Pack, str]] = {}
+
+
+def pack_mark(pack: Pack) -> str:
+    """A fingerprint of a loaded rulepack's content, worked out once per loaded pack.
+
+    A card records the pack it was scored with: when an admin replaces the pack, cards made
+    with the old one are made again instead of showing scores the rules no longer give.
+    """
+    known = _PACK_MARKS.get(id(pack))
+    if known is None or known[0] is not pack:
+        if len(_PACK_MARKS) >= 64:  # packs replaced many times over: forget the old ones
+            _PACK_MARKS.clear()
+        known = _PACK_MARKS[id(pack)] = (
+            pack,
+            hashlib.sha256(pack.model_dump_json().encode()).hexdigest()[:16],
+        )
+    return known[1]
+
+
+def card_is_current(stored: dict[str, Any] | None, pack: Pack) -> bool:
+    """Whether a stored card was made with this very pack."""
+    return stored is not None and stored.get("pack") == pack_mark(pack)
+
+
+def card(state: scoring.Game | rounds.RoundGame) -> dict[str, Any]:
+    """What the club home shows of a game: each player's VP, the round, and the result.
+
+    Stored with the game as its events arrive (see Store.recent_games), so the home never
+    replays a log to draw a card.
+    """
+    result = state.result if state.finished else None
+    return {
+        "pack": pack_mark(state.pack),
+        "vp": [state.vp(i) for i in range(len(state.setup.players))],
+        "round": state.current_round,
+        "finished": bool(state.finished),
+        "result": {"kind": result.kind, "winner": result.winner} if result else None,
+    }
 
 
 def summary(loaded: Loaded) -> dict[str, Any]:
@@ -353,12 +417,16 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
         return Refusal(
             "id is already a game on this server; delete it first or import under a new id.", conflict=True
         )
-    created = data.get("created")
-    if not isinstance(created, str) or not 10 <= len(created) <= 40:
-        return Refusal("created must be the ISO 8601 time the game was created.")
+    created = _past_time(data.get("created"))
+    if created is None:
+        return Refusal(
+            "created must be the ISO 8601 time the game was created, from the year 2000 up to now."
+        )
     events = data.get("events")
     if not isinstance(events, list):
         return Refusal("events must be a list of the game's events.")
+    if len(events) > MAX_EVENTS:
+        return Refusal(f"events must hold at most {MAX_EVENTS:,} events; this export has {len(events):,}.")
     rules = engine(packs[setup.pack])
     state = rules.new_game(packs[setup.pack], setup)
     seen: set[str] = set()
@@ -391,8 +459,28 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
         return Refusal(
             "events: some event ids are already recorded on this server in another game.", conflict=True
         )
-    token = store.import_game(setup.as_dict(), game_id, created, clean)
+    token = store.import_game(setup.as_dict(), game_id, created, clean, card(state))
     return game_id, token
+
+
+def _past_time(value: Any) -> str | None:
+    """An ISO 8601 time not in the future, written as Muster writes times (UTC), or ``None``.
+
+    Times are compared as text on the home screen and by "Archive tonight": a time in
+    another form, or after now, would sort above every real game and never be archived.
+    """
+    if not isinstance(value, str) or not 10 <= len(value) <= 40:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)  # Muster always wrote UTC
+    when = when.astimezone(UTC)
+    if when > datetime.now(UTC) or when.year < 2000:
+        return None
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _url_safe(text: str) -> bool:

@@ -1,9 +1,13 @@
 """SQLite through sqlite-utils: schema, migrations and the queries the app needs.
 
 A game is stored as its set-up plus an append-only list of events; nothing derived from
-the events (VP, result) is ever written. Writes are transactions: an event is checked
-against the game's existing events and inserted inside one ``BEGIN IMMEDIATE``, so two
-phones recording at once are serialised and neither update is lost.
+the events is stored as truth. The one copy kept, a game's card for the club home (VP,
+round, result), names the last event it folds and is used only while that is still the
+log's last event (and the rulepack it was scored with is still installed).
+
+Writes are transactions: an event is checked against the game's existing events and
+inserted under one write lock, so two phones recording at once are serialised and neither
+update is lost.
 """
 
 from __future__ import annotations
@@ -143,6 +147,20 @@ def m005_games_by_night(db: Database) -> None:
 
 
 @migrations()
+def m006_summaries_and_admin_sessions(db: Database) -> None:
+    # What the club home shows of a game (scores, round, result), kept as events arrive, with
+    # the seq of the last event it folds: the home reads it instead of replaying every log.
+    db["games"].add_column("summary", str)
+    db["games"].add_column("summary_seq", int)
+    # An admin login lives here, not only in its cookie, so logging out ends every copy.
+    db["admin_sessions"].create(
+        {"id_hash": str, "password_mark": str, "created": str},
+        pk="id_hash",
+        not_null={"password_mark", "created"},
+    )
+
+
+@migrations()
 def m008_terrain_owners(db: Database) -> None:
     # What a phone saves (presets, sets for a table) is that phone's own; rows owned by "club"
     # are the club-wide ones only the admin writes. Rows saved before are kept as the club's,
@@ -218,6 +236,8 @@ class GameRow:
     players: list[dict[str, Any]]
     created: str
     archived: str | None = None
+    # The stored summary (see m006) when it folds the game's whole log, else None.
+    summary: dict[str, Any] | None = None
 
     def setup_dict(self) -> dict[str, Any]:
         return {
@@ -405,9 +425,17 @@ class Store:
         return game_id, token
 
     def import_game(
-        self, setup: dict[str, Any], game_id: str, created: str, events: list[dict[str, Any]]
+        self,
+        setup: dict[str, Any],
+        game_id: str,
+        created: str,
+        events: list[dict[str, Any]],
+        summary: dict[str, Any] | None = None,
     ) -> str:
-        """Store an exported game with its events as they were; return a new edit token."""
+        """Store an exported game with its events as they were; return a new edit token.
+
+        ``summary`` is what the club home shows of the game after all its events.
+        """
         token = new_edit_token()
         with self._immediate():
             self.db["games"].insert(
@@ -421,9 +449,15 @@ class Store:
                     "created": created,
                 }
             )
+            seq = None
             for event in events:
                 body = {k: v for k, v in event.items() if k != "recorded"}
-                self._insert_event(game_id, body, event.get("recorded") or now())
+                seq = self._insert_event(game_id, body, event.get("recorded") or now())
+            if summary is not None:
+                self.db.execute(
+                    "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ?",
+                    [json.dumps(summary), seq, game_id],
+                )
         return token
 
     def game(self, game_id: str) -> GameRow | None:
@@ -469,8 +503,26 @@ class Store:
             params.append(before)
         if not archived:
             where.append("archived IS NULL")
-        sql = f"SELECT * FROM games WHERE {' AND '.join(where)} ORDER BY created DESC, rowid DESC LIMIT ?"  # noqa: S608
+        # The summary counts only when it folds the log up to its last event (an index lookup).
+        current = (
+            "CASE WHEN summary_seq IS (SELECT max(seq) FROM events WHERE game_id = games.id) THEN summary END"
+        )
+        sql = f"SELECT *, {current} AS current_summary FROM games WHERE {' AND '.join(where)} ORDER BY created DESC, rowid DESC LIMIT ?"  # noqa: S608
         return [_game_row(r) for r in self._query(sql, [*params, limit])]
+
+    def log(self, game_id: str) -> tuple[list[dict[str, Any]], int | None]:
+        """The game's events in order and the seq of the last one (``None`` when there is none)."""
+        rows = self._query("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+        return [json.loads(r["body"]) for r in rows], (rows[-1]["seq"] if rows else None)
+
+    def save_summary(self, game_id: str, summary: dict[str, Any], seq: int | None) -> None:
+        """Keep what the home shows of a game as of the event ``seq``, unless a newer one is kept."""
+        with self._writer():
+            self.db.conn.execute(
+                "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ? "
+                "AND (summary IS NULL OR coalesce(summary_seq, 0) <= coalesce(?, 0))",
+                [json.dumps(summary), seq, game_id, seq],
+            )
 
     def count_games(self) -> int:
         return int(next(iter(self._query("SELECT count(*) AS n FROM games")))["n"])
@@ -498,28 +550,51 @@ class Store:
             )
         return cursor.rowcount
 
-    def login_failures(self, address: str, since: str) -> int:
+    # --- admin logins ----------------------------------------------------------------------
+    def claim_login_attempt(self, address: str, since: str, limit: int) -> int | None:
+        """Count a login attempt from ``address`` if it made fewer than ``limit`` since ``since``.
+
+        The count and the insert are one statement under the write lock, so a burst of
+        simultaneous guesses cannot all pass the count before any is recorded. Returns the
+        attempt's id (give it back with :meth:`forget_login_attempt` when the password was
+        right), or ``None`` when the address must wait.
+        """
+        with self._writer():
+            cursor = self.db.conn.execute(
+                "INSERT INTO login_failures (address, at) SELECT ?, ? "
+                "WHERE (SELECT count(*) FROM login_failures WHERE address = ? AND at >= ?) < ?",
+                [address, now(), address, since, limit],
+            )
+        return cursor.lastrowid if cursor.rowcount == 1 else None
+
+    def forget_login_attempt(self, attempt: int) -> None:
+        """A right password does not count towards the address's limit."""
+        with self._writer():
+            self.db.conn.execute("DELETE FROM login_failures WHERE id = ?", [attempt])
+
+    def start_admin_session(self, session_id: str, password_mark: str) -> None:
+        """Record a new admin login (only a hash of its id is kept)."""
+        with self._writer():
+            self.db.conn.execute(
+                "INSERT INTO admin_sessions (id_hash, password_mark, created) VALUES (?, ?, ?)",
+                [_hash(session_id), password_mark, now()],
+            )
+
+    def admin_session_ok(self, session_id: str, password_mark: str, since: str) -> bool:
+        """Whether the login is still open: not ended, not older than ``since``, same password."""
         rows = self._query(
-            "SELECT count(*) AS n FROM login_failures WHERE address = ? AND at >= ?", [address, since]
+            "SELECT password_mark FROM admin_sessions WHERE id_hash = ? AND created >= ?",
+            [_hash(session_id), since],
         )
-        return int(next(iter(rows))["n"])
+        return bool(rows) and hmac.compare_digest(rows[0]["password_mark"], password_mark)
 
-    def record_login_failure(self, address: str) -> None:
-        with self._immediate():
-            self.db.execute("INSERT INTO login_failures (address, at) VALUES (?, ?)", [address, now()])
-
-    def events_of(self, game_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-        """Events of several games at once, keyed by game id (for lists of live scores)."""
-        out: dict[str, list[dict[str, Any]]] = {g: [] for g in game_ids}
-        if not game_ids:
-            return out
-        marks = ",".join("?" for _ in game_ids)
-        for row in self._query(
-            f"SELECT game_id, body FROM events WHERE game_id IN ({marks}) ORDER BY seq",  # noqa: S608
-            game_ids,
-        ):
-            out[row["game_id"]].append(json.loads(row["body"]))
-        return out
+    def end_admin_sessions(self, session_id: str | None = None, before: str | None = None) -> None:
+        """End one admin login (every copy of its cookie), or every login older than ``before``."""
+        with self._writer():
+            if session_id is not None:
+                self.db.conn.execute("DELETE FROM admin_sessions WHERE id_hash = ?", [_hash(session_id)])
+            if before is not None:
+                self.db.conn.execute("DELETE FROM admin_sessions WHERE created < ?", [before])
 
     # --- events --------------------------------------------------------------------------
     def events_exist(self, event_ids: list[str]) -> bool:
@@ -547,18 +622,21 @@ class Store:
         game_id: str,
         event: dict[str, Any],
         refuse: Callable[[list[dict[str, Any]]], str | None],
+        summarise: Callable[[], dict[str, Any] | None] = lambda: None,
     ) -> Appended:
         """Append one event unless its id is already recorded or ``refuse`` objects.
 
         ``refuse`` gets the game's current events and returns ``None`` to accept or a
         sentence saying why not. It is first asked outside the write lock, so that the lock
         is held only to insert; if another event arrived meanwhile it is asked again inside
-        the lock, so it always judges exactly the events the new one follows.
+        the lock, so it always judges exactly the events the new one follows. ``summarise``,
+        asked after ``refuse`` accepted, gives the game's summary with the event (or ``None``),
+        stored in the same transaction.
         """
         seen = self.events(game_id)
         # A replayed id is found inside the lock below; judging it first costs only a replay.
         problem = refuse(seen)
-        if problem is None and self._append_if_unchanged(game_id, event, len(seen)):
+        if problem is None and self._append_if_unchanged(game_id, event, len(seen), summarise()):
             return Appended("recorded")
         with self._immediate():
             found = next(
@@ -578,7 +656,8 @@ class Store:
                 problem = refuse(self.events(game_id))
             if problem:
                 return Appended("refused", problem)
-            self._insert_event(game_id, event, now())
+            seq = self._insert_event(game_id, event, now())
+            self._set_summary(game_id, summarise(), seq)
         return Appended("recorded")
 
     # --- rosters -------------------------------------------------------------------------
@@ -833,36 +912,55 @@ class Store:
             )
         return cursor.rowcount > 0
 
-    def _append_if_unchanged(self, game_id: str, event: dict[str, Any], length: int) -> bool:
+    def _append_if_unchanged(
+        self, game_id: str, event: dict[str, Any], length: int, summary: dict[str, Any] | None
+    ) -> bool:
         """Insert the event if its id is new and the game still has ``length`` events.
 
-        One autocommitted statement, so the write lock is held for a single call into SQLite:
-        under load every extra step inside the lock is another wait for Python's GIL while
-        all other writers queue.
+        The insert is one statement that checks as it writes, so the write lock is held for
+        few calls into SQLite: under load every extra step inside the lock is another wait
+        for Python's GIL while all other writers queue. The summary goes in the same
+        transaction (one sync to disk for both).
         """
+        summary_json = json.dumps(summary) if summary is not None else None
+        insert = (
+            "INSERT INTO events (id, game_id, type, body, recorded) SELECT ?, ?, ?, ?, ? "
+            "WHERE NOT EXISTS (SELECT 1 FROM events WHERE id = ?) "
+            "AND (SELECT count(*) FROM events WHERE game_id = ?) = ?"
+        )
+        params = [event["id"], game_id, event["type"], json.dumps(event, sort_keys=True), now()]
+        params += [event["id"], game_id, length]
         with self._writer():
-            cursor = self.db.conn.execute(
-                "INSERT INTO events (id, game_id, type, body, recorded) SELECT ?, ?, ?, ?, ? "
-                "WHERE NOT EXISTS (SELECT 1 FROM events WHERE id = ?) "
-                "AND (SELECT count(*) FROM events WHERE game_id = ?) = ?",
-                [
-                    event["id"],
-                    game_id,
-                    event["type"],
-                    json.dumps(event, sort_keys=True),
-                    now(),
-                    event["id"],
-                    game_id,
-                    length,
-                ],
-            )
-        return cursor.rowcount == 1
+            if summary_json is None:  # autocommitted: one call into SQLite
+                return self.db.conn.execute(insert, params).rowcount == 1
+            self.db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self.db.conn.execute(insert, params)
+                inserted = cursor.rowcount == 1
+                if inserted:
+                    self.db.conn.execute(
+                        "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ?",
+                        [summary_json, cursor.lastrowid, game_id],
+                    )
+            except BaseException:
+                self.db.conn.rollback()
+                raise
+            self.db.conn.commit()
+        return inserted
 
-    def _insert_event(self, game_id: str, event: dict[str, Any], recorded: str) -> None:
-        self.db.execute(
+    def _set_summary(self, game_id: str, summary: dict[str, Any] | None, seq: int) -> None:
+        if summary is not None:
+            self.db.execute(
+                "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ?",
+                [json.dumps(summary), seq, game_id],
+            )
+
+    def _insert_event(self, game_id: str, event: dict[str, Any], recorded: str) -> int:
+        cursor = self.db.conn.execute(
             "INSERT INTO events (id, game_id, type, body, recorded) VALUES (?, ?, ?, ?, ?)",
             [event["id"], game_id, event["type"], json.dumps(event, sort_keys=True), recorded],
         )
+        return int(cursor.lastrowid or 0)
 
 
 def _roster_row(row: dict[str, Any]) -> RosterRow:
@@ -885,4 +983,5 @@ def _game_row(row: dict[str, Any]) -> GameRow:
         players=json.loads(row["players"]),
         created=row["created"],
         archived=row.get("archived"),
+        summary=json.loads(row["current_summary"]) if row.get("current_summary") else None,
     )

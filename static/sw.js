@@ -7,6 +7,8 @@
 // - Static files: cache first when versioned by content (?v=), else stale-while-revalidate. Pages: network first, and every full page the
 //   server sends is kept, so a game opened once can be reloaded and continued offline; the
 //   newest MAX_PAGES are kept, and every game with entries still waiting to be sent.
+// - Nothing the server marked Cache-Control: no-store (answers carrying an edit token) is
+//   ever kept; the pages kept for offline use are marked "private, no-cache" instead.
 // - POSTs are never touched: a page keeps a POST that fails in the outbox (outbox.js), and
 //   this worker replays the outbox on Background Sync.
 "use strict";
@@ -95,7 +97,7 @@ async function staticFile(event, url) {
   const cached = await cache.match(versioned ? url.href : url.pathname, { ignoreSearch: !versioned });
   const fresh = fetch(event.request)
     .then((response) => {
-      if (response.ok && response.type === "basic") {
+      if (response.ok && response.type === "basic" && !noStore(response)) {
         return cache.put(versioned ? url.href : url.pathname, response.clone()).then(() => response);
       }
       return response;
@@ -108,10 +110,16 @@ async function staticFile(event, url) {
   return (await fresh) || (await cache.match(url.pathname, { ignoreSearch: true })) || Response.error();
 }
 
-// A full page (not an htmx fragment) is kept under its address, with its security headers.
+// Whether the server asked that no copy of an answer be kept (it carries an edit token).
+function noStore(response) {
+  return /(^|,)\s*no-store\s*(,|$)/i.test(response.headers.get("Cache-Control") || "");
+}
+
+// A full page (not an htmx fragment) is kept under its address, with its security headers,
+// unless the server marked it no-store.
 async function keepPage(url, response) {
   const type = response.headers.get("Content-Type") || "";
-  if (!response.ok || response.type !== "basic" || !type.startsWith("text/html")) return;
+  if (!response.ok || response.type !== "basic" || !type.startsWith("text/html") || noStore(response)) return;
   const text = await response.text();
   if (!/^\s*<!doctype html/i.test(text)) return;
   const headers = new Headers();

@@ -16,7 +16,19 @@ from typing import Any
 
 import brotli
 import segno
-from flask import Flask, abort, current_app, g, jsonify, make_response, render_template, request, url_for
+from flask import (
+    Flask,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
+from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -36,6 +48,21 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
+
+
+# A year: phones that once reached Muster over HTTPS never fall back to plain HTTP.
+HSTS_SECONDS = 365 * 24 * 3600
+
+
+class _SessionCookies(SecureCookieSessionInterface):
+    """The session cookie (the admin login, the forms' CSRF key) is Secure on HTTPS requests.
+
+    Flask decides once per app; a Pi answers both http://muster.local and, through a proxy,
+    https://, so the request decides.
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
 def store() -> Store:
@@ -122,6 +149,22 @@ def _keep(game_id: str, loaded: game_service.Loaded) -> None:
     replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
 
 
+def no_store(response: Any) -> Any:
+    """Mark an answer that carries an edit token: no cache, the service worker included, keeps it."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def private_page(response: Any) -> Any:
+    """Mark a page for this phone alone, checked with the server on each visit.
+
+    Not ``no-store``: the service worker keeps these pages (a game, its terrain, a roster)
+    so that they open offline, and it never keeps an answer marked ``no-store``.
+    """
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @functools.lru_cache(maxsize=64)
 def _qr_svg(text: str) -> bytes:
     buffer = io.BytesIO()
@@ -130,14 +173,16 @@ def _qr_svg(text: str) -> bytes:
 
 
 def qr_response(text: str, private: bool = False) -> Any:
-    """A QR code of the text as an SVG image.
+    """A QR code of the text as an SVG image; ``private`` when the text carries an edit token.
 
     Served on its own URL and lazy-loaded from a closed panel: drawing one takes about
     10 ms (segno tries every mask), too much to pay on every page view of a busy club night.
     """
     response = make_response(_qr_svg(text))
     response.headers["Content-Type"] = "image/svg+xml"
-    response.headers["Cache-Control"] = f"{'private' if private else 'public'}, max-age=86400"
+    if private:  # the code of a link that carries an edit token
+        return no_store(response)
+    response.headers["Cache-Control"] = "public, max-age=86400"
     return response
 
 
@@ -269,6 +314,9 @@ def _csrf_error(exc: CSRFError) -> Any:
 
 
 def _headers(response: Any) -> Any:
+    if request.is_secure:
+        # Served over HTTPS (directly or through a trusted proxy): phones keep to HTTPS.
+        response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -280,6 +328,7 @@ def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
     from app.web import admin, api, games, home, prints, pwa, rosters, terrain
 
+    app.session_interface = _SessionCookies()
     csrf.init_app(app)
     # Pages, JSON and assets travel compressed: a phone on club Wi-Fi loads a game in one go.
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])

@@ -1,20 +1,27 @@
 """The club admin: delete games, archive a night, install and remove rulepacks, download a backup.
 
 Everything here needs the admin password, set by the volunteer in ``MUSTER_ADMIN_PASSWORD``
-(or the ``ADMIN_PASSWORD`` config key). Failed logins are counted per address in the database,
-so every worker agrees, and a flood of guesses is refused for a while.
+(or the ``ADMIN_PASSWORD`` config key). Login attempts are counted per address in the
+database, so every worker agrees, and a flood of guesses is refused for a while.
+
+A login is a row in the database, named by a random id that the session cookie carries:
+every admin request checks the row, so logging out ends every copy of the cookie, a login
+ends after 12 hours, and changing the password ends every login made with the old one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import os
 import re
+import secrets
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import yaml
 from flask import (
     Blueprint,
     abort,
@@ -27,7 +34,6 @@ from flask import (
     session,
     url_for,
 )
-from werkzeug.exceptions import HTTPException
 
 from app import terrain_library
 from app.rules.pack import parse_pack
@@ -37,6 +43,10 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 MAX_FAILURES = 5
 FAILURE_WINDOW = timedelta(minutes=15)
+SESSION_HOURS = 12
+# A rulepack nests a handful of levels; YAML nested hundreds deep would exhaust Python's
+# stack when it is built into objects.
+MAX_PACK_DEPTH = 64
 PACK_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -45,28 +55,45 @@ def _password() -> str | None:
 
 
 def _address() -> str:
+    # Behind a proxy named in MUSTER_PROXY this is the phone's address (see ProxyFix in app/__init__.py).
     return request.remote_addr or "unknown"
 
 
 def signed_in() -> bool:
     """Whether this request carries a live admin session (for admin-only choices on other screens)."""
-    try:
-        _require_admin()
-    except HTTPException:
+    return _logged_in()
+
+
+def _stamp(delta: timedelta) -> str:
+    return (datetime.now(UTC) - delta).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _password_mark(password: str) -> str:
+    """A fingerprint of the password a login was made with: a new password ends old logins."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, password.encode(), hashlib.sha256).hexdigest()
+
+
+def _logged_in() -> bool:
+    """Whether this request carries an admin login that is still open on the server."""
+    password, session_id = _password(), session.get("admin")
+    if password is None or not isinstance(session_id, str):
         return False
-    return True
+    return store().admin_session_ok(
+        session_id, _password_mark(password), _stamp(timedelta(hours=SESSION_HOURS))
+    )
 
 
 def _require_admin() -> None:
     if _password() is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
-    if not session.get("admin"):
+    if not _logged_in():
         abort(403, description="This needs the admin password: log in at /admin first.")
 
 
 @bp.get("")
 def index() -> Any:
-    if not session.get("admin") or _password() is None:
+    if not _logged_in():
         return render_template("admin_login.html", enabled=_password() is not None, error=None)
     return _dashboard()
 
@@ -91,22 +118,31 @@ def login() -> Any:
     password = _password()
     if password is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
-    since = (datetime.now(UTC) - FAILURE_WINDOW).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    if store().login_failures(_address(), since) >= MAX_FAILURES:
+    # The attempt is counted before the password is compared, in one statement: a burst of
+    # simultaneous guesses gets exactly MAX_FAILURES compared, however they interleave.
+    attempt = store().claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
+    if attempt is None:
         minutes = int(FAILURE_WINDOW.total_seconds() // 60)
         abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
     given = request.form.get("password", "")
     if not hmac.compare_digest(given.encode(), password.encode()):
-        store().record_login_failure(_address())
         return render_template("admin_login.html", enabled=True, error="That is not the admin password."), 403
+    store().forget_login_attempt(attempt)
+    store().end_admin_sessions(before=_stamp(timedelta(hours=SESSION_HOURS)))  # old logins tidied away
+    session_id = secrets.token_urlsafe(32)
+    store().start_admin_session(session_id, _password_mark(password))
     session.clear()
-    session["admin"] = True
+    session["admin"] = session_id
     return redirect(url_for("admin.index"), code=303)
 
 
 @bp.post("/logout")
 def logout() -> Any:
-    session.pop("admin", None)
+    """End this login on the server: a copy of the cookie taken before is worth nothing after."""
+    session_id = session.get("admin")
+    if isinstance(session_id, str):
+        store().end_admin_sessions(session_id)
+    session.clear()
     return redirect(url_for("home.index"), code=303)
 
 
@@ -138,6 +174,11 @@ def install_pack() -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return _dashboard(error="pack: the file is not UTF-8 text.", code=422)
+    if _nesting(text) > MAX_PACK_DEPTH:
+        return _dashboard(
+            error=f"pack: the YAML nests more than {MAX_PACK_DEPTH} levels deep; a rulepack nests a handful.",
+            code=422,
+        )
     pack, errors = parse_pack(text, "upload.yaml")
     if pack is None:
         return _dashboard(error="The rulepack is refused:", problems=[str(e) for e in errors], code=422)
@@ -162,6 +203,28 @@ def remove_pack(pack_id: str) -> Any:
         path.unlink()
     _look_again()
     return redirect(url_for("admin.index"), code=303)
+
+
+def _nesting(text: str) -> int:
+    """How deep the YAML's lists and mappings nest, read as a stream of events.
+
+    The event parser keeps its own stack instead of recursing, so it measures a file nested
+    thousands deep that would overflow Python's stack when built into objects. A file that
+    is not YAML counts as flat here: the pack parser names its error.
+    """
+    depth = deepest = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > MAX_PACK_DEPTH:
+                    break
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return deepest
 
 
 def _look_again() -> None:

@@ -10,7 +10,7 @@ from app import games, rosters, terrain_sets
 from app.refusal import Refusal
 from app.rules import army, rounds, scoring, seizing, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, packs, replays, store
+from app.web import loaded_game, no_store, packs, replays, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -217,16 +217,19 @@ def create_game() -> Any:
     made = games.create(store(), packs(), _body())
     if isinstance(made, Refusal):
         return _refuse(made.message)
-    game_id, token = made
-    return (
-        jsonify(
-            id=game_id,
-            edit_token=token,
-            url=url_for("games.show", game_id=game_id, _external=True),
-            join_url=url_for("games.join", game_id=game_id, token=token, _external=True),
-        ),
-        201,
+    return _game_links(*made)
+
+
+def _game_links(game_id: str, token: str) -> Any:
+    """A new game's id, edit token and links: 201, kept by no cache (it carries the token)."""
+    response = jsonify(
+        id=game_id,
+        edit_token=token,
+        url=url_for("games.show", game_id=game_id, _external=True),
+        join_url=url_for("games.join", game_id=game_id, token=token, _external=True),
     )
+    response.status_code = 201
+    return no_store(response)
 
 
 @bp.get("/games/<game_id>")
@@ -272,16 +275,7 @@ def import_game() -> Any:
     made = games.import_game(store(), packs(), _body())
     if isinstance(made, Refusal):
         return _refuse(made.message, 409 if made.conflict else 422)
-    game_id, token = made
-    return (
-        jsonify(
-            id=game_id,
-            edit_token=token,
-            url=url_for("games.show", game_id=game_id, _external=True),
-            join_url=url_for("games.join", game_id=game_id, token=token, _external=True),
-        ),
-        201,
-    )
+    return _game_links(*made)
 
 
 # --- rosters ----------------------------------------------------------------------------
@@ -308,7 +302,9 @@ def create_roster() -> Any:
     made = rosters.create(store(), packs(), _body())
     if isinstance(made, Refusal):
         return _refuse(made.message)
-    return jsonify(_roster_links(*made)), 201
+    response = jsonify(_roster_links(*made))
+    response.status_code = 201
+    return no_store(response)
 
 
 def _loaded_roster(roster_id: str) -> rosters.LoadedRoster:

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app import games, terrain_sets
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
-from app.web import give_back, loaded_game, packs, qr_response, replays, store
+from app.web import give_back, loaded_game, no_store, packs, private_page, qr_response, replays, store
 from app.web.forms import whole
 
 bp = Blueprint("games", __name__)
@@ -170,7 +170,7 @@ def create() -> Any:
     game_id, token = made
     _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return _with_token(response, game_id, token)
+    return no_store(_with_token(response, game_id, token))
 
 
 # --- a game -----------------------------------------------------------------------------
@@ -264,8 +264,7 @@ def show(game_id: str) -> Any:
         context["join_url"] = url_for("games.join", game_id=game_id, token=token, _external=True)
     response = make_response(render_template("game.html", **context))
     response.headers["Vary"] = "HX-Request, Cookie"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return private_page(response)
 
 
 @bp.get("/games/<game_id>/watch.svg")
@@ -292,7 +291,7 @@ def join(game_id: str, token: str) -> Any:
     if not store().token_ok(game_id, token):
         abort(403, description="This join link is not valid for the game; ask for a new one.")
     response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return _with_token(response, game_id, token)
+    return no_store(_with_token(response, game_id, token))
 
 
 @bp.post("/games/<game_id>/events")

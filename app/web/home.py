@@ -31,20 +31,32 @@ def _refresh() -> int:
 
 
 def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
-    """Each game with its battleplan and its state replayed from the log (for the live score)."""
-    events = store().events_of([r.id for r in rows])
+    """Each game with its battleplan and its card (live score, round, result).
+
+    The card is stored with the game as events arrive, so a listed game costs the same
+    however long its log. A game whose card is missing or behind its log (one from before
+    cards were kept, or scored with a rulepack since replaced) is replayed once and its card
+    stored.
+    """
     listed = []
     for row in rows:
         pack = packs().get(row.pack)
         scenario = pack.scenario(row.scenario) if pack else None
         if pack is None or scenario is None:
-            listed.append({"row": row, "state": None, "scenario": None, "pack": pack})
+            listed.append({"row": row, "card": None, "scenario": None, "pack": pack})
             continue
-        setup, log = games.setup_of(row), events[row.id]
-        state = replays().take(row.id, pack, setup, log, games.engine(pack))
-        hold(row.id, games.Loaded(row, pack, state, log=log))
-        listed.append({"row": row, "state": state, "scenario": scenario, "pack": pack})
+        card = row.summary if games.card_is_current(row.summary, pack) else _card(row, pack)
+        listed.append({"row": row, "card": card, "scenario": scenario, "pack": pack})
     return listed
+
+
+def _card(row: GameRow, pack: Any) -> dict[str, Any]:
+    log, seq = store().log(row.id)
+    state = replays().take(row.id, pack, games.setup_of(row), log, games.engine(pack))
+    hold(row.id, games.Loaded(row, pack, state, log=log))
+    card = games.card(state)
+    store().save_summary(row.id, card, seq)
+    return card
 
 
 def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

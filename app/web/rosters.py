@@ -12,7 +12,7 @@ from app import pdf, rosters
 from app.refusal import Refusal
 from app.rules import army
 from app.rules.pack import Pack
-from app.web import packs, qr_response, store
+from app.web import no_store, packs, private_page, qr_response, store
 from app.web.forms import whole
 
 bp = Blueprint("rosters", __name__)
@@ -109,7 +109,9 @@ def create() -> Any:
         )
         return html, 422
     roster_id, token = made
-    return _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    return no_store(
+        _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    )
 
 
 @bp.post("/rosters/import")
@@ -136,7 +138,9 @@ def import_roster() -> Any:
         )
         return html, 422
     roster_id, token = made
-    return _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    return no_store(
+        _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    )
 
 
 # --- the builder ------------------------------------------------------------------------------
@@ -169,8 +173,7 @@ def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **
         context["edit_url"] = url_for("rosters.join", roster_id=loaded.row.id, token=token, _external=True)
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return private_page(response)
 
 
 @bp.get("/rosters/<roster_id>")
@@ -191,7 +194,9 @@ def join(roster_id: str, token: str) -> Any:
     _loaded(roster_id)
     if not store().roster_token_ok(roster_id, token):
         abort(403, description="This edit link is not valid for the roster.")
-    return _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    return no_store(
+        _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    )
 
 
 def _editor(roster_id: str) -> str:

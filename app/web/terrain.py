@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app import pdf, terrain_library, terrain_sets
 from app.rules import grid, terrain
 from app.rules.pack import Pack
-from app.web import admin, loaded_game, phone, store
+from app.web import admin, loaded_game, phone, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token
 
@@ -84,8 +84,7 @@ def _render(
     template = "partials/_terrain.html" if htmx else "terrain.html"
     response = make_response(render_template(template, **context), code)
     response.headers["Vary"] = "HX-Request, Cookie"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return private_page(response)
 
 
 @bp.get("/games/<game_id>/terrain")
