@@ -9,6 +9,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from werkzeug.datastructures import MultiDict
 
 from app import games, terrain_sets
+from app.limits import limited
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
 from app.web import give_back, loaded_game, packs, qr_response, replays, store
@@ -72,6 +73,7 @@ def roll_battleplan() -> Any:
 
 
 @bp.post("/games")
+@limited("games")
 def create() -> Any:
     pack = _default_pack()
     form = request.form
