@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,10 +31,11 @@ PAPERS = {"a4": "A4", "letter": "letter"}
 IDLE_SECONDS = float(os.environ.get("MUSTER_PDF_IDLE_SECONDS", "60"))
 MAX_PDFS = 50  # ... or after this many, so what WeasyPrint keeps does not pile up
 # A layout is stopped after this long, and a print waits at most this long for its turn: the
-# two together stay well inside gunicorn's 60-second timeout, which gthread workers do not
-# enforce on a running request.
-LAYOUT_SECONDS = float(os.environ.get("MUSTER_PDF_LAYOUT_SECONDS", "20"))
-WAIT_SECONDS = float(os.environ.get("MUSTER_PDF_WAIT_SECONDS", "15"))
+# two together (50 s) stay inside gunicorn's 60-second timeout, which gthread workers do not
+# enforce on a running request. The largest roster a player can store (100 entries, notes of
+# 300 characters, 10 pages) took 9-15 s on a busy 2-core x86 machine: a Pi needs the room.
+LAYOUT_SECONDS = float(os.environ.get("MUSTER_PDF_LAYOUT_SECONDS", "30"))
+WAIT_SECONDS = float(os.environ.get("MUSTER_PDF_WAIT_SECONDS", "20"))
 # Request threads of one worker allowed to print at once (one laying out, the others
 # waiting): the rest of its threads stay free for everyone else's pages and API calls.
 QUEUE = int(os.environ.get("MUSTER_PDF_QUEUE", "2"))
@@ -42,7 +44,7 @@ QUEUE = int(os.environ.get("MUSTER_PDF_QUEUE", "2"))
 NICENESS = 10
 # A sheet that was stopped for taking too long is refused at once for this long when asked
 # again unchanged, instead of taking the layout process for another LAYOUT_SECONDS.
-SLOW_MEMORY_SECONDS = 600.0
+SLOW_MEMORY_SECONDS = 120.0
 
 # A word longer than this, in text a player typed, gets a place to break every BREAK_EVERY
 # characters: a 300-letter note or a pasted link then wraps in its table cell instead of
@@ -111,7 +113,8 @@ def render(template: str, context: dict[str, Any], paper: str = "a4", cache: Cac
     if cache.was_slow(key):
         raise PrintTooSlow(LAYOUT_SECONDS)  # a moment ago: not tried again so soon
     try:
-        data = _LAYOUT.pdf(html, paper)
+        # A print of the same sheet that was ahead in the queue may have made it meanwhile.
+        data = _LAYOUT.pdf(html, paper, made=lambda: cache.get(key))
     except PrintTooSlow:
         cache.mark_slow(key)
         raise
@@ -245,11 +248,12 @@ class Layout:
         self._queued = 0  # request threads printing now, laying out or waiting
         self._queue_lock = threading.Lock()
 
-    def pdf(self, html: str, paper: str) -> bytes:
+    def pdf(self, html: str, paper: str, made: Callable[[], bytes | None] | None = None) -> bytes:
         """Lay out the HTML; start the child if there is none, and once more if it died.
 
         At most QUEUE threads print at once and each waits at most WAIT_SECONDS for its turn
         (else PrintBusy); a layout running past LAYOUT_SECONDS is killed (PrintTooSlow).
+        ``made``, asked once this print's turn has come, gives the PDF if it exists by now.
         """
         with self._queue_lock:
             if self._queued >= QUEUE:
@@ -259,7 +263,8 @@ class Layout:
             if not self._lock.acquire(timeout=WAIT_SECONDS):
                 raise PrintBusy(f"waited {WAIT_SECONDS:g} s for the layout process")
             try:
-                return self._lay_out(html, paper)
+                done = made() if made else None
+                return done if done is not None else self._lay_out(html, paper)
             finally:
                 self._lock.release()
         finally:

@@ -64,7 +64,7 @@ def test_print_html_cannot_read_files_outside_pdf(layout) -> None:
 
 
 def test_a_layout_failure_is_a_plain_503(client, monkeypatch) -> None:
-    def broken(html: str, paper: str) -> bytes:
+    def broken(html: str, paper: str, made=None) -> bytes:
         raise pdf.PrintFailed("fonts missing")
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", broken)
@@ -83,9 +83,9 @@ def layouts(monkeypatch) -> list[str]:
     asked: list[str] = []
     real = pdf._LAYOUT.pdf
 
-    def counted(html: str, paper: str) -> bytes:
+    def counted(html: str, paper: str, made=None) -> bytes:
         asked.append(html)
-        return real(html, paper)
+        return real(html, paper, made)
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", counted)
     return asked
@@ -105,6 +105,31 @@ def test_a_sheet_is_laid_out_once_until_what_it_shows_changes(client, layouts) -
     after = client.get(url)
     assert len(layouts) == 4 and after.data != before.data
     assert client.get(url).data == after.data and len(layouts) == 4
+
+
+def test_two_prints_of_one_new_sheet_at_once_make_one_layout(app, monkeypatch) -> None:
+    laid_out: list[str] = []
+    real = pdf._LAYOUT._lay_out
+    both_queued = threading.Event()
+
+    def held(html: str, paper: str) -> bytes:
+        laid_out.append(html)
+        both_queued.wait(10)  # the second print is waiting behind this one
+        return real(html, paper)
+
+    monkeypatch.setattr(pdf._LAYOUT, "_lay_out", held)
+    answers: list = []
+    prints = [threading.Thread(target=lambda: answers.append(app.test_client().get(BLANK))) for _ in range(2)]
+    for t in prints:
+        t.start()
+    deadline = time.monotonic() + 10
+    while pdf._LAYOUT._queued < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    both_queued.set()
+    for t in prints:
+        t.join(30)
+    assert [a.status_code for a in answers] == [200, 200] and answers[0].data == answers[1].data
+    assert len(laid_out) == 1
 
 
 def test_the_cache_keeps_to_its_size_and_keeps_what_was_served_last(tmp_path) -> None:
