@@ -40,7 +40,9 @@ WAIT_SECONDS = float(os.environ.get("MUSTER_PDF_WAIT_SECONDS", "20"))
 # waiting): the rest of its threads stay free for everyone else's pages and API calls.
 QUEUE = int(os.environ.get("MUSTER_PDF_QUEUE", "2"))
 # Layouts run at a lower CPU priority than the web workers, so that pages stay quick while a
-# PDF is being made.
+# PDF is being made. Measured with 24 clients looping on a 100-entry roster (cache off, on a
+# development machine busy with other work): an API read took a median 110 ms at nice 10
+# against 238 ms at nice 0 (p95 0.9 s and 1.0 s), while the roster alone took 15 s against 8 s.
 NICENESS = 10
 # A sheet that was stopped for taking too long is refused at once for this long when asked
 # again unchanged, instead of taking the layout process for another LAYOUT_SECONDS.
