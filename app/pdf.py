@@ -116,12 +116,10 @@ def render(template: str, context: dict[str, Any], paper: str = "a4", cache: Cac
         raise PrintTooSlow(LAYOUT_SECONDS)  # a moment ago: not tried again so soon
     try:
         # A print of the same sheet that was ahead in the queue may have made it meanwhile.
-        data = _LAYOUT.pdf(html, paper, made=lambda: cache.get(key))
+        return _LAYOUT.pdf(html, paper, made=lambda: cache.get(key), keep=lambda data: cache.put(key, data))
     except PrintTooSlow:
         cache.mark_slow(key)
         raise
-    cache.put(key, data)
-    return data
 
 
 # --- PDFs kept by what they are made from --------------------------------------------------------
@@ -250,12 +248,19 @@ class Layout:
         self._queued = 0  # request threads printing now, laying out or waiting
         self._queue_lock = threading.Lock()
 
-    def pdf(self, html: str, paper: str, made: Callable[[], bytes | None] | None = None) -> bytes:
+    def pdf(
+        self,
+        html: str,
+        paper: str,
+        made: Callable[[], bytes | None] | None = None,
+        keep: Callable[[bytes], None] | None = None,
+    ) -> bytes:
         """Lay out the HTML; start the child if there is none, and once more if it died.
 
         At most QUEUE threads print at once and each waits at most WAIT_SECONDS for its turn
         (else PrintBusy); a layout running past LAYOUT_SECONDS is killed (PrintTooSlow).
-        ``made``, asked once this print's turn has come, gives the PDF if it exists by now.
+        ``made``, asked once this print's turn has come, gives the PDF if it exists by now;
+        ``keep`` is given a new PDF before the next print's turn comes, so that it finds it.
         """
         with self._queue_lock:
             if self._queued >= QUEUE:
@@ -266,7 +271,12 @@ class Layout:
                 raise PrintBusy(f"waited {WAIT_SECONDS:g} s for the layout process")
             try:
                 done = made() if made else None
-                return done if done is not None else self._lay_out(html, paper)
+                if done is not None:
+                    return done
+                data = self._lay_out(html, paper)
+                if keep:
+                    keep(data)
+                return data
             finally:
                 self._lock.release()
         finally:
