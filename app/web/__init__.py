@@ -35,7 +35,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.security import safe_join
 
 from app import games as game_service
-from app.pdf import PrintFailed
+from app.pdf import PrintBusy, PrintFailed, PrintTooSlow
 from app.replays import Replays
 from app.rules.pack import Pack, PackError
 from app.store import GameRow, Store
@@ -300,10 +300,20 @@ def _error(exc: HTTPException) -> Any:
 
 def _print_failed(exc: Exception) -> Any:
     current_app.logger.error("PDF failed: %s", exc)
-    message = "The PDF could not be made just now; try again in a moment."
+    headers = {}
+    if isinstance(exc, PrintBusy):
+        message = f"Other sheets are being printed just now; try again in {exc.retry_after} seconds."
+        headers["Retry-After"] = str(exc.retry_after)
+    elif isinstance(exc, PrintTooSlow):
+        message = (
+            f"This sheet took longer than {exc.seconds:g} seconds to lay out and was stopped; "
+            "shorten it (fewer entries or shorter notes) and print it again."
+        )
+    else:
+        message = "The PDF could not be made just now; try again in a moment."
     if wants_json():
-        return jsonify(error=message), 503
-    return render_template("error.html", message=message, code=503), 503
+        return jsonify(error=message), 503, headers
+    return render_template("error.html", message=message, code=503), 503, headers
 
 
 def _csrf_error(exc: CSRFError) -> Any:

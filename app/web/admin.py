@@ -35,9 +35,10 @@ from flask import (
     url_for,
 )
 
-from app import terrain_library
+from app import disk, terrain_library
 from app.rules.pack import parse_pack
 from app.web import pack_errors, packs, store
+from app.web.prints import pdf_cache
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -109,6 +110,8 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         problems=problems or [],
         total=store().count_games(),
         club_terrain=_club_terrain(),
+        disk=disk.usage(current_app.config["DATABASE"], pdf_cache().folder),
+        disk_size=disk.readable,
     )
     return html, code
 

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from app import games, rosters, terrain_sets
+from app.limits import limited
 from app.refusal import Refusal
 from app.rules import army, rounds, scoring, seizing, terrain
 from app.rules.pack import Pack
@@ -213,6 +214,7 @@ def seize(pack_id: str) -> Any:
 
 
 @bp.post("/games")
+@limited("games")
 def create_game() -> Any:
     made = games.create(store(), packs(), _body())
     if isinstance(made, Refusal):
@@ -271,6 +273,7 @@ def export_game(game_id: str) -> Any:
 
 
 @bp.post("/games/import")
+@limited("imports")
 def import_game() -> Any:
     made = games.import_game(store(), packs(), _body())
     if isinstance(made, Refusal):
@@ -298,6 +301,7 @@ def _roster_links(roster_id: str, token: str) -> dict[str, str]:
 
 
 @bp.post("/rosters")
+@limited("rosters")
 def create_roster() -> Any:
     made = rosters.create(store(), packs(), _body())
     if isinstance(made, Refusal):

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from werkzeug.datastructures import MultiDict
 
 from app import games, terrain_sets
+from app.limits import limited
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
 from app.web import give_back, loaded_game, no_store, packs, private_page, qr_response, replays, store
@@ -138,6 +139,7 @@ def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
 
 
 @bp.post("/games")
+@limited("games")
 def create() -> Any:
     pack = _default_pack()
     form = request.form

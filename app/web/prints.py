@@ -2,16 +2,40 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, request
+from flask import Blueprint, Response, abort, current_app, request
 
 from app import games, pdf
+from app.limits import limited
 from app.rules import grid, rounds, scoring
 from app.rules.pack import Pack, Scenario
 from app.web import loaded_game, packs
 
 bp = Blueprint("prints", __name__)
+
+
+# The PDFs of a club night take a few MB (a roster is 30-60 KB, a map 20 KB): 32 MB keeps
+# hundreds while a Pi's SD card does not notice.
+CACHE_MB = 32
+
+
+def sheet_pdf(template: str, context: dict[str, Any], paper: str) -> bytes:
+    """A print template as a PDF, served from the PDF cache when made before from the same data."""
+    return pdf.render(template, context, paper, cache=pdf_cache())
+
+
+def pdf_cache() -> pdf.Cache:
+    """This app's PDF cache: ``pdf-cache/`` beside the database, shared by every worker."""
+    cache = current_app.extensions.get("muster.pdf_cache")
+    if cache is None:
+        config = current_app.config
+        folder = config.get("PDF_CACHE") or Path(config["DATABASE"]).parent / "pdf-cache"
+        megabytes = float(config.get("PDF_CACHE_MB", os.environ.get("MUSTER_PDF_CACHE_MB", CACHE_MB)))
+        cache = current_app.extensions["muster.pdf_cache"] = pdf.Cache(folder, int(megabytes * 1024 * 1024))
+    return cache
 
 
 def _paper() -> str:
@@ -49,7 +73,7 @@ def _sheet(pack: Pack, scenario: Scenario, loaded: games.Loaded | None, paper: s
             "map_svg": grid.svg(scenario, pack.sides, names, state),
             "points_limit": loaded.row.points_limit if loaded else None,
         }
-        return pdf.render("round_sheet.html", context, paper)
+        return sheet_pdf("round_sheet.html", context, paper)
     context = {
         "pack": pack,
         "scenario": scenario,
@@ -58,10 +82,11 @@ def _sheet(pack: Pack, scenario: Scenario, loaded: games.Loaded | None, paper: s
         "scoring": scoring.describe_scoring(scenario),
         "points_limit": loaded.row.points_limit if loaded else None,
     }
-    return pdf.render("scoresheet.html", context, paper)
+    return sheet_pdf("scoresheet.html", context, paper)
 
 
 @bp.get("/games/<game_id>/scoresheet.pdf")
+@limited("pdfs")
 def game_sheet(game_id: str) -> Any:
     paper = _paper()
     loaded = loaded_game(game_id)
@@ -70,6 +95,7 @@ def game_sheet(game_id: str) -> Any:
 
 
 @bp.get("/packs/<pack_id>/scenarios/<scenario_id>/scoresheet.pdf")
+@limited("pdfs")
 def blank_sheet(pack_id: str, scenario_id: str) -> Any:
     paper = _paper()
     pack, scenario = _scenario(pack_id, scenario_id)
@@ -79,6 +105,7 @@ def blank_sheet(pack_id: str, scenario_id: str) -> Any:
 
 
 @bp.get("/packs/<pack_id>/scenarios/<scenario_id>/map.pdf")
+@limited("pdfs")
 def map_pdf(pack_id: str, scenario_id: str) -> Any:
     """The scenario's map at the size of a page, with its zones and rules listed."""
     paper = _paper()
@@ -93,7 +120,7 @@ def map_pdf(pack_id: str, scenario_id: str) -> Any:
         if pack.play == "rounds" and scenario.playable
         else (scoring.describe_scoring(scenario) if scenario.playable else []),
     }
-    return _pdf(pdf.render("map.html", context, paper), f"muster-{scenario.id}-map.pdf")
+    return _pdf(sheet_pdf("map.html", context, paper), f"muster-{scenario.id}-map.pdf")
 
 
 @bp.get("/packs/<pack_id>/scenarios/<scenario_id>/map.svg")

@@ -9,11 +9,13 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 from werkzeug.datastructures import MultiDict
 
 from app import pdf, rosters
+from app.limits import limited
 from app.refusal import Refusal
 from app.rules import army
 from app.rules.pack import Pack
 from app.web import no_store, packs, private_page, qr_response, store
 from app.web.forms import whole
+from app.web.prints import sheet_pdf
 
 bp = Blueprint("rosters", __name__)
 
@@ -93,6 +95,7 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
 
 
 @bp.post("/rosters")
+@limited("rosters")
 def create() -> Any:
     pack = packs().get(request.form.get("pack", ""))
     if pack is None or pack.army is None:
@@ -115,6 +118,7 @@ def create() -> Any:
 
 
 @bp.post("/rosters/import")
+@limited("imports")
 def import_roster() -> Any:
     upload = request.files.get("file")
     text = (
@@ -311,6 +315,7 @@ def preview(roster_id: str) -> Any:
 
 # --- exports ----------------------------------------------------------------------------------
 @bp.get("/rosters/<roster_id>/roster.pdf")
+@limited("pdfs")
 def roster_pdf(roster_id: str) -> Any:
     paper = request.args.get("paper", "a4").lower()
     if paper not in pdf.PAPERS:
@@ -323,7 +328,7 @@ def roster_pdf(roster_id: str) -> Any:
         "verdict": loaded.verdict,
         "roster": loaded.roster,
     }
-    response = Response(pdf.render("roster.html", context, paper), mimetype="application/pdf")
+    response = Response(sheet_pdf("roster.html", context, paper), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="roster-{roster_id}.pdf"'
     return response
 

@@ -11,11 +11,13 @@ from flask import Blueprint, Response, abort, make_response, redirect, render_te
 from werkzeug.datastructures import MultiDict
 
 from app import pdf, terrain_library, terrain_sets
+from app.limits import limited
 from app.rules import grid, terrain
 from app.rules.pack import Pack
 from app.web import admin, loaded_game, phone, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token
+from app.web.prints import sheet_pdf
 
 bp = Blueprint("terrain", __name__)
 bp.after_request(phone.keep)
@@ -295,6 +297,7 @@ def seat(game_id: str) -> Any:
 
 
 @bp.post("/games/<game_id>/terrain/library")
+@limited("terrain")
 def save_library(game_id: str) -> Any:
     """Keep this set's pieces for reuse, on this phone (or, for the admin, the club): one write."""
     _editor(game_id)
@@ -364,6 +367,7 @@ def line_of_sight(game_id: str) -> Any:
 
 
 @bp.get("/games/<game_id>/terrain/card.pdf")
+@limited("pdfs")
 def card(game_id: str) -> Any:
     """The terrain reference card: each piece, its keywords and what they do."""
     paper = request.args.get("paper", "a4").lower()
@@ -375,6 +379,6 @@ def card(game_id: str) -> Any:
         k.id: k for k in (context["pack"].terrain.keywords if context["pack"].terrain else [])
     }
     context["mysterious"] = lambda roll: terrain.mysterious_effect(context["pack"], roll)
-    response = Response(pdf.render("terrain_card.html", context, paper), mimetype="application/pdf")
+    response = Response(sheet_pdf("terrain_card.html", context, paper), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="terrain-{game_id}.pdf"'
     return response

@@ -61,6 +61,13 @@ STORED_GAMES = 10_000  # in the database behind the home page
 TONIGHT = 30  # of those, created tonight (a busy club night)
 PDFS = 100
 PRINT_IDLE = 5.0  # seconds a PDF layout process waits for another print (60 in production)
+# These benchmarks measure work, all from one address: the per-address limits and the PDF
+# cache (tested in tests/web/test_limits.py and test_print_process.py) would turn most of
+# their requests into 429s and cache hits. tests/bench/test_pdf_load.py measures them.
+UNLIMITED = {
+    **{f"MUSTER_LIMIT_{kind}": "0" for kind in ("GAMES", "ROSTERS", "IMPORTS", "TERRAIN", "PDFS")},
+    "MUSTER_PDF_CACHE_MB": "0",
+}
 # The home page takes tens of milliseconds: 64 clients would only measure the queue (most
 # answers would come after the run ends), so it is measured, with its bare baseline, at 8.
 HOME_CLIENTS = 8
@@ -269,6 +276,7 @@ def start_server(name: str, code: list[str], db: Path | None, logs: Path, check:
         "MUSTER_SECRET_KEY": "bench",
         "MUSTER_HOST": "127.0.0.1",
         "MUSTER_PDF_IDLE_SECONDS": str(PRINT_IDLE),
+        **UNLIMITED,
     }
     if db is not None:
         env["MUSTER_DB"] = str(db)
@@ -756,7 +764,9 @@ def test_pdfs_against_bare_weasyprint(tmp_path: Path) -> None:
 
     from app import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "pdf.sqlite"), "SECRET_KEY": "bench"})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "pdf.sqlite"), "SECRET_KEY": "bench", "LIMIT_PDFS": 0, "PDF_CACHE_MB": 0}
+    )
     client = app.test_client()
     game = client.post("/api/v1/games", json=SETUP).json
     for event in game_script()[:-2]:
@@ -1118,7 +1128,12 @@ def test_memory_after_games_and_pdfs(bench: Bench) -> None:
     print(f"  bare Flask app under the same gunicorn: RSS {bare['rss']:.1f} MB, PSS {bare['pss']:.1f} MB")
 
     probe = MEMORY_PROBE.replace("SETUP", repr(SETUP)).replace("EVENTS", repr(game_script()))
-    env = {**os.environ, "MUSTER_DB": str(bench.logs / "probe.sqlite"), "MUSTER_SECRET_KEY": "bench"}
+    env = {
+        **os.environ,
+        **UNLIMITED,
+        "MUSTER_DB": str(bench.logs / "probe.sqlite"),
+        "MUSTER_SECRET_KEY": "bench",
+    }
     done = subprocess.run(
         [sys.executable, "-c", probe],
         cwd=ROOT,

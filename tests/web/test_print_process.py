@@ -4,13 +4,18 @@ when it dies, gone when printing stops, and unable to read files outside pdf/.""
 from __future__ import annotations
 
 import io
+import os
+import re
+import subprocess
 import sys
+import threading
 import time
 
 import pytest
 from pypdf import PdfReader
 
 from app import pdf
+from tests.web.conftest import Api, new_game
 
 
 def _text(data: bytes) -> str:
@@ -59,10 +64,197 @@ def test_print_html_cannot_read_files_outside_pdf(layout) -> None:
 
 
 def test_a_layout_failure_is_a_plain_503(client, monkeypatch) -> None:
-    def broken(html: str, paper: str) -> bytes:
+    def broken(html: str, paper: str, made=None, keep=None) -> bytes:
         raise pdf.PrintFailed("fonts missing")
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", broken)
     response = client.get("/packs/aos-ghb-2021/scenarios/savage-gains/scoresheet.pdf")
     assert response.status_code == 503
     assert "could not be made" in response.text
+
+
+# --- club night: a cache by content, a bounded queue, a bounded layout --------------------------
+BLANK = "/packs/aos-ghb-2021/scenarios/savage-gains/scoresheet.pdf"
+
+
+@pytest.fixture
+def layouts(monkeypatch) -> list[str]:
+    """The HTML of every layout the app asks for (each still made by the real child)."""
+    asked: list[str] = []
+    real = pdf._LAYOUT.pdf
+
+    def counted(html: str, paper: str, made=None, keep=None) -> bytes:
+        asked.append(html)
+        return real(html, paper, made, keep)
+
+    monkeypatch.setattr(pdf._LAYOUT, "pdf", counted)
+    return asked
+
+
+def test_a_sheet_is_laid_out_once_until_what_it_shows_changes(client, layouts) -> None:
+    first = client.get(BLANK)
+    again = client.get(BLANK)
+    assert first.status_code == again.status_code == 200
+    assert again.data == first.data and len(layouts) == 1  # the second came from the cache
+    assert client.get(f"{BLANK}?paper=letter").status_code == 200 and len(layouts) == 2
+    # A game's sheet changes with the game: a recorded score is a new PDF, never the old one.
+    game = new_game(client)
+    url = f"/games/{game['id']}/scoresheet.pdf"
+    before = client.get(url)
+    Api(client, game).ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
+    after = client.get(url)
+    assert len(layouts) == 4 and after.data != before.data
+    assert client.get(url).data == after.data and len(layouts) == 4
+
+
+def test_two_prints_of_one_new_sheet_at_once_make_one_layout(app, monkeypatch) -> None:
+    laid_out: list[str] = []
+    real = pdf._LAYOUT._lay_out
+    both_queued = threading.Event()
+
+    def held(html: str, paper: str) -> bytes:
+        laid_out.append(html)
+        both_queued.wait(10)  # the second print is waiting behind this one
+        return real(html, paper)
+
+    monkeypatch.setattr(pdf._LAYOUT, "_lay_out", held)
+    answers: list = []
+    prints = [threading.Thread(target=lambda: answers.append(app.test_client().get(BLANK))) for _ in range(2)]
+    for t in prints:
+        t.start()
+    deadline = time.monotonic() + 10
+    while pdf._LAYOUT._queued < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    both_queued.set()
+    for t in prints:
+        t.join(30)
+    assert [a.status_code for a in answers] == [200, 200] and answers[0].data == answers[1].data
+    assert len(laid_out) == 1
+
+
+def test_the_cache_keeps_to_its_size_and_keeps_what_was_served_last(tmp_path) -> None:
+    cache = pdf.Cache(tmp_path / "pdfs", max_bytes=10_000)
+    for n in range(4):
+        cache.put(f"k{n}", bytes([n]) * 3_000)
+        time.sleep(0.01)  # distinct times for "served last"
+    assert cache.size() <= 10_000
+    assert cache.get("k3") == bytes([3]) * 3_000
+    cache.get("k2")
+    for n in range(4, 8):
+        time.sleep(0.01)
+        cache.put(f"k{n}", bytes([n]) * 3_000)
+        time.sleep(0.01)  # file times tick in steps of a few milliseconds
+        cache.get("k2")  # a sheet printed again and again stays
+    assert cache.size() <= 10_000
+    assert cache.get("k2") is not None and cache.get("k0") is None and cache.get("k7") is not None
+    cache.put("huge", b"x" * 20_000)  # larger than the whole cache: not kept, nothing pushed out
+    assert cache.get("huge") is None and cache.get("k7") is not None
+
+
+@pytest.fixture
+def stuck(monkeypatch):
+    """The app's layout process held busy until the test lets it go."""
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow(html: str, paper: str) -> bytes:
+        started.set()
+        release.wait(30)
+        return b"%PDF-1.7 held"
+
+    monkeypatch.setattr(pdf._LAYOUT, "_lay_out", slow)
+    yield started
+    release.set()
+
+
+def test_a_full_print_queue_answers_503_at_once_and_other_pages_still_answer(app, stuck, monkeypatch) -> None:
+    monkeypatch.setattr(pdf, "QUEUE", 1)
+    holder = threading.Thread(target=lambda: app.test_client().get(BLANK))
+    holder.start()
+    assert stuck.wait(10)
+    client = app.test_client()
+    busy = client.get("/packs/aos-ghb-2021/scenarios/savage-gains/map.pdf")
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "10"
+    assert "Other sheets are being printed just now; try again in 10 seconds." in busy.text
+    assert client.get("/api/v1/packs").status_code == 200  # the worker's other threads are free
+    assert pdf._LAYOUT._queued == 1  # the refused print never took a place
+
+
+def test_a_print_waits_for_its_turn_only_so_long(monkeypatch) -> None:
+    layout = pdf.Layout()
+    release = threading.Event()
+    monkeypatch.setattr(layout, "_lay_out", lambda html, paper: release.wait(30) and b"%PDF")
+    monkeypatch.setattr(pdf, "QUEUE", 2)
+    monkeypatch.setattr(pdf, "WAIT_SECONDS", 0.3)
+    holder = threading.Thread(target=layout.pdf, args=("<p>first</p>", "a4"))
+    holder.start()
+    while layout._queued == 0:
+        time.sleep(0.01)
+    with pytest.raises(pdf.PrintBusy, match=re.escape("waited 0.3 s")):
+        layout.pdf("<p>second</p>", "a4")
+    release.set()
+    holder.join(10)
+    assert layout._queued == 0
+
+
+def test_a_layout_past_its_time_is_stopped_and_the_next_print_works(layout, monkeypatch) -> None:
+    layout.pdf("<p>warm</p>", "a4")
+    first_child = layout._child
+    monkeypatch.setattr(pdf, "LAYOUT_SECONDS", 1.0)
+    rows = "".join(f"<tr><td>{n}</td><td>Saurus Warriors {n}</td></tr>" for n in range(40_000))
+    started = time.monotonic()
+    with pytest.raises(pdf.PrintTooSlow):
+        layout.pdf(f"<table>{rows}</table>", "a4")
+    assert time.monotonic() - started < 10  # stopped, not laid out to the end (minutes)
+    assert first_child.poll() is not None  # the runaway child is gone
+    monkeypatch.setattr(pdf, "LAYOUT_SECONDS", 60.0)
+    assert "after" in _text(layout.pdf("<p>after</p>", "a4"))
+
+
+def test_a_sheet_too_slow_to_lay_out_is_a_sentence_and_not_laid_out_again(
+    client, layouts, monkeypatch
+) -> None:
+    monkeypatch.setattr(pdf, "LAYOUT_SECONDS", 0.001)  # any layout is too slow
+    slow = client.get(BLANK)
+    assert slow.status_code == 503
+    assert "This sheet took longer than 0.001 seconds to lay out and was stopped" in slow.text
+    again = client.get(BLANK)
+    assert again.status_code == 503 and len(layouts) == 1  # refused from memory, no second layout
+    monkeypatch.setattr(pdf, "LAYOUT_SECONDS", 60.0)
+    assert client.get(f"{BLANK}?paper=letter").status_code == 200  # other sheets still print
+
+
+def test_layouts_run_below_the_web_workers_priority(layout) -> None:
+    layout.pdf("<p>nice</p>", "a4")
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, layout._child.pid) == min(19, ours + pdf.NICENESS)
+
+
+def test_a_300_letter_word_stays_inside_the_page(client) -> None:
+    word = "Skink" * 60
+    body = {
+        "pack": "aos-ghb-2021",
+        "name": "W" * 60,
+        "points_limit": 2000,
+        "faction": "Seraphon",
+        "entries": [
+            {"name": "M" * 60, "points": 100, "roles": ["Battleline"], "notes": word},
+            {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"], "notes": f"see {word}"},
+        ],
+    }
+    made = client.post("/api/v1/rosters", json=body)
+    assert made.status_code == 201, made.json
+    for paper, width_pt in (("a4", 595.3), ("letter", 612.0)):
+        data = client.get(f"/rosters/{made.json['id']}/roster.pdf?paper={paper}").data
+        boxes = subprocess.run(
+            ["pdftotext", "-bbox", "-", "-"], input=data, capture_output=True, check=True
+        ).stdout.decode()
+        words = re.findall(
+            r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', boxes
+        )
+        assert words
+        right_margin = 12 / 25.4 * 72  # print.css: 12 mm
+        assert max(float(x_max) for _, x_max, _ in words) <= width_pt - right_margin + 0.5
+        # Every letter is printed: the word is wrapped, not cut.
+        text = "".join(w for _, _, w in words).replace("\u200b", "")
+        assert word in text and "M" * 60 in text and "W" * 60 in text

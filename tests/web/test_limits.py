@@ -1,0 +1,151 @@
+"""One address cannot flood the server with new games, rosters, imports, saved terrain or PDFs:
+past its limit for the minute it gets a 429 with a sentence and Retry-After, and nothing is
+stored. The counts are shared by every worker process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from app import create_app, limits
+from tests.conftest import ROOT
+from tests.web.conftest import new_game, soup
+
+OTHER_PHONE = {"REMOTE_ADDR": "192.168.1.77"}
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "LIMIT_GAMES": 3,
+            "LIMIT_IMPORTS": 2,
+            "LIMIT_ROSTERS": 2,
+            "LIMIT_TERRAIN": 1,
+            "LIMIT_PDFS": 2,
+        }
+    )
+
+
+def _refused(response, what: str, most: int) -> None:
+    assert response.status_code == 429
+    wait = int(response.headers["Retry-After"])
+    assert 1 <= wait <= 60
+    sentence = response.json["error"] if response.is_json else soup(response).select_one(".alert").text
+    assert (
+        sentence == f"Too many {what} from this device: at most {most} a minute. Try again in {wait} seconds."
+    )
+
+
+def test_a_fourth_game_in_a_minute_is_refused_and_not_stored(app, client):
+    made = [new_game(client)["id"] for _ in range(3)]
+    refused = client.post("/api/v1/games", json={"pack": "aos-ghb-2021"})
+    _refused(refused, "new games", 3)
+    with app.app_context():
+        from app.web import store
+
+        assert store().count_games() == 3
+    # Another phone at the same table is not held back by the first one's flood.
+    other = app.test_client()
+    assert other.post("/api/v1/games", json={}, environ_base=OTHER_PHONE).status_code == 422
+    assert all(client.get(f"/api/v1/games/{g}").status_code == 200 for g in made)
+
+
+def test_the_game_screen_counts_with_the_api(client):
+    for _ in range(3):
+        new_game(client)
+    token = soup(client.get("/games/new")).select_one('input[name="csrf_token"]')["value"]
+    screen = client.post("/games", data={"csrf_token": token})
+    _refused(screen, "new games", 3)
+
+
+def test_imports_are_limited(client):
+    game = new_game(client)
+    exported = client.get(f"/api/v1/games/{game['id']}/export").json
+    answers = [client.post("/api/v1/games/import", json=exported).status_code for _ in range(3)]
+    assert answers[:2] == [409, 409]  # counted even when refused: a flood costs work either way
+    _refused(client.post("/api/v1/games/import", json=exported), "imports", 2)
+
+
+def test_rosters_from_the_api_and_the_screen_share_a_limit(client):
+    assert (
+        client.post("/api/v1/rosters", json={"pack": "conquest-first-blood", "entries": []}).status_code
+        == 201
+    )
+    token = soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    form = {"csrf_token": token, "pack": "aos-ghb-2021", "name": "Hammerfest", "points_preset": "1000"}
+    assert client.post("/rosters", data=form).status_code == 303
+    _refused(client.post("/rosters", data=form), "new rosters", 2)
+    _refused(client.post("/api/v1/rosters", json={"pack": "aos-ghb-2021"}), "new rosters", 2)
+
+
+def test_saving_terrain_sets_is_limited(client):
+    game = new_game(
+        client,
+        pack="conquest-first-blood",
+        scenario="outflank",
+        points_limit=800,
+        players=[{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
+    )
+    url = f"/games/{game['id']}/terrain"
+    client.get(game["join_url"])
+    token = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+    first = client.post(f"{url}/library", data={"csrf_token": token, "name": "Table 3"})
+    assert first.status_code in (200, 303)
+    _refused(
+        client.post(f"{url}/library", data={"csrf_token": token, "name": "Table 4"}), "saved terrain sets", 1
+    )
+
+
+def test_pdfs_are_limited_per_address(app, client):
+    url = "/packs/aos-ghb-2021/scenarios/savage-gains/scoresheet.pdf"
+    assert [client.get(url).status_code for _ in range(2)] == [200, 200]
+    _refused(client.get(url), "PDFs", 2)
+    assert app.test_client().get(url, environ_base=OTHER_PHONE).status_code == 200
+
+
+def test_a_count_starts_again_each_minute(tmp_path):
+    path = tmp_path / "m.limits.sqlite"
+    assert limits.count(path, "games", "10.0.0.5", now=600.0) == (1, 60.0)
+    assert limits.count(path, "games", "10.0.0.5", now=659.5) == (2, 0.5)
+    assert limits.count(path, "imports", "10.0.0.5", now=659.5)[0] == 1  # kinds counted apart
+    assert limits.count(path, "games", "10.0.0.6", now=659.5)[0] == 1  # and addresses
+    assert limits.count(path, "games", "10.0.0.5", now=660.0) == (1, 60.0)
+
+
+def test_limits_come_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("MUSTER_LIMIT_GAMES", "1")
+    app = create_app({"DATABASE": str(tmp_path / "m.sqlite"), "TESTING": True, "SECRET_KEY": "t"})
+    client = app.test_client()
+    new_game(client)
+    _refused(client.post("/api/v1/games", json={}), "new games", 1)
+    monkeypatch.setenv("MUSTER_LIMIT_GAMES", "0")  # 0: no limit
+    new_game(client)
+
+
+COUNTER = """
+import sys
+from app import limits
+for _ in range(200):
+    print(limits.count(sys.argv[1], "games", "10.0.0.9", now=1000.0)[0])
+"""
+
+
+def test_worker_processes_share_one_count(tmp_path):
+    # Two workers counting the same address at once: every number from 1 to 400 is handed out
+    # exactly once, so neither worker lets a request through on a count the other already used.
+    path = str(tmp_path / "m.limits.sqlite")
+    limits.count(path, "other", "x")  # the file exists before the race
+    workers = [
+        subprocess.Popen([sys.executable, "-c", COUNTER, path], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    numbers = [int(n) for w in workers for n in w.communicate(timeout=60)[0].split()]
+    assert sorted(numbers) == list(range(1, 401))
