@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,13 @@ def test_saving_terrain_sets_is_limited(client):
     url = f"/games/{game['id']}/terrain"
     client.get(game["join_url"])
     token = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+    # A saved set needs a piece: an empty one is refused before any count.
+    assert (
+        client.post(
+            f"{url}/pieces", data={"csrf_token": token, "id": str(uuid.uuid4()), "preset": "Forest"}
+        ).status_code
+        == 200
+    )
     first = client.post(f"{url}/library", data={"csrf_token": token, "name": "Table 3"})
     assert first.status_code in (200, 303)
     _refused(
