@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app import pdf, terrain_sets
 from app.rules import grid, terrain
 from app.rules.pack import Pack
+from app.rules.text import clean_text
 from app.web import loaded_game, store
 from app.web.forms import whole
 from app.web.games import edit_token
@@ -287,7 +288,7 @@ def save_library(game_id: str) -> Any:
     """Keep this set's pieces for reuse at a club table."""
     _editor(game_id)
     context = _context(game_id)
-    name = request.form.get("name", "").strip()
+    name = clean_text(request.form.get("name", ""))
     if not name or len(name) > 60:
         return _render(game_id, 422, error="name: give the saved set a name of 1 to 60 characters.")
     pieces = [s.piece.model_dump(mode="json", exclude={"uid"}) for s in context["loaded"].state.ordered]
