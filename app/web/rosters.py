@@ -113,7 +113,8 @@ def index() -> Any:
     response = make_response(
         render_template("rosters.html", own=_listed(own), shared=_listed(shared), builders=_builders())
     )
-    response.headers["Cache-Control"] = "no-store"
+    # The list holds no token, so a phone may keep it offline; it is this phone's, though.
+    response.headers["Cache-Control"] = "private, no-cache"
     response.headers["Vary"] = "Cookie"
     return response
 

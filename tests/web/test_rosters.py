@@ -600,3 +600,15 @@ def test_rosters_stored_before_the_limits_still_open(tmp_path):
     assert got["roster"]["entries"][0]["name"] == "Lord Kroak"
     assert {len(e["name"]) for e in got["roster"]["entries"][5:]} == {60}
     assert {len(e["notes"]) for e in got["roster"]["entries"][5:]} == {300}
+
+
+def test_the_screen_offers_at_most_40_remembered_units(client):
+    url = _new_roster(client)
+    rid = url.rsplit("/", 1)[1]
+    token = client.get_cookie(f"muster_roster_{rid}", path="/rosters").value
+    entries = [{"name": f"Unit {i:02}", "points": i} for i in range(45)]
+    client.put(f"/api/v1/rosters/{rid}", json={"entries": entries}, headers={"X-Edit-Token": token})
+    _add(client, url, name="Unit 45", points="45")
+    page = soup(client.get(_new_roster(client, name="Next")))
+    assert len(page.select(".quick-add button")) == 40
+    assert len(page.select("#remembered-names option")) == 40
