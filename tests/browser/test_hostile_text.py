@@ -231,6 +231,30 @@ def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, 
     assert PAYLOADS["piece"] in _pdf_text(page, f"{live_server}/games/{made['id']}/terrain/card.pdf?paper=a4")
 
 
+def test_a_swap_after_an_inline_style_breaks_no_policy(page: Page, live_server: str) -> None:
+    """htmx's settle step copied an element's style attribute onto its replacement, which the
+    CSP refuses: under load a screenshot's caret hiding (an inline style) met a late swap."""
+    watch = Watch(page)
+    roster = page.request.post(
+        live_server + "/api/v1/rosters",
+        data={
+            "pack": "aos-ghb-2021",
+            "name": "Hammerfest",
+            "points_limit": 2000,
+            "entries": [{"name": "Lord"}],
+        },
+    ).json()
+    page.goto(roster["edit_url"])
+    # What Playwright does to hide the caret in a screenshot (or a script, or the browser).
+    page.evaluate(
+        "() => document.querySelectorAll('input[id]').forEach((i) => { i.style.caretColor = 'red'; })"
+    )
+    page.locator(".entry").first.get_by_role("link", name="Edit").click()
+    expect(page.locator("#edit-form")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert watch.alarms == []
+
+
 def _edit_token(page: Page, game_id: str) -> str:
     """The edit token this phone holds for the game, read from the join link it was shown."""
     value: Any = page.evaluate(
