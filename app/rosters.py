@@ -54,15 +54,20 @@ def parse(packs: dict[str, Pack], data: Any) -> tuple[dict[str, Any], Pack] | Re
     return _normalise(roster), pack
 
 
-def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] | Refusal:
-    """Store a new roster (valid or not yet); return ``(id, edit_token)`` or why it is refused."""
+def create(
+    store: Store, packs: dict[str, Pack], data: Any, phone: str | None = None
+) -> tuple[str, str] | Refusal:
+    """Store a new roster (valid or not yet); return ``(id, edit_token)`` or why it is refused.
+
+    ``phone``: the phone that made it, which remembers its units (see :func:`change`).
+    """
     if isinstance(data, dict) and data.get("format") == EXPORT_FORMAT:
         data = data.get("roster")
     parsed = parse(packs, data)
     if isinstance(parsed, Refusal):
         return parsed
     body, pack = parsed
-    return store.create_roster(pack.id, body)
+    return store.create_roster(pack.id, body, phone)
 
 
 def load(store: Store, packs: dict[str, Pack], roster_id: str) -> LoadedRoster | None:
@@ -101,10 +106,13 @@ def change(
     roster_id: str,
     edit: Callable[[dict[str, Any]], dict[str, Any] | str],
     version: int | None = None,
+    phone: str | None = None,
 ) -> Refusal | None:
     """Apply an edit to a stored roster; ``None`` when saved, else why not.
 
     The refusal is a ``conflict`` when the roster was saved elsewhere since ``version``.
+    The entries are remembered for ``phone`` (the id a phone's cookie holds), to offer in its
+    next roster; another phone's list is never touched.
     """
 
     def apply(body: dict[str, Any]) -> dict[str, Any] | str:
@@ -116,7 +124,7 @@ def change(
             return parsed.message
         return parsed[0]
 
-    saved = store.update_roster(roster_id, apply, version)
+    saved = store.update_roster(roster_id, apply, version, phone)
     if saved.problem:
         return Refusal(saved.problem, conflict=saved.conflict)
     return None

@@ -29,6 +29,8 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from app.rules.army import fit_roster
+
 migrations = Migrations("muster")
 
 # The owner of club-wide terrain presets and saved sets (a phone's own are "phone:<hash>").
@@ -170,6 +172,26 @@ def m008_terrain_owners(db: Database) -> None:
     db["terrain_library"].add_column("owner", str, not_null_default=CLUB)
     db["terrain_library"].create_index(["pack", "owner", "created"], if_not_exists=True)
 
+
+@migrations()
+def m009_roster_limits_and_owners(db: Database) -> None:
+    # A unit a player typed is remembered for the phone that typed it, not for the whole club:
+    # rows from before have no phone and are offered to nobody.
+    db["custom_units"].add_column("owner", str, not_null_default="")
+    db["custom_units"].transform(pk=("pack", "owner", "key"))
+    db["custom_units"].create_index(["pack", "owner", "uses"], if_not_exists=True)
+    # Rosters stored before the limits on entries, names and notes are cut to them, so every
+    # stored roster still opens.
+    for row in db.query("SELECT id, body FROM rosters"):
+        body = json.loads(row["body"])
+        fitted = fit_roster(body)
+        if fitted != body:
+            db.execute("UPDATE rosters SET body = ? WHERE id = ?", [json.dumps(fitted), row["id"]])
+
+
+# How many rosters one phone's list shows, and how many typed units a phone keeps per pack.
+ROSTERS_LISTED = 100
+UNITS_KEPT = 200
 
 BACKUP_FORMAT = "muster-backup/1"
 # In the order they can be loaded (a table after the ones it refers to).
@@ -661,8 +683,12 @@ class Store:
         return Appended("recorded")
 
     # --- rosters -------------------------------------------------------------------------
-    def create_roster(self, pack: str, body: dict[str, Any]) -> tuple[str, str]:
-        """Store a new roster; return its id and its edit token."""
+    def create_roster(self, pack: str, body: dict[str, Any], phone: str | None = None) -> tuple[str, str]:
+        """Store a new roster; return its id and its edit token.
+
+        ``phone`` is the id of the phone that made it: its entries are remembered for that
+        phone only (none are remembered without one).
+        """
         roster_id, token, stamp = new_game_id(), new_edit_token(), now()
         with self._immediate():
             self.db["rosters"].insert(
@@ -676,7 +702,7 @@ class Store:
                     "updated": stamp,
                 }
             )
-            self._remember(pack, body.get("entries", []))
+            self._remember(pack, phone, body.get("entries", []))
         return roster_id, token
 
     def roster(self, roster_id: str) -> RosterRow | None:
@@ -696,12 +722,13 @@ class Store:
         roster_id: str,
         change: Callable[[dict[str, Any]], dict[str, Any] | str],
         version: int | None = None,
+        phone: str | None = None,
     ) -> Saved:
         """Apply ``change`` to the roster's body and save it, in one transaction.
 
         ``change`` returns the new body or a sentence refusing the change. When ``version``
         is given and the roster has been saved since, nothing is written: the other save is
-        never overwritten unseen.
+        never overwritten unseen. The entries are remembered for ``phone``, if given.
         """
         with self._immediate():
             current = self.roster(roster_id)
@@ -720,7 +747,7 @@ class Store:
                 "UPDATE rosters SET body = ?, version = version + 1, updated = ? WHERE id = ?",
                 [json.dumps(body), now(), roster_id],
             )
-            self._remember(current.pack, body.get("entries", []))
+            self._remember(current.pack, phone, body.get("entries", []))
         return Saved(self.roster(roster_id))
 
     def recent_rosters(self, limit: int = 50, pack: str | None = None) -> list[RosterRow]:
@@ -733,25 +760,62 @@ class Store:
             rows = self._query("SELECT * FROM rosters ORDER BY updated DESC LIMIT ?", [limit])
         return [_roster_row(r) for r in rows]
 
-    def _remember(self, pack: str, entries: list[dict[str, Any]]) -> None:
-        stamp = now()
+    def rosters_by_id(self, ids: Sequence[str], tokens: dict[str, str] | None = None) -> list[RosterRow]:
+        """The stored rosters among ``ids``, the most recently saved first.
+
+        With ``tokens`` (``{roster id: edit token}``), only those whose token is right.
+        """
+        ids = list(dict.fromkeys(ids))[:ROSTERS_LISTED]
+        if not ids:
+            return []
+        rows = self._query(
+            "SELECT * FROM rosters WHERE id IN (SELECT value FROM json_each(?)) ORDER BY updated DESC",
+            [json.dumps(ids)],
+        )
+        if tokens is not None:
+            rows = [
+                r for r in rows if hmac.compare_digest(r["edit_token_hash"], _hash(tokens.get(r["id"], "")))
+            ]
+        return [_roster_row(r) for r in rows]
+
+    def _remember(self, pack: str, phone: str | None, entries: list[dict[str, Any]]) -> None:
+        if not phone:
+            return
+        owner, stamp = _hash(phone), now()
+        # A unit repeated in one roster is one use: a list of 100 copies outweighs nothing.
+        bodies: dict[str, dict[str, Any]] = {}
         for entry in entries:
             if not isinstance(entry, dict) or not entry.get("name"):
                 continue
-            body = {k: v for k, v in entry.items() if k not in ("uid", "general", "command_trait", "notes")}
-            key = f"{body.get('kind', '')}:{str(body['name']).casefold()}"
+            body = {
+                k: v
+                for k, v in entry.items()
+                if k not in ("uid", "general", "command_trait", "enhancements", "notes")
+            }
+            bodies[f"{body.get('kind', '')}:{str(body['name']).casefold()}"] = body
+        for key, body in bodies.items():
             self.db.execute(
-                "INSERT INTO custom_units (pack, key, body, uses, updated) VALUES (?, ?, ?, 1, ?) "
-                "ON CONFLICT (pack, key) DO UPDATE SET body = excluded.body, uses = uses + 1, "
+                "INSERT INTO custom_units (pack, owner, key, body, uses, updated) VALUES (?, ?, ?, ?, 1, ?) "
+                "ON CONFLICT (pack, owner, key) DO UPDATE SET body = excluded.body, uses = uses + 1, "
                 "updated = excluded.updated",
-                [pack, key, json.dumps(body), stamp],
+                [pack, owner, key, json.dumps(body), stamp],
             )
+        # A phone keeps its most used units; the rest of a flood is forgotten.
+        self.db.execute(
+            "DELETE FROM custom_units WHERE pack = ? AND owner = ? AND key NOT IN ("
+            "SELECT key FROM custom_units WHERE pack = ? AND owner = ? "
+            "ORDER BY uses DESC, updated DESC LIMIT ?)",
+            [pack, owner, pack, owner, UNITS_KEPT],
+        )
 
-    def custom_units(self, pack: str, limit: int = 200) -> list[dict[str, Any]]:
-        """Entries typed in earlier rosters of this pack, the most used first."""
+    def custom_units(self, pack: str, phone: str | None, limit: int = 200) -> list[dict[str, Any]]:
+        """Entries this phone typed in its earlier rosters of this pack, the most used first."""
+        if not phone:
+            return []
         rows = self._query(
-            "SELECT body FROM custom_units WHERE pack = ? ORDER BY uses DESC, updated DESC LIMIT ?",
-            [pack, limit],
+            "SELECT body FROM custom_units WHERE pack = ? AND owner = ? "
+            "ORDER BY uses DESC, updated DESC LIMIT ?",
+            [pack, _hash(phone), limit],
         )
         return [json.loads(r["body"]) for r in rows]
 

@@ -12,14 +12,38 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 
 from app.rules.pack import Pack
+from app.rules.text import clean_text
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
-Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+# What one roster may hold: a 2000-point list is 20 to 40 entries; these bounds keep a roster's
+# page, print and checks small whoever sends it.
+MAX_ENTRIES = 100
+MAX_NAME = 60
+MAX_NOTES = 300
+
+
+def _clean_name(value: Any) -> Any:
+    return clean_text(value) if isinstance(value, str) else value
+
+
+def _clean_notes(value: Any) -> Any:
+    return clean_text(value, notes=True) if isinstance(value, str) else value
+
+
+Name = Annotated[str, BeforeValidator(_clean_name), StringConstraints(min_length=1, max_length=MAX_NAME)]
+OptionalName = Annotated[str, BeforeValidator(_clean_name), StringConstraints(max_length=MAX_NAME)]
+Note = Annotated[str, BeforeValidator(_clean_notes), StringConstraints(max_length=MAX_NOTES)]
 Points = Annotated[int, Field(ge=0, le=100_000, strict=True)]
-MAX_ENTRIES = 200
 
 
 class _Model(BaseModel):
@@ -39,7 +63,7 @@ class AosEntry(_Model):
     kind: AosKind = "unit"
     points: Points = 0
     roles: list[str] = Field(default_factory=list, max_length=5)
-    keywords: list[Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]] = Field(
+    keywords: list[Annotated[str, BeforeValidator(_clean_name), StringConstraints(max_length=40)]] = Field(
         default_factory=list, max_length=40
     )
     size: AosSize = "minimum"
@@ -48,8 +72,10 @@ class AosEntry(_Model):
     ally: bool = False
     coalition: bool = False
     general: bool = False
-    command_trait: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
-    faction: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
+    command_trait: OptionalName | None = None
+    # Artefacts of power, spell and prayer lores, mount traits: anything picked for the unit.
+    enhancements: list[Name] = Field(default_factory=list, max_length=6)
+    faction: OptionalName | None = None
     notes: Note = ""
 
     @field_validator("roles")
@@ -80,10 +106,10 @@ class AosEntry(_Model):
 
 class AosRoster(_Model):
     pack: str
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
+    name: OptionalName | None = None
     points_limit: Points
-    faction: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
-    grand_strategy: str | None = None
+    faction: OptionalName | None = None
+    grand_strategy: OptionalName | None = None
     entries: list[AosEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
 
@@ -115,9 +141,9 @@ class FbEntry(_Model):
 
 class FbRoster(_Model):
     pack: str
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
+    name: OptionalName | None = None
     points_limit: Points | None = None
-    faction: Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)] | None = None
+    faction: OptionalName | None = None
     entries: list[FbEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
 
@@ -133,6 +159,20 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
+
+
+def _sentence(path: str, err: Any) -> str:
+    """One sentence naming the field and what it allows, for the limits players meet."""
+    limit = (err.get("ctx") or {}).get("max_length")
+    text = isinstance(err.get("input"), str)
+    if err["type"] in ("string_too_long", "too_long") and text:
+        return f"{path} must be at most {limit} characters."
+    if err["type"] == "too_long":
+        noun = "entries" if path.endswith("entries") else "items"
+        return f"{path} may hold at most {limit} {noun}."
+    if err["type"] in ("string_too_short", "too_short") and text:
+        return f"{path} must not be blank."
+    return f"{path}: {err['msg'].removeprefix('Value error, ')}."
 
 
 def parse_roster(data: Any, packs: dict[str, Pack]) -> tuple[Roster | None, Pack | None, str | None]:
@@ -153,8 +193,7 @@ def parse_roster(data: Any, packs: dict[str, Pack]) -> tuple[Roster | None, Pack
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         path = _field_path(tuple(err["loc"])) or "roster"
-        message = err["msg"].removeprefix("Value error, ")
-        return None, pack, f"{path}: {message}."
+        return None, pack, _sentence(path, err)
     if isinstance(roster, FbRoster):
         types = [t.id for t in pack.army.regiment_types]
         for i, entry in enumerate(roster.entries):
@@ -250,6 +289,8 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
     own = [(i, e) for i, e in units if not (e.ally or e.coalition)]
     counts = {
         "leaders": sum(1 for _, e in units if e.has("Leader")),
+        # Allies and coalition units count toward the maxima only (see the pack's reading).
+        "own_leaders": sum(1 for _, e in own if e.has("Leader")),
         # Allies and coalition units never fill the Battleline minimum.
         "battleline": sum(1 for _, e in own if e.has("Battleline")),
         # A Battleline Behemoth is not counted against the Behemoth maximum.
@@ -262,15 +303,19 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
     verdict.counts = counts
     if limit is not None:
         pts = f"{roster.points_limit} points"
-        _range(
-            add,
-            "leaders",
-            counts["leaders"],
-            limit.leaders,
-            "Leader",
-            pts,
-            "allies and coalition units count",
-        )
+        if limit.leaders is not None:
+            fewest = limit.leaders.model_copy(update={"max": None})
+            most = limit.leaders.model_copy(update={"min": None})
+            _range(
+                add,
+                "leaders",
+                counts["own_leaders"],
+                fewest,
+                "Leader",
+                pts,
+                "allies and coalition units do not count",
+            )
+            _range(add, "leaders", counts["leaders"], most, "Leader", pts, "allies and coalition units count")
         _range(
             add,
             "battleline",
@@ -321,6 +366,7 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
                 )
 
     _check_general(entries, add)
+    _check_allies_lead_nothing(entries, add)
     for i, e in units:
         if e.size == "understrength":
             add(
@@ -355,6 +401,7 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
                     i,
                 )
             )
+    _advise_core_battalions(entries, verdict.advice)
     seen: dict[str, int] = {}
     for i, e in enumerate(entries):
         if e.kind in ("endless-spell", "invocation"):
@@ -427,6 +474,49 @@ def _check_faction(roster: AosRoster, add: Any) -> None:
                     "one-faction",
                     f"{_label(e, i)} is from {e.faction}, not the army's faction ({army}); only "
                     "allies and coalition units may be.",
+                    i,
+                )
+            )
+
+
+def _advise_core_battalions(entries: list[AosEntry], advice: list[str]) -> None:
+    # The battlepack allows each core battalion of its own list once, but that list was lost
+    # from the source: a repeated name is worth a look, not a refusal.
+    places: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        if e.kind == "core-battalion":
+            places.setdefault(e.name.casefold(), []).append(i)
+    for where in places.values():
+        if len(where) > 1:
+            first = entries[where[0]].name
+            numbers = ", ".join(str(i + 1) for i in where[:-1]) + f" and {where[-1] + 1}"
+            advice.append(
+                f"The core battalion '{first}' is in the army {len(where)} times (entries {numbers}): "
+                "the battlepack allows some core battalions only once, so check it against the list."
+            )
+
+
+def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
+    for i, e in enumerate(entries):
+        if not e.ally:
+            continue
+        if e.general:
+            add(
+                Problem(
+                    "ally-general",
+                    f"The general, {_label(e, i)}, is an ally; pick a unit of the army's own faction.",
+                    i,
+                )
+            )
+        picked = ([f"the command trait {e.command_trait!r}"] if e.command_trait else []) + [
+            repr(x) for x in e.enhancements
+        ]
+        if picked:
+            add(
+                Problem(
+                    "ally-enhancement",
+                    f"{_label(e, i)} is an ally and has {', '.join(picked)}; allies take no "
+                    "enhancements (coalition units may).",
                     i,
                 )
             )
@@ -619,6 +709,8 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
                 )
                 if e.command_trait:
                     lines.append(f"  - Command trait: {e.command_trait}")
+                if e.enhancements:
+                    lines.append(f"  - Enhancements: {', '.join(e.enhancements)}")
                 if e.keywords:
                     lines.append(f"  - Keywords: {', '.join(e.keywords)}")
                 if e.notes:
@@ -638,3 +730,28 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
     ]
     lines += [f"  ! {p.message}" for p in verdict.problems]
     return "\n".join(lines) + "\n"
+
+
+def fit_roster(body: Any) -> Any:
+    """A stored roster body cut to today's limits: entries, names and notes.
+
+    Rosters saved before the limits existed must still open; what is over a limit is cut
+    rather than lost with the whole roster.
+    """
+    if isinstance(body, list):
+        return [fit_roster(item) for item in body]
+    if not isinstance(body, dict):
+        return body
+    out: dict[str, Any] = {}
+    for key, value in body.items():
+        if key in ("name", "faction", "command_trait", "grand_strategy") and isinstance(value, str):
+            out[key] = clean_text(value)[:MAX_NAME]
+        elif key == "notes" and isinstance(value, str):
+            out[key] = clean_text(value, notes=True)[:MAX_NOTES]
+        elif key == "entries" and isinstance(value, list):
+            out[key] = fit_roster(value[:MAX_ENTRIES])
+        elif key in ("officers", "retinue") and isinstance(value, list):
+            out[key] = fit_roster(value)
+        else:
+            out[key] = value
+    return out

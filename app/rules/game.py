@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.pack import Pack
+from app.rules.text import clean_text
 
 MAX_NAME = 40
 MAX_POINTS = 100_000
@@ -107,7 +108,7 @@ def _parse_player(raw: Any, i: int, pack: Pack) -> tuple[Player, str | None]:
     blank = Player(name="")
     if not isinstance(raw, dict):
         return blank, f"players[{i}] must be an object with name, side and grand_strategy."
-    name = raw.get("name")
+    name = clean_text(raw["name"]) if isinstance(raw.get("name"), str) else None
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
         return blank, f"players[{i}].name must be 1 to {MAX_NAME} characters."
     side = raw.get("side")

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from app.rules.pack import Objective, Pack, Scenario
+from app.rules.text import clean_text
 
 MAX_PIECES = 60
 # No table is this many inches across: a position beyond it is a mistake (or 1e308).
@@ -51,6 +52,11 @@ class Piece(BaseModel):
     mysterious: int | None = Field(default=None, ge=1, le=6, strict=True)
     fortress: bool = False
     notes: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] = ""
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value: Any) -> Any:
+        return clean_text(value) if isinstance(value, str) else value
 
     @field_validator("keywords")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
@@ -13,19 +14,42 @@ from app.limits import limited
 from app.refusal import Refusal
 from app.rules import army
 from app.rules.pack import Pack
-from app.web import no_store, packs, private_page, qr_response, store
+from app.rules.text import clean_text
+from app.web import no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import whole
 from app.web.prints import sheet_pdf
 
 bp = Blueprint("rosters", __name__)
+bp.after_request(phone.keep)
 
 COOKIE_DAYS = 365
 OFFICER_SLOTS = 3
 RETINUE_SLOTS = 6
+# A phone knows its rosters by the cookies it holds, all under /rosters: the edit token of each
+# roster it made or was given the edit link of and the ids of those it opened read-only; the units
+# it types are remembered under its phone id (app/web/phone.py, shared with the terrain screens).
+ROSTER_COOKIE = "muster_roster_"
+SEEN_COOKIE = "muster_rosters_seen"
+SEEN_KEPT = 30
+REMEMBERED_SHOWN = 40
+_ID = re.compile(r"[A-Za-z0-9_-]{16,48}")
 
 
 def _cookie(roster_id: str) -> str:
-    return f"muster_roster_{roster_id}"
+    return f"{ROSTER_COOKIE}{roster_id}"
+
+
+def _keep(response: Any, name: str, value: str) -> Any:
+    response.set_cookie(
+        name,
+        value,
+        max_age=COOKIE_DAYS * 24 * 3600,
+        path=url_for("rosters.index"),
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
 
 
 def _token(roster_id: str) -> str | None:
@@ -34,16 +58,11 @@ def _token(roster_id: str) -> str | None:
 
 
 def _with_token(response: Any, roster_id: str, token: str) -> Any:
-    response.set_cookie(
-        _cookie(roster_id),
-        token,
-        max_age=COOKIE_DAYS * 24 * 3600,
-        path=f"/rosters/{roster_id}",
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
+    return _keep(response, _cookie(roster_id), token)
+
+
+def _seen() -> list[str]:
+    return [i for i in request.cookies.get(SEEN_COOKIE, "").split(".") if _ID.fullmatch(i)][:SEEN_KEPT]
 
 
 def _builders() -> list[Pack]:
@@ -58,14 +77,29 @@ def _loaded(roster_id: str) -> rosters.LoadedRoster:
 
 
 # --- list and new ---------------------------------------------------------------------------
+def _listed(rows: list[Any]) -> list[rosters.LoadedRoster]:
+    loaded = (rosters.load(store(), packs(), row.id) for row in rows)
+    return [r for r in loaded if r is not None]
+
+
 @bp.get("/rosters")
 def index() -> Any:
-    listed = []
-    for row in store().recent_rosters(50):
-        loaded = rosters.load(store(), packs(), row.id)
-        if loaded is not None:
-            listed.append(loaded)
-    return render_template("rosters.html", rosters=listed, builders=_builders())
+    """This phone's rosters (it holds their edit tokens) and those shared with it to read."""
+    tokens = {
+        name.removeprefix(ROSTER_COOKIE): value
+        for name, value in request.cookies.items()
+        if name.startswith(ROSTER_COOKIE) and _ID.fullmatch(name.removeprefix(ROSTER_COOKIE))
+    }
+    own = store().rosters_by_id(list(tokens), tokens)
+    mine = {r.id for r in own}
+    shared = [r for r in store().rosters_by_id(_seen()) if r.id not in mine]
+    response = make_response(
+        render_template("rosters.html", own=_listed(own), shared=_listed(shared), builders=_builders())
+    )
+    # The list holds no token, so a phone may keep it offline; it is this phone's, though.
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Cookie"
+    return response
 
 
 @bp.get("/rosters/new")
@@ -76,11 +110,29 @@ def new() -> Any:
     pack = packs().get(request.args.get("pack", "")) or builders[-1]
     if pack.army is None:
         pack = builders[-1]
-    return render_template("roster_new.html", pack=pack, builders=builders, form=MultiDict(), error=None)
+    return render_template(
+        "roster_new.html", pack=pack, builders=builders, form=MultiDict(), error=None, limits=_limits()
+    )
+
+
+def _limits() -> dict[str, int]:
+    return {"name": army.MAX_NAME, "notes": army.MAX_NOTES, "entries": army.MAX_ENTRIES}
+
+
+def _typed(form: MultiDict[str, str], field: str, notes: bool = False) -> tuple[str, str | None]:
+    """A name or notes field as typed, cleaned, and why it is too long (one sentence) if it is."""
+    value = clean_text(form.get(field, ""), notes=notes)
+    top = army.MAX_NOTES if notes else army.MAX_NAME
+    if len(value) > top:
+        return value, f"{field} must be at most {top} characters; it has {len(value)}."
+    return value, None
 
 
 def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
-    details: dict[str, Any] = {"name": form.get("name", "").strip() or None}
+    name, problem = _typed(form, "name")
+    details: dict[str, Any] = {"name": name or None}
+    if problem:
+        return details, problem
     raw = form.get("points_limit", "").strip() or form.get("points_preset", "").strip()
     if not raw and pack.army and pack.army.default_points:
         raw = str(pack.army.default_points)
@@ -88,7 +140,10 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
     if points is None or points <= 0:
         return details, "points_limit must be a whole number of points, such as 2000."
     details["points_limit"] = points
-    details["faction"] = form.get("faction", "").strip() or None
+    faction, problem = _typed(form, "faction")
+    if problem:
+        return details, problem
+    details["faction"] = faction or None
     if pack.grand_strategies:
         details["grand_strategy"] = form.get("grand_strategy") or None
     return details, None
@@ -104,11 +159,18 @@ def create() -> Any:
     made: tuple[str, str] | Refusal = (
         Refusal(problem)
         if problem
-        else rosters.create(store(), packs(), {"pack": pack.id, **details, "entries": []})
+        else rosters.create(
+            store(), packs(), {"pack": pack.id, **details, "entries": []}, phone.current_hash()
+        )
     )
     if isinstance(made, Refusal):
         html = render_template(
-            "roster_new.html", pack=pack, builders=_builders(), form=request.form, error=made.message
+            "roster_new.html",
+            pack=pack,
+            builders=_builders(),
+            form=request.form,
+            error=made.message,
+            limits=_limits(),
         )
         return html, 422
     roster_id, token = made
@@ -131,14 +193,19 @@ def import_roster() -> Any:
     except ValueError:
         data = None
     made = (
-        rosters.create(store(), packs(), data)
+        rosters.create(store(), packs(), data, phone.current_hash())
         if data is not None
         else Refusal("The file must be a roster exported from Muster as JSON.")
     )
     if isinstance(made, Refusal):
         builders = _builders()
         html = render_template(
-            "roster_new.html", pack=builders[-1], builders=builders, form=MultiDict(), error=made.message
+            "roster_new.html",
+            pack=builders[-1],
+            builders=builders,
+            form=MultiDict(),
+            error=made.message,
+            limits=_limits(),
         )
         return html, 422
     roster_id, token = made
@@ -158,7 +225,8 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "can_edit": token is not None,
         "system": pack.army.system if pack.army else None,
         "limit": pack.limit(loaded.verdict.points_limit),
-        "remembered": store().custom_units(pack.id, 40) if token else [],
+        "remembered": store().custom_units(pack.id, phone.current_hash(), REMEMBERED_SHOWN) if token else [],
+        "limits": _limits(),
         "catalogue": [u.model_dump(exclude_none=True) for u in pack.units] if token else [],
         "officer_slots": OFFICER_SLOTS,
         "retinue_slots": RETINUE_SLOTS,
@@ -182,7 +250,15 @@ def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **
 
 @bp.get("/rosters/<roster_id>")
 def show(roster_id: str) -> Any:
-    return _render(_loaded(roster_id), _token(roster_id))
+    loaded = _loaded(roster_id)
+    token = _token(roster_id)
+    response = _render(loaded, token)
+    if token:
+        # Also moves a token kept under the roster's own path (before the list read them) to
+        # /rosters, where the list of this phone's rosters finds it.
+        return _with_token(response, roster_id, token)
+    seen = [roster_id, *(i for i in _seen() if i != roster_id)][:SEEN_KEPT]
+    return _keep(response, SEEN_COOKIE, ".".join(seen))
 
 
 @bp.get("/rosters/<roster_id>/share.svg")
@@ -219,7 +295,7 @@ def _save(
     roster_id: str, edit: Any, draft: MultiDict[str, str] | None = None, editing: str | None = None
 ) -> Any:
     token = _editor(roster_id)
-    problem = rosters.change(store(), packs(), roster_id, edit, _version())
+    problem = rosters.change(store(), packs(), roster_id, edit, _version(), phone.current_hash())
     if problem is None and request.headers.get("HX-Request") != "true":
         return redirect(url_for("rosters.show", roster_id=roster_id), code=303)
     loaded = _loaded(roster_id)
@@ -361,9 +437,13 @@ def _whole(form: MultiDict[str, str], name: str, required: bool = True) -> tuple
 
 def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
     """Turn the entry form into the same entry JSON the API takes."""
-    entry: dict[str, Any] = {"name": form.get("name", "").strip(), "notes": form.get("notes", "").strip()}
-    if not entry["name"]:
+    name, problem = _typed(form, "name")
+    notes, too_long = _typed(form, "notes", notes=True)
+    entry: dict[str, Any] = {"name": name, "notes": notes}
+    if not name:
         return entry, "name: give the entry a name."
+    if problem or too_long:
+        return entry, problem or too_long
     points, problem = _whole(form, "points")
     if problem:
         return entry, problem
@@ -402,6 +482,9 @@ def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
     for flag in ("single_model", "general", "ally", "coalition"):
         entry[flag] = form.get(flag) in ("on", "true", "1")
     entry["command_trait"] = form.get("command_trait", "").strip() or None
+    entry["enhancements"] = [
+        x.strip() for x in form.get("enhancements", "").replace(";", ",").split(",") if x.strip()
+    ]
     entry["faction"] = form.get("faction", "").strip() or None
     return entry, None
 
@@ -419,6 +502,8 @@ def entry_form_values(pack: Pack, entry: dict[str, Any]) -> MultiDict[str, str]:
         values.add("roles", role)
     if entry.get("keywords"):
         values["keywords"] = ", ".join(entry["keywords"])
+    if entry.get("enhancements"):
+        values["enhancements"] = ", ".join(entry["enhancements"])
     for flag in ("single_model", "general", "ally", "coalition"):
         if entry.get(flag):
             values[flag] = "on"

@@ -14,6 +14,7 @@ from app import pdf, terrain_library, terrain_sets
 from app.limits import limited
 from app.rules import grid, terrain
 from app.rules.pack import Pack
+from app.rules.text import clean_text
 from app.web import admin, loaded_game, phone, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token
@@ -303,7 +304,7 @@ def save_library(game_id: str) -> Any:
     _editor(game_id)
     context = _context(game_id)
     pieces = [s.piece.model_dump(mode="json", exclude={"uid"}) for s in context["loaded"].state.ordered]
-    name = request.form.get("name", "").strip()
+    name = clean_text(request.form.get("name", ""))
     club = bool(request.form.get("club")) and admin.signed_in()
     kept = terrain_library.save_set(store(), context["pack"], phone.current_hash(), name, pieces, club)
     return _done(game_id, kept)

@@ -210,6 +210,121 @@ def test_general_and_command_trait(packs, change, broken):
     assert rules_broken(packs, roster) == broken
 
 
+# --- allies never lead (seed 002: allies count toward the maxima only) ------------------------
+ALLY = {"ally": True, "faction": "Cities of Sigmar"}
+
+
+@pytest.mark.parametrize(
+    ("change", "broken"),
+    [
+        # At the edge: an ally in the army, leading nothing, breaks nothing.
+        (
+            lambda r: r["entries"].append(
+                unit("Freeguild General", 90, ("Leader",), keywords=["HERO"], **ALLY)
+            ),
+            [],
+        ),
+        # Beyond: the same ally made the general (the own Lord stepping down).
+        (
+            lambda r: (
+                r["entries"][0].update(general=False),
+                r["entries"].append(
+                    unit("Freeguild General", 90, ("Leader",), keywords=["HERO"], general=True, **ALLY)
+                ),
+            ),
+            ["ally-general"],
+        ),
+        # The ally as general with the army's command trait: both refused, nothing else.
+        (
+            lambda r: (
+                r["entries"][0].update(general=False),
+                r["entries"].append(
+                    unit(
+                        "Freeguild General",
+                        90,
+                        ("Leader",),
+                        keywords=["HERO"],
+                        general=True,
+                        command_trait="Wise",
+                        **ALLY,
+                    )
+                ),
+            ),
+            ["ally-general", "ally-enhancement"],
+        ),
+        # An artefact (or any other enhancement) on an ally that is not the general.
+        (
+            lambda r: r["entries"].append(
+                unit("Freeguild General", 90, ("Leader",), keywords=["HERO"], enhancements=["Amulet"], **ALLY)
+            ),
+            ["ally-enhancement"],
+        ),
+        # Coalition units may take enhancements, and a coalition Leader may be the general.
+        (
+            lambda r: r["entries"].append(
+                unit(
+                    "Chaos Lord", 100, ("Leader",), keywords=["HERO"], enhancements=["Amulet"], coalition=True
+                )
+            ),
+            [],
+        ),
+        (
+            lambda r: (
+                r["entries"][0].update(general=False),
+                r["entries"].append(
+                    unit(
+                        "Chaos Lord",
+                        100,
+                        ("Leader",),
+                        keywords=["HERO"],
+                        general=True,
+                        command_trait="Wise",
+                        coalition=True,
+                    )
+                ),
+            ),
+            [],
+        ),
+    ],
+)
+def test_allies_never_lead(packs, change, broken):
+    roster = legal(2000)
+    change(roster)
+    assert rules_broken(packs, roster) == broken
+
+
+def test_an_allied_general_is_named_in_the_problem(packs):
+    roster = legal(1000)
+    roster["entries"][0].update(general=False)
+    roster["entries"].append(
+        unit("Freeguild General", 90, ("Leader",), general=True, enhancements=["Amulet"], **ALLY)
+    )
+    messages = [p.message for p in verdict(packs, roster).problems]
+    assert messages == [
+        "The general, 'Freeguild General' (entry 4), is an ally; pick a unit of the army's own faction.",
+        "'Freeguild General' (entry 4) is an ally and has 'Amulet'; allies take no enhancements (coalition units may).",
+    ]
+
+
+@pytest.mark.parametrize("points", BOTH)
+@pytest.mark.parametrize(
+    ("how", "broken"),
+    [
+        ({}, []),  # the army's own Leader fills the minimum of 1
+        (ALLY, ["leaders-min"]),  # an allied Leader counts toward the maximum only
+        ({"coalition": True}, ["leaders-min"]),  # so does a coalition Leader
+    ],
+)
+def test_only_the_armys_own_leaders_fill_the_minimum(packs, points, how, broken):
+    roster = legal(points)
+    roster["entries"][0].update(general=False)  # no general: only the Leader count is looked at
+    roster["entries"][0].update(how)
+    problems = [r for r in rules_broken(packs, roster) if r != "general-required"]
+    assert problems == broken
+    counts = verdict(packs, roster).counts
+    assert (counts["leaders"], counts["own_leaders"]) == (1, 0 if how else 1)
+
+
 # --- reinforced, understrength, single models -----------------------------------------------
 @pytest.mark.parametrize("points", BOTH)
 @pytest.mark.parametrize(("extra", "broken"), [(-1, []), (0, []), (1, ["reinforced-max"])])
@@ -299,6 +414,35 @@ def test_battalions(packs, kind, broken):
     roster = legal(2000)
     roster["entries"].append({"name": "Battle Regiment", "kind": kind, "points": 0})
     assert rules_broken(packs, roster) == broken
+
+
+@pytest.mark.parametrize(
+    ("names", "advice"),
+    [
+        (["Battle Regiment", "Warlord"], []),
+        (
+            ["Battle Regiment", "battle regiment"],
+            [
+                "The core battalion 'Battle Regiment' is in the army 2 times (entries 5 and 6): the "
+                "battlepack allows some core battalions only once, so check it against the list."
+            ],
+        ),
+        (
+            ["Warlord", "Warlord", "Warlord"],
+            [
+                "The core battalion 'Warlord' is in the army 3 times (entries 5, 6 and 7): the "
+                "battlepack allows some core battalions only once, so check it against the list."
+            ],
+        ),
+    ],
+)
+def test_the_same_core_battalion_twice_is_advice_not_a_problem(packs, names, advice):
+    roster = legal(2000)
+    roster["entries"] += [{"name": n, "kind": "core-battalion"} for n in names]
+    # A unit sharing the battalion's name is not a second battalion.
+    roster["entries"].append(unit("Warlord", 10, ("Other",)))
+    result = verdict(packs, roster)
+    assert result.valid and result.advice == advice
 
 
 @pytest.mark.parametrize("points", BOTH)
@@ -626,3 +770,58 @@ def test_army_summary_names_what_tactics_need(packs):
         and summary["monsters"] == ["Stonehorn"]
     )
     assert summary["battleline"] == ["Warriors 0", "Warriors 1", "Warriors 2"]
+
+
+# --- what one roster may hold -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda r: r["entries"].extend(unit(f"U{i}") for i in range(100 - 4)), None),
+        (
+            lambda r: r["entries"].extend(unit(f"U{i}") for i in range(101 - 4)),
+            "entries may hold at most 100 entries.",
+        ),
+        (lambda r: r.update(name="N" * 60), None),
+        (lambda r: r.update(name="N" * 61), "name must be at most 60 characters."),
+        (lambda r: r["entries"][1].update(name="W" * 60), None),
+        (lambda r: r["entries"][1].update(name="W" * 61), "entries[1].name must be at most 60 characters."),
+        (lambda r: r["entries"][1].update(notes="n" * 300), None),
+        (
+            lambda r: r["entries"][1].update(notes="n" * 301),
+            "entries[1].notes must be at most 300 characters.",
+        ),
+        (
+            lambda r: r["entries"][0].update(enhancements=["E"] * 7),
+            "entries[0].enhancements may hold at most 6 items.",
+        ),
+        (lambda r: r["entries"][1].update(name=" \u202e\x00 "), "entries[1].name must not be blank."),
+        # Characters that are stripped do not count toward the limit.
+        (lambda r: r["entries"][1].update(name="\u202e" + "W" * 60 + "\u2066"), None),
+    ],
+)
+def test_what_a_roster_may_hold(packs, change, problem):
+    roster = legal(2000)
+    change(roster)
+    parsed, _pack, message = army.parse_roster(roster, packs)
+    assert message == problem and (parsed is None) == (problem is not None)
+
+
+def test_first_blood_names_and_notes_have_the_same_limits(packs):
+    roster = {
+        "pack": "conquest-first-blood",
+        "entries": [{"name": "Lord", "kind": "character", "notes": "x" * 301}],
+    }
+    assert army.parse_roster(roster, packs)[2] == "entries[0].notes must be at most 300 characters."
+    roster["entries"][0].update(notes="", officers=[{"name": "O" * 61}])
+    assert army.parse_roster(roster, packs)[2] == "entries[0].officers[0].name must be at most 60 characters."
+
+
+def test_names_lose_control_and_direction_characters(packs):
+    roster = legal(1000)
+    roster["name"] = "Ham\u202emerfest\x1b[2J"
+    roster["entries"][0].update(
+        name="Lord\u2066 \u2067Kroak\u2069\x00", notes="Line one\r\n\tLine two\u202e\x07"
+    )
+    parsed, _pack, _ = army.parse_roster(roster, packs)
+    assert parsed.name == "Hammerfest[2J"
+    assert (parsed.entries[0].name, parsed.entries[0].notes) == ("Lord Kroak", "Line one\n\tLine two")

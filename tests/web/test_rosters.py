@@ -418,3 +418,197 @@ def test_units_from_the_pack_catalogue(tmp_path):
     added = soup(client.post(f"{url}/entries", data=data, headers={"HX-Request": "true"}))
     assert added.select_one(".entry-name").text == "3 × Household Knights"
     assert added.select_one('[data-testid="roster-points"]').text == "165"
+
+
+# --- allies never lead, core battalions twice (issue 11) ------------------------------------
+def test_the_verdict_refuses_an_allied_general_and_advises_on_a_repeated_core_battalion(client):
+    roster = aos_roster()
+    assert client.post("/api/v1/rosters/check", json=roster).json["valid"] is True
+    roster["entries"][0].update(general=False)
+    roster["entries"].append(
+        {
+            "name": "Freeguild General",
+            "points": 100,
+            "roles": ["Leader"],
+            "keywords": ["HERO"],
+            "general": True,
+            "ally": True,
+            "faction": "Cities of Sigmar",
+            "enhancements": ["Amulet of Destiny"],
+        }
+    )
+    roster["entries"] += [{"name": "Battle Regiment", "kind": "core-battalion"}] * 2
+    made = client.post("/api/v1/rosters", json=roster)
+    answer = client.get(f"/api/v1/rosters/{made.json['id']}").json
+    assert answer["valid"] is False
+    assert [(p["rule"], p["entry"]) for p in answer["problems"]] == [
+        ("ally-general", 5),
+        ("ally-enhancement", 5),
+    ]
+    assert answer["advice"] == [
+        "The core battalion 'Battle Regiment' is in the army 2 times (entries 7 and 8): the "
+        "battlepack allows some core battalions only once, so check it against the list."
+    ]
+    # The army's own Leader, Lord Kroak, still fills the Leader minimum; the ally does not.
+    assert (answer["counts"]["leaders"], answer["counts"]["own_leaders"]) == (2, 1)
+    # The same ally as a coalition unit may lead and carry the artefact.
+    roster["entries"][5].update(ally=False, coalition=True)
+    coalition = client.post("/api/v1/rosters/check", json=roster).json
+    assert coalition["valid"] is True and len(coalition["advice"]) == 1
+
+
+# --- what a roster may store (issue 12) ------------------------------------------------------
+def test_the_api_refuses_a_roster_over_the_limits(client):
+    many = aos_roster()
+    many["entries"] += [{"name": f"Skink {i}", "points": 1} for i in range(101 - 5)]
+    long_name = aos_roster()
+    long_name["entries"][1]["name"] = "G" * 61
+    long_notes = aos_roster()
+    long_notes["entries"][1]["notes"] = "n" * 301
+    for roster, sentence in [
+        (many, "entries may hold at most 100 entries."),
+        (long_name, "entries[1].name must be at most 60 characters."),
+        (long_notes, "entries[1].notes must be at most 300 characters."),
+    ]:
+        for path in ("/api/v1/rosters", "/api/v1/rosters/check"):
+            answer = client.post(path, json=roster)
+            assert (answer.status_code, answer.json) == (422, {"error": sentence})
+    many["entries"].pop()
+    made = client.post("/api/v1/rosters", json=many)
+    assert made.status_code == 201
+    rid, token = made.json["id"], made.json["edit_token"]
+    over = client.put(
+        f"/api/v1/rosters/{rid}",
+        json={"entries": [*many["entries"], {"name": "One more"}]},
+        headers={"X-Edit-Token": token},
+    )
+    assert (over.status_code, over.json) == (422, {"error": "entries may hold at most 100 entries."})
+    assert len(client.get(f"/api/v1/rosters/{rid}").json["roster"]["entries"]) == 100
+
+
+def test_the_screens_refuse_a_roster_over_the_limits(client):
+    csrf = _csrf(client)
+    refused = client.post(
+        "/rosters",
+        data={"csrf_token": csrf, "pack": "aos-ghb-2021", "name": "N" * 61, "points_preset": "1000"},
+    )
+    assert refused.status_code == 422
+    assert soup(refused).select_one(".alert").text.strip() == "name must be at most 60 characters; it has 61."
+    url = _new_roster(client, name="N" * 60)
+    assert soup(client.get(url)).select_one("#a-name")["maxlength"] == "60"
+    long_name = _add(client, url, name="W" * 61, points="1")
+    assert long_name.status_code == 422
+    assert soup(long_name).select_one("#error").text == "name must be at most 60 characters; it has 61."
+    long_notes = _add(client, url, name="Guard", points="1", notes="n" * 301)
+    assert soup(long_notes).select_one("#error").text == "notes must be at most 300 characters; it has 301."
+    # The hundredth entry is taken, the hundred-and-first refused with the field and the limit.
+    rid = url.rsplit("/", 1)[1]
+    loaded = client.get(f"/api/v1/rosters/{rid}").json
+    token = client.get_cookie(f"muster_roster_{rid}", path="/rosters").value
+    entries = [{"name": f"Skink {i}", "points": 1} for i in range(99)]
+    saved = client.put(
+        f"/api/v1/rosters/{rid}",
+        json={"entries": entries, "version": loaded["version"]},
+        headers={"X-Edit-Token": token},
+    )
+    assert saved.status_code == 200
+    assert _add(client, url, name="Skink 99", points="1").status_code == 200
+    refused = _add(client, url, name="Skink 100", points="1")
+    assert refused.status_code == 422
+    assert soup(refused).select_one("#error").text == "entries may hold at most 100 entries."
+    assert len(soup(client.get(url)).select(".entry")) == 100
+
+
+# --- a phone's own rosters and remembered units (issue 12) ----------------------------------
+def test_remembered_units_belong_to_the_phone_that_typed_them(app, client):
+    mine = _new_roster(client)
+    _add(client, mine, name="Saurus Guard", points="115", roles="Battleline")
+    stranger = app.test_client()
+    theirs = _new_roster(stranger, name="Spam")
+    rid = theirs.rsplit("/", 1)[1]
+    token = stranger.get_cookie(f"muster_roster_{rid}", path="/rosters").value
+    flood = [{"name": "Saurus Guard", "points": 999, "notes": "spam"}] * 99
+    assert (
+        stranger.put(f"/api/v1/rosters/{rid}", json={"entries": flood}, headers={"X-Edit-Token": token})
+    ).status_code == 200
+    _add(stranger, theirs, name="Saurus Guard", points="999")
+    # My next roster still offers my Saurus Guard at my price; the stranger's list has theirs once.
+    second = soup(client.get(_new_roster(client, name="Second")))
+    assert [b.text for b in second.select(".quick-add button")] == ["+ Saurus Guard (115)"]
+    again = soup(stranger.get(_new_roster(stranger, name="Spam 2")))
+    assert [b.text for b in again.select(".quick-add button")] == ["+ Saurus Guard (999)"]
+
+
+def test_a_phone_lists_its_own_rosters_and_those_shared_with_it(app, client):
+    def listed(who):
+        page = soup(who.get("/rosters"))
+        return {
+            s.select_one("h2").text: [a.select_one(".game-title").text for a in s.select("a.game-link")]
+            for s in page.select("section[aria-labelledby]")
+            if s.select_one("h2").text in ("Your rosters", "Shared with you")
+        }
+
+    mine = _new_roster(client, name="Mine")
+    other = app.test_client()
+    theirs = _new_roster(other, name="Theirs")
+    api_made = other.post("/api/v1/rosters", json=aos_roster(name="Made by a club tool")).json
+    assert listed(client) == {"Your rosters": ["Mine"]}
+    assert listed(other) == {"Your rosters": ["Theirs"]}
+    # A stranger with no roster sees nobody's list.
+    stranger = app.test_client()
+    assert listed(stranger) == {"Your rosters": []}
+    assert "Theirs" not in stranger.get("/rosters").text and "Mine" not in stranger.get("/rosters").text
+    # Opening a share link lists it as shared; opening the edit link makes it the phone's own.
+    client.get(theirs)
+    assert listed(client) == {"Your rosters": ["Mine"], "Shared with you": ["Theirs"]}
+    client.get(api_made["edit_url"].removeprefix("http://localhost"), follow_redirects=True)
+    assert listed(client) == {"Your rosters": ["Made by a club tool", "Mine"], "Shared with you": ["Theirs"]}
+    # A forged token cookie lists nothing.
+    stranger.set_cookie(f"muster_roster_{mine.rsplit('/', 1)[1]}", "x" * 32, path="/rosters")
+    assert listed(stranger) == {"Your rosters": []}
+
+
+def test_rosters_stored_before_the_limits_still_open(tmp_path):
+    from sqlite_utils import Database
+
+    from app import create_app
+    from app.store import migrations
+
+    path = tmp_path / "old.sqlite"
+    old = Database(path)
+    migrations.apply(old, stop_before="m009_roster_limits_and_owners")
+    body = aos_roster(name="L" * 80)
+    body["entries"] += [{"uid": f"u{i}", "name": "Skink " + "s" * 70, "notes": "n" * 500} for i in range(195)]
+    old["rosters"].insert(
+        {
+            "id": "r" * 22,
+            "edit_token_hash": "0" * 64,
+            "pack": "aos-ghb-2021",
+            "body": json.dumps(body),
+            "version": 3,
+            "created": "2026-11-01T19:00:00.000Z",
+            "updated": "2026-11-01T19:00:00.000Z",
+        }
+    )
+    old["custom_units"].insert(
+        {"pack": "aos-ghb-2021", "key": "unit:skink", "body": "{}", "uses": 9, "updated": "x"}
+    )
+    old.close()
+    client = create_app({"DATABASE": str(path), "TESTING": True, "SECRET_KEY": "test"}).test_client()
+    got = client.get(f"/api/v1/rosters/{'r' * 22}").json
+    assert got["roster"]["name"] == "L" * 60 and len(got["roster"]["entries"]) == 100
+    assert got["roster"]["entries"][0]["name"] == "Lord Kroak"
+    assert {len(e["name"]) for e in got["roster"]["entries"][5:]} == {60}
+    assert {len(e["notes"]) for e in got["roster"]["entries"][5:]} == {300}
+
+
+def test_the_screen_offers_at_most_40_remembered_units(client):
+    url = _new_roster(client)
+    rid = url.rsplit("/", 1)[1]
+    token = client.get_cookie(f"muster_roster_{rid}", path="/rosters").value
+    entries = [{"name": f"Unit {i:02}", "points": i} for i in range(45)]
+    client.put(f"/api/v1/rosters/{rid}", json={"entries": entries}, headers={"X-Edit-Token": token})
+    _add(client, url, name="Unit 45", points="45")
+    page = soup(client.get(_new_roster(client, name="Next")))
+    assert len(page.select(".quick-add button")) == 40
+    assert len(page.select("#remembered-names option")) == 40
