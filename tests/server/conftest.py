@@ -82,6 +82,9 @@ class ServerProcess:
 
     def start(self, timeout: float = 60) -> None:
         env = {
+            # These tests make games and rosters faster than a phone may: the per-address
+            # limits have their own tests (tests/web/test_limits.py, test_printing.py).
+            **{f"MUSTER_LIMIT_{kind}": "0" for kind in ("GAMES", "ROSTERS", "IMPORTS", "TERRAIN")},
             **os.environ,
             "MUSTER_DB": str(self.db),
             "MUSTER_PORT": str(self.port),
