@@ -189,6 +189,14 @@ def m009_roster_limits_and_owners(db: Database) -> None:
             db.execute("UPDATE rosters SET body = ? WHERE id = ?", [json.dumps(fitted), row["id"]])
 
 
+@migrations()
+def m010_roster_owners(db: Database) -> None:
+    # Which phone made a roster, so a game screen offers a phone its own rosters to attach and
+    # not every player's; rosters from before belong to no phone (their links still work).
+    db["rosters"].add_column("owner", str)
+    db["rosters"].create_index(["owner", "pack", "updated"], if_not_exists=True)
+
+
 # How many rosters one phone's list shows, and how many typed units a phone keeps per pack.
 ROSTERS_LISTED = 100
 UNITS_KEPT = 200
@@ -700,6 +708,7 @@ class Store:
                     "version": 1,
                     "created": stamp,
                     "updated": stamp,
+                    "owner": phone,
                 }
             )
             self._remember(pack, phone, body.get("entries", []))
@@ -750,14 +759,14 @@ class Store:
             self._remember(current.pack, phone, body.get("entries", []))
         return Saved(self.roster(roster_id))
 
-    def recent_rosters(self, limit: int = 50, pack: str | None = None) -> list[RosterRow]:
-        """The most recently saved rosters first, of one pack or all."""
-        if pack:
-            rows = self._query(
-                "SELECT * FROM rosters WHERE pack = ? ORDER BY updated DESC LIMIT ?", [pack, limit]
-            )
-        else:
-            rows = self._query("SELECT * FROM rosters ORDER BY updated DESC LIMIT ?", [limit])
+    def phone_rosters(self, phone: str | None, pack: str, limit: int = 30) -> list[RosterRow]:
+        """The rosters this phone made in a pack, the most recently saved first."""
+        if not phone:
+            return []
+        rows = self._query(
+            "SELECT * FROM rosters WHERE owner = ? AND pack = ? ORDER BY updated DESC LIMIT ?",
+            [phone, pack, limit],
+        )
         return [_roster_row(r) for r in rows]
 
     def rosters_by_id(self, ids: Sequence[str], tokens: dict[str, str] | None = None) -> list[RosterRow]:

@@ -11,7 +11,7 @@ from app.limits import limited
 from app.refusal import Refusal
 from app.rules import army, rounds, scoring, seizing, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, no_store, packs, replays, store
+from app.web import loaded_game, no_store, packs, phone, replays, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -303,12 +303,13 @@ def _roster_links(roster_id: str, token: str) -> dict[str, str]:
 @bp.post("/rosters")
 @limited("rosters")
 def create_roster() -> Any:
-    made = rosters.create(store(), packs(), _body())
+    # The phone that makes a roster owns it: its game screens offer it to attach.
+    made = rosters.create(store(), packs(), _body(), phone.current_hash())
     if isinstance(made, Refusal):
         return _refuse(made.message)
     response = jsonify(_roster_links(*made))
     response.status_code = 201
-    return no_store(response)
+    return phone.keep(no_store(response))
 
 
 def _loaded_roster(roster_id: str) -> rosters.LoadedRoster:

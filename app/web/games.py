@@ -14,7 +14,7 @@ from app import games, terrain_sets
 from app.limits import limited
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
-from app.web import give_back, loaded_game, no_store, packs, private_page, qr_response, replays, store
+from app.web import give_back, loaded_game, no_store, packs, phone, private_page, qr_response, replays, store
 from app.web.forms import whole
 
 bp = Blueprint("games", __name__)
@@ -188,7 +188,7 @@ def _view(
         "summary": games.summary(loaded),
         "can_edit": token is not None,
         "armies": loaded.armies,
-        "roster_choices": store().recent_rosters(30, pack=loaded.row.pack) if token else [],
+        "roster_choices": store().phone_rosters(phone.known_hash(), loaded.row.pack) if token else [],
         "error": error,
         "draft": draft or MultiDict(),
         "game_partial": "partials/_rounds_game.html"

@@ -31,7 +31,13 @@ def current() -> str:
 
 def current_hash() -> str:
     """The hash under which this phone's agreements and saved things are stored."""
-    return hashlib.sha256(current().encode()).hexdigest()[:24]
+    return _digest(current())
+
+
+def known_hash() -> str | None:
+    """This phone's hash if it already holds a phone id; ``None`` (and no new id) if not."""
+    held = request.cookies.get(COOKIE, "")
+    return _digest(held) if _SHAPE.fullmatch(held) else None
 
 
 def keep(response: Any) -> Any:
@@ -47,3 +53,7 @@ def keep(response: Any) -> Any:
             secure=request.is_secure,
         )
     return response
+
+
+def _digest(phone_id: str) -> str:
+    return hashlib.sha256(phone_id.encode()).hexdigest()[:24]

@@ -612,3 +612,17 @@ def test_the_screen_offers_at_most_40_remembered_units(client):
     page = soup(client.get(_new_roster(client, name="Next")))
     assert len(page.select(".quick-add button")) == 40
     assert len(page.select("#remembered-names option")) == 40
+
+
+def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
+    mine = client.post("/api/v1/rosters", json=aos_roster(name="Ann's Seraphon")).json["id"]
+    stranger = app.test_client()
+    theirs = stranger.post("/api/v1/rosters", json=aos_roster(name="Someone else's list")).json["id"]
+    game = new_game(client)
+    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    offered = {o["value"] for o in soup(client.get(f"/games/{game['id']}")).select("form.attach option")}
+    assert mine in offered and theirs not in offered
+    # A phone that made no roster is offered none, though it may edit the game.
+    bo = app.test_client()
+    bo.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    assert not soup(bo.get(f"/games/{game['id']}")).select("form.attach")
