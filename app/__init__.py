@@ -141,9 +141,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
     _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)
 
+    from app import limits
     from app.store import Store
 
     Store.initialise(app.config["DATABASE"])
+    limits.prepare(app.config["DATABASE"])
     refresh_rulepacks(app)
 
     from app.web import register

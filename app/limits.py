@@ -64,14 +64,37 @@ def _counts(path: str) -> sqlite3.Connection:
         if db is not None:
             db.close()
         db = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=OFF")  # counts need not survive a power cut
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS counts (kind TEXT, address TEXT, window INTEGER,"
-            " n INTEGER NOT NULL, PRIMARY KEY (kind, address, window)) WITHOUT ROWID"
-        )
+        _prepare(db)
         _local.db, _local.path = db, path
     return db
+
+
+def prepare(database: str | Path) -> None:
+    """Make the counts file beside the database once, at start-up, before any request counts."""
+    db = sqlite3.connect(str(counts_file(database)), timeout=5, isolation_level=None)
+    try:
+        _prepare(db)
+    finally:
+        db.close()
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    # Switching a file to WAL does not wait on SQLite's busy timeout: two threads opening a new
+    # counts file at once would make one fail ("database is locked"), so that step is retried.
+    for attempt in range(100):
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS counts (kind TEXT, address TEXT, window INTEGER,"
+                " n INTEGER NOT NULL, PRIMARY KEY (kind, address, window)) WITHOUT ROWID"
+            )
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == 99:
+                raise
+            time.sleep(0.05)
 
 
 def count(path: str | Path, kind: str, address: str, now: float | None = None) -> tuple[int, float]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -140,6 +141,7 @@ def test_limits_come_from_the_environment(tmp_path, monkeypatch):
 
 COUNTER = """
 import sys
+import threading
 from app import limits
 for _ in range(200):
     print(limits.count(sys.argv[1], "games", "10.0.0.9", now=1000.0)[0])
@@ -157,3 +159,29 @@ def test_worker_processes_share_one_count(tmp_path):
     ]
     numbers = [int(n) for w in workers for n in w.communicate(timeout=60)[0].split()]
     assert sorted(numbers) == list(range(1, 401))
+
+
+def test_threads_opening_a_new_counts_file_at_once_all_count(tmp_path):
+    # Two prints arriving together on a fresh server once failed with "database is locked"
+    # while both switched the new counts file to WAL: a 500 instead of a PDF.
+    errors: list[BaseException] = []
+    for run in range(20):
+        path = tmp_path / f"new-{run}.limits.sqlite"
+        start = threading.Barrier(8)
+        numbers: list[int] = []
+
+        def first_request(
+            path: Path = path, start: threading.Barrier = start, numbers: list = numbers
+        ) -> None:
+            try:
+                start.wait()
+                numbers.append(limits.count(path, "pdfs", "10.0.0.7", now=1_000_000.0)[0])
+            except BaseException as error:
+                errors.append(error)
+
+        threads = [threading.Thread(target=first_request) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert errors == [] and sorted(numbers) == list(range(1, 9))
