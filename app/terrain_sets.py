@@ -22,9 +22,10 @@ MAX_EVENTS = 1000
 
 @dataclass
 class LoadedSet:
-    """A game's terrain set: its id, state and the battlefield verdict."""
+    """A game's terrain set: its id (``None`` until its first change), state and verdict."""
 
-    set_id: str
+    game_id: str
+    set_id: str | None
     pack: Pack
     scenario: Scenario | None
     state: terrain.TerrainSet
@@ -36,11 +37,12 @@ class LoadedSet:
 
 
 def load(store: Store, pack: Pack, scenario: Scenario | None, game_id: str, names: list[str]) -> LoadedSet:
-    """The game's terrain set (made on first use), folded and checked."""
-    set_id = store.terrain_set(game_id, pack.id)
-    state = terrain.fold(len(names), store.terrain_events(set_id), names)
+    """The game's terrain set, folded and checked; reading it writes nothing (a set is made
+    by its first change)."""
+    set_id = store.find_terrain_set(game_id)
+    state = terrain.fold(len(names), store.terrain_events(set_id) if set_id else [], names)
     pieces = [s.piece for s in state.ordered]
-    return LoadedSet(set_id, pack, scenario, state, terrain.check(pack, pieces, scenario))
+    return LoadedSet(game_id, set_id, pack, scenario, state, terrain.check(pack, pieces, scenario))
 
 
 def status(store: Store, game_id: str, names: list[str]) -> terrain.TerrainSet | None:
@@ -102,7 +104,8 @@ def record_many(
                 return problem
         return None
 
-    outcome = store.append_terrain(loaded.set_id, entries, refuse)
+    set_id = loaded.set_id or store.terrain_set(loaded.game_id, pack.id)
+    outcome = store.append_terrain(set_id, entries, refuse)
     return Refusal(outcome.error) if outcome.status == "refused" and outcome.error else None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sqlite3
 import uuid
 
 from pypdf import PdfReader
@@ -441,3 +442,17 @@ def test_line_of_sight_on_the_screen_from_a_garrison(client):
     answer = soup(client.post(f"{url}/line-of-sight", data={**form, "shooter_garrison": "3"}))
     assert answer.select_one("strong").text == "Clear: the shooter can see and volley the target."
     assert "the garrison's Elevation" in answer.text
+
+
+def test_reading_a_terrain_set_writes_nothing(app, client):
+    made, url = fb_game(client)
+    assert client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"] == []
+    assert client.get(url).status_code == 200
+    db = sqlite3.connect(app.config["DATABASE"])
+    try:
+        assert db.execute("SELECT count(*) FROM terrain_sets").fetchone() == (0,)
+    finally:
+        db.close()
+    # The first change makes the set.
+    assert post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Forest").status_code == 200
+    assert len(client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]) == 1
