@@ -366,10 +366,6 @@ class Store:
         finally:
             src.close()
 
-    def integrity(self) -> str:
-        """SQLite's own integrity check: "ok" when the file is sound."""
-        return str(next(iter(self._query("PRAGMA integrity_check")))["integrity_check"])
-
     def export_all(self) -> dict[str, Any]:
         """Every table's rows as JSON (edit tokens only as their hashes)."""
         tables = {}

@@ -11,7 +11,7 @@ from tests.web.conftest import Api, new_game
 
 def test_packs_list(client):
     packs = {p["id"]: p for p in client.get("/api/v1/packs").json}
-    assert set(packs) == {"aos-ghb-2021", "conquest-first-blood"}
+    assert {"aos-ghb-2021", "conquest-first-blood"} <= set(packs)  # a club may add its own
     assert packs["aos-ghb-2021"] == {
         "id": "aos-ghb-2021",
         "name": "Pitched Battles 2021",
