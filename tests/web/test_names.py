@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from tests.web.conftest import new_game, soup
+from tests.web.test_terrain import fb_game
 
 HOSTILE = "\u202eAnn\u2066\x00\x1b\u0085 the\tBold\u2069\u200f"
 CLEAN = "Ann the Bold"
@@ -77,22 +78,8 @@ def test_roster_and_unit_names_through_the_api_and_the_screens(client):
     assert "\u202e" not in client.get(f"{url}/roster.txt").text
 
 
-def _first_blood_game(client, scenario: str) -> str:
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": scenario,
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
-    return f"/games/{made['id']}/terrain"
-
-
 def test_terrain_piece_and_saved_set_names(client):
-    url = _first_blood_game(client, "outflank")
+    _made, url = fb_game(client)
     csrf = _csrf(client, url)
     added = client.post(
         f"{url}/pieces",
@@ -105,7 +92,7 @@ def test_terrain_piece_and_saved_set_names(client):
         data={"csrf_token": csrf, "name": "\u202eTable\x00 3"},
         headers={"HX-Request": "true"},
     )
-    page = client.get(_first_blood_game(client, "raid")).text
+    page = client.get(fb_game(client, "raid")[1]).text
     assert "Table 3" in page and "\u202e" not in page
     checked = client.post(
         "/api/v1/terrain/check", json={"pack": "conquest-first-blood", "pieces": [{"name": HOSTILE}]}
