@@ -20,6 +20,13 @@ from tests.web.conftest import new_game, soup
 OTHER_PHONE = {"REMOTE_ADDR": "192.168.1.77"}
 
 
+@pytest.fixture(autouse=True)
+def one_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every count in a test falls in one minute: the counts restart each minute on the clock,
+    and a slow first PDF once carried a test's third print into the next minute."""
+    monkeypatch.setattr(limits, "clock", lambda: 1_000_050.0)
+
+
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:
     return create_app(
