@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from app.rules.pack import Pack
 
@@ -86,3 +87,33 @@ def scenario_roll(rng: random.Random, pack: Pack) -> ScenarioRoll | None:
         rolls.append(roll(rng, faces))
         if rolls[-1] in by_number:
             return ScenarioRoll(faces, tuple(rolls), by_number[rolls[-1]].id)
+
+
+def roll_events(pack: Pack, rolled: BattleplanRoll | ScenarioRoll) -> list[dict[str, Any]]:
+    """The ``roll`` events that keep a battleplan or scenario roll in the game's log."""
+    if isinstance(rolled, ScenarioRoll):
+        out = []
+        for n in rolled.rolls:
+            found = next((s for s in pack.scenarios if s.number == n), None)
+            what = found.name if found else f"no scenario {n}"
+            again = found is None or not found.playable
+            purpose = f"Scenario roll: {n}, {what}" + (" (not playable: roll again)" if again else "")
+            out.append({"dice": f"d{rolled.die}", "results": [n], "purpose": purpose[:120]})
+        return out
+    out = []
+    for i, both in enumerate(rolled.roll_off.rounds):
+        last = i == len(rolled.roll_off.rounds) - 1
+        event: dict[str, Any] = {"dice": "roll-off", "results": list(both), "purpose": "Battleplan roll-off"}
+        if last:
+            event["winner"] = rolled.roll_off.winner
+        out.append(event)
+    assert pack.battleplan_roll is not None  # a battleplan roll came from its tables
+    table = next(t for t in pack.battleplan_roll.tables if t.id == rolled.table)
+    plan = pack.scenario(rolled.scenario)
+    out.append(
+        {"dice": "d6", "results": [rolled.table_roll], "purpose": f"Battleplan table: {table.name}"[:120]}
+    )
+    out.append(
+        {"dice": "d6", "results": [rolled.battleplan_roll], "purpose": f"Battleplan: {plan.name}"[:120]}
+    )
+    return out

@@ -76,7 +76,7 @@ def roll_battleplan() -> Any:
         rolled = dice.scenario_roll(rng, pack)
     else:
         abort(404, description=f"{pack.name} has no battleplan tables or scenario roll.")
-    events = _roll_events(pack, rolled)
+    events = dice.roll_events(pack, rolled)
     return render_template(
         "partials/_battleplan_field.html",
         pack=pack,
@@ -85,35 +85,6 @@ def roll_battleplan() -> Any:
         selected=rolled.scenario,
         roll_events=json.dumps({"scenario": rolled.scenario, "events": events}),
     )
-
-
-def _roll_events(pack: Any, rolled: Any) -> list[dict[str, Any]]:
-    """The roll events that keep a battleplan or scenario roll in the game's log."""
-    if isinstance(rolled, dice.ScenarioRoll):
-        out = []
-        for n in rolled.rolls:
-            found = next((s for s in pack.scenarios if s.number == n), None)
-            what = found.name if found else f"no scenario {n}"
-            again = found is None or not found.playable
-            purpose = f"Scenario roll: {n}, {what}" + (" (not playable: roll again)" if again else "")
-            out.append({"dice": f"d{rolled.die}", "results": [n], "purpose": purpose[:120]})
-        return out
-    out = []
-    for i, both in enumerate(rolled.roll_off.rounds):
-        last = i == len(rolled.roll_off.rounds) - 1
-        event: dict[str, Any] = {"dice": "roll-off", "results": list(both), "purpose": "Battleplan roll-off"}
-        if last:
-            event["winner"] = rolled.roll_off.winner
-        out.append(event)
-    table = next(t for t in pack.battleplan_roll.tables if t.id == rolled.table)
-    plan = pack.scenario(rolled.scenario)
-    out.append(
-        {"dice": "d6", "results": [rolled.table_roll], "purpose": f"Battleplan table: {table.name}"[:120]}
-    )
-    out.append(
-        {"dice": "d6", "results": [rolled.battleplan_roll], "purpose": f"Battleplan: {plan.name}"[:120]}
-    )
-    return out
 
 
 def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:

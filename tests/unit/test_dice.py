@@ -76,3 +76,12 @@ def test_scenario_roll_never_picks_the_opening_scenario_or_twelve(packs):
     numbered = {s.id for s in pack.scenarios if s.playable and s.number}
     assert picked == numbered and len(picked) == 11
     assert dice.scenario_roll(random.Random(1), packs["aos-ghb-2021"]) is None
+
+
+def test_a_scenario_roll_is_kept_as_one_roll_event_per_die(packs):
+    pack = packs["conquest-first-blood"]
+    rolled = dice.scenario_roll(Loaded([12, 6]), pack)
+    events = dice.roll_events(pack, rolled)
+    assert [(e["dice"], e["results"]) for e in events] == [("d12", [12]), ("d12", [6])]
+    assert events[0]["purpose"].endswith("(not playable: roll again)")
+    assert events[1]["purpose"] == "Scenario roll: 6, Broken Lines"
