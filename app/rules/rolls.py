@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.rules.problems import field_name
 from app.rules.state import Refused
 
 FACES = {"d3": 3, "d6": 6, "d12": 12, "2d6": 6, "roll-off": 6}
@@ -44,7 +45,9 @@ def parse_roll(event: dict[str, Any], eid: str, players: int) -> Roll:
     """Check a ``roll`` event; raise :class:`Refused` with one sentence when it is wrong."""
     extra = sorted(set(event) - {"id", "type", "dice", "results", "purpose", "winner"})
     if extra:
-        raise Refused(f"{extra[0]} is not part of a roll; it takes dice, results, purpose and winner.")
+        raise Refused(
+            f"{field_name(extra[0])} is not part of a roll; it takes dice, results, purpose and winner."
+        )
     dice = event.get("dice")
     # A list or an object is not a key of FACES; asking would raise TypeError, not refuse.
     if not isinstance(dice, str) or dice not in FACES:

@@ -16,6 +16,7 @@ from typing import Any
 from app.rules import grid
 from app.rules import pack as p
 from app.rules.game import Setup
+from app.rules.problems import field_name
 from app.rules.rolls import Roll, parse_roll
 from app.rules.scoring import event_id
 from app.rules.state import Award, FactSpec, Refused, Result
@@ -498,7 +499,7 @@ def _parse_player(game: RoundGame, raw: Any, i: int) -> PlayerPhase:
     extra = sorted(set(raw) - PLAYER_KEYS)
     if extra:
         raise Refused(
-            f"{where}.{extra[0]} is not recorded; a player's part takes {', '.join(sorted(PLAYER_KEYS))}."
+            f"{where}.{field_name(extra[0])} is not recorded; a player's part takes {', '.join(sorted(PLAYER_KEYS))}."
         )
     destroyed = raw.get("markers_destroyed") or []
     if (
@@ -550,7 +551,9 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
         )
     extra = sorted(set(event) - ROUND_KEYS)
     if extra:
-        raise Refused(f"{extra[0]} is not part of a Victory Phase; it takes round, control and players.")
+        raise Refused(
+            f"{field_name(extra[0])} is not part of a Victory Phase; it takes round, control and players."
+        )
     round_ = event.get("round")
     now = game.current_round
     if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= game.last_round:

@@ -17,6 +17,7 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.blocks import RULES, Rule, check_objective_in_play
 from app.rules.game import Setup
+from app.rules.problems import field_name
 from app.rules.rolls import parse_roll
 from app.rules.state import Award, Claim, End, FactSpec, Game, Refused, Result, RoundStart, Turn, decide
 
@@ -349,7 +350,7 @@ def _rule_name(game: Game, rule_id: str) -> str:
 def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
     extra = sorted(set(event) - CLAIM_KEYS)
     if extra:
-        raise Refused(f"{extra[0]} is not part of a claim; it takes round, player and rule.")
+        raise Refused(f"{field_name(extra[0])} is not part of a claim; it takes round, player and rule.")
     rules = _claimable(game)
     rule_id = event.get("rule")
     if not rules:
@@ -494,7 +495,9 @@ def check(game: Game, event: Any) -> str | None:
             target = event.get("event")
             if set(event) - UNDO_KEYS:
                 extra = sorted(set(event) - UNDO_KEYS)[0]
-                raise Refused(f"{extra} is not part of an undo; it takes only id, type and event.")
+                raise Refused(
+                    f"{field_name(extra)} is not part of an undo; it takes only id, type and event."
+                )
             if not game.effective:
                 raise Refused("There is nothing to undo.")
             if target != game.effective[-1]:

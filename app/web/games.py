@@ -14,6 +14,7 @@ from app import games, terrain_sets
 from app.limits import limited
 from app.refusal import Refusal
 from app.rules import dice, grid, rounds, scoring, seizing
+from app.rules.problems import field_name
 from app.web import give_back, loaded_game, no_store, packs, phone, private_page, qr_response, replays, store
 from app.web.forms import whole
 
@@ -379,7 +380,7 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
                     if roll is None:
                         return (
                             event,
-                            f"placed: the 2D6 roll for {key.removeprefix('placed.')} must be a number.",
+                            f"placed: the 2D6 roll for {field_name(key.removeprefix('placed.'))} must be a number.",
                         )
                     placed.append({"objective": key.removeprefix("placed."), "roll": roll})
             if placed:
@@ -408,7 +409,7 @@ def _round_event(
             if key.startswith(prefix + "wounds.") and value.strip():
                 n = _int(value)
                 if n is None:
-                    return event, f"{key}: wounds must be a whole number from 0 to 5."
+                    return event, f"{field_name(key)}: wounds must be a whole number from 0 to 5."
                 if n:
                     wounds[key.removeprefix(prefix + "wounds.")] = n
         part["marker_wounds"] = wounds

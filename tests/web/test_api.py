@@ -187,6 +187,20 @@ def test_undo_through_the_api(client):
     assert [e["type"] for e in client.get(f"/api/v1/games/{api.id}/events").json] == ["turn", "undo"]
 
 
+def test_an_unknown_key_is_named_on_one_line(client):
+    # A fuzzer sent an undo with a key holding a line break; the refusal echoed it whole.
+    api = Api(client, new_game(client))
+    last = api.ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})["turns"][-1]["event"]
+    for event in (
+        {"type": "undo", "event": last, "bad\nkey\u202e": 1},
+        {"type": "claim", "round": 1, "player": 0, "rule": "predators-and-prey", "x" * 300: 1},
+    ):
+        response = api.post(event)
+        message = response.json["error"]
+        assert response.status_code == 422 and "\n" not in message and "\u202e" not in message, message
+        assert "is not part of" in message and len(message) < 160, message
+
+
 def test_export_import_round_trip(app, client, tmp_path):
     from app import create_app
 

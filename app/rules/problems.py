@@ -1,0 +1,45 @@
+"""What went wrong, in one shape: a rule, one plain sentence, and optionally where.
+
+Refusals of events, roster and terrain verdicts, pack errors and misplaced map items all
+say the same three things; each caller adds the fields its answer has always carried
+(``entry`` for a roster, ``pieces`` for terrain) on top of this shape.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.text import clean_text
+
+# A key a client sent is named back in a refusal; anything that is not a plain field name
+# (a line break, a control, a long run) is quoted and cut so the sentence stays one line.
+_PLAIN = re.compile(r"[A-Za-z0-9_.\-\[\]']{1,40}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken rule: its id, a sentence a player can act on, and where it is."""
+
+    rule: str
+    message: str
+    where: Any = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "message": self.message}
+        if self.where is not None:
+            out["where"] = self.where
+        return out
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def field_name(key: object) -> str:
+    """``key`` as a refusal names it: plain names as they are, anything else quoted and cut."""
+    text = str(key)
+    if _PLAIN.fullmatch(text):
+        return text
+    shown = clean_text(text)[:40]
+    return repr(shown)
