@@ -8,11 +8,23 @@ from typing import Any
 
 import pytest
 
-from app.rules import scoring
+from app.rules import log, systems
 from app.rules.game import Player, Setup
 from app.rules.pack import Pack, load_packs
+from app.rules.systems.turns import scoring
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def replay(pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> Any:
+    """The game after ``events``, folded by the pack's game system as the server folds it."""
+    return log.replay(systems.system_for(pack), pack, setup, events)
+
+
+def refusal(game: Any, event: dict[str, Any], events: list[dict[str, Any]] | None = None) -> str | None:
+    """Why the rules refuse ``event`` after ``game``, or ``None`` (the game is not changed)."""
+    _after, problem = log.apply(systems.system_for(game.pack), game, event, events or [])
+    return problem.message if problem else None
 
 
 @pytest.fixture(scope="session")
@@ -52,11 +64,11 @@ class Table:
 
     @property
     def game(self) -> scoring.Game:
-        return scoring.replay(self.pack, self.setup, self.log)
+        return replay(self.pack, self.setup, self.log)
 
     def send(self, event: dict[str, Any]) -> str | None:
         event = {"id": str(uuid.uuid4()), **event}
-        problem = scoring.check(self.game, event)
+        problem = refusal(self.game, event, self.log)
         if problem is None:
             self.log.append(event)
         return problem

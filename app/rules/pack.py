@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
@@ -565,9 +565,13 @@ class Pack(Model):
     source: Source
     players: Range = Range(min=2, max=2)
     sides: list[Id] = []
+    # How the screens and sheets name each side, and what the new-game screen says about them.
+    side_labels: dict[Id, Text] = {}
+    sides_note: Text | None = None
     points: Points
-    # "turns": each player's turn is recorded (Age of Sigmar); "rounds": one Victory Phase a round.
-    play: Literal["turns", "rounds"] = "turns"
+    # The game system that plays the pack's scenarios (app/rules/systems): "turns" records each
+    # player's turn (Age of Sigmar), "rounds" one Victory Phase a round (First Blood).
+    system: Id = "turns"
     seizing: list[SeizeWeight] = []
     markers: Markers | None = None
     terrain: TerrainRules | None = None
@@ -584,6 +588,20 @@ class Pack(Model):
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
     scenarios: list[Scenario] = []
+
+    @model_validator(mode="before")
+    @classmethod
+    def _system_was_play(cls, data: Any) -> Any:
+        # Packs written before the registry named their system "play"; they still load.
+        if isinstance(data, dict) and "play" in data and "system" not in data:
+            data = {**data, "system": data["play"]}
+            del data["play"]
+        return data
+
+    @property
+    def play(self) -> str:
+        """The system's name, as the API has always called it (``play``)."""
+        return self.system
 
     @model_validator(mode="after")
     def _consistent(self) -> Pack:
@@ -619,6 +637,10 @@ class Pack(Model):
     def scenario(self, scenario_id: str) -> Scenario | None:
         """The scenario with that id, if any."""
         return next((s for s in self.scenarios if s.id == scenario_id), None)
+
+    def side_label(self, side: str) -> str:
+        """A side as players read it: the pack's label, else its id in words."""
+        return self.side_labels.get(side) or side.replace("-", " ").capitalize()
 
     def tactic(self, tactic_id: str) -> Tactic | None:
         """The battle tactic with that id, if any."""
@@ -717,13 +739,20 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
     if not isinstance(data, dict):
         return None, [PackError(file, "", "must be a YAML mapping with id, name, game, ...")]
     try:
-        return Pack.model_validate(data), []
+        pack = Pack.model_validate(data)
     except ValidationError as exc:
         errors = []
         for err in exc.errors(include_url=False):
             msg = err["msg"].removeprefix("Value error, ")
             errors.append(PackError(file, _path(tuple(err["loc"])), msg))
         return None, errors
+    from app.rules import systems  # the systems import this module's models
+
+    if pack.system not in systems.names():
+        return None, [
+            PackError(file, "system", f"must be one of the game systems: {', '.join(systems.names())}")
+        ]
+    return pack, []
 
 
 def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.rules.log import Refused
 from app.rules.problems import field_name
-from app.rules.state import Refused
 
 FACES = {"d3": 3, "d6": 6, "d12": 12, "2d6": 6, "roll-off": 6}
 MAX_DICE = 24

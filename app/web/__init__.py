@@ -100,53 +100,22 @@ def pack_errors() -> list[PackError]:
     return current_app.extensions["muster.pack_errors"]
 
 
-def replays() -> Replays:
-    """This process's kept game states (see app/replays.py)."""
-    return current_app.extensions["muster.replays"]
+def games_service() -> game_service.Games:
+    """The games service for this request, over its store, the packs and this process's cache."""
+    if "games" not in g:
+        g.games = game_service.Games(store(), packs(), current_app.extensions["muster.replays"])
+    return g.games
 
 
-def loaded_game(
-    game_id: str, outcome: game_service.Outcome | None = None, row: GameRow | None = None
-) -> game_service.Loaded:
-    """The game with that id, replayed; 404 when there is none, 409 when its pack is missing.
-
-    ``outcome`` is an event just recorded, whose state is used as it is. The state is kept
-    for the next request on this game once this one is done.
-    """
+def loaded_game(game_id: str, row: GameRow | None = None) -> game_service.Loaded:
+    """The game with that id, replayed; 404 when there is none, 409 when its pack is missing."""
     try:
-        loaded = game_service.load(store(), packs(), game_id, outcome, row, replays())
+        loaded = games_service().load(game_id, row)
     except game_service.PackMissing as exc:
         abort(409, description=str(exc))
     if loaded is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
-    hold(game_id, loaded)
     return loaded
-
-
-def hold(game_id: str, loaded: game_service.Loaded) -> None:
-    """Keep this game's state for later requests once this one is done with it."""
-    g.setdefault("replayed", []).append((game_id, loaded))
-
-
-def give_back(game_id: str, loaded: game_service.Loaded) -> None:
-    """Keep a loaded game's state now, so an event recorded next in this request folds onto it.
-
-    The caller must not read ``loaded.state`` afterwards: checking the event changes it.
-    """
-    listed = g.get("replayed", [])
-    g.replayed = [(gid, item) for gid, item in listed if item is not loaded]
-    _keep(game_id, loaded)
-
-
-def _keep_states(_exc: BaseException | None) -> None:
-    # Given back once the response is made: templates read the states until then. A game
-    # loaded twice in one request keeps its later state.
-    for game_id, loaded in g.pop("replayed", []):
-        _keep(game_id, loaded)
-
-
-def _keep(game_id: str, loaded: game_service.Loaded) -> None:
-    replays().keep(game_id, loaded.pack, game_service.setup_of(loaded.row), loaded.log, loaded.state)
 
 
 def no_store(response: Any) -> Any:
@@ -367,7 +336,6 @@ def register(app: Flask) -> None:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_store)
-    app.teardown_request(_keep_states)
     app.extensions["muster.replays"] = Replays()
     app.register_error_handler(HTTPException, _error)
     app.register_error_handler(PrintFailed, _print_failed)

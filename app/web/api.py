@@ -6,12 +6,14 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from app import games, rosters, terrain_sets
+from app import games as game_service
+from app import rosters, terrain_sets
 from app.limits import limited
 from app.refusal import Refusal
-from app.rules import army, rounds, scoring, seizing, terrain
+from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
-from app.web import loaded_game, no_store, packs, phone, replays, store
+from app.rules.systems import system_for
+from app.web import games_service, loaded_game, no_store, packs, phone, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -85,9 +87,7 @@ def _side(pack: Pack, side: str | None) -> int | None:
 
 
 def _facts(pack: Pack, scenario: Any) -> list[dict[str, Any]]:
-    if pack.play == "rounds":
-        return [f.as_dict() | {"event": f.event} for f in rounds.round_facts(pack, scenario)]
-    return [f.as_dict() | {"event": f.event} for f in scoring.scenario_facts(pack, scenario)]
+    return [f.as_dict() | {"event": f.event} for f in system_for(pack).facts(pack, scenario)]
 
 
 def pack_json(pack: Pack) -> dict[str, Any]:
@@ -97,7 +97,8 @@ def pack_json(pack: Pack) -> dict[str, Any]:
         "name": pack.name,
         "game": pack.game,
         "source": pack.source.model_dump(),
-        "play": pack.play,
+        "play": pack.system,
+        "system": pack.system,
         "players": pack.players.model_dump(),
         "sides": pack.sides,
         "points": {
@@ -216,7 +217,7 @@ def seize(pack_id: str) -> Any:
 @bp.post("/games")
 @limited("games")
 def create_game() -> Any:
-    made = games.create(store(), packs(), _body())
+    made = games_service().create(_body())
     if isinstance(made, Refusal):
         return _refuse(made.message)
     return _game_links(*made)
@@ -236,7 +237,7 @@ def _game_links(game_id: str, token: str) -> Any:
 
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> Any:
-    return jsonify(games.summary(loaded_game(game_id)))
+    return jsonify(game_service.summary(loaded_game(game_id)))
 
 
 @bp.get("/games/<game_id>/events")
@@ -254,17 +255,19 @@ def post_event(game_id: str) -> Any:
     if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to record events.", 403)
     event = _body()
-    outcome = games.record(store(), packs(), game_id, event, row, replays())
+    outcome = games_service().record(game_id, event, row)
     if outcome.status == "refused":
         return _refuse(outcome.error or "The event is refused.")
-    loaded = loaded_game(game_id, outcome, row)
+    loaded = games_service().after(row, outcome)
+    if loaded is None:
+        abort(404, description="There is no such game.")
     code = 201 if outcome.status == "recorded" else 200
-    return jsonify(status=outcome.status, id=scoring.event_id(event), game=games.summary(loaded)), code
+    return jsonify(status=outcome.status, id=log.event_id(event), game=game_service.summary(loaded)), code
 
 
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
-    data = games.export(store(), game_id)
+    data = games_service().export(game_id)
     if data is None:
         abort(404, description="There is no such game.")
     response = jsonify(data)
@@ -275,7 +278,7 @@ def export_game(game_id: str) -> Any:
 @bp.post("/games/import")
 @limited("imports")
 def import_game() -> Any:
-    made = games.import_game(store(), packs(), _body())
+    made = games_service().import_game(_body())
     if isinstance(made, Refusal):
         return _refuse(made.message, 409 if made.conflict else 422)
     return _game_links(*made)
@@ -347,16 +350,17 @@ def replace_roster(roster_id: str) -> Any:
 
 @bp.post("/games/<game_id>/rosters")
 def attach_roster(game_id: str) -> Any:
-    loaded_game(game_id)  # 404 for no such game, 409 when its pack or scenario is gone
-    if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
+    row, token_ok = store().game_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    loaded = loaded_game(game_id, row)  # 404 for no such game, 409 when its pack or scenario is gone
+    if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)
     data = _body()
     if not isinstance(data, dict):
         return _refuse('The body must be an object such as {"player": 0, "roster": "<roster id>"}.')
-    problem = games.attach_roster(store(), packs(), game_id, data.get("player"), data.get("roster"))
+    problem = games_service().attach_roster(game_id, data.get("player"), data.get("roster"))
     if problem:
         return _refuse(problem.message)
-    return jsonify(games.summary(loaded_game(game_id))), 201
+    return jsonify(game_service.summary(games_service().rearmed(loaded))), 201
 
 
 # --- terrain ----------------------------------------------------------------------------

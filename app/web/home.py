@@ -7,10 +7,11 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request
 
-from app import games
 from app.rules import grid
+from app.rules.systems import system_for
 from app.store import GameRow
-from app.web import hold, pack_errors, packs, replays, store
+from app.web import games_service, pack_errors, packs, store
+from app.web.systems import web_system_for
 
 bp = Blueprint("home", __name__)
 
@@ -45,18 +46,10 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
         if pack is None or scenario is None:
             listed.append({"row": row, "card": None, "scenario": None, "pack": pack})
             continue
-        card = row.summary if games.card_is_current(row.summary, pack) else _card(row, pack)
-        listed.append({"row": row, "card": card, "scenario": scenario, "pack": pack})
+        listed.append(
+            {"row": row, "card": games_service().card_of(row, pack), "scenario": scenario, "pack": pack}
+        )
     return listed
-
-
-def _card(row: GameRow, pack: Any) -> dict[str, Any]:
-    log, seq = store().log(row.id)
-    state = replays().take(row.id, pack, games.setup_of(row), log, games.engine(pack))
-    hold(row.id, games.Loaded(row, pack, state, log=log))
-    card = games.card(state)
-    store().save_summary(row.id, card, seq)
-    return card
 
 
 def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -89,5 +82,6 @@ def pack(pack_id: str) -> Any:
     found = packs().get(pack_id)
     if found is None:
         abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
-    maps = {s.id: grid.svg(s, found.sides) for s in found.scenarios if s.board and found.play == "rounds"}
-    return render_template("pack.html", pack=found, maps=maps)
+    web = web_system_for(found)
+    maps = {s.id: grid.svg(s, found.sides) for s in found.scenarios if s.board and web.draws_maps}
+    return render_template("pack.html", pack=found, maps=maps, system=system_for(found))

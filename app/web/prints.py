@@ -10,9 +10,11 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from app import games, pdf
 from app.limits import limited
-from app.rules import grid, rounds, scoring
+from app.rules import grid
 from app.rules.pack import Pack, Scenario
+from app.rules.systems import system_for
 from app.web import loaded_game, packs
+from app.web.systems import web_system_for
 
 bp = Blueprint("prints", __name__)
 
@@ -60,29 +62,41 @@ def _scenario(pack_id: str, scenario_id: str) -> tuple[Pack, Scenario]:
 
 
 def _sheet(pack: Pack, scenario: Scenario, loaded: games.Loaded | None, paper: str) -> bytes:
-    game = loaded.state if loaded else None
-    if pack.play == "rounds":
-        names = [pl.name for pl in game.setup.players] if game else None
-        state = rounds.map_state(game) if isinstance(game, rounds.RoundGame) else None
-        context = {
-            "pack": pack,
-            "scenario": scenario,
-            "game": game,
-            "summary": games.summary(loaded) if loaded else None,
-            "scoring": rounds.describe_scoring(pack, scenario) if scenario.playable else [],
-            "map_svg": grid.svg(scenario, pack.sides, names, state),
-            "points_limit": loaded.row.points_limit if loaded else None,
-        }
-        return sheet_pdf("round_sheet.html", context, paper)
+    """The score sheet of the pack's game system, blank or filled in from a game."""
+    web = web_system_for(pack)
     context = {
         "pack": pack,
         "scenario": scenario,
-        "game": game,
+        "game": loaded.state if loaded else None,
         "summary": games.summary(loaded) if loaded else None,
-        "scoring": scoring.describe_scoring(scenario),
+        "scoring": system_for(pack).scoring(pack, scenario) if scenario.playable else [],
         "points_limit": loaded.row.points_limit if loaded else None,
+        "seats": seats(pack, loaded),
+        **web.sheet(pack, scenario, loaded),
     }
-    return sheet_pdf("scoresheet.html", context, paper)
+    return sheet_pdf(web.sheet_template, context, paper)
+
+
+def seats(pack: Pack, loaded: games.Loaded | None) -> list[dict[str, Any]]:
+    """The players a sheet lays out, in the pack's order of sides: a game's, or blank rows.
+
+    Each is ``{"index", "label", "player"}``; a blank sheet has the pack's fewest players,
+    named by side where each has one.
+    """
+    if loaded is None:
+        count = pack.players.min or 2
+        labels = [pack.side_label(s) for s in pack.sides] if len(pack.sides) == count else []
+        return [
+            {"index": i, "label": labels[i] if labels else f"Player {i + 1}", "player": None}
+            for i in range(count)
+        ]
+    players = list(enumerate(loaded.setup.players))
+    order = {side: n for n, side in enumerate(pack.sides)}
+    players.sort(key=lambda item: (order.get(item[1].side or "", len(order)), item[0]))
+    return [
+        {"index": i, "label": pack.side_label(p.side) if p.side else f"Player {i + 1}", "player": p}
+        for i, p in players
+    ]
 
 
 @bp.get("/games/<game_id>/scoresheet.pdf")
@@ -116,9 +130,7 @@ def map_pdf(pack_id: str, scenario_id: str) -> Any:
         "pack": pack,
         "scenario": scenario,
         "map_svg": grid.svg(scenario, pack.sides),
-        "scoring": rounds.describe_scoring(pack, scenario)
-        if pack.play == "rounds" and scenario.playable
-        else (scoring.describe_scoring(scenario) if scenario.playable else []),
+        "scoring": system_for(pack).scoring(pack, scenario) if scenario.playable else [],
     }
     return _pdf(sheet_pdf("map.html", context, paper), f"muster-{scenario.id}-map.pdf")
 

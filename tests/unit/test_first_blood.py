@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
-from app.rules import grid, rounds, seizing
+from app.rules import grid, seizing
 from app.rules.game import Player, Setup
+from app.rules.systems.rounds import scoring as rounds
+from tests.conftest import refusal, replay
 
 ANN, BO = 0, 1
 
@@ -30,7 +32,7 @@ class Phases:
 
     @property
     def game(self) -> rounds.RoundGame:
-        return rounds.replay(self.pack, self.setup, self.log)
+        return replay(self.pack, self.setup, self.log)
 
     def event(
         self, r: int, control: dict | None = None, ann: dict | None = None, bo: dict | None = None
@@ -45,7 +47,7 @@ class Phases:
 
     def ok(self, r: int, control: dict | None = None, ann: dict | None = None, bo: dict | None = None):
         event = self.event(r, control, ann, bo)
-        problem = rounds.check(self.game, event)
+        problem = refusal(self.game, event)
         assert problem is None, problem
         self.log.append(event)
         phase = self.game.phases[-1]
@@ -54,7 +56,7 @@ class Phases:
     def refused(
         self, r: int, control: dict | None = None, ann: dict | None = None, bo: dict | None = None
     ) -> str:
-        problem = rounds.check(self.game, self.event(r, control, ann, bo))
+        problem = refusal(self.game, self.event(r, control, ann, bo))
         assert problem is not None
         return problem
 
@@ -412,7 +414,7 @@ def test_bad_victory_phases_get_a_sentence(fb, event, sentence):
     t = fb("twin-contested-zones")
     t.ok(1)
     base = {"id": str(uuid.uuid4()), "type": "round", "round": 2, "control": {}, "players": [{}, {}]}
-    problem = rounds.check(t.game, {**base, **event})
+    problem = refusal(t.game, {**base, **event})
     assert problem is not None and sentence in problem
 
 
@@ -421,9 +423,7 @@ def test_undo_the_last_round(fb):
     t.ok(1)
     t.ok(2, {"centre-zone": ANN})
     last = t.log[-1]["id"]
-    assert (
-        rounds.check(t.game, {"id": str(uuid.uuid4()), "type": "undo", "event": t.log[0]["id"]}) is not None
-    )
+    assert refusal(t.game, {"id": str(uuid.uuid4()), "type": "undo", "event": t.log[0]["id"]}) is not None
     t.log.append({"id": str(uuid.uuid4()), "type": "undo", "event": last})
     assert t.game.current_round == 2 and t.totals() == (0, 0)
 

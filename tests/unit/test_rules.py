@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import scoring
-from tests.conftest import ANN, BO, vp_by_rule
+from app.rules.systems.turns import scoring
+from tests.conftest import ANN, BO, replay, vp_by_rule
 
 
 # --- objective counts: at the limit, under, over ---------------------------------------
@@ -278,7 +278,7 @@ def test_replay_is_a_pure_function_of_the_events(table):
     t = table("savage-gains")
     t.start(1)
     t.turn(1, ANN, {"west": ANN}, tactic="conquer", tactic_completed=True)
-    again = scoring.replay(t.pack, t.setup, list(t.log))
+    again = replay(t.pack, t.setup, list(t.log))
     assert [x.vp for x in again.turns] == [x.vp for x in t.game.turns] == [4]
 
 

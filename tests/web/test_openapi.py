@@ -575,7 +575,7 @@ def build_world(app: Flask, client: FlaskClient) -> World:
             body = {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece}
             assert terrain_sets.record(store, loaded, _uid(), "piece", body, 2) is None
         for game in world.games:
-            loaded_game = game_service.load(store, packs, game.id)
+            loaded_game = game_service.Games(store, packs).load(game.id)
             assert loaded_game is not None
             game.effective = list(loaded_game.state.effective)
             game.next = client.get(f"/api/v1/games/{game.id}").json["next"]

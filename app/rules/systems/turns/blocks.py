@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import pack as p
-from app.rules.state import Award, Claim, End, FactSpec, Game, Refused, Removal, RoundStart, Turn
+from app.rules.facts import FactSpec
+from app.rules.log import Refused
+from app.rules.outcome import Award
+from app.rules.systems.turns.state import Claim, End, Game, Removal, RoundStart, Turn
 
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 

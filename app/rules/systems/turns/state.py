@@ -1,7 +1,7 @@
 """A game's state as the events build it: turns, round starts, ends, and the result.
 
 Pure data plus the questions the rules ask of it (who is next, which objectives are on the
-battlefield, who has how many VP). :mod:`app.rules.scoring` builds it from the events.
+battlefield, who has how many VP). :mod:`app.rules.systems.turns.scoring` builds it from the events.
 """
 
 from __future__ import annotations
@@ -10,25 +10,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.rules import pack as p
+from app.rules.facts import FactSpec
 from app.rules.game import Setup
+from app.rules.outcome import Award, Result
 
 if TYPE_CHECKING:
-    from app.rules.blocks import Rule
-
-
-class Refused(Exception):
-    """An event the rules do not allow; the message is one plain sentence."""
-
-
-@dataclass(frozen=True)
-class Award:
-    """VP given by one rule."""
-
-    rule: str
-    vp: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule, "vp": self.vp}
+    from app.rules.systems.turns.blocks import Rule
 
 
 @dataclass
@@ -87,42 +74,9 @@ class End:
 
 
 @dataclass(frozen=True)
-class Result:
-    kind: str  # "major" | "minor" | "draw"
-    winner: int | None
-    reason: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "winner": self.winner, "reason": self.reason}
-
-
-@dataclass(frozen=True)
 class Removal:
     round: int
     why: str
-
-
-@dataclass(frozen=True)
-class FactSpec:
-    """A fact a player records, for the API description and the screens."""
-
-    name: str
-    event: str  # "turn" | "battle_round" | "end"
-    kind: str  # "flag" | "count" | "objective" | "objectives" | "tactic" | "control" | "placements"
-    label: str
-    required: bool = False
-    max: int | None = None
-    from_round: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "label": self.label}
-        if self.required:
-            out["required"] = True
-        if self.max is not None:
-            out["max"] = self.max
-        if self.from_round is not None:
-            out["from_round"] = self.from_round
-        return out
 
 
 @dataclass

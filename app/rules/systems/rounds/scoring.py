@@ -9,19 +9,20 @@ regiments and officers they destroyed where the scenario scores them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import grid
 from app.rules import pack as p
+from app.rules.facts import FactSpec
 from app.rules.game import Setup
+from app.rules.log import Refused
+from app.rules.outcome import Award, Result
 from app.rules.problems import field_name
 from app.rules.rolls import Roll, parse_roll
-from app.rules.scoring import event_id
-from app.rules.state import Award, FactSpec, Refused, Result
 
-EVENT_TYPES = ("round", "roll", "undo")
+EVENT_TYPES = ("round", "roll")
 PLAYER_KEYS = {
     "markers_destroyed",
     "marker_wounds",
@@ -729,71 +730,12 @@ def _most(totals: list[int], why: str, score: str, game: RoundGame) -> Result:
     return Result("draw", None, f"{why}: level on VP ({score}).")
 
 
-def _effective(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    kept: list[dict[str, Any]] = []
-    for event in events:
-        if event.get("type") == "undo":
-            if kept and kept[-1].get("id") == event.get("event"):
-                kept.pop()
-        else:
-            kept.append(event)
-    return kept
-
-
-def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> RoundGame:
-    """Fold a game's stored events; an event that no longer fits is skipped and listed."""
-    return fold(new_game(pack, setup), _effective(events))
-
-
-def fold(game: RoundGame, events: Iterable[dict[str, Any]]) -> RoundGame:
-    """Apply events (none of them an undo) to a game in order, skipping those that no longer fit."""
-    for event in events:
-        eid = str(event.get("id"))
-        try:
-            if event.get("type") == "roll":
-                game.rolls.append(parse_roll(event, eid, game.player_count))
-            elif event.get("type") == "round":
-                _apply_round(game, event, eid)
-            else:
-                raise Refused("type must be round, roll or undo.")
-        except Refused as exc:
-            game.skipped.append((eid, str(exc)))
-            continue
-        game.effective.append(eid)
-    return game
-
-
-def check(game: RoundGame, event: Any) -> str | None:
-    """Whether ``event`` may be appended: ``None``, or why not in one sentence."""
-    try:
-        eid = event_id(event)
-        kind = event.get("type")
-        if kind == "claim":
-            # The claim event exists for rules such as Predators and Prey; no First Blood rule has one.
-            raise Refused(
-                f"rule: {game.scenario.name} has no rule a player claims (such as predators-and-prey), "
-                "so no claim can be recorded."
-            )
-        if kind not in EVENT_TYPES:
-            raise Refused(f"type must be one of {', '.join(EVENT_TYPES)}.")
-        if kind == "undo":
-            if set(event) - {"id", "type", "event"}:
-                raise Refused("An undo takes only id, type and event.")
-            if not game.effective:
-                raise Refused("There is nothing to undo.")
-            if event.get("event") != game.effective[-1]:
-                raise Refused(
-                    "event must be the id of the last entry still in force: only the last entry can be undone."
-                )
-            return None
-        if kind == "roll":
-            game.rolls.append(parse_roll(event, eid, game.player_count))
-        else:
-            _apply_round(game, event, eid)
-        game.effective.append(eid)
-        return None
-    except Refused as exc:
-        return str(exc)
+def apply_event(game: RoundGame, event: dict[str, Any], eid: str) -> None:
+    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    if event["type"] == "roll":
+        game.rolls.append(parse_roll(event, eid, game.player_count))
+    else:
+        _apply_round(game, event, eid)
 
 
 def map_state(game: RoundGame) -> grid.MapState:

@@ -1,49 +1,27 @@
 """A game's events -> turns, VP breakdowns, end and result.
 
-A game is its set-up plus an append-only list of events. Nothing derived is stored:
-:func:`replay` folds the events into a :class:`Game` every time, and :func:`check` says
-whether one more event may be appended (``None``) or why not (one plain sentence).
+A game is its set-up plus an append-only list of events (:mod:`app.rules.log` folds them);
+:func:`apply_event` changes a :class:`Game` by one event or says why not (one sentence).
 
 Scoring is declared by each scenario as a list of named building blocks (see
-``app/rules/pack.py``); each block is implemented once, in ``app/rules/blocks.py``.
+``app/rules/pack.py``); each block is implemented once, in :mod:`.blocks`.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from app.rules import pack as p
-from app.rules.blocks import RULES, Rule, check_objective_in_play
+from app.rules.facts import FactSpec
 from app.rules.game import Setup
+from app.rules.log import Refused
+from app.rules.outcome import Result
 from app.rules.problems import field_name
 from app.rules.rolls import parse_roll
-from app.rules.state import Award, Claim, End, FactSpec, Game, Refused, Result, RoundStart, Turn, decide
+from app.rules.systems.turns.blocks import RULES, Rule, check_objective_in_play
+from app.rules.systems.turns.state import Claim, End, Game, RoundStart, Turn
 
-__all__ = [
-    "Award",
-    "Claim",
-    "End",
-    "FactSpec",
-    "Game",
-    "Refused",
-    "Result",
-    "RoundStart",
-    "Turn",
-    "check",
-    "claim_flags",
-    "decide",
-    "describe_scoring",
-    "effective_events",
-    "event_id",
-    "new_game",
-    "open_claims",
-    "replay",
-    "scenario_facts",
-]
-
-EVENT_TYPES = ("turn", "battle_round", "end", "claim", "roll", "undo")
+EVENT_TYPES = ("turn", "battle_round", "end", "claim", "roll")
 
 
 # ---------------------------------------------------------------------------------------
@@ -105,23 +83,7 @@ TURN_KEYS = {
 }
 ROUND_KEYS = {"id", "type", "round", "first"}
 END_KEYS = {"id", "type", "player", "grand_strategy_completed"}
-UNDO_KEYS = {"id", "type", "event"}
 CLAIM_KEYS = {"id", "type", "round", "player", "rule"}
-
-
-def event_id(event: Any) -> str:
-    """The event's UUID in canonical form; raises :class:`Refused` if it has none."""
-    if not isinstance(event, dict):
-        raise Refused("The body must be one JSON object, the event.")
-    raw = event.get("id")
-    try:
-        return str(uuid.UUID(str(raw))) if isinstance(raw, str) else _bad_id()
-    except ValueError:
-        return _bad_id()
-
-
-def _bad_id() -> str:
-    raise Refused("id must be a UUID made by the client, such as 'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'.")
 
 
 def _flag(event: dict[str, Any], name: str) -> bool:
@@ -422,24 +384,9 @@ APPLY = {
 }
 
 
-def _event_type(event: dict[str, Any]) -> str:
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
-        raise Refused(f"type must be one of {', '.join(EVENT_TYPES)}.")
-    return kind
-
-
-def effective_events(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events still in force: undo events and the entries they undid are left out."""
-    kept: list[dict[str, Any]] = []
-    for event in events:
-        if event.get("type") == "undo":
-            target = event.get("event")
-            if kept and kept[-1].get("id") == target:
-                kept.pop()
-        else:
-            kept.append(event)
-    return kept
+def apply_event(game: Game, event: dict[str, Any], eid: str) -> None:
+    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    APPLY[event["type"]](game, event, eid)
 
 
 def new_game(pack: p.Pack, setup: Setup) -> Game:
@@ -454,60 +401,3 @@ def new_game(pack: p.Pack, setup: Setup) -> Game:
         rules=_rules(scenario),
         facts=scenario_facts(pack, scenario),
     )
-
-
-def replay(pack: p.Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> Game:
-    """Fold a game's stored events into its current state.
-
-    Stored events were checked when they were appended; one that no longer fits (say the
-    pack changed since) is skipped and listed in ``game.skipped`` rather than lost.
-    """
-    return fold(new_game(pack, setup), effective_events(events))
-
-
-def fold(game: Game, events: Iterable[dict[str, Any]]) -> Game:
-    """Apply events (none of them an undo) to a game in order, skipping those that no longer fit.
-
-    ``replay`` is ``fold`` from an empty game; a game already folded up to some point of its
-    log can be brought up to date with the events after that point.
-    """
-    for event in events:
-        eid = str(event.get("id"))
-        try:
-            APPLY[_event_type(event)](game, event, eid)
-        except Refused as exc:
-            game.skipped.append((eid, str(exc)))
-            continue
-        game.effective.append(eid)
-    return game
-
-
-def check(game: Game, event: Any) -> str | None:
-    """Whether ``event`` may be appended to the game: ``None``, or why not in one sentence.
-
-    The game is changed as if the event had been appended only when the answer is ``None``;
-    callers that need the old state should replay again.
-    """
-    try:
-        eid = event_id(event)
-        kind = _event_type(event)
-        if kind == "undo":
-            target = event.get("event")
-            if set(event) - UNDO_KEYS:
-                extra = sorted(set(event) - UNDO_KEYS)[0]
-                raise Refused(
-                    f"{field_name(extra)} is not part of an undo; it takes only id, type and event."
-                )
-            if not game.effective:
-                raise Refused("There is nothing to undo.")
-            if target != game.effective[-1]:
-                raise Refused(
-                    "event must be the id of the last entry still in force: "
-                    "only the last entry can be undone."
-                )
-            return None
-        APPLY[kind](game, event, eid)
-        game.effective.append(eid)
-        return None
-    except Refused as exc:
-        return str(exc)

@@ -1,0 +1,144 @@
+"""A game's event log, the same for every game system: event ids, undo, replay and apply.
+
+A game is its set-up plus an append-only list of events. Every system folds the events in
+force (undone entries left out) into its state; this module holds what that means once, so
+a system only says how one event changes its state (:meth:`GameSystem.apply_event`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.rules.problems import Problem, field_name
+
+if TYPE_CHECKING:
+    from app.rules.game import Setup
+    from app.rules.pack import Pack
+    from app.rules.systems import GameSystem
+
+UNDO_KEYS = {"id", "type", "event"}
+
+
+class Refused(Exception):
+    """An event the rules do not allow; the message is one plain sentence."""
+
+    def __init__(self, message: str, rule: str = "refused") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+    @property
+    def problem(self) -> Problem:
+        return Problem(self.rule, str(self))
+
+
+def event_id(event: Any) -> str:
+    """The event's UUID in canonical form; raises :class:`Refused` if it has none."""
+    if not isinstance(event, dict):
+        raise Refused("The body must be one JSON object, the event.", "body")
+    raw = event.get("id")
+    try:
+        if isinstance(raw, str):
+            return str(uuid.UUID(raw))
+    except ValueError:
+        pass
+    raise Refused(
+        "id must be a UUID made by the client, such as 'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'.", "id"
+    )
+
+
+def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events still in force: undo events and the entries they undid are left out."""
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        if event.get("type") == "undo":
+            if kept and kept[-1].get("id") == event.get("event"):
+                kept.pop()
+        else:
+            kept.append(event)
+    return kept
+
+
+def clone(state: Any) -> Any:
+    """A copy of a state whose lists, dicts and sets can grow without touching the original.
+
+    States only ever add entries to their containers (an entry, once made, is not changed), so
+    copying the containers is enough: the pack, the scenario and the entries are shared.
+    """
+    changes = {}
+    for f in dataclasses.fields(state):
+        value = getattr(state, f.name)
+        if isinstance(value, list | dict | set):
+            changes[f.name] = value.copy()
+    copy = dataclasses.replace(state, **changes) if changes else dataclasses.replace(state)
+    return copy
+
+
+def fold(system: GameSystem, state: Any, events: Iterable[dict[str, Any]]) -> Any:
+    """Apply stored events (none of them an undo) to ``state`` in place, in order.
+
+    Stored events were checked when they were appended; one that no longer fits (say the pack
+    changed since) is skipped and listed in ``state.skipped`` rather than lost.
+    """
+    for event in events:
+        eid = str(event.get("id"))
+        try:
+            _type(system, state, event)
+            system.apply_event(state, event, eid)
+        except Refused as exc:
+            state.skipped.append((eid, str(exc)))
+            continue
+        state.effective.append(eid)
+    return state
+
+
+def replay(system: GameSystem, pack: Pack, setup: Setup, events: Sequence[dict[str, Any]]) -> Any:
+    """The state of a game after its whole stored log."""
+    return fold(system, system.new_game(pack, setup), effective(events))
+
+
+def apply(
+    system: GameSystem, state: Any, event: Any, events: Sequence[dict[str, Any]] = ()
+) -> tuple[Any, Problem | None]:
+    """The state with ``event`` appended, or ``state`` and why the rules refuse it.
+
+    ``state`` is the fold of ``events`` (the stored log) and is never changed: the answer is a
+    new state. An undo is judged here and its state replayed from ``events``.
+    """
+    try:
+        eid = event_id(event)
+        kind = _type(system, state, event)
+        if kind == "undo":
+            _check_undo(state, event)
+            return replay(system, state.pack, state.setup, [*events, {**event, "id": eid}]), None
+        after = clone(state)
+        system.apply_event(after, event, eid)
+        after.effective.append(eid)
+        return after, None
+    except Refused as exc:
+        return state, exc.problem
+
+
+def _type(system: GameSystem, state: Any, event: dict[str, Any]) -> str:
+    kind = event.get("type")
+    if kind == "undo":
+        return kind
+    if kind not in system.event_types:
+        refusal = system.unknown_event(state, kind)
+        raise Refused(refusal or f"type must be one of {', '.join([*system.event_types, 'undo'])}.", "type")
+    return str(kind)
+
+
+def _check_undo(state: Any, event: dict[str, Any]) -> None:
+    extra = sorted(set(event) - UNDO_KEYS)
+    if extra:
+        raise Refused(f"{field_name(extra[0])} is not part of an undo; it takes only id, type and event.")
+    if not state.effective:
+        raise Refused("There is nothing to undo.", "undo")
+    if event.get("event") != state.effective[-1]:
+        raise Refused(
+            "event must be the id of the last entry still in force: only the last entry can be undone.",
+            "undo",
+        )

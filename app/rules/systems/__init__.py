@@ -1,0 +1,77 @@
+"""Game systems: each one package behind one small protocol, found through the registry.
+
+A game system turns a pack's scenario and a game's events into a state: Pitched Battles
+score player turns (``turns``), Conquest: First Blood scores Victory Phases (``rounds``).
+The pack names its system; everything outside a system's package asks the registry, never
+which system it is. The event log's own mechanics (ids, undo, replay) are in
+:mod:`app.rules.log`, once for all of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from app.rules.facts import FactSpec
+from app.rules.game import Setup
+from app.rules.pack import Pack, Scenario
+
+
+class GameSystem(Protocol):
+    """What every game system does; the states it makes are its own."""
+
+    name: str
+    #: Event types the system folds (``undo`` is the log's, for every system).
+    event_types: tuple[str, ...]
+    #: Words for a step of play in this system ("battle round", "round").
+    round_word: str
+
+    def new_game(self, pack: Pack, setup: Setup) -> Any:
+        """An empty game for that set-up."""
+
+    def apply_event(self, state: Any, event: dict[str, Any], eid: str) -> None:
+        """Change ``state`` (a copy the log made) by one event; raise ``Refused`` if not allowed."""
+
+    def unknown_event(self, state: Any, kind: Any) -> str | None:
+        """A sentence for an event type the system does not take, or ``None`` for the usual one."""
+
+    def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
+        """Every fact a player records in this scenario."""
+
+    def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
+        """One short sentence per way the scenario gives VP, in the order they apply."""
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        """The public state as the API answers it (docs/api.md), without the stored row."""
+
+    def next_steps(self, state: Any) -> list[dict[str, Any]]:
+        """What a phone may record next, as plain data (the offline layer follows it)."""
+
+    def secret(self, event: dict[str, Any]) -> bool:
+        """Whether an event holds a secret that only its player may see until it is played."""
+
+
+REGISTRY: dict[str, GameSystem] = {}
+
+
+def register(system: GameSystem) -> GameSystem:
+    """Add a system to the registry under its name."""
+    REGISTRY[system.name] = system
+    return system
+
+
+def system_for(pack: Pack) -> GameSystem:
+    """The game system that plays this pack's games."""
+    _load()
+    return REGISTRY[pack.system]
+
+
+def names() -> list[str]:
+    """The names of every registered game system."""
+    _load()
+    return sorted(REGISTRY)
+
+
+def _load() -> None:
+    # The systems import the pack models; importing them here, on first use, keeps the
+    # pack loader free to ask the registry which names exist. Each registers itself.
+    from app.rules.systems import rounds, turns  # noqa: F401

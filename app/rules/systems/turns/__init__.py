@@ -1,0 +1,119 @@
+"""Player turns (Age of Sigmar Pitched Battles): each player's turn scores, battle rounds in order.
+
+The state is :class:`.state.Game`; :mod:`.scoring` applies one event, :mod:`.blocks` holds
+the named scoring blocks the packs declare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.facts import FactSpec
+from app.rules.game import Setup
+from app.rules.pack import Pack, Scenario
+from app.rules.systems import register
+from app.rules.systems.turns import scoring
+from app.rules.systems.turns.state import Game
+
+
+class Turns:
+    """The game system of player turns."""
+
+    name = "turns"
+    event_types = scoring.EVENT_TYPES
+    round_word = "battle round"
+
+    def new_game(self, pack: Pack, setup: Setup) -> Game:
+        return scoring.new_game(pack, setup)
+
+    def apply_event(self, state: Game, event: dict[str, Any], eid: str) -> None:
+        scoring.apply_event(state, event, eid)
+
+    def unknown_event(self, state: Game, kind: Any) -> str | None:
+        return None
+
+    def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
+        return scoring.scenario_facts(pack, scenario)
+
+    def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
+        return scoring.describe_scoring(scenario)
+
+    def next_steps(self, state: Game) -> list[dict[str, Any]]:
+        return scoring.next_steps(state)
+
+    def secret(self, event: dict[str, Any]) -> bool:
+        return False  # nothing in Pitched Battles is hidden from the opponent
+
+    def summary(self, state: Game) -> dict[str, Any]:
+        result = state.result
+        players = []
+        for i, player in enumerate(state.setup.players):
+            end = state.ends.get(i)
+            players.append(
+                {
+                    "name": player.name,
+                    "side": player.side,
+                    "vp": state.vp(i),
+                    "tactics_completed": state.tactics_completed(i),
+                    "tactics_used": state.tactics_used(i),
+                    "grand_strategy": player.grand_strategy,
+                    "grand_strategy_completed": end.grand_strategy_completed if end else None,
+                    "grand_strategy_vp": end.vp if end else 0,
+                }
+            )
+        current = state.current_round
+        last = state.scenario.battle_rounds
+        return {
+            "status": state.status,
+            "battle_rounds": last,
+            "round": min(current, last),
+            "next": {"round": current, "players": state.next_players()} if not state.finished else None,
+            "players": players,
+            "rounds": [
+                {"event": r.event, "round": r.round, "first": r.first, **r.facts}
+                for r in sorted(state.rounds.values(), key=lambda r: r.round)
+            ],
+            "turns": [
+                {
+                    "event": t.event,
+                    "round": t.round,
+                    "player": t.player,
+                    "tactic": t.tactic,
+                    "tactic_completed": t.tactic_completed,
+                    "control": t.control,
+                    "vp": t.vp,
+                    "breakdown": [a.as_dict() for a in t.awards],
+                }
+                for t in state.turns
+            ],
+            # Claims score in their battle round (round_vp adds them to the player's turn there).
+            "claims": [
+                {
+                    "event": c.event,
+                    "round": c.round,
+                    "player": c.player,
+                    "rule": c.rule,
+                    "vp": c.vp,
+                    "breakdown": [a.as_dict() for a in c.awards],
+                }
+                for c in state.claims
+            ],
+            "objectives": [
+                {
+                    "id": o.id,
+                    "label": o.label,
+                    "in_play": o in state.in_play(min(current, last)),
+                    "removed": (
+                        {"round": state.removed[o.id].round, "why": state.removed[o.id].why}
+                        if o.id in state.removed
+                        else None
+                    ),
+                }
+                for o in state.scenario.objectives
+            ],
+            "result": result.as_dict() if result else None,
+            "rolls": [r.as_dict() for r in state.rolls],
+        }
+
+
+SYSTEM = register(Turns())

@@ -1,0 +1,53 @@
+"""The web side of each game system: its forms -> events, its screen and its print sheet.
+
+Beside each package in app/rules/systems/ sits one module here, with its templates under
+templates/systems/<name>/ and its sheet under pdf/systems/<name>/. Views ask
+:func:`web_system_for`; none asks which system a game plays.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from werkzeug.datastructures import MultiDict
+
+from app.games import Loaded
+from app.rules.pack import Pack, Scenario
+from app.rules.systems import system_for
+
+
+class WebSystem(Protocol):
+    """What the screens and prints need from a game system."""
+
+    name: str
+    #: The game's part of the page (swapped by htmx after each tap).
+    game_template: str
+    #: The score sheet, under pdf/.
+    sheet_template: str
+    #: Whether the pack page draws each scenario's map.
+    draws_maps: bool
+
+    def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
+        """What the game template shows, beyond what every game shows."""
+
+    def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+        """Fill ``event`` (id and type set) from a step form; return why the form cannot be read."""
+
+    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
+        """What the score sheet prints, beyond what every sheet prints."""
+
+
+REGISTRY: dict[str, WebSystem] = {}
+
+
+def register(system: WebSystem) -> WebSystem:
+    """Add a system's web side to the registry under the game system's name."""
+    REGISTRY[system.name] = system
+    return system
+
+
+def web_system_for(pack: Pack) -> WebSystem:
+    """The web side of the game system that plays this pack."""
+    from app.web.systems import rounds, turns  # noqa: F401  (each registers itself)
+
+    return REGISTRY[system_for(pack).name]

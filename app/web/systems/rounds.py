@@ -1,0 +1,112 @@
+"""Victory Phases on screen and paper: the tappable map, each player's part, the round sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from app.games import Loaded
+from app.rules import grid
+from app.rules.pack import Pack, Scenario
+from app.rules.problems import field_name
+from app.rules.systems.rounds import scoring
+from app.web.forms import whole
+from app.web.systems import register
+
+
+def _int(value: str | None) -> int | None:
+    return whole(value, negative=True)
+
+
+class RoundsWeb:
+    name = "rounds"
+    game_template = "systems/rounds/_game.html"
+    sheet_template = "systems/rounds/sheet.html"
+    draws_maps = True
+
+    def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
+        state = loaded.state
+        names = [pl.name for pl in state.setup.players]
+        shown = scoring.map_state(state)
+        if draft:
+            # A refused Victory Phase shows the map as the player had tapped it.
+            for key, value in draft.items():
+                if key.startswith("control.") and value != "":
+                    shown.holders[key.removeprefix("control.")] = _int(value)
+        facts = {f.name for f in loaded.system.facts(loaded.pack, state.scenario)}
+        seizable = [
+            o
+            for o in state.scenario.objectives
+            if o.kind in ("zone", "point") or o.moves_toward_friendly_zone
+        ]
+        attackable = {
+            i: [
+                m
+                for m in state.kind("marker")
+                if not m.moves_toward_friendly_zone and m.id not in state.destroyed and state.owner(m) != i
+            ]
+            for i in range(state.player_count)
+        }
+        return {
+            "round": state.current_round,
+            "names": names,
+            "map_svg": grid.svg(state.scenario, loaded.pack.sides, names, shown, interactive=True),
+            "seizable": seizable,
+            "attackable": attackable,
+            "facts": facts,
+            "slain_already": {
+                i
+                for i in range(state.player_count)
+                if any(ph.players[i].character_slain for ph in state.phases)
+            },
+            "reinforcements": state.reinforcements(state.current_round),
+        }
+
+    def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+        """A Victory Phase from the form: control per zone or point, then each player's part."""
+        if event["type"] != "round":
+            types = ", ".join([*loaded.system.event_types, "undo"])
+            return f"type must be one of {types}."
+        event["round"] = _int(form.get("round"))
+        event["control"] = {
+            key.removeprefix("control."): _int(value)
+            for key, value in form.items()
+            if key.startswith("control.")
+        }
+        players = []
+        for i in range(len(loaded.setup.players)):
+            prefix = f"p{i}."
+            part: dict[str, Any] = {
+                "markers_destroyed": form.getlist(prefix + "markers_destroyed"),
+                "character_slain": form.get(prefix + "character_slain") in ("on", "true", "1"),
+                "wiped_out": form.get(prefix + "wiped_out") in ("on", "true", "1"),
+            }
+            wounds = {}
+            for key, value in form.items():
+                if key.startswith(prefix + "wounds.") and value.strip():
+                    n = _int(value)
+                    if n is None:
+                        return f"{field_name(key)}: wounds must be a whole number from 0 to 5."
+                    if n:
+                        wounds[key.removeprefix(prefix + "wounds.")] = n
+            part["marker_wounds"] = wounds
+            for name in ("regiments_destroyed", "officers_slain"):
+                raw = form.get(prefix + name, "").strip()
+                if raw:
+                    n = _int(raw)
+                    if n is None:
+                        return f"{prefix}{name} must be a whole number, 0 or more."
+                    part[name] = n
+            players.append(part)
+        event["players"] = players
+        return None
+
+    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
+        game = loaded.state if loaded else None
+        names = [pl.name for pl in game.setup.players] if game else None
+        state = scoring.map_state(game) if game else None
+        return {"map_svg": grid.svg(scenario, pack.sides, names, state)}
+
+
+SYSTEM = register(RoundsWeb())

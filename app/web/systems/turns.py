@@ -1,0 +1,112 @@
+"""Player turns on screen and paper: round, turn, end-of-battle and claim forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from app.games import Loaded
+from app.rules.pack import Pack, Scenario
+from app.rules.problems import field_name
+from app.rules.systems.turns import scoring
+from app.web.forms import whole
+from app.web.systems import register
+
+
+def _int(value: str | None) -> int | None:
+    return whole(value, negative=True)
+
+
+class TurnsWeb:
+    name = "turns"
+    game_template = "systems/turns/_game.html"
+    sheet_template = "systems/turns/sheet.html"
+    draws_maps = False
+
+    def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
+        state = loaded.state
+        current = state.current_round
+        last_turn = state.turns[-1] if state.turns else None
+        facts = loaded.system.facts(loaded.pack, state.scenario)
+        return {
+            "round": current,
+            "round_started": current in state.rounds,
+            "next_players": state.next_players(),
+            "in_play": state.in_play(min(current, state.scenario.battle_rounds)),
+            "last_control": last_turn.control if last_turn else {},
+            "turn_facts": [f for f in facts if f.event == "turn"],
+            "round_facts": [f for f in facts if f.event == "battle_round"],
+            "claims": scoring.open_claims(state),
+            "claim_flags": scoring.claim_flags(state),
+            # Claim blocks from the round in play (or the next to start) to the last.
+            "claim_from": state.round_in_play or min(current, state.scenario.battle_rounds),
+        }
+
+    def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+        kind = event["type"]
+        if kind == "end":
+            event["player"] = _int(form.get("player"))
+            value = form.get("grand_strategy_completed")
+            if value not in ("true", "false"):
+                return "grand_strategy_completed: choose completed or not completed."
+            event["grand_strategy_completed"] = value == "true"
+            return None
+        if kind == "claim":
+            event.update(
+                round=_int(form.get("round")), player=_int(form.get("player")), rule=form.get("rule", "")
+            )
+            return None
+        if kind not in ("turn", "battle_round"):
+            types = ", ".join([*loaded.system.event_types, "undo"])
+            return f"type must be one of {types}."
+        event["round"] = _int(form.get("round"))
+        if kind == "turn":
+            event["player"] = _int(form.get("player"))
+            event["control"] = {
+                key.removeprefix("control."): _int(value)
+                for key, value in form.items()
+                if key.startswith("control.")
+            }
+            event["tactic"] = form.get("tactic") or None
+        for spec in loaded.system.facts(loaded.pack, loaded.state.scenario):
+            if spec.event != kind or spec.name in ("control", "tactic"):
+                continue
+            problem = _fact(spec, form, event)
+            if problem:
+                return problem
+        return None
+
+    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
+        return {}
+
+
+def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+    """Read one declared fact from the form by its kind."""
+    if spec.kind == "flag":
+        event[spec.name] = form.get(spec.name) in ("on", "true", "1")
+    elif spec.kind in ("count", "player"):
+        raw = form.get(spec.name)
+        value = _int(raw)
+        if raw and raw.strip() and value is None:
+            return f"{spec.name} must be a whole number."
+        if value is not None or spec.kind == "count":
+            event[spec.name] = (value or 0) if spec.kind == "count" else value
+    elif spec.kind == "objective":
+        event[spec.name] = form.get(spec.name) or None
+    elif spec.kind == "objectives":
+        event[spec.name] = form.getlist(spec.name)
+    elif spec.kind == "placements":
+        placed = []
+        for key, value in form.items():
+            if key.startswith("placed.") and value.strip():
+                roll = _int(value)
+                if roll is None:
+                    return f"placed: the 2D6 roll for {field_name(key.removeprefix('placed.'))} must be a number."
+                placed.append({"objective": key.removeprefix("placed."), "roll": roll})
+        if placed:
+            event["placed"] = placed
+    return None
+
+
+SYSTEM = register(TurnsWeb())
