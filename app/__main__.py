@@ -66,8 +66,11 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
         sys.exit(str(exc))
     if url is None or os.environ.get(replica.CHILD_MARK) == "1":
         return
-    # Building the app creates or migrates the database in WAL mode before Litestream opens it.
-    database = _database()
+    # Only the path: the server Litestream starts builds the app (and creates or migrates the
+    # database), and Litestream takes the database up as soon as it is there.
+    from app import database_path
+
+    database = database_path()
     serve = [sys.executable, "-m", "app", "serve", "--host", args.host, "--port", str(args.port)]
     serve += ["--workers", str(args.workers), "--threads", str(args.threads)]
     if args.access_log:

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -245,53 +246,66 @@ def _when(text: str | None) -> datetime | None:
         return None
 
 
+def _running(database: str) -> tuple[bool, datetime | None]:
+    sock = socket_path(database)
+    if not sock.exists():
+        return False, None
+    code, out, _err = _litestream("list", "-json", "-socket", str(sock), "-timeout", "3")
+    if code == 0:
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            for db in json.loads(out).get("databases") or []:
+                if db.get("path") == database:
+                    return db.get("status") == "replicating", _when(db.get("last_sync_at"))
+    return False, None
+
+
+def _local_txid(base: tuple[str, ...], database: str) -> int | None:
+    code, out, _err = _litestream("status", "-json", *base, database)
+    if code == 0:
+        with contextlib.suppress(ValueError, TypeError, IndexError, KeyError):
+            return int(json.loads(out)[0]["local_txid"], 16)
+    return None
+
+
+def _replica_newest(base: tuple[str, ...], database: str) -> tuple[int | None, datetime | None, str | None]:
+    code, out, err = _litestream("ltx", "-json", "-level", "all", *base, database)
+    if code != 0:
+        return None, None, f"The replica could not be read: {_last_line(err)}."
+    try:
+        files = json.loads(out) or []
+        if not files:
+            return 0, None, None
+        newest = max(files, key=lambda f: (int(f["max_txid"], 16), f["timestamp"]))
+        return int(newest["max_txid"], 16), _when(newest["timestamp"]), None
+    except (ValueError, TypeError, KeyError):
+        return None, None, "Litestream's list of the replica's files could not be read."
+
+
 def status(database: str | Path, url: str) -> ReplicaStatus:
     """Ask Litestream whether it runs, where this machine's database is, and what the replica holds.
 
     Each part comes from Litestream's own commands: ``list`` through the control socket of the
     running replicator, ``status`` from its record beside the database, and ``ltx`` from the
-    replica itself (over the network for SFTP and S3, so it may take a moment).
+    replica itself (over the network for SFTP and S3, so it may take a moment). The three run
+    at once: each starts the litestream program, which takes a moment on a Pi.
     """
     database = str(Path(database).resolve())
-    problems: list[str] = []
-    running, last_sync = False, None
-    sock = socket_path(database)
-    if sock.exists():
-        code, out, err = _litestream("list", "-json", "-socket", str(sock), "-timeout", "3")
-        if code == 0:
-            with contextlib.suppress(ValueError, TypeError, AttributeError):
-                for db in json.loads(out).get("databases") or []:
-                    if db.get("path") == database:
-                        running = db.get("status") == "replicating"
-                        last_sync = _when(db.get("last_sync_at"))
-    local_txid = replica_txid = None
-    replica_time = None
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(max_workers=3) as pool:
         config = Path(folder) / "litestream.yml"
         config.write_text(config_text(database, url, socket=False), encoding="utf-8")
         base = ("-no-expand-env", "-config", str(config))
-        code, out, err = _litestream("status", "-json", *base, database)
-        if code == 0:
-            with contextlib.suppress(ValueError, TypeError, IndexError, KeyError):
-                local_txid = int(json.loads(out)[0]["local_txid"], 16)
-        code, out, err = _litestream("ltx", "-json", "-level", "all", *base, database)
-        if code == 0:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                files = json.loads(out) or []
-                if files:
-                    newest = max(files, key=lambda f: (int(f["max_txid"], 16), f["timestamp"]))
-                    replica_txid = int(newest["max_txid"], 16)
-                    replica_time = _when(newest["timestamp"])
-                else:
-                    replica_txid = 0
-        else:
-            problems.append(f"The replica could not be read: {_last_line(err)}.")
+        running = pool.submit(_running, database)
+        local = pool.submit(_local_txid, base, database)
+        remote = pool.submit(_replica_newest, base, database)
+        is_running, last_sync = running.result()
+        replica_txid, replica_time, problem = remote.result()
+        local_txid = local.result()
     return ReplicaStatus(
         url=shown(url),
-        running=running,
+        running=is_running,
         last_sync=last_sync,
         local_txid=local_txid,
         replica_txid=replica_txid,
         replica_time=replica_time,
-        problem=" ".join(problems) or None,
+        problem=problem,
     )

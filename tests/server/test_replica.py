@@ -170,10 +170,31 @@ def test_after_sigterm_the_replica_alone_holds_every_acknowledged_event(
     lost = [e for e in ledger.acknowledged if e not in restored]
     assert lost == [], f"{len(lost)} of {len(ledger.acknowledged)} acknowledged events are not in the replica"
     assert all(restored[e] == g for e, (g, _, _) in ledger.acknowledged.items())
+
+    # The new card serves the restored file and replicates again to the same place: a game goes
+    # on there, and a second restore holds the night before and after.
+    again = ServerProcess(tmp_path / "new-card" / "muster.sqlite", tmp_path / "server-again.log")
+    again.start()
+    try:
+        game_id = next(iter(ledger.acknowledged.values()))[0]
+        status, state = request(again.port, "GET", f"/api/v1/games/{game_id}")
+        assert status == 200, state
+        assert len(state["rolls"]) == sum(g == game_id for g, _, _ in ledger.acknowledged.values())
+        later, stop, writers = _write_for(again, 1.0)
+        stop.set()
+        for w in writers:
+            w.join(timeout=30)
+    finally:
+        again.stop()
+    assert later.unexpected == [] and later.acknowledged
+    _card_dies(again.db)
+    restored = _restore(replica, tmp_path / "third-card" / "muster.sqlite")
+    assert set(ledger.acknowledged) | set(later.acknowledged) <= set(restored)
     with capsys.disabled():
         print(
             f"\nreplica, SIGTERM: {len(ledger.acknowledged)} acknowledged events, all restored "
-            f"from the replica alone (Litestream exit code {code})"
+            f"from the replica alone (Litestream exit code {code}); {len(later.acknowledged)} more "
+            "after serving the restore, all in a second restore"
         )
 
 

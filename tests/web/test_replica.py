@@ -72,7 +72,14 @@ def test_an_sftp_key_and_password_stay_out_of_sight(tmp_path: Path, monkeypatch:
 
 @pytest.mark.parametrize(
     "value",
-    ["/media/usb/muster", "file://media/usb", "file:///", "http://example.org/x", "sftp://host/path", "s3://"],
+    [
+        "/media/usb/muster",
+        "file://media/usb",
+        "file:///",
+        "http://example.org/x",
+        "sftp://host/path",
+        "s3://",
+    ],
 )
 def test_a_replica_address_muster_cannot_use_is_named_back(value: str) -> None:
     with pytest.raises(replica.ReplicaError) as refused:
