@@ -78,8 +78,13 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
     try:
         replica.write_config(database, url)
         command = replica.replicate_command(database, url, serve)
-    except replica.ReplicaError as exc:
-        sys.exit(str(exc))
+        problem = replica.unreachable(database, url)
+    except replica.ReplicaError as exc:  # no litestream program
+        problem = str(exc)
+    if problem:
+        # The games come first: serve without replication; /admin says it is not running.
+        logging.getLogger("muster").error("%s Muster serves without replication until restarted.", problem)
+        return
     logging.getLogger("muster").info("replicating %s to %s with Litestream", database, replica.shown(url))
     os.environ[replica.CHILD_MARK] = "1"
     sys.stdout.flush()

@@ -37,7 +37,7 @@ SYNC_INTERVAL = "1s"
 CHILD_MARK = "MUSTER_UNDER_LITESTREAM"
 # A unix socket's path must fit in 108 bytes; a longer one goes to the temporary folder.
 MAX_SOCKET_PATH = 100
-COMMAND_SECONDS = 10
+COMMAND_SECONDS = 5  # the admin page waits this long at most for an unreachable replica
 
 
 class ReplicaError(ValueError):
@@ -87,7 +87,8 @@ def binary() -> str:
     found = shutil.which("litestream")
     if found is None:
         raise ReplicaError(
-            "MUSTER_REPLICA is set but the litestream program is missing: run make setup to install it."
+            "MUSTER_REPLICA is set but the litestream program is missing: run make setup to install "
+            "it (it comes for 64-bit systems only, such as the 64-bit Raspberry Pi OS)."
         )
     return found
 
@@ -155,6 +156,8 @@ def _litestream(*args: str, timeout: float = COMMAND_SECONDS) -> tuple[int, str,
         done = subprocess.run(  # noqa: S603 (our own binary, arguments made here)
             [binary(), *args], capture_output=True, text=True, timeout=timeout, check=False
         )
+    except ReplicaError as exc:  # no litestream program
+        return 1, "", str(exc)
     except subprocess.TimeoutExpired:
         return 1, "", f"litestream {args[0]} took longer than {timeout:.0f} s"
     except OSError as exc:
@@ -164,7 +167,7 @@ def _litestream(*args: str, timeout: float = COMMAND_SECONDS) -> tuple[int, str,
 
 def _last_line(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1].removeprefix("Error: ") if lines else "no answer"
+    return lines[-1].removeprefix("Error: ").rstrip(".") if lines else "no answer"
 
 
 def restore(url: str, target: str | Path) -> None:
@@ -205,7 +208,7 @@ class ReplicaStatus:
     """What the admin page says of replication, from Litestream's own state."""
 
     url: str  # as shown (no password)
-    running: bool  # Litestream's control socket answers and replicates this database
+    running: bool | None  # Litestream replicates this database; None: it runs but does not answer
     last_sync: datetime | None  # when Litestream last took the database's changes
     local_txid: int | None  # Litestream's newest transaction of the database on this machine
     replica_txid: int | None  # the newest transaction the replica holds
@@ -246,16 +249,20 @@ def _when(text: str | None) -> datetime | None:
         return None
 
 
-def _running(database: str) -> tuple[bool, datetime | None]:
+def _running(database: str) -> tuple[bool | None, datetime | None]:
     sock = socket_path(database)
     if not sock.exists():
         return False, None
-    code, out, _err = _litestream("list", "-json", "-socket", str(sock), "-timeout", "3")
+    code, out, err = _litestream("list", "-json", "-socket", str(sock), "-timeout", "3")
     if code == 0:
         with contextlib.suppress(ValueError, TypeError, AttributeError):
             for db in json.loads(out).get("databases") or []:
                 if db.get("path") == database:
                     return db.get("status") == "replicating", _when(db.get("last_sync_at"))
+    # A socket that takes the call but gives no answer: Litestream runs, busy retrying a replica
+    # it cannot reach. A refused call is a socket left behind by a Litestream that was killed.
+    if "deadline exceeded" in err or "took longer" in err:
+        return None, None
     return False, None
 
 
@@ -279,6 +286,28 @@ def _replica_newest(base: tuple[str, ...], database: str) -> tuple[int | None, d
         return int(newest["max_txid"], 16), _when(newest["timestamp"]), None
     except (ValueError, TypeError, KeyError):
         return None, None, "Litestream's list of the replica's files could not be read."
+
+
+def unreachable(database: str | Path, url: str, timeout: float = 20) -> str | None:
+    """Why Litestream cannot reach the replica now (one sentence), or ``None`` when it can.
+
+    Litestream refuses to start when it cannot open an SFTP replica (or load its S3 settings),
+    and it would take the server down with it: `serve` asks first, and a club night goes on
+    without replication rather than not at all.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "litestream.yml"
+        config.write_text(config_text(database, url, socket=False), encoding="utf-8")
+        code, _out, err = _litestream(
+            "ltx",
+            "-json",
+            "-no-expand-env",
+            "-config",
+            str(config),
+            str(Path(database).resolve()),
+            timeout=timeout,
+        )
+    return None if code == 0 else f"Litestream cannot reach {shown(url)}: {_last_line(err)}."
 
 
 def status(database: str | Path, url: str) -> ReplicaStatus:

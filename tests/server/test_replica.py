@@ -236,3 +236,22 @@ def test_after_sigkill_mid_write_the_replica_lacks_at_most_the_last_moments(
             f"restore; the oldest of those was acknowledged {oldest_lost:.2f} s before the kill, "
             f"the newest event restored {newest_kept:.2f} s before it (sync interval 1 s)"
         )
+
+
+def test_with_the_replica_out_of_reach_the_club_night_goes_on_without_it(tmp_path, monkeypatch) -> None:
+    # Litestream will not start when it cannot open an SFTP replica: nothing listens on port 1.
+    monkeypatch.setenv("MUSTER_REPLICA", "sftp://club:pw@127.0.0.1:1/muster")
+    monkeypatch.delenv("MUSTER_UNDER_LITESTREAM", raising=False)
+    server = ServerProcess(tmp_path / "muster.sqlite", tmp_path / "server.log")
+    server.start()
+    try:
+        game_id, _token = new_game(server.port, AOS_GAME)
+        assert request(server.port, "GET", f"/api/v1/games/{game_id}")[0] == 200
+    finally:
+        server.stop()
+    log = server.log.read_text(errors="replace")
+    assert (
+        "Litestream cannot reach sftp://club:***@127.0.0.1:1/muster: dial tcp 127.0.0.1:1: connect: "
+        "connection refused. Muster serves without replication until restarted."
+    ) in log
+    assert "litestream version" not in log  # Litestream was never started

