@@ -145,7 +145,7 @@ def test_after_sigterm_the_replica_alone_holds_every_acknowledged_event(
 ) -> None:
     server, replica = _start(tmp_path, monkeypatch)
     try:
-        ledger, stop, writers = _write_for(server, 2.0)
+        ledger, stop, writers = _write_for(server, 1.5)
         # SIGTERM goes to Litestream (the process `serve` became), while the writers still write:
         # it passes the signal to gunicorn, which answers what is in flight, and syncs once more.
         assert server.proc is not None
@@ -180,7 +180,7 @@ def test_after_sigterm_the_replica_alone_holds_every_acknowledged_event(
         status, state = request(again.port, "GET", f"/api/v1/games/{game_id}")
         assert status == 200, state
         assert len(state["rolls"]) == sum(g == game_id for g, _, _ in ledger.acknowledged.values())
-        later, stop, writers = _write_for(again, 1.0)
+        later, stop, writers = _write_for(again, 0.5)
         stop.set()
         for w in writers:
             w.join(timeout=30)
@@ -203,7 +203,7 @@ def test_after_sigkill_mid_write_the_replica_lacks_at_most_the_last_moments(
 ) -> None:
     server, replica = _start(tmp_path, monkeypatch)
     try:
-        ledger, stop, writers = _write_for(server, 2.5)
+        ledger, stop, writers = _write_for(server, 2.0)
         server.kill()  # Litestream, gunicorn and its workers at once, mid-write
         killed_at = time.monotonic()
         stop.set()
