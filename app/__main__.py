@@ -52,11 +52,13 @@ def _port_free(host: str, port: int, wait: float = 5.0) -> bool:
 
 
 def _serve_under_litestream(args: argparse.Namespace) -> None:
-    """With MUSTER_REPLICA set, become Litestream running this same command, and never return.
+    """With MUSTER_REPLICA set, become Litestream running this same command (no return).
 
     Litestream then starts the server as its child, forwards SIGTERM to it, makes a last sync
     once it has stopped, and exits with it: replication starts and stops with the server,
     under `make run` and the systemd unit alike. The server it starts sees CHILD_MARK and serves.
+    Returns, to serve alone, when MUSTER_REPLICA is unset, or when Litestream is missing or
+    cannot reach the replica (said in the log).
     """
     from app import replica
 
