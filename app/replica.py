@@ -213,6 +213,7 @@ class ReplicaStatus:
     local_txid: int | None  # Litestream's newest transaction of the database on this machine
     replica_txid: int | None  # the newest transaction the replica holds
     replica_time: datetime | None  # when the replica's newest file was written
+    unsent_since: datetime | None = None  # when Litestream took the oldest change the replica lacks
     problem: str | None = None  # why a part could not be read, in one sentence
 
     @property
@@ -221,6 +222,12 @@ class ReplicaStatus:
         if self.local_txid is None or self.replica_txid is None:
             return None
         return max(0, self.local_txid - self.replica_txid)
+
+    def waiting_seconds(self, now: datetime | None = None) -> float | None:
+        """How long the oldest change the replica lacks has been waiting to be sent."""
+        if not self.behind or self.unsent_since is None:
+            return None
+        return max(0.0, ((now or datetime.now(UTC)) - self.unsent_since).total_seconds())
 
     def age_seconds(self, now: datetime | None = None) -> float | None:
         """How long ago the replica's newest copy was written."""
@@ -310,6 +317,27 @@ def unreachable(database: str | Path, url: str, timeout: float = 20) -> str | No
     return None if code == 0 else f"Litestream cannot reach {shown(url)}: {_last_line(err)}."
 
 
+def _taken_since(database: str, after_txid: int) -> datetime | None:
+    """When Litestream took the oldest transaction past ``after_txid``, from its own files.
+
+    Litestream keeps each transaction it took as a file beside the database until the replica
+    has it: ``.NAME-litestream/ltx/0/<first txid>-<last txid>.ltx`` (hexadecimal).
+    """
+    path = Path(database)
+    folder = path.parent / f".{path.name}-litestream" / "ltx" / "0"
+    oldest = None
+    with contextlib.suppress(OSError):
+        for ltx in folder.glob("*-*.ltx"):
+            try:
+                last = int(ltx.stem.split("-")[1], 16)
+                taken = ltx.stat().st_mtime
+            except (ValueError, IndexError, OSError):
+                continue
+            if last > after_txid and (oldest is None or taken < oldest):
+                oldest = taken
+    return datetime.fromtimestamp(oldest, UTC) if oldest is not None else None
+
+
 def status(database: str | Path, url: str) -> ReplicaStatus:
     """Ask Litestream whether it runs, where this machine's database is, and what the replica holds.
 
@@ -329,6 +357,9 @@ def status(database: str | Path, url: str) -> ReplicaStatus:
         is_running, last_sync = running.result()
         replica_txid, replica_time, problem = remote.result()
         local_txid = local.result()
+    unsent = None
+    if replica_txid is not None and local_txid is not None and local_txid > replica_txid:
+        unsent = _taken_since(database, replica_txid)
     return ReplicaStatus(
         url=shown(url),
         running=is_running,
@@ -336,5 +367,6 @@ def status(database: str | Path, url: str) -> ReplicaStatus:
         local_txid=local_txid,
         replica_txid=replica_txid,
         replica_time=replica_time,
+        unsent_since=unsent,
         problem=problem,
     )
