@@ -52,6 +52,8 @@ run: setup
 service: setup
 	@test -f instance/muster.env || { umask 077; mkdir -p instance; cp docs/systemd/muster.env instance/muster.env; \
 	  echo "made instance/muster.env: set MUSTER_ADMIN_PASSWORD in it"; }
+	@if [ -n "$$MUSTER_REPLICA" ] && ! grep -q '^MUSTER_REPLICA=' instance/muster.env; then \
+	  echo "MUSTER_REPLICA=$$MUSTER_REPLICA" >> instance/muster.env; echo "replicating to $$MUSTER_REPLICA (instance/muster.env)"; fi
 	sed -e "s|@USER@|$$(id -un)|g" -e "s|@DIR@|$$(pwd)|g" docs/systemd/muster.service \
 	  | $(SUDO) tee /etc/systemd/system/muster.service >/dev/null
 	$(SUDO) systemctl daemon-reload

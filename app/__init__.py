@@ -107,6 +107,14 @@ def _behind_proxies(app: Flask, count: Any) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 
 
+def database_path() -> str:
+    """The database file when nothing overrides it: ``MUSTER_DB``, else ``instance/muster.sqlite``.
+
+    `serve` asks this before it hands itself to Litestream, without building an app for it.
+    """
+    return os.environ.get("MUSTER_DB") or str(ROOT / "instance" / "muster.sqlite")
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app: config, database, rulepacks, blueprints.
 
@@ -122,7 +130,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     app.config.update(
-        DATABASE=str(Path(app.instance_path) / "muster.sqlite"),
+        DATABASE=database_path(),
         RULEPACKS=str(ROOT / "rulepacks"),
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",

@@ -5,6 +5,9 @@ python -m app backup FILE           an SQLite copy, safe while the server runs
 python -m app restore FILE          replace the database with a backup (stop the server first)
 python -m app export-json FILE      every game, roster and terrain set as JSON
 python -m app import-json FILE      load such a JSON file into a new, empty database
+python -m app restore-replica FILE  the newest copy at MUSTER_REPLICA (Litestream) into a new FILE
+
+With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (app/replica.py).
 """
 
 from __future__ import annotations
@@ -48,6 +51,49 @@ def _port_free(host: str, port: int, wait: float = 5.0) -> bool:
         time.sleep(0.25)
 
 
+def _serve_under_litestream(args: argparse.Namespace) -> None:
+    """With MUSTER_REPLICA set, become Litestream running this same command (no return).
+
+    Litestream then starts the server as its child, forwards SIGTERM to it, makes a last sync
+    once it has stopped, and exits with it: replication starts and stops with the server,
+    under `make run` and the systemd unit alike. The server it starts sees CHILD_MARK and serves.
+    Returns, to serve alone, when MUSTER_REPLICA is unset, or when Litestream is missing or
+    cannot reach the replica (said in the log).
+    """
+    from app import replica
+
+    try:
+        url = replica.replica_url(os.environ.get("MUSTER_REPLICA"))
+    except replica.ReplicaError as exc:
+        sys.exit(str(exc))
+    if url is None or os.environ.get(replica.CHILD_MARK) == "1":
+        return
+    # Only the path: the server Litestream starts builds the app (and creates or migrates the
+    # database), and Litestream takes the database up as soon as it is there.
+    from app import database_path
+
+    database = database_path()
+    serve = [sys.executable, "-m", "app", "serve", "--host", args.host, "--port", str(args.port)]
+    serve += ["--workers", str(args.workers), "--threads", str(args.threads)]
+    if args.access_log:
+        serve.append("--access-log")
+    try:
+        replica.write_config(database, url)
+        command = replica.replicate_command(database, url, serve)
+        problem = replica.unreachable(database, url)
+    except replica.ReplicaError as exc:  # no litestream program
+        problem = str(exc)
+    if problem:
+        # The games come first: serve without replication; /admin says it is not running.
+        logging.getLogger("muster").error("%s Muster serves without replication until restarted.", problem)
+        return
+    logging.getLogger("muster").info("replicating %s to %s with Litestream", database, replica.shown(url))
+    os.environ[replica.CHILD_MARK] = "1"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(command[0], command)  # noqa: S606 (Litestream from the venv, arguments made here)
+
+
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
 
@@ -87,6 +133,7 @@ def _serve(args: argparse.Namespace) -> None:
         def load(self) -> Any:
             return app
 
+    _serve_under_litestream(args)
     if not _port_free(args.host, args.port):
         sys.exit(
             f"Port {args.port} is in use by another program (another Muster?): stop it, "
@@ -176,6 +223,26 @@ def _import(args: argparse.Namespace) -> None:
     print(f"imported {args.file}")
 
 
+def _restore_replica(args: argparse.Namespace) -> None:
+    from app import replica
+    from app.store import check_backup
+
+    try:
+        url = replica.replica_url(os.environ.get("MUSTER_REPLICA"))
+        if url is None:
+            sys.exit(
+                "MUSTER_REPLICA is not set: give the replica to restore from, for example "
+                "MUSTER_REPLICA=file:///media/usb/muster."
+            )
+        replica.restore(url, args.file)
+    except replica.ReplicaError as exc:
+        sys.exit(str(exc))
+    problem = check_backup(args.file)
+    if problem:
+        sys.exit(problem)
+    print(f"restored {args.file} from {replica.shown(url)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="Muster, the table-side companion.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -193,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
         ("restore", "replace the database with the backup FILE", _restore),
         ("export-json", "write every game, roster and terrain set to FILE as JSON", _export),
         ("import-json", "load FILE (from export-json) into a new, empty database", _import),
+        ("restore-replica", "restore the newest copy at MUSTER_REPLICA into the new FILE", _restore_replica),
     ):
         command = sub.add_parser(name, help=helptext)
         command.add_argument("file")

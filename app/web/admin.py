@@ -35,7 +35,7 @@ from flask import (
     url_for,
 )
 
-from app import disk, terrain_library
+from app import disk, replica, terrain_library
 from app.rules.pack import parse_pack
 from app.web import pack_errors, packs, store
 from app.web.prints import pdf_cache
@@ -112,8 +112,22 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         club_terrain=_club_terrain(),
         disk=disk.usage(current_app.config["DATABASE"], pdf_cache().folder),
         disk_size=disk.readable,
+        replication=_replication(),
+        how_long=replica.how_long,
     )
     return html, code
+
+
+def _replication() -> replica.ReplicaStatus | str | None:
+    """Litestream's state for the admin page: ``None`` when MUSTER_REPLICA is unset, a sentence
+    when the setting is wrong."""
+    try:
+        url = replica.replica_url(current_app.config.get("REPLICA") or os.environ.get("MUSTER_REPLICA"))
+    except replica.ReplicaError as exc:
+        return str(exc)
+    if url is None:
+        return None
+    return replica.status(current_app.config["DATABASE"], url)
 
 
 @bp.post("/login")
