@@ -234,6 +234,17 @@ class Markers(Model):
     point_reach: float = Field(default=3, ge=0)
 
 
+class Reinforcement(Model):
+    """Where reinforcements arrive from one round to another (``last`` empty: to the end)."""
+
+    first: int = Field(ge=1)
+    last: int | None = Field(default=None, ge=1)
+    summary: Text
+
+    def covers(self, round_: int) -> bool:
+        return self.first <= round_ and (self.last is None or round_ <= self.last)
+
+
 class TerrainPreset(Model):
     """A ready-made terrain piece (the rulebook's examples)."""
 
@@ -574,6 +585,7 @@ class Pack(Model):
     system: Id = "turns"
     seizing: list[SeizeWeight] = []
     markers: Markers | None = None
+    reinforcements: list[Reinforcement] = []
     terrain: TerrainRules | None = None
     army: Army | None = None
     army_rules: list[Entry] = []

@@ -548,3 +548,21 @@ def test_chains_are_grid_neighbours_only():
     where = {"a": (12, 12), "b": (24, 12), "c": (24, 24), "d": (36, 36)}
     groups = grid.chains(["a", "b", "c", "d"], where, 12)
     assert sorted(sorted(g) for g in groups) == [["a", "b", "c"], ["d"]]
+
+
+def test_the_reinforcement_schedule_is_the_packs(packs):
+    # Seed 004: none in round 1, own reinforcement zone in rounds 2-3, any edge but the
+    # opponent's zone from round 4; a club pack with another schedule needs no code.
+    fb_pack = packs["conquest-first-blood"]
+    game = rounds.new_game(
+        fb_pack,
+        Setup("conquest-first-blood", "outflank", 800, (Player("A", "player1"), Player("B", "player2"))),
+    )
+    assert game.reinforcements(1) == "No reinforcements arrive in round 1."
+    assert game.reinforcements(3) == "Round 3: reinforcements march on through your own reinforcement zone."
+    assert game.reinforcements(6).startswith("Round 6: reinforcements march on from any table edge")
+    club = fb_pack.model_copy(update={"reinforcements": fb_pack.reinforcements[:1]})
+    other = rounds.new_game(club, game.setup)
+    assert (
+        other.reinforcements(1) == "No reinforcements arrive in round 1." and other.reinforcements(2) is None
+    )

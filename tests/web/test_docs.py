@@ -38,6 +38,7 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.RollEntry,
         p.ScenarioRoll,
         p.Scenario,
+        p.Reinforcement,
         p.Board,
         p.Objective,
         p.Move,
@@ -50,3 +51,19 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
     assert missing == []
     blocks = re.findall(r'Literal\["([a-z-]+)"\]', (ROOT / "app" / "rules" / "pack.py").read_text())
     assert [b for b in blocks if f"`{b}`" not in doc] == []
+
+
+def test_every_path_docs_architecture_md_names_exists():
+    # The map of the code is only useful while it is true: each file or folder it names in
+    # backticks (app/..., static/..., templates/..., pdf/...) must exist.
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    named = set(re.findall(r"`((?:app|static|templates|pdf|rulepacks|docs|tests)/[\w./<>-]*)`", doc))
+    assert len(named) > 15
+    missing = [path for path in sorted(named) if "<" not in path and not (ROOT / path).exists()]
+    assert missing == []
+    # Dotted names (app.rules.systems.system_for) must import and hold what they name.
+    import importlib
+
+    for dotted in set(re.findall(r"`(app(?:\.\w+)+)\(", doc)):
+        module, _, attr = dotted.rpartition(".")
+        assert hasattr(importlib.import_module(module), attr), dotted

@@ -87,7 +87,8 @@ class RoundsWeb:
                 if key.startswith(prefix + "wounds.") and value.strip():
                     n = _int(value)
                     if n is None:
-                        return f"{field_name(key)}: wounds must be a whole number from 0 to 5."
+                        top = scoring.marker_wounds(loaded.pack)
+                        return f"{field_name(key)}: wounds must be a whole number from 0 to {top}."
                     if n:
                         wounds[key.removeprefix(prefix + "wounds.")] = n
             part["marker_wounds"] = wounds

@@ -163,16 +163,10 @@ class RoundGame:
         victory = self.pack.victory(self.scenario)
         return victory.threshold
 
-    def reinforcements(self, round_: int) -> str:
-        """The reinforcement rule in force in that round, in a sentence."""
-        if round_ <= 1:
-            return "No reinforcements arrive in round 1."
-        if round_ <= 3:
-            return f"Round {round_}: reinforcements march on through your own reinforcement zone."
-        return (
-            f"Round {round_}: reinforcements march on from any table edge except the opponent's "
-            "reinforcement zone."
-        )
+    def reinforcements(self, round_: int) -> str | None:
+        """The pack's reinforcement rule in force in that round, in a sentence (``None``: none)."""
+        found = next((r for r in self.pack.reinforcements if r.covers(round_)), None)
+        return found.summary.replace("{round}", str(round_)) if found else None
 
     def end_reminder(self, round_: int) -> str | None:
         """Before the last Victory Phase: the VP that regiments never brought on change.
@@ -223,6 +217,11 @@ class RoundGame:
             elif block.block == "character-slain":
                 parts.append(f"an enemy Character Regiment among them counts as slain ({block.vp} VP)")
         return parts
+
+
+def marker_wounds(pack: p.Pack) -> int:
+    """The wounds that destroy an objective marker (the pack's; 5 where it names none)."""
+    return pack.markers.wounds if pack.markers else 5
 
 
 # ---------------------------------------------------------------------------------------
@@ -512,7 +511,7 @@ def _parse_player(game: RoundGame, raw: Any, i: int) -> PlayerPhase:
     wounds = raw.get("marker_wounds") or {}
     if not isinstance(wounds, dict):
         raise Refused(f'{where}.marker_wounds must be an object such as {{"marker-a": 2}}.')
-    markers = game.pack.markers.wounds if game.pack.markers else 5
+    markers = marker_wounds(game.pack)
     return PlayerPhase(
         markers_destroyed=list(destroyed),
         marker_wounds={str(k): _int(v, f"{where}.marker_wounds[{k!r}]", markers) for k, v in wounds.items()},
@@ -585,7 +584,7 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
         for marker_id, n in part.marker_wounds.items():
             marker = _check_marker(game, f"players[{i}].marker_wounds", marker_id, i, round_)
             if n and game.wounds.get((marker.id, i), 0) + n >= (
-                game.pack.markers.wounds if game.pack.markers else 5
+                marker_wounds(game.pack)
             ):
                 fallen.setdefault(marker.id, i)
         for marker_id in part.markers_destroyed:
