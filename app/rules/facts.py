@@ -21,6 +21,18 @@ class FactSpec:
     required: bool = False
     max: int | None = None
     from_round: int | None = None
+    # The last round it is asked in (Seismic Shift's one round), a line of help under it,
+    # what an objective choice says when nothing is chosen, and the scoring block asking it.
+    until_round: int | None = None
+    hint: str | None = None
+    none_label: str | None = None
+    block: str | None = None
+
+    def applies(self, round_: int) -> bool:
+        """Whether the fact is asked in that round."""
+        return (self.from_round is None or round_ >= self.from_round) and (
+            self.until_round is None or round_ <= self.until_round
+        )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "label": self.label}
@@ -30,4 +42,8 @@ class FactSpec:
             out["max"] = self.max
         if self.from_round is not None:
             out["from_round"] = self.from_round
+        if self.until_round is not None:
+            out["until_round"] = self.until_round
+        if self.hint:
+            out["hint"] = self.hint
         return out

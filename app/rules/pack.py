@@ -13,10 +13,35 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+# A fact a pack asks players to record: a snake_case name that is not a key every event has.
+RESERVED_FACTS = frozenset(
+    {"id", "type", "round", "player", "players", "first", "control", "tactic", "event", "rule", "facts"}
+)
+
+
+def _fact_name(name: str) -> str:
+    if name in RESERVED_FACTS:
+        raise ValueError(f"{name!r} is a field every event has; name the fact otherwise")
+    return name
+
+
+FactName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40),
+    AfterValidator(_fact_name),
+]
 Side = Literal["attacker", "defender"]
 
 # Packs are small; anything bigger than this is not a rulepack.
@@ -308,12 +333,12 @@ class TerrainRules(Model):
 class RoundFact(Model):
     """An informative fact recorded at the start of a battle round (no VP of its own)."""
 
-    name: Literal["vantage"]
+    name: FactName
     kind: Literal["objective"]
     label: Text
 
 
-# Scoring building blocks. Each is implemented once in app/rules/scoring.py.
+# Scoring building blocks. Each is implemented once, in its game system (app/rules/systems/).
 class ControlCount(Model):
     block: Literal["control-count"]
     count: int = Field(ge=1)
@@ -355,7 +380,7 @@ class TacticBlock(Model):
 
 class FactCount(Model):
     block: Literal["fact-count"]
-    fact: Literal["predators_destroyed"]
+    fact: FactName
     label: Text
     vp: int = Field(ge=0)
     max_total: int | None = Field(default=None, ge=0)

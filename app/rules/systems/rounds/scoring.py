@@ -583,9 +583,7 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
     for i, part in enumerate(players):
         for marker_id, n in part.marker_wounds.items():
             marker = _check_marker(game, f"players[{i}].marker_wounds", marker_id, i, round_)
-            if n and game.wounds.get((marker.id, i), 0) + n >= (
-                marker_wounds(game.pack)
-            ):
+            if n and game.wounds.get((marker.id, i), 0) + n >= (marker_wounds(game.pack)):
                 fallen.setdefault(marker.id, i)
         for marker_id in part.markers_destroyed:
             marker = _check_marker(game, f"players[{i}].markers_destroyed", marker_id, i, round_)

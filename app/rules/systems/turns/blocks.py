@@ -33,6 +33,10 @@ class Rule:
     def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
         return []
 
+    def choices(self, game: Game, fact: str, round_: int, player: int | None) -> list[p.Objective]:
+        """The objectives a player may name for one of this block's facts (all in play here)."""
+        return game.in_play(round_)
+
     def check_round(self, game: Game, start: RoundStart) -> None:
         """Raise :class:`Refused` if the round's start facts break this rule."""
 
@@ -166,6 +170,7 @@ class AlphaBeta(Rule):
                 "objective",
                 "Alpha objective for this battle round (roll a D3)",
                 required=True,
+                block=self.block.block,
             )
         ]
 
@@ -277,8 +282,13 @@ class Raid(Rule):
                 "objective",
                 "Objective raided (yours, wholly in the enemy territory)",
                 from_round=self.block.from_round,
+                block=self.block.block,
             )
         ]
+
+    def choices(self, game: Game, fact: str, round_: int, player: int | None) -> list[p.Objective]:
+        mine = game.territory_of(player) if player is not None else None
+        return [o for o in game.in_play(round_) if o.territory and o.territory != mine]
 
     def check_turn(self, game: Game, turn: Turn) -> None:
         oid = turn.facts.get("raided")
@@ -319,6 +329,7 @@ class DestroyHeld(Rule):
                 "objectives",
                 "Objectives you control and destroy for VP",
                 from_round=self.block.from_round,
+                block=self.block.block,
             )
         ]
 
@@ -377,7 +388,17 @@ class PredatorsAndPrey(Rule):
         return f"Predators and Prey: {self.block.vp} VP once per battle round if enemy MONSTERS were slain in it."
 
     def facts(self, game_pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
-        return [FactSpec(self.claim_flag, "turn", "flag", "Enemy MONSTERS slain this battle round")]
+        reading = next((r.reading for r in game_pack.realm_rules if r.id == self.block.block), None)
+        return [
+            FactSpec(
+                self.claim_flag,
+                "turn",
+                "flag",
+                "Enemy MONSTERS slain this battle round",
+                hint=reading,
+                block=self.block.block,
+            )
+        ]
 
     def claimed(self, game: Game, round_: int, player: int) -> bool:
         """Whether the player has scored it for that round: by their turn's flag or a claim."""
@@ -426,8 +447,14 @@ class SeismicShift(Rule):
                 f"Seismic Shift: objective removed by the player going second "
                 f"(battle round {self.block.round}, not a prime objective)",
                 from_round=self.block.round,
+                until_round=self.block.round,
+                none_label="Nothing removed",
+                block=self.block.block,
             )
         ]
+
+    def choices(self, game: Game, fact: str, round_: int, player: int | None) -> list[p.Objective]:
+        return [o for o in game.in_play(round_) if not o.prime]
 
     def check_round(self, game: Game, start: RoundStart) -> None:
         oid = start.facts.get("removed")

@@ -43,7 +43,7 @@ def scenario_facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
     for rule in _rules(scenario):
         facts += rule.facts(pack, scenario)
     for rf in scenario.round_facts:
-        facts.append(FactSpec(rf.name, "battle_round", rf.kind, rf.label))
+        facts.append(FactSpec(rf.name, "battle_round", rf.kind, rf.label, none_label="Not recorded"))
     if any(o.placed_by_roll for o in scenario.objectives):
         facts.append(
             FactSpec(
@@ -59,6 +59,12 @@ def scenario_facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
 
 def _rules(scenario: p.Scenario) -> list[Rule]:
     return [RULES[b.block](b) for b in scenario.scoring]
+
+
+def fact_choices(game: Game, fact: FactSpec, round_: int, player: int | None = None) -> list[p.Objective]:
+    """The objectives a player may name for an objective fact in that round (its block decides)."""
+    rule = next((r for r in game.rules if fact.block and r.block.block == fact.block), None)
+    return rule.choices(game, fact.name, round_, player) if rule else game.in_play(round_)
 
 
 def describe_scoring(scenario: p.Scenario) -> list[str]:
@@ -129,7 +135,8 @@ def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) 
                 continue
             takes = ", ".join(sorted(allowed - known)) or "no battleplan facts"
             raise Refused(
-                f"{key} is not recorded in {game.scenario.name}; its {kind.replace('_', ' ')} takes {takes}."
+                f"{field_name(key)} is not recorded in {game.scenario.name}; "
+                f"its {kind.replace('_', ' ')} takes {takes}."
             )
         facts[key] = value
     return facts
