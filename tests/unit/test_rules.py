@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.systems.turns import scoring
-from tests.conftest import ANN, BO, replay, vp_by_rule
+from tests.conftest import ANN, BO, ROOT, replay, vp_by_rule
 
 
 # --- objective counts: at the limit, under, over ---------------------------------------
@@ -424,3 +424,39 @@ def test_rolls_are_kept_in_the_log_and_score_nothing(table, roll, sentence):
         ) == 0
     else:
         assert sentence in problem
+
+
+def test_each_block_names_the_objectives_its_fact_may_take(table):
+    # Feral Foray (raid from battle round 2): Ann attacks, so she may raid only the three
+    # defender-territory objectives, Bo only the attacker's. Savage Gains' Seismic Shift
+    # (battle round 3) may remove W or E, never the two prime border objectives.
+    t = table("feral-foray")
+    game = t.game
+    raided = next(f for f in game.facts if f.name == "raided")
+    assert [o.id for o in scoring.fact_choices(game, raided, 2, ANN)] == [
+        "defender-west",
+        "defender-centre",
+        "defender-east",
+    ]
+    assert [o.id for o in scoring.fact_choices(game, raided, 2, BO)] == [
+        "attacker-west",
+        "attacker-centre",
+        "attacker-east",
+    ]
+    assert (raided.applies(1), raided.applies(2), raided.applies(5)) == (False, True, True)
+    game = table("savage-gains").game
+    removed = next(f for f in game.facts if f.name == "removed")
+    assert [o.id for o in scoring.fact_choices(game, removed, 3)] == ["west", "east"]
+    assert (removed.applies(2), removed.applies(3), removed.applies(4)) == (False, True, False)
+    assert removed.none_label == "Nothing removed"
+
+
+def test_a_pack_fact_may_not_take_an_events_own_key(ghb):
+    from app.rules.pack import parse_pack
+
+    text = (ROOT / "rulepacks" / "aos-ghb-2021.yaml").read_text()
+    assert (
+        parse_pack(text.replace("fact: predators_destroyed", "fact: monsters_eaten"), "x.yaml")[0] is not None
+    )
+    pack, errors = parse_pack(text.replace("fact: predators_destroyed", "fact: player"), "x.yaml")
+    assert pack is None and "is a field every event has" in errors[0].message
