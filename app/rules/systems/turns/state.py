@@ -274,9 +274,10 @@ def decide(game: Game) -> Result:
     if "most-tactics" in checks:
         parts.append("battle tactics completed")
     tied = " and ".join(parts) if parts else "everything"
+    everyone, nobody = ("both", "neither") if n == 2 else (f"all {n} players", "none of them")
     strategies = (
-        "both completed their grand strategy"
+        f"{everyone} completed their grand strategy"
         if all(done)
-        else ("neither completed their grand strategy" if not any(done) else "grand strategies were split")
+        else (f"{nobody} completed their grand strategy" if not any(done) else "grand strategies were split")
     )
     return Result("draw", None, f"Level on {tied}, and {strategies}.")
