@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
 )
 
+from app.rules import problems
 from app.rules.pack import Pack
 from app.rules.text import clean_text
 
@@ -203,18 +204,15 @@ def parse_roster(data: Any, packs: dict[str, Pack]) -> tuple[Roster | None, Pack
 
 
 @dataclass(frozen=True)
-class Problem:
-    """One broken rule: the pack's rule id, a sentence, and the entry it is about."""
+class Problem(problems.Problem):
+    """A broken roster rule; ``where`` is the index of the entry it is about, if one."""
 
-    rule: str
-    message: str
-    entry: int | None = None
+    @property
+    def entry(self) -> int | None:
+        return self.where
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rule": self.rule, "message": self.message}
-        if self.entry is not None:
-            out["entry"] = self.entry
-        return out
+    def as_dict(self, where: str = "entry") -> dict[str, Any]:
+        return super().as_dict(where)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from html import escape
 from typing import Any
 
 from app.rules.pack import Objective, Scenario
+from app.rules.problems import Problem
 
 Point = tuple[float, float]
 
@@ -73,11 +74,12 @@ def chains(held: Iterable[str], where: dict[str, Point], spacing: float) -> list
 
 
 @dataclass(frozen=True)
-class Misplaced:
-    """Something of the map that does not fit the board."""
+class Misplaced(Problem):
+    """Something of the map that does not fit the board; ``where`` is the item's id."""
 
-    item: str
-    message: str
+    @property
+    def item(self) -> str:
+        return str(self.where)
 
 
 def check_board(scenario: Scenario) -> list[Misplaced]:
@@ -92,18 +94,18 @@ def check_board(scenario: Scenario) -> list[Misplaced]:
             continue
         r = (o.diameter or 0) / 2
         if at[0] - r < 0 or at[0] + r > w or at[1] - r < 0 or at[1] + r > h:
-            problems.append(Misplaced(o.id, f"{o.label} at {at} reaches off the {w:g}x{h:g} board"))
+            problems.append(Misplaced("board", f"{o.label} at {at} reaches off the {w:g}x{h:g} board", o.id))
     for area in scenario.deployment_zones:
         for x, y in area.points:
             if not (0 <= x <= w and 0 <= y <= h):
-                problems.append(Misplaced(area.side, f"deployment corner {(x, y)} is off the board"))
+                problems.append(Misplaced("board", f"deployment corner {(x, y)} is off the board", area.side))
     for zone in scenario.reinforcement_zones:
         for seg in zone.segments:
             for x, y in seg:
                 on_edge = math.isclose(x, 0) or math.isclose(x, w) or math.isclose(y, 0) or math.isclose(y, h)
                 if not on_edge:
                     problems.append(
-                        Misplaced(zone.side, f"reinforcement point {(x, y)} is not on a table edge")
+                        Misplaced("board", f"reinforcement point {(x, y)} is not on a table edge", zone.side)
                     )
     return problems
 

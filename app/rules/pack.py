@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from app.rules.problems import Problem
+
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 # A fact a pack asks players to record: a snake_case name that is not a key every event has.
@@ -714,12 +716,20 @@ def _unique(values: list[str], what: str) -> None:
 
 
 @dataclass(frozen=True)
-class PackError:
-    """One problem with one pack file: where it is and what is wrong."""
+class PackError(Problem):
+    """One problem with one pack file; ``where`` is ``(file, path inside it)``."""
 
-    file: str
-    path: str
-    message: str
+    @classmethod
+    def at(cls, file: str, path: str, message: str) -> PackError:
+        return cls("pack", message, (file, path))
+
+    @property
+    def file(self) -> str:
+        return str(self.where[0])
+
+    @property
+    def path(self) -> str:
+        return str(self.where[1])
 
     def __str__(self) -> str:
         where = f"{self.file}: {self.path}" if self.path else self.file
@@ -758,36 +768,36 @@ def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
 def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
     """Parse one pack's YAML text; return the pack or the list of what is wrong with it."""
     if len(text.encode()) > MAX_PACK_BYTES:
-        return None, [PackError(file, "", f"is larger than {MAX_PACK_BYTES // 1024} KB")]
+        return None, [PackError.at(file, "", f"is larger than {MAX_PACK_BYTES // 1024} KB")]
     try:
         # The document is measured as aliases would expand it before anything is built: a
         # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
         root = yaml.compose(text, Loader=_SAFE_LOADER)
         if root is not None and _expanded_size(root, {}) > MAX_NODES:
             return None, [
-                PackError(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
+                PackError.at(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
             ]
         data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader, libyaml's when present)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        return None, [PackError(file, where, f"is not valid YAML: {problem}")]
+        return None, [PackError.at(file, where, f"is not valid YAML: {problem}")]
     if not isinstance(data, dict):
-        return None, [PackError(file, "", "must be a YAML mapping with id, name, game, ...")]
+        return None, [PackError.at(file, "", "must be a YAML mapping with id, name, game, ...")]
     try:
         pack = Pack.model_validate(data)
     except ValidationError as exc:
         errors = []
         for err in exc.errors(include_url=False):
             msg = err["msg"].removeprefix("Value error, ")
-            errors.append(PackError(file, _path(tuple(err["loc"])), msg))
+            errors.append(PackError.at(file, _path(tuple(err["loc"])), msg))
         return None, errors
     from app.rules import systems  # the systems import this module's models
 
     if pack.system not in systems.names():
         return None, [
-            PackError(file, "system", f"must be one of the game systems: {', '.join(systems.names())}")
+            PackError.at(file, "system", f"must be one of the game systems: {', '.join(systems.names())}")
         ]
     return pack, []
 
@@ -804,15 +814,17 @@ def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            errors.append(PackError(path.name, "", f"cannot be read: {exc}"))
+            errors.append(PackError.at(path.name, "", f"cannot be read: {exc}"))
             continue
         pack, problems = parse_pack(text, path.name)
         if pack is None:
             errors.extend(problems)
         elif pack.id != path.stem:
-            errors.append(PackError(path.name, "id", f"is {pack.id!r} but the file is named {path.stem!r}"))
+            errors.append(
+                PackError.at(path.name, "id", f"is {pack.id!r} but the file is named {path.stem!r}")
+            )
         elif pack.id in packs:
-            errors.append(PackError(path.name, "id", f"{pack.id!r} is already used by another pack"))
+            errors.append(PackError.at(path.name, "id", f"{pack.id!r} is already used by another pack"))
         else:
             packs[pack.id] = pack
     return packs, errors

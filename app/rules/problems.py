@@ -26,10 +26,11 @@ class Problem:
     message: str
     where: Any = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, where: str = "where") -> dict[str, Any]:
+        """As the API answers it; ``where`` names the field (a roster's verdict calls it ``entry``)."""
         out: dict[str, Any] = {"rule": self.rule, "message": self.message}
         if self.where is not None:
-            out["where"] = self.where
+            out[where] = self.where
         return out
 
     def __str__(self) -> str:

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from app.rules.pack import Objective, Pack, Scenario
+from app.rules.problems import Problem
 from app.rules.text import clean_text
 
 MAX_PIECES = 60
@@ -138,14 +139,14 @@ def gap_to_edge(piece: Piece, width: float, height: float) -> float:
 
 # --- verdicts ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Finding:
-    """A broken rule (problem) or a recommendation (advice), naming the pieces."""
+class Finding(Problem):
+    """A broken rule (problem) or a recommendation (advice); ``where`` holds the pieces named."""
 
-    rule: str
-    message: str
-    pieces: tuple[int, ...] = ()
+    @property
+    def pieces(self) -> tuple[int, ...]:
+        return tuple(self.where or ())
 
-    def as_dict(self, pieces: list[Piece]) -> dict[str, Any]:
+    def as_dict(self, pieces: list[Piece]) -> dict[str, Any]:  # type: ignore[override]
         return {
             "rule": self.rule,
             "message": self.message,
