@@ -18,3 +18,8 @@ def whole(raw: str | None, negative: bool = False) -> int | None:
     if digits and len(digits) <= MAX_DIGITS and digits.isascii() and digits.isdecimal():
         return int(text)
     return None
+
+
+def number(raw: str | None) -> int | None:
+    """A whole number typed into a step form, negative allowed (the rules say what is in range)."""
+    return whole(raw, negative=True)

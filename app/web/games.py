@@ -16,7 +16,7 @@ from app.refusal import Refusal
 from app.rules import dice, seizing
 from app.store import GameRow
 from app.web import games_service, loaded_game, no_store, packs, phone, private_page, qr_response, store
-from app.web.forms import whole
+from app.web.forms import number, whole
 from app.web.systems import web_system_for
 
 bp = Blueprint("games", __name__)
@@ -273,7 +273,7 @@ def attach(game_id: str) -> Any:
     if token is None:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
-    problem = games_service().attach_roster(game_id, _int(player), request.form.get("roster"))
+    problem = games_service().attach_roster(game_id, number(player), request.form.get("roster"))
     if problem is None and request.headers.get("HX-Request") != "true":
         return redirect(url_for("games.show", game_id=game_id), code=303)
     context = _view(loaded_game(game_id, row), token, error=problem.message if problem else None)
@@ -282,8 +282,6 @@ def attach(game_id: str) -> Any:
 
 
 # --- forms -> events --------------------------------------------------------------------
-def _int(value: str | None) -> int | None:
-    return whole(value, negative=True)
 
 
 def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
@@ -298,12 +296,12 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
         return event, None
     if kind == "roll":
         # The dice roller's form: the dice as they fell ("3,5"), and what the roll decided.
-        results = [_int(value) for value in form.get("results", "").replace(",", " ").split()]
+        results = [number(value) for value in form.get("results", "").replace(",", " ").split()]
         if not results or None in results:
             return event, "results must list the dice as whole numbers, such as 3,5."
         event.update(dice=form.get("dice", ""), results=results, purpose=form.get("purpose", "").strip())
         if form.get("winner", "").strip():
-            event["winner"] = _int(form.get("winner"))
+            event["winner"] = number(form.get("winner"))
         return event, None
     return event, web_system_for(loaded.pack).form_event(loaded, form, event)
 
@@ -317,7 +315,7 @@ def seize(game_id: str) -> Any:
         counts = {}
         for w in loaded.pack.seizing:
             raw = request.form.get(f"s{i}.{w.id}", "").strip()
-            counts[w.id] = max(_int(raw) or 0, 0)
+            counts[w.id] = max(number(raw) or 0, 0)
         models.append(counts)
     result = seizing.seize(loaded.pack, models)
     names = [pl.name for pl in loaded.state.setup.players]

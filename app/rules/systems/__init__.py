@@ -50,6 +50,36 @@ class GameSystem(Protocol):
         """Whether an event holds a secret that only its player may see until it is played."""
 
 
+class EngineSystem:
+    """A system whose rules are one engine module: it makes games, applies events, plans steps.
+
+    The module gives ``EVENT_TYPES``, ``new_game(pack, setup)``, ``apply_event(state, event,
+    id)`` and ``next_steps(state)``; subclasses add what differs (facts, scoring, summary).
+    """
+
+    round_word = "round"
+
+    def __init__(self, name: str, engine: Any) -> None:
+        self.name = name
+        self.engine = engine
+        self.event_types: tuple[str, ...] = engine.EVENT_TYPES
+
+    def new_game(self, pack: Pack, setup: Setup) -> Any:
+        return self.engine.new_game(pack, setup)
+
+    def apply_event(self, state: Any, event: dict[str, Any], eid: str) -> None:
+        self.engine.apply_event(state, event, eid)
+
+    def unknown_event(self, state: Any, kind: Any) -> str | None:
+        return None
+
+    def next_steps(self, state: Any) -> list[dict[str, Any]]:
+        return self.engine.next_steps(state)
+
+    def secret(self, event: dict[str, Any]) -> bool:
+        return False  # a system with secrets says which events hold them
+
+
 REGISTRY: dict[str, GameSystem] = {}
 
 

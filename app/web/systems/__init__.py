@@ -37,6 +37,20 @@ class WebSystem(Protocol):
         """What the score sheet prints, beyond what every sheet prints."""
 
 
+class WebSide:
+    """What every system's web side shares: its name, and templates found by that name."""
+
+    draws_maps = False
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.game_template = f"systems/{name}/_game.html"
+        self.sheet_template = f"systems/{name}/sheet.html"
+
+    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
+        return {}
+
+
 REGISTRY: dict[str, WebSystem] = {}
 
 

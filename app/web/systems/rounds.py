@@ -11,18 +11,11 @@ from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.problems import field_name
 from app.rules.systems.rounds import scoring
-from app.web.forms import whole
-from app.web.systems import register
+from app.web.forms import number
+from app.web.systems import WebSide, register
 
 
-def _int(value: str | None) -> int | None:
-    return whole(value, negative=True)
-
-
-class RoundsWeb:
-    name = "rounds"
-    game_template = "systems/rounds/_game.html"
-    sheet_template = "systems/rounds/sheet.html"
+class RoundsWeb(WebSide):
     draws_maps = True
 
     def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
@@ -33,7 +26,7 @@ class RoundsWeb:
             # A refused Victory Phase shows the map as the player had tapped it.
             for key, value in draft.items():
                 if key.startswith("control.") and value != "":
-                    shown.holders[key.removeprefix("control.")] = _int(value)
+                    shown.holders[key.removeprefix("control.")] = number(value)
         facts = {f.name for f in loaded.system.facts(loaded.pack, state.scenario)}
         seizable = [
             o
@@ -68,9 +61,9 @@ class RoundsWeb:
         if event["type"] != "round":
             types = ", ".join([*loaded.system.event_types, "undo"])
             return f"type must be one of {types}."
-        event["round"] = _int(form.get("round"))
+        event["round"] = number(form.get("round"))
         event["control"] = {
-            key.removeprefix("control."): _int(value)
+            key.removeprefix("control."): number(value)
             for key, value in form.items()
             if key.startswith("control.")
         }
@@ -85,7 +78,7 @@ class RoundsWeb:
             wounds = {}
             for key, value in form.items():
                 if key.startswith(prefix + "wounds.") and value.strip():
-                    n = _int(value)
+                    n = number(value)
                     if n is None:
                         top = scoring.marker_wounds(loaded.pack)
                         return f"{field_name(key)}: wounds must be a whole number from 0 to {top}."
@@ -95,7 +88,7 @@ class RoundsWeb:
             for name in ("regiments_destroyed", "officers_slain"):
                 raw = form.get(prefix + name, "").strip()
                 if raw:
-                    n = _int(raw)
+                    n = number(raw)
                     if n is None:
                         return f"{prefix}{name} must be a whole number, 0 or more."
                     part[name] = n
@@ -110,4 +103,4 @@ class RoundsWeb:
         return {"map_svg": grid.svg(scenario, pack.sides, names, state)}
 
 
-SYSTEM = register(RoundsWeb())
+SYSTEM = register(RoundsWeb("rounds"))

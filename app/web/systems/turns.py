@@ -7,23 +7,13 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.games import Loaded
-from app.rules.pack import Pack, Scenario
 from app.rules.problems import field_name
 from app.rules.systems.turns import scoring
-from app.web.forms import whole
-from app.web.systems import register
+from app.web.forms import number
+from app.web.systems import WebSide, register
 
 
-def _int(value: str | None) -> int | None:
-    return whole(value, negative=True)
-
-
-class TurnsWeb:
-    name = "turns"
-    game_template = "systems/turns/_game.html"
-    sheet_template = "systems/turns/sheet.html"
-    draws_maps = False
-
+class TurnsWeb(WebSide):
     def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
         state = loaded.state
         current = state.current_round
@@ -46,7 +36,7 @@ class TurnsWeb:
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
         kind = event["type"]
         if kind == "end":
-            event["player"] = _int(form.get("player"))
+            event["player"] = number(form.get("player"))
             value = form.get("grand_strategy_completed")
             if value not in ("true", "false"):
                 return "grand_strategy_completed: choose completed or not completed."
@@ -54,17 +44,17 @@ class TurnsWeb:
             return None
         if kind == "claim":
             event.update(
-                round=_int(form.get("round")), player=_int(form.get("player")), rule=form.get("rule", "")
+                round=number(form.get("round")), player=number(form.get("player")), rule=form.get("rule", "")
             )
             return None
         if kind not in ("turn", "battle_round"):
             types = ", ".join([*loaded.system.event_types, "undo"])
             return f"type must be one of {types}."
-        event["round"] = _int(form.get("round"))
+        event["round"] = number(form.get("round"))
         if kind == "turn":
-            event["player"] = _int(form.get("player"))
+            event["player"] = number(form.get("player"))
             event["control"] = {
-                key.removeprefix("control."): _int(value)
+                key.removeprefix("control."): number(value)
                 for key, value in form.items()
                 if key.startswith("control.")
             }
@@ -77,9 +67,6 @@ class TurnsWeb:
                 return problem
         return None
 
-    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
-        return {}
-
 
 def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
     """Read one declared fact from the form by its kind."""
@@ -87,7 +74,7 @@ def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | 
         event[spec.name] = form.get(spec.name) in ("on", "true", "1")
     elif spec.kind in ("count", "player"):
         raw = form.get(spec.name)
-        value = _int(raw)
+        value = number(raw)
         if raw and raw.strip() and value is None:
             return f"{spec.name} must be a whole number."
         if value is not None or spec.kind == "count":
@@ -100,7 +87,7 @@ def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | 
         placed = []
         for key, value in form.items():
             if key.startswith("placed.") and value.strip():
-                roll = _int(value)
+                roll = number(value)
                 if roll is None:
                     return f"placed: the 2D6 roll for {field_name(key.removeprefix('placed.'))} must be a number."
                 placed.append({"objective": key.removeprefix("placed."), "roll": roll})
@@ -109,4 +96,4 @@ def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | 
     return None
 
 
-SYSTEM = register(TurnsWeb())
+SYSTEM = register(TurnsWeb("turns"))

@@ -9,25 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.facts import FactSpec
-from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
-from app.rules.systems import register
+from app.rules.systems import EngineSystem, register
 from app.rules.systems.rounds import scoring
 from app.rules.systems.rounds.scoring import RoundGame
 
 
-class Rounds:
-    """The game system of Victory Phases."""
-
-    name = "rounds"
-    event_types = scoring.EVENT_TYPES
-    round_word = "round"
-
-    def new_game(self, pack: Pack, setup: Setup) -> RoundGame:
-        return scoring.new_game(pack, setup)
-
-    def apply_event(self, state: RoundGame, event: dict[str, Any], eid: str) -> None:
-        scoring.apply_event(state, event, eid)
+class Rounds(EngineSystem):
+    """The game system of Victory Phases; a Victory Phase is played in the open."""
 
     def unknown_event(self, state: RoundGame, kind: Any) -> str | None:
         if kind == "claim":
@@ -43,12 +32,6 @@ class Rounds:
 
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         return scoring.describe_scoring(pack, scenario)
-
-    def next_steps(self, state: RoundGame) -> list[dict[str, Any]]:
-        return scoring.next_steps(state)
-
-    def secret(self, event: dict[str, Any]) -> bool:
-        return False  # a Victory Phase is played in the open
 
     def summary(self, state: RoundGame) -> dict[str, Any]:
         result = state.result
@@ -94,4 +77,4 @@ class Rounds:
         }
 
 
-SYSTEM = register(Rounds())
+SYSTEM = register(Rounds("rounds", scoring))

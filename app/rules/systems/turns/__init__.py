@@ -9,40 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.facts import FactSpec
-from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
-from app.rules.systems import register
+from app.rules.systems import EngineSystem, register
 from app.rules.systems.turns import scoring
 from app.rules.systems.turns.state import Game
 
 
-class Turns:
-    """The game system of player turns."""
+class Turns(EngineSystem):
+    """The game system of player turns; nothing in Pitched Battles is hidden."""
 
-    name = "turns"
-    event_types = scoring.EVENT_TYPES
     round_word = "battle round"
-
-    def new_game(self, pack: Pack, setup: Setup) -> Game:
-        return scoring.new_game(pack, setup)
-
-    def apply_event(self, state: Game, event: dict[str, Any], eid: str) -> None:
-        scoring.apply_event(state, event, eid)
-
-    def unknown_event(self, state: Game, kind: Any) -> str | None:
-        return None
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return scoring.scenario_facts(pack, scenario)
 
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         return scoring.describe_scoring(scenario)
-
-    def next_steps(self, state: Game) -> list[dict[str, Any]]:
-        return scoring.next_steps(state)
-
-    def secret(self, event: dict[str, Any]) -> bool:
-        return False  # nothing in Pitched Battles is hidden from the opponent
 
     def summary(self, state: Game) -> dict[str, Any]:
         result = state.result
@@ -74,30 +56,11 @@ class Turns:
                 for r in sorted(state.rounds.values(), key=lambda r: r.round)
             ],
             "turns": [
-                {
-                    "event": t.event,
-                    "round": t.round,
-                    "player": t.player,
-                    "tactic": t.tactic,
-                    "tactic_completed": t.tactic_completed,
-                    "control": t.control,
-                    "vp": t.vp,
-                    "breakdown": [a.as_dict() for a in t.awards],
-                }
+                _scored(t, tactic=t.tactic, tactic_completed=t.tactic_completed, control=t.control)
                 for t in state.turns
             ],
             # Claims score in their battle round (round_vp adds them to the player's turn there).
-            "claims": [
-                {
-                    "event": c.event,
-                    "round": c.round,
-                    "player": c.player,
-                    "rule": c.rule,
-                    "vp": c.vp,
-                    "breakdown": [a.as_dict() for a in c.awards],
-                }
-                for c in state.claims
-            ],
+            "claims": [_scored(c, rule=c.rule) for c in state.claims],
             "objectives": [
                 {
                     "id": o.id,
@@ -116,4 +79,16 @@ class Turns:
         }
 
 
-SYSTEM = register(Turns())
+def _scored(entry: Any, **facts: Any) -> dict[str, Any]:
+    """A turn or a claim as the API lists it: who, when, what was recorded and the VP it gave."""
+    return {
+        "event": entry.event,
+        "round": entry.round,
+        "player": entry.player,
+        **facts,
+        "vp": entry.vp,
+        "breakdown": [a.as_dict() for a in entry.awards],
+    }
+
+
+SYSTEM = register(Turns("turns", scoring))
