@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.rules import grid, rounds, seizing
-from app.rules.game import Player, Setup
+from tests.setups import first_blood_setup
 
 ANN, BO = 0, 1
 
@@ -23,9 +23,7 @@ class Phases:
 
     def __init__(self, pack, scenario: str) -> None:
         self.pack = pack
-        self.setup = Setup(
-            "conquest-first-blood", scenario, 800, (Player("Ann", "player1"), Player("Bo", "player2"))
-        )
+        self.setup = first_blood_setup(scenario)
         self.log: list[dict[str, Any]] = []
 
     @property

@@ -24,22 +24,6 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def new_game(client: FlaskClient, scenario: str = "savage-gains", **extra: Any) -> dict[str, Any]:
-    body = {
-        "pack": "aos-ghb-2021",
-        "scenario": scenario,
-        "points_limit": 2000,
-        "players": [
-            {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
-            {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
-        ],
-        **extra,
-    }
-    response = client.post("/api/v1/games", json=body)
-    assert response.status_code == 201, response.json
-    return response.json
-
-
 class Api:
     """Records events for one game through the JSON API."""
 

@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from tests.web.conftest import Api, new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import Api, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery staple"

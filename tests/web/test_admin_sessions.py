@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 
 from app import create_app
 from app.store import Store
+from tests.setups import NO_STRATEGIES, pitched_battle
 from tests.web.conftest import soup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,12 +202,7 @@ def test_over_https_cookies_are_secure_and_pages_send_hsts(tmp_path: Path) -> No
     assert home.headers["Strict-Transport-Security"] == "max-age=31536000"
     game = admin.post(
         "/api/v1/games",
-        json={
-            "pack": "aos-ghb-2021",
-            "scenario": "savage-gains",
-            "points_limit": 2000,
-            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-        },
+        json=pitched_battle(strategies=NO_STRATEGIES),
         headers=https,
     ).json
     joined = admin.get(game["join_url"].replace("http://localhost", ""), headers=https)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from tests.setups import first_blood_game, join
 from tests.web.conftest import soup
 
 A, B = 0, 1
@@ -139,20 +140,6 @@ SCRIPTS: dict[str, tuple[list[list[Any]], tuple[int, int], int, int | None]] = {
 }
 
 
-def first_blood_game(client, scenario: str) -> dict[str, Any]:
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": scenario,
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    )
-    assert made.status_code == 201, made.json
-    return made.json
-
-
 def _post(client, made, event):
     return client.post(
         f"/api/v1/games/{made['id']}/events",
@@ -235,7 +222,7 @@ def test_seizing_calculator_endpoint(client):
 
 # --- screens and print ----------------------------------------------------------------------------------
 def _join(client, made):
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     return f"/games/{made['id']}"
 
 

@@ -15,7 +15,8 @@ from flask import Flask
 
 from app import create_app, limits
 from tests.conftest import ROOT
-from tests.web.conftest import new_game, soup
+from tests.setups import first_blood_game, new_game
+from tests.web.conftest import soup
 
 OTHER_PHONE = {"REMOTE_ADDR": "192.168.1.77"}
 
@@ -96,13 +97,7 @@ def test_rosters_from_the_api_and_the_screen_share_a_limit(client):
 
 
 def test_saving_terrain_sets_is_limited(client):
-    game = new_game(
-        client,
-        pack="conquest-first-blood",
-        scenario="outflank",
-        points_limit=800,
-        players=[{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-    )
+    game = first_blood_game(client)
     url = f"/games/{game['id']}/terrain"
     client.get(game["join_url"])
     token = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import uuid
 
-from tests.web.conftest import new_game, soup
-from tests.web.test_terrain import fb_game
+from tests.setups import new_game, new_game_form, terrain_game
+from tests.web.conftest import soup
 
 HOSTILE = "\u202eAnn\u2066\x00\x1b\u0085 the\tBold\u2069\u200f"
 CLEAN = "Ann the Bold"
@@ -20,25 +20,9 @@ def _csrf(client, url: str) -> str:
 
 
 def test_player_names_through_the_api_and_the_new_game_form(client):
-    game = new_game(
-        client,
-        players=[
-            {"name": HOSTILE, "side": "attacker", "grand_strategy": "hold-the-line"},
-            {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
-        ],
-    )
+    game = new_game(client, names=(HOSTILE, "Bo"))
     assert client.get(f"/api/v1/games/{game['id']}").json["players"][0]["name"] == CLEAN
-    form = {
-        "csrf_token": _csrf(client, "/games/new"),
-        "pack": "aos-ghb-2021",
-        "points_limit": "2000",
-        "name0": HOSTILE,
-        "name1": "Bo",
-        "strategy0": "hold-the-line",
-        "strategy1": "beast-master",
-        "first_side": "1",
-        "scenario": "savage-gains",
-    }
+    form = new_game_form(_csrf(client, "/games/new"), names=(HOSTILE, "Bo"))
     made = client.post("/games", data=form)
     assert made.status_code == 303
     page = client.get(made.headers["Location"]).text
@@ -79,7 +63,7 @@ def test_roster_and_unit_names_through_the_api_and_the_screens(client):
 
 
 def test_terrain_piece_and_saved_set_names(client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     csrf = _csrf(client, url)
     added = client.post(
         f"{url}/pieces",
@@ -92,7 +76,7 @@ def test_terrain_piece_and_saved_set_names(client):
         data={"csrf_token": csrf, "name": "\u202eTable\x00 3"},
         headers={"HX-Request": "true"},
     )
-    page = client.get(fb_game(client, "raid")[1]).text
+    page = client.get(terrain_game(client, "raid")[1]).text
     assert "Table 3" in page and "\u202e" not in page
     checked = client.post(
         "/api/v1/terrain/check", json={"pack": "conquest-first-blood", "pieces": [{"name": HOSTILE}]}

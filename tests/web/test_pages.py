@@ -7,7 +7,8 @@ import json
 
 from pypdf import PdfReader
 
-from tests.web.conftest import Api, new_game, qr_text_matches, soup
+from tests.setups import NO_STRATEGIES, join, new_game, new_game_form
+from tests.web.conftest import Api, qr_text_matches, soup
 
 
 def _csrf(page) -> str:
@@ -15,19 +16,7 @@ def _csrf(page) -> str:
 
 
 def _start_game(client, scenario="savage-gains", names=("Ann", "Bo")):
-    page = client.get("/games/new")
-    form = {
-        "csrf_token": _csrf(page),
-        "pack": "aos-ghb-2021",
-        "points_limit": "2000",
-        "name0": names[0],
-        "name1": names[1],
-        "strategy0": "hold-the-line",
-        "strategy1": "beast-master",
-        "first_side": "1",
-        "scenario": scenario,
-    }
-    return client.post("/games", data=form)
+    return client.post("/games", data=new_game_form(_csrf(client.get("/games/new")), scenario, names))
 
 
 def _form(page, selector):
@@ -190,7 +179,7 @@ def test_join_link_lets_a_second_phone_record(app, client):
     made = new_game(client)
     phone = app.test_client()
     assert phone.get(f"/games/{made['id']}/join/not-the-token").status_code == 403
-    joined = phone.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    joined = join(phone, made)
     assert joined.status_code == 303
     page = soup(phone.get(f"/games/{made['id']}"))
     assert page.select_one("#round-form") is not None
@@ -198,11 +187,7 @@ def test_join_link_lets_a_second_phone_record(app, client):
 
 def test_player_names_are_escaped(client):
     made = new_game(
-        client,
-        players=[
-            {"name": "<script>alert(1)</script>", "side": "attacker"},
-            {"name": 'Bo" onmouseover="x', "side": "defender"},
-        ],
+        client, names=("<script>alert(1)</script>", 'Bo" onmouseover="x'), strategies=NO_STRATEGIES
     )
     html = client.get(f"/games/{made['id']}").data.decode()
     assert "<script>alert(1)</script>" not in html
@@ -267,7 +252,7 @@ def test_pack_page_lists_plans_with_readings(client):
 
 def test_readings_show_where_the_rule_applies(client):
     made = new_game(client, "power-struggle")
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     api = Api(client, made)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     form = soup(client.get(f"/games/{made['id']}")).select_one("#turn-form")
@@ -282,7 +267,7 @@ def test_readings_show_where_the_rule_applies(client):
 
 def test_the_vice_round_form_says_what_moves(client):
     made = new_game(client, "the-vice")
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     api = Api(client, made)
     for r in (1, 2, 3):
         form = soup(client.get(f"/games/{made['id']}")).select_one("#round-form")
@@ -335,7 +320,7 @@ def test_predators_and_prey_claimed_on_the_screen(client):
 
 def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
     made = new_game(client, "first-blood")
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     api = Api(client, made)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     # Bo claims in Ann's turn (his attack in her combat phase slew her MONSTER) before his own turn.

@@ -15,7 +15,8 @@ import pytest
 from pypdf import PdfReader
 
 from app import pdf
-from tests.web.conftest import Api, new_game
+from tests.setups import new_game
+from tests.web.conftest import Api
 
 
 def _text(data: bytes) -> str:

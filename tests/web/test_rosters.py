@@ -7,41 +7,16 @@ import json
 
 from pypdf import PdfReader
 
-from tests.web.conftest import Api, new_game, qr_text_matches, soup
-
-
-def aos_roster(**extra):
-    roster = {
-        "pack": "aos-ghb-2021",
-        "name": "Hammerfest",
-        "points_limit": 2000,
-        "faction": "Seraphon",
-        "grand_strategy": "prized-sorcery",
-        "entries": [
-            {
-                "name": "Lord Kroak",
-                "points": 430,
-                "roles": ["Leader"],
-                "keywords": ["HERO", "WIZARD"],
-                "general": True,
-                "single_model": True,
-            },
-            {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"]},
-            {"name": "Saurus Warriors", "points": 200, "roles": ["Battleline"], "size": "reinforced"},
-            {"name": "Skinks", "points": 70, "roles": ["Battleline"]},
-            {"name": "Stegadon", "points": 270, "roles": ["Behemoth"], "keywords": ["MONSTER"]},
-        ],
-    }
-    roster.update(extra)
-    return roster
+from tests.setups import join, new_game, seraphon_roster
+from tests.web.conftest import Api, qr_text_matches, soup
 
 
 # --- API ------------------------------------------------------------------------------------
 def test_check_a_legal_and_an_illegal_roster(client):
-    ok = client.post("/api/v1/rosters/check", json=aos_roster())
+    ok = client.post("/api/v1/rosters/check", json=seraphon_roster())
     assert ok.status_code == 200
     assert (ok.json["points"], ok.json["valid"], ok.json["problems"]) == (1085, True, [])
-    bad = aos_roster()
+    bad = seraphon_roster()
     bad["entries"][2]["size"] = "understrength"
     bad["entries"].append({"name": "Kroxigor", "points": 1000, "roles": ["Other"]})
     answer = client.post("/api/v1/rosters/check", json=bad)
@@ -67,7 +42,7 @@ def test_check_refuses_only_what_is_not_a_roster(client):
 
 
 def test_store_read_and_change_a_roster(client):
-    made = client.post("/api/v1/rosters", json=aos_roster())
+    made = client.post("/api/v1/rosters", json=seraphon_roster())
     assert made.status_code == 201
     rid, token = made.json["id"], made.json["edit_token"]
     got = client.get(f"/api/v1/rosters/{rid}").json
@@ -97,7 +72,7 @@ def test_store_read_and_change_a_roster(client):
 
 
 def test_attach_a_roster_to_a_game(client):
-    made = client.post("/api/v1/rosters", json=aos_roster()).json
+    made = client.post("/api/v1/rosters", json=seraphon_roster()).json
     rid = made["id"]
     game = new_game(client)
     api = Api(client, game)
@@ -331,9 +306,9 @@ def test_exports_text_json_pdf_and_import_back(app, client):
 
 
 def test_game_screen_shows_the_armies_beside_tactics(client):
-    rid = client.post("/api/v1/rosters", json=aos_roster()).json["id"]
+    rid = client.post("/api/v1/rosters", json=seraphon_roster()).json["id"]
     game = new_game(client)
-    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    join(client, game)
     page = soup(client.get(f"/games/{game['id']}"))
     form = page.select_one("form.attach")
     csrf = form.select_one('input[name="csrf_token"]')["value"]
@@ -422,7 +397,7 @@ def test_units_from_the_pack_catalogue(tmp_path):
 
 # --- allies never lead, core battalions twice (issue 11) ------------------------------------
 def test_the_verdict_refuses_an_allied_general_and_advises_on_a_repeated_core_battalion(client):
-    roster = aos_roster()
+    roster = seraphon_roster()
     assert client.post("/api/v1/rosters/check", json=roster).json["valid"] is True
     roster["entries"][0].update(general=False)
     roster["entries"].append(
@@ -459,11 +434,11 @@ def test_the_verdict_refuses_an_allied_general_and_advises_on_a_repeated_core_ba
 
 # --- what a roster may store (issue 12) ------------------------------------------------------
 def test_the_api_refuses_a_roster_over_the_limits(client):
-    many = aos_roster()
+    many = seraphon_roster()
     many["entries"] += [{"name": f"Skink {i}", "points": 1} for i in range(101 - 5)]
-    long_name = aos_roster()
+    long_name = seraphon_roster()
     long_name["entries"][1]["name"] = "G" * 61
-    long_notes = aos_roster()
+    long_notes = seraphon_roster()
     long_notes["entries"][1]["notes"] = "n" * 301
     for roster, sentence in [
         (many, "entries may hold at most 100 entries."),
@@ -551,7 +526,7 @@ def test_a_phone_lists_its_own_rosters_and_those_shared_with_it(app, client):
     mine = _new_roster(client, name="Mine")
     other = app.test_client()
     theirs = _new_roster(other, name="Theirs")
-    api_made = other.post("/api/v1/rosters", json=aos_roster(name="Made by a club tool")).json
+    api_made = other.post("/api/v1/rosters", json=seraphon_roster(name="Made by a club tool")).json
     assert listed(client) == {"Your rosters": ["Mine"]}
     assert listed(other) == {"Your rosters": ["Theirs"]}
     # A stranger with no roster sees nobody's list.
@@ -577,7 +552,7 @@ def test_rosters_stored_before_the_limits_still_open(tmp_path):
     path = tmp_path / "old.sqlite"
     old = Database(path)
     migrations.apply(old, stop_before="m009_roster_limits_and_owners")
-    body = aos_roster(name="L" * 80)
+    body = seraphon_roster(name="L" * 80)
     body["entries"] += [{"uid": f"u{i}", "name": "Skink " + "s" * 70, "notes": "n" * 500} for i in range(195)]
     old["rosters"].insert(
         {
@@ -615,14 +590,14 @@ def test_the_screen_offers_at_most_40_remembered_units(client):
 
 
 def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
-    mine = client.post("/api/v1/rosters", json=aos_roster(name="Ann's Seraphon")).json["id"]
+    mine = client.post("/api/v1/rosters", json=seraphon_roster(name="Ann's Seraphon")).json["id"]
     stranger = app.test_client()
-    theirs = stranger.post("/api/v1/rosters", json=aos_roster(name="Someone else's list")).json["id"]
+    theirs = stranger.post("/api/v1/rosters", json=seraphon_roster(name="Someone else's list")).json["id"]
     game = new_game(client)
-    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    join(client, game)
     offered = {o["value"] for o in soup(client.get(f"/games/{game['id']}")).select("form.attach option")}
     assert mine in offered and theirs not in offered
     # A phone that made no roster is offered none, though it may edit the game.
     bo = app.test_client()
-    bo.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    join(bo, game)
     assert not soup(bo.get(f"/games/{game['id']}")).select("form.attach")

@@ -8,27 +8,14 @@ import uuid
 
 from pypdf import PdfReader
 
-from tests.web.conftest import new_game, soup
-
-
-def fb_game(client, scenario="outflank"):
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": scenario,
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
-    return made, f"/games/{made['id']}/terrain"
+from tests.setups import join, new_game, terrain_game
+from tests.web.conftest import soup
 
 
 def second_phone(app, made):
     """Bo's phone: another browser that joins by the game's link."""
     bo = app.test_client()
-    bo.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(bo, made)
     return bo
 
 
@@ -248,7 +235,7 @@ def test_keyword_advice_api(client):
 
 # --- the terrain screen ----------------------------------------------------------------------------
 def test_add_agree_change_reopen(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     token = csrf(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     assert page.select_one(".entry-name").text == "Forest"
@@ -275,7 +262,7 @@ def test_add_agree_change_reopen(app, client):
 
 
 def test_one_phone_agrees_only_for_its_player(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
     assert post(client, f"{url}/seat", csrf_token=token, seat="1").status_code == 200
@@ -295,7 +282,7 @@ def test_one_phone_agrees_only_for_its_player(app, client):
 
 def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
     """Issue 12 item 8: the attack was one phone ticking both players' boxes."""
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     token = csrf(client, url)
     uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
         "data-uid"
@@ -310,7 +297,7 @@ def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
     assert api["locked_at"] is None and api["pieces"][0]["agreed_by"] == ["Ann"]
     # Without the cookie a new phone id is made, so clearing cookies gives a different phone.
     fresh = app.test_client()
-    fresh.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(fresh, made)
     assert (
         post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="0").status_code == 422
     )
@@ -321,7 +308,7 @@ def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
 
 
 def test_custom_piece_and_refusal_keeps_the_form(client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     token = csrf(client, url)
     bad = post(
         client, f"{url}/pieces", csrf_token=token, name="Tower", kind="garrison", size="2", footprint_w="4"
@@ -347,12 +334,12 @@ def test_custom_piece_and_refusal_keeps_the_form(client):
     tags = good.select_one(".piece-entry .tags").text
     assert "Defense 1" in tags and "Capacity 4" in tags and 'at 24", 40"' in tags
     # Kept as a preset for the next game of this pack.
-    _, other = fb_game(client, "raid")
+    _, other = terrain_game(client, "raid")
     assert "+ Tower" in [b.text for b in soup(client.get(other)).select(".quick-add button")]
 
 
 def test_watchers_cannot_change_terrain(app, client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     watcher = app.test_client()
@@ -363,12 +350,12 @@ def test_watchers_cannot_change_terrain(app, client):
 
 
 def test_saved_sets_come_back_on_the_same_phone(client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     token = csrf(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
     post(client, f"{url}/library", csrf_token=token, name="Table 3")
-    _, other = fb_game(client, "raid")
+    _, other = terrain_game(client, "raid")
     page = soup(client.get(other))
     form = next(f for f in page.select("form") if "Table 3" in f.text)
     loaded = soup(client.post(form["action"], data={"csrf_token": token}, headers={"HX-Request": "true"}))
@@ -377,7 +364,7 @@ def test_saved_sets_come_back_on_the_same_phone(client):
 
 def test_aos_mysterious_terrain_roll_and_card(client):
     made = new_game(client)
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     url = f"/games/{made['id']}/terrain"
     token = csrf(client, url)
     page = soup(
@@ -392,7 +379,7 @@ def test_aos_mysterious_terrain_roll_and_card(client):
 
 
 def test_conquest_card_lists_keywords_and_effects(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     token = csrf(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     uid = page.select_one(".piece-entry")["data-uid"]
@@ -406,7 +393,7 @@ def test_conquest_card_lists_keywords_and_effects(app, client):
 
 
 def test_line_of_sight_on_the_screen(client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     token = csrf(client, url)
     answer = soup(
         client.post(
@@ -427,7 +414,7 @@ def test_line_of_sight_on_the_screen(client):
 
 
 def test_line_of_sight_on_the_screen_from_a_garrison(client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     form = {
         "csrf_token": csrf(client, url),
         "shooter_size": "1",
@@ -445,7 +432,7 @@ def test_line_of_sight_on_the_screen_from_a_garrison(client):
 
 
 def test_reading_a_terrain_set_writes_nothing(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"] == []
     assert client.get(url).status_code == 200
     db = sqlite3.connect(app.config["DATABASE"])
