@@ -1,14 +1,15 @@
 """The games the tests play, built in one place: set-ups, rosters and the calls that start them.
 
-Ann and Bo sit at every table. In Pitched Battles Ann attacks and Bo defends; in First Blood
-Ann is Player 1 and Bo Player 2. Three kinds of builder:
+Ann and Bo sit at every table. In Pitched Battles Ann attacks and Bo defends (on the new-game
+screen's form Bo attacks); in First Blood Ann is Player 1 and Bo Player 2. Three kinds of
+builder:
 
 - plain data: the JSON body a club tool sends to ``POST /api/v1/games`` (``pitched_battle``,
   ``first_blood``, ``game_of``), the new-game screen's form (``new_game_form``), a roster body
   (``seraphon_roster``) and the rules engines' ``Setup`` (``pitched_battle_setup``,
   ``first_blood_setup``);
-- through a Flask test client: ``new_game``, ``first_blood_game``, ``join``,
-  ``terrain_game``;
+- through a Flask test client: ``start``, ``new_game``, ``first_blood_game``, ``join``,
+  ``second_phone``, ``terrain_game``;
 - through a running server, from a browser test: ``start_live``, ``live_game``.
 """
 
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from app.rules.game import Player, Setup
 
 if TYPE_CHECKING:
+    from flask import Flask
     from flask.testing import FlaskClient
     from playwright.sync_api import APIRequestContext
     from werkzeug.test import TestResponse
@@ -163,6 +165,13 @@ def start(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
 def join(client: FlaskClient, made: dict[str, Any]) -> TestResponse:
     """This phone joins the game as a player, by the link the game's maker was given."""
     return client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+
+
+def second_phone(app: Flask, made: dict[str, Any]) -> FlaskClient:
+    """Another phone (its own browser and cookie) that has joined the game by its link."""
+    phone = app.test_client()
+    join(phone, made)
+    return phone
 
 
 def terrain_game(client: FlaskClient, scenario: str = "outflank") -> tuple[dict[str, Any], str]:

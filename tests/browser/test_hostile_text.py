@@ -8,15 +8,14 @@ Content-Security-Policy violation (which an unescaped handler would trigger).
 
 from __future__ import annotations
 
-import io
 import re
 import uuid
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from pypdf import PdfReader
 
+from tests.pdfs import pdf_text
 from tests.setups import first_blood, start_live
 
 pytestmark = pytest.mark.browser
@@ -97,7 +96,7 @@ class Watch:
 def _pdf_text(page: Page, url: str) -> str:
     response = page.request.get(url)
     assert response.status == 200, url
-    return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.body())).pages)
+    return pdf_text(response.body(), between=" ")
 
 
 def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, shot) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from pypdf import PdfReader
+
+from tests.pdfs import pdf_text
 
 pytestmark = pytest.mark.browser
 
@@ -124,7 +124,7 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
     with page.expect_download() as download_info:
         page.get_by_role("link", name="A4").click()
     data = download_info.value.path().read_bytes()
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    text = pdf_text(data)
     for expected in (
         "Savage Gains",
         "Ann",

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from flask.testing import FlaskClient
 
 from tests.setups import join, new_game, seraphon_roster, terrain_game
-from tests.web.conftest import Api, soup
+from tests.web.conftest import Api, csrf_token, soup
 
 # Each reaches a different mistake: a digit int() refuses, more digits than int() reads, floats
 # that are not numbers, a number too large for a float, a negative, text far too long.
@@ -61,7 +61,7 @@ def screens(app, client: FlaskClient) -> list[str]:
     join(client, aos)
     Api(client, aos).ok({"type": "battle_round", "round": 1, "first": 0})
     fb, terrain = terrain_game(client)
-    csrf = soup(client.get(terrain)).select_one('input[name="csrf_token"]')["value"]
+    csrf = csrf_token(client, terrain)
     client.post(f"{terrain}/seat", data={"csrf_token": csrf, "seat": "0"})
     client.post(f"{terrain}/pieces", data={"csrf_token": csrf, "preset": "forest", "name": "Forest"})
     roster = client.post("/api/v1/rosters", json=seraphon_roster()).json

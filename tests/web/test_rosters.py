@@ -5,10 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-from pypdf import PdfReader
-
-from tests.setups import join, new_game, seraphon_roster
-from tests.web.conftest import Api, qr_text_matches, soup
+from tests.pdfs import pdf_text
+from tests.setups import join, new_game, second_phone, seraphon_roster
+from tests.web.conftest import Api, csrf_token, qr_text_matches, soup
 
 
 # --- API ------------------------------------------------------------------------------------
@@ -97,7 +96,7 @@ def test_attach_a_roster_to_a_game(client):
 
 # --- screens --------------------------------------------------------------------------------
 def _csrf(client) -> str:
-    return soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    return csrf_token(client, "/rosters/new")
 
 
 def _new_roster(client, **form) -> str:
@@ -247,7 +246,7 @@ def test_readers_see_the_roster_but_cannot_change_it(app, client):
     page = soup(reader.get(url))
     assert page.select_one(".entry-name").text == "Guard"
     assert page.select("form.entry-form") == [] and "Only its owner" in page.select_one(".notice").text
-    csrf = soup(reader.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    csrf = csrf_token(reader, "/rosters/new")
     assert (
         reader.post(f"{url}/entries", data={"csrf_token": csrf, "name": "x", "points": "1"}).status_code
         == 403
@@ -272,7 +271,7 @@ def test_exports_text_json_pdf_and_import_back(app, client):
     assert "Lord Kroak (430) [Leader] - General" in text and "TOTAL: 545 / 2000 points" in text
     assert "NOT VALID" in text and "2000 points needs at least 3" in text
     pdf = client.get(f"{url}/roster.pdf?paper=letter")
-    pdf_text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    printed = pdf_text(pdf.data)
     for expected in (
         "Hammerfest",
         "Lord Kroak",
@@ -283,11 +282,11 @@ def test_exports_text_json_pdf_and_import_back(app, client):
         "Spells: Celestial Deliverance",
         "Beast Master",
     ):
-        assert expected in pdf_text
+        assert expected in printed
     exported = client.get(f"{url}/roster.json")
     assert exported.headers["Content-Disposition"].startswith("attachment")
     other = app.test_client()
-    csrf = soup(other.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    csrf = csrf_token(other, "/rosters/new")
     imported = other.post(
         "/rosters/import",
         data={"csrf_token": csrf, "file": (io.BytesIO(exported.data), "r.json")},
@@ -381,7 +380,7 @@ def test_units_from_the_pack_catalogue(tmp_path):
     client = create_app(
         {"DATABASE": str(tmp_path / "m.sqlite"), "RULEPACKS": str(packs), "TESTING": True, "SECRET_KEY": "x"}
     ).test_client()
-    csrf = soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    csrf = _csrf(client)
     url = client.post(
         "/rosters", data={"csrf_token": csrf, "pack": "conquest-first-blood", "points_preset": "800"}
     ).headers["Location"]
@@ -598,6 +597,5 @@ def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
     offered = {o["value"] for o in soup(client.get(f"/games/{game['id']}")).select("form.attach option")}
     assert mine in offered and theirs not in offered
     # A phone that made no roster is offered none, though it may edit the game.
-    bo = app.test_client()
-    join(bo, game)
+    bo = second_phone(app, game)
     assert not soup(bo.get(f"/games/{game['id']}")).select("form.attach")

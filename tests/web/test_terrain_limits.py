@@ -18,9 +18,9 @@ from pypdf import PdfReader
 
 from app import create_app
 from app.store import Store
-from tests.setups import join, terrain_game
-from tests.web.conftest import soup
-from tests.web.test_terrain import csrf, post, second_phone
+from tests.setups import second_phone, terrain_game
+from tests.web.conftest import csrf_token, soup
+from tests.web.test_terrain import post
 
 PASSWORD = "club-night-secret"
 
@@ -43,7 +43,7 @@ def stack(app: Flask, game_id: str, count: int) -> None:
 def test_the_sixty_first_piece_is_refused(app, client):
     made, url = terrain_game(client)
     stack(app, made["id"], 60)
-    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Forest")
+    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest")
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "A terrain set holds at most 60 pieces and this one is full; remove a piece before adding another."
@@ -96,7 +96,7 @@ def test_a_saved_set_over_the_limit_is_refused_in_one_request(app, client):
         }
     )
     db.close()
-    answer = post(client, f"{url}/library/big", csrf_token=csrf(client, url))
+    answer = post(client, f"{url}/library/big", csrf_token=csrf_token(client, url))
     assert answer.status_code == 422
     assert "at most 60 pieces" in soup(answer).select_one("#error").text
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"] == []
@@ -105,7 +105,7 @@ def test_a_saved_set_over_the_limit_is_refused_in_one_request(app, client):
 def test_a_saved_set_loads_as_one_write(app, client):
     made, url = terrain_game(client)
     stack(app, made["id"], 40)
-    token = csrf(client, url)
+    token = csrf_token(client, url)
     assert post(client, f"{url}/library", csrf_token=token, name="Forty rocks").status_code == 200
     other, other_url = terrain_game(client, "raid")
     page = soup(client.get(other_url))
@@ -130,7 +130,7 @@ def test_a_saved_set_loads_as_one_write(app, client):
 )
 def test_a_move_off_the_table_is_a_sentence_not_a_500(client, x, y):
     _made, url = terrain_game(client)
-    token = csrf(client, url)
+    token = csrf_token(client, url)
     uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
         "data-uid"
     ]
@@ -144,7 +144,7 @@ def test_a_move_off_the_table_is_a_sentence_not_a_500(client, x, y):
 
 def test_a_typed_position_far_off_the_table_is_refused(client):
     _made, url = terrain_game(client)
-    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), name="Far", x="1e308", y="1")
+    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), name="Far", x="1e308", y="1")
     assert answer.status_code == 422 and "piece.x" in soup(answer).select_one("#error").text
 
 
@@ -154,7 +154,7 @@ def test_a_made_up_piece_uid_is_a_404(client, action):
     answer = post(
         client,
         f"{url}/pieces/not-a-piece{action}",
-        csrf_token=csrf(client, url),
+        csrf_token=csrf_token(client, url),
         name="Ghost",
         x="1",
         y="1",
@@ -169,7 +169,12 @@ def test_a_made_up_piece_uid_is_a_404(client, action):
 def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
     made, url = terrain_game(client)
     post(
-        client, f"{url}/pieces", csrf_token=csrf(client, url), name="Club Forest", size="3", save_preset="on"
+        client,
+        f"{url}/pieces",
+        csrf_token=csrf_token(client, url),
+        name="Club Forest",
+        size="3",
+        save_preset="on",
     )
     stranger = second_phone(app, made)
     surl = url
@@ -177,24 +182,23 @@ def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
     post(
         stranger,
         f"{surl}/pieces",
-        csrf_token=csrf(stranger, surl),
+        csrf_token=csrf_token(stranger, surl),
         name="Club Forest",
         size="0",
         save_preset="on",
     )
     _other, other_url = terrain_game(client, "raid")
-    post(client, f"{other_url}/pieces", csrf_token=csrf(client, other_url), preset="Club Forest")
+    post(client, f"{other_url}/pieces", csrf_token=csrf_token(client, other_url), preset="Club Forest")
     sizes = [p["size"] for p in client.get(f"/api/v1/games/{_other['id']}/terrain").json["pieces"]]
     assert sizes == [3]
     # A third phone that saved nothing is offered neither.
-    third = app.test_client()
-    join(third, made)
+    third = second_phone(app, made)
     assert "+ Club Forest" not in [b.text for b in soup(third.get(url)).select(".quick-add button")]
 
 
 def test_a_flood_of_presets_stays_on_its_phone_and_is_capped(app, client):
     made, url = terrain_game(client)
-    token = csrf(client, url)
+    token = csrf_token(client, url)
     answers = [
         post(client, f"{url}/pieces", csrf_token=token, name=f"Spam {i}", save_preset="on").status_code
         for i in range(22)
@@ -208,13 +212,13 @@ def test_a_flood_of_presets_stays_on_its_phone_and_is_capped(app, client):
 
 def test_a_saved_set_is_offered_only_to_its_phone(app, client):
     made, url = terrain_game(client)
-    token = csrf(client, url)
+    token = csrf_token(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     post(client, f"{url}/library", csrf_token=token, name="Table 3")
     lib = next(f for f in soup(client.get(url)).select("form") if "Table 3" in f.text)["action"]
     other = second_phone(app, made)
     assert not [f for f in soup(other.get(url)).select("form") if "Table 3" in f.text]
-    assert post(other, lib, csrf_token=csrf(other, url)).status_code == 404
+    assert post(other, lib, csrf_token=csrf_token(other, url)).status_code == 404
 
 
 # --- club-wide presets are the admin's -------------------------------------------------------------
@@ -232,14 +236,14 @@ def club(tmp_path) -> Flask:
 
 def _admin(club: Flask) -> FlaskClient:
     admin = club.test_client()
-    token = soup(admin.get("/admin")).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(admin, "/admin")
     admin.post("/admin/login", data={"csrf_token": token, "password": PASSWORD})
     return admin
 
 
 def test_club_presets_are_an_admin_action(club):
     admin = _admin(club)
-    token = soup(admin.get("/admin")).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(admin, "/admin")
     added = admin.post(
         "/admin/terrain/conquest-first-blood/presets",
         data={
@@ -266,7 +270,7 @@ def test_club_presets_are_an_admin_action(club):
     player = club.test_client()
     made, url = terrain_game(player)
     assert "+ Club Ruin" in [b.text for b in soup(player.get(url)).select(".quick-add button")]
-    ptoken = csrf(player, url)
+    ptoken = csrf_token(player, url)
     assert (
         player.post(
             "/admin/terrain/conquest-first-blood/presets", data={"csrf_token": ptoken, "name": "Mine"}
@@ -283,7 +287,7 @@ def test_club_presets_are_an_admin_action(club):
     # A player's own preset of the same name stays theirs; the club's is unchanged for others.
     post(player, f"{url}/pieces", csrf_token=ptoken, name="Club Ruin", size="0", save_preset="on")
     other = second_phone(club, made)
-    post(other, f"{url}/pieces", csrf_token=csrf(other, url), preset="Club Ruin")
+    post(other, f"{url}/pieces", csrf_token=csrf_token(other, url), preset="Club Ruin")
     sizes = [p["size"] for p in player.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]]
     assert sizes == [0, 2]
     # The admin removes it.
@@ -300,7 +304,7 @@ def test_club_presets_are_an_admin_action(club):
 def test_an_admin_saves_a_set_for_the_whole_club(club):
     admin = _admin(club)
     _made, url = terrain_game(admin)
-    token = csrf(admin, url)
+    token = csrf_token(admin, url)
     post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
     assert post(admin, f"{url}/library", csrf_token=token, name="Club table 1", club="on").status_code == 200
     player = club.test_client()
@@ -308,7 +312,7 @@ def test_an_admin_saves_a_set_for_the_whole_club(club):
     buttons = [b.text for b in soup(player.get(purl)).select("details.card form button")]
     assert 'Add the pieces of "Club table 1" (1, club)' in buttons
     # A player asking for "club" gets a set on their own phone only.
-    ptoken = csrf(player, purl)
+    ptoken = csrf_token(player, purl)
     post(player, f"{purl}/pieces", csrf_token=ptoken, preset="Forest")
     post(player, f"{purl}/library", csrf_token=ptoken, name="Not the club's", club="on")
     stranger = club.test_client()
@@ -329,7 +333,7 @@ def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     ]
     db.append_terrain(set_id, moves, lambda events: None)
     db.close()
-    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Hill")
+    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Hill")
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "This terrain set has recorded 1,000 changes and keeps at most 1,000; start a new game for a new battlefield."
