@@ -115,6 +115,9 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
 
     end = page.locator(".end-form")
     end.filter(has_text="Ann").get_by_role("button", name="Completed", exact=True).click()
+    # Bo's form is on the screen before and after Ann's answer swaps the game in: a tap on the
+    # one about to be swapped out is lost (seen on a loaded machine), so wait for the swap.
+    expect(page.get_by_text("Ann: grand strategy completed.")).to_be_visible()
     page.locator(".end-form").filter(has_text="Bo").get_by_role("button", name="Not completed").click()
     result = page.locator(".result")
     expect(result).to_contain_text("Major victory: Ann")
