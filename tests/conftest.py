@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from app.rules import log, systems
-from app.rules.game import Player, Setup
+from app.rules.game import Setup
 from app.rules.pack import Pack, load_packs
 from app.rules.systems.turns import scoring
+from tests.setups import pitched_battle_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,24 +43,12 @@ def ghb(packs: dict[str, Pack]) -> Pack:
 ANN, BO = 0, 1
 
 
-def setup_for(
-    scenario: str, strategies: tuple[str | None, str | None] = ("hold-the-line", "vendetta")
-) -> Setup:
-    """Ann attacks, Bo defends."""
-    return Setup(
-        "aos-ghb-2021",
-        scenario,
-        2000,
-        (Player("Ann", "attacker", strategies[0]), Player("Bo", "defender", strategies[1])),
-    )
-
-
 class Table:
     """Plays a game through the rules engine, as the server would: check, then append."""
 
     def __init__(self, pack: Pack, scenario: str, **kwargs: Any) -> None:
         self.pack = pack
-        self.setup = setup_for(scenario, **kwargs)
+        self.setup = pitched_battle_setup(scenario, **kwargs)
         self.log: list[dict[str, Any]] = []
 
     @property

@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SETUP = {
-    "pack": "aos-ghb-2021",
-    "scenario": "savage-gains",
-    "points_limit": 2000,
-    "players": [
-        {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
-        {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
-    ],
-}
+from tests.setups import pitched_battle
+
+SETUP = pitched_battle("savage-gains")
 
 
 def game_script() -> list[dict[str, Any]]:

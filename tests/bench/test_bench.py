@@ -43,13 +43,13 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.savage_gains import SETUP, game_script
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
 LUA = HERE / "load.lua"
 WRK = shutil.which("wrk") or "/usr/bin/wrk"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "64"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
@@ -980,16 +980,7 @@ def _browser_visits(port: int, page: str) -> tuple[int, int, list[str]]:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
                 executable_path=CHROMIUM,
-                args=[
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-dev-shm-usage",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    "--no-first-run",
-                    "--disable-quic",
-                ],
+                args=CHROMIUM_ARGS,
             )
             context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
             context.on("requestfinished", lambda request: seen.append(request))

@@ -17,24 +17,23 @@ from app import create_app
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# How Chromium is started, for the browser tests and for the benchmark that loads a page in it.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    args = {
-        **browser_type_launch_args,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
-    }
+    args = {**browser_type_launch_args, "args": CHROMIUM_ARGS}
     # Debian's Chromium where there is one; elsewhere Playwright's own (playwright install chromium).
     if Path(CHROMIUM).exists():
         args["executable_path"] = CHROMIUM

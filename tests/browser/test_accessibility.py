@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import new_game
 from tests.browser.test_score_a_game import record_turn, start_round
+from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
 
@@ -61,8 +61,8 @@ def problems(page: Page) -> list[str]:
 def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, shot, theme: str) -> None:
     page.add_init_script(path=str(AXE))
     page.emulate_media(color_scheme=theme)
-    aos = new_game(page, live_server)
-    blood = new_game(page, live_server, "conquest-first-blood", "twin-contested-zones")
+    aos = live_game(page.request, live_server)
+    blood = live_game(page.request, live_server, "conquest-first-blood", "twin-contested-zones")
     roster = page.request.post(f"{live_server}/api/v1/rosters", data=ROSTER).json()
 
     def game_in_progress() -> None:

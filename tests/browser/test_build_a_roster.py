@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from playwright.sync_api import Page, expect
-from pypdf import PdfReader
+
+from tests.pdfs import pdf_text
 
 pytestmark = pytest.mark.browser
 
@@ -71,9 +70,7 @@ def test_build_a_roster_on_a_phone(page: Page, live_server: str, shot) -> None:
 
     with page.expect_download() as download_info:
         page.get_by_role("link", name="PDF A4").click()
-    text = "\n".join(
-        p.extract_text() for p in PdfReader(io.BytesIO(download_info.value.path().read_bytes())).pages
-    )
+    text = pdf_text(download_info.value.path().read_bytes())
     for expected in (
         "Hammerfest",
         "Lord Kroak",

@@ -8,22 +8,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
+from tests.setups import NO_STRATEGIES, pitched_battle, start_live
 
 pytestmark = pytest.mark.browser
 
 
 def _game(page: Page, url: str, names: tuple[str, str], scenario: str = "savage-gains") -> dict:
-    made = page.request.post(
-        url + "/api/v1/games",
-        data={
-            "pack": "aos-ghb-2021",
-            "scenario": scenario,
-            "points_limit": 2000,
-            "players": [{"name": names[0], "side": "attacker"}, {"name": names[1], "side": "defender"}],
-        },
-    )
-    assert made.status == 201, made.text()
-    return made.json()
+    return start_live(page.request, url, pitched_battle(scenario, names=names, strategies=NO_STRATEGIES))
 
 
 def _event(page: Page, url: str, game: dict, event: dict) -> None:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from playwright.sync_api import Page, expect
-from pypdf import PdfReader
+
+from tests.pdfs import pdf_text
 
 pytestmark = pytest.mark.browser
 
@@ -62,9 +61,7 @@ def test_tap_the_map_to_score_twin_contested_zones(page: Page, live_server: str,
 
     with page.expect_download() as download_info:
         page.get_by_role("link", name="Score sheet A4").click()
-    text = "\n".join(
-        p.extract_text() for p in PdfReader(io.BytesIO(download_info.value.path().read_bytes())).pages
-    )
+    text = pdf_text(download_info.value.path().read_bytes())
     assert "Twin Contested Zones" in text and "Destroyed marker B (W)" in text and "Ann" in text
 
 

@@ -8,14 +8,15 @@ Content-Security-Policy violation (which an unescaped handler would trigger).
 
 from __future__ import annotations
 
-import io
 import re
 import uuid
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from pypdf import PdfReader
+
+from tests.pdfs import pdf_text
+from tests.setups import first_blood, start_live
 
 pytestmark = pytest.mark.browser
 
@@ -95,7 +96,7 @@ class Watch:
 def _pdf_text(page: Page, url: str) -> str:
     response = page.request.get(url)
     assert response.status == 200, url
-    return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.body())).pages)
+    return pdf_text(response.body(), between=" ")
 
 
 def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, shot) -> None:
@@ -197,15 +198,7 @@ def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, 
     watch.inert("First Blood roster", "roster name", "unit", "officer", "retinue")
 
     # Terrain: a piece described by hand, and the set saved under a hostile name.
-    made = page.request.post(
-        live_server + "/api/v1/games",
-        data={
-            "pack": "conquest-first-blood",
-            "scenario": "outflank",
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json()
+    made = start_live(page.request, live_server, first_blood("outflank"))
     page.goto(made["join_url"])
     page.goto(f"{live_server}/games/{made['id']}/terrain")
     page.locator(".seat label").filter(has=page.get_by_text("Ann", exact=True)).click()

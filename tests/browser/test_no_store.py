@@ -12,7 +12,8 @@ from flask import make_response
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import controlled, new_game, open_game, until
+from tests.browser.test_offline import controlled, open_game, until
+from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,7 @@ def test_a_no_store_page_is_never_kept(page: Page, served: Served) -> None:
     served.app.add_url_rule("/test-no-store", "test_no_store", secret)
     page.goto(served.url + "/")
     controlled(page)
-    game = new_game(page, served.url)
+    game = live_game(page.request, served.url)
     open_game(page, game)  # a game page (private, no-cache) is kept, as before
     page.goto(served.url + "/test-no-store")
     expect(page.get_by_role("heading", name=SECRET)).to_be_visible()

@@ -13,28 +13,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import Served
 from tests.browser.test_score_a_game import record_turn, start_round, tap_until
+from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
-
-AOS_PLAYERS = [
-    {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
-    {"name": "Bo", "side": "defender", "grand_strategy": "beast-master"},
-]
-
-
-def new_game(page: Page, base: str, pack: str = "aos-ghb-2021", scenario: str = "savage-gains") -> dict:
-    """A game made through the API, as a club tool would; the page then joins it as a player."""
-    players = AOS_PLAYERS
-    points = 2000
-    if pack == "conquest-first-blood":
-        players = [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}]
-        points = 500
-    body: dict[str, Any] = {"pack": pack, "scenario": scenario, "players": players}
-    if points:
-        body["points_limit"] = points
-    response = page.request.post(f"{base}/api/v1/games", data=body)
-    assert response.status == 201, response.text()
-    return response.json()
 
 
 def server_state(page: Page, base: str, game_id: str) -> dict:
@@ -124,7 +105,7 @@ def test_installable_with_a_service_worker_in_control(page: Page, live_server: s
 
 
 def test_two_turns_recorded_offline_reach_the_server_once(page: Page, live_server: str, shot) -> None:
-    game = new_game(page, live_server)
+    game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
     expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
@@ -194,7 +175,7 @@ def test_two_turns_recorded_offline_reach_the_server_once(page: Page, live_serve
 def test_an_offline_entry_the_other_phone_beat_is_shown_with_both_versions(
     page: Page, browser: Browser, browser_context_args: dict, live_server: str, shot
 ) -> None:
-    game = new_game(page, live_server)
+    game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
     expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
@@ -235,7 +216,7 @@ def test_an_offline_entry_the_other_phone_beat_is_shown_with_both_versions(
 
 
 def test_first_blood_victory_phases_recorded_offline(page: Page, live_server: str, shot) -> None:
-    game = new_game(page, live_server, "conquest-first-blood", "twin-contested-zones")
+    game = live_game(page.request, live_server, "conquest-first-blood", "twin-contested-zones")
     open_game(page, game)
     page.context.set_offline(True)
     page.reload()
@@ -263,7 +244,7 @@ def test_first_blood_victory_phases_recorded_offline(page: Page, live_server: st
 
 
 def test_dice_at_a_tap_and_a_roll_kept_in_the_log(page: Page, live_server: str, shot) -> None:
-    game = new_game(page, live_server)
+    game = live_game(page.request, live_server)
     open_game(page, game)
     page.get_by_role("button", name="Dice").click()
     dialog = page.get_by_role("dialog", name="Dice")
@@ -399,7 +380,7 @@ def test_theme_switch_is_kept(page: Page, live_server: str) -> None:
 
 
 def test_the_last_turn_and_grand_strategies_recorded_offline(page: Page, live_server: str) -> None:
-    game = new_game(page, live_server)
+    game = live_game(page.request, live_server)
     token = {"X-Edit-Token": game["edit_token"]}
     events = f"{live_server}/api/v1/games/{game['id']}/events"
     for r in range(1, 6):
@@ -445,7 +426,7 @@ def test_a_phone_keeps_the_newest_pages_and_every_game_with_entries_waiting(
     page: Page, served: Served
 ) -> None:
     served.app.config["OFFLINE_PAGES"] = 3
-    games = [new_game(page, served.url) for _ in range(5)]
+    games = [live_game(page.request, served.url) for _ in range(5)]
     open_game(page, games[0])
     # An entry for the first game that the server has not taken (here: refused, kept with
     # its reason): the phone must keep that game's page whatever else it opens.
@@ -473,7 +454,7 @@ def test_a_phone_keeps_the_newest_pages_and_every_game_with_entries_waiting(
 
 
 def test_a_predators_and_prey_claim_recorded_offline(page: Page, live_server: str, shot) -> None:
-    game = new_game(page, live_server)
+    game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
     record_turn(page, 1, "Ann")

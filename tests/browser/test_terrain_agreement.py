@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE
+from tests.setups import first_blood, start_live
 
 pytestmark = pytest.mark.browser
 
@@ -26,15 +27,7 @@ def sit(page: Page, name: str) -> None:
 
 def test_two_phones_agree_and_one_reopens(browser: Browser, live_server: str, shot) -> None:
     ann, bo = phone(browser), phone(browser)
-    made = ann.request.post(
-        live_server + "/api/v1/games",
-        data={
-            "pack": "conquest-first-blood",
-            "scenario": "outflank",
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json()
+    made = start_live(ann.request, live_server, first_blood("outflank"))
     terrain = f"{live_server}/games/{made['id']}/terrain"
     for page in (ann, bo):
         page.goto(made["join_url"])

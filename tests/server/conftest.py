@@ -19,22 +19,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-AOS_GAME = {
-    "pack": "aos-ghb-2021",
-    "scenario": "savage-gains",
-    "points_limit": 2000,
-    "players": [
-        {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
-        {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
-    ],
-}
-FIRST_BLOOD_GAME = {
-    "pack": "conquest-first-blood",
-    "scenario": "outflank",
-    "points_limit": 800,
-    "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-}
-
 
 def free_port() -> int:
     with socket.socket() as s:

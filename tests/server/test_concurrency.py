@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import AOS_GAME, FIRST_BLOOD_GAME, ServerProcess, new_game, request
+from tests.server.conftest import ServerProcess, new_game, request
+from tests.setups import first_blood, pitched_battle
 
 Answer = tuple[int, Any]
 
@@ -172,7 +173,7 @@ def aos_steps() -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 def _race_a_whole_game(port: int) -> list[str]:
     """Two phones record every step of a game at once, then both undo the last entry at once."""
-    a, b, game = phones(port, AOS_GAME)
+    a, b, game = phones(port, pitched_battle())
     accepted: list[dict[str, Any]] = []
     refusals = []
     try:
@@ -196,7 +197,7 @@ def _race_a_whole_game(port: int) -> list[str]:
     assert event_log(port, game[0]) == [e["id"] for e in accepted]
     raced = state(port, game[0])
     assert [t["event"] for t in raced["turns"]] == [e["id"] for e in accepted if e["type"] == "turn"]
-    assert scores(raced) == scores(replayed_alone(port, AOS_GAME, accepted))
+    assert scores(raced) == scores(replayed_alone(port, pitched_battle(), accepted))
     assert raced["status"] == "in_progress"  # the last end was undone, once
     return refusals
 
@@ -208,7 +209,7 @@ def test_two_phones_recording_the_same_turns_one_is_refused_and_nothing_is_lost(
 
 
 def test_first_blood_victory_phase_recorded_by_both_phones_is_kept_once(served):
-    a, b, game = phones(served.port, FIRST_BLOOD_GAME)
+    a, b, game = phones(served.port, first_blood())
     accepted = []
     try:
         for r in range(1, 9):
@@ -243,11 +244,11 @@ def test_first_blood_victory_phase_recorded_by_both_phones_is_kept_once(served):
         b.close()
     assert event_log(served.port, game[0]) == [e["id"] for e in accepted]
     raced = state(served.port, game[0])
-    assert scores(raced) == scores(replayed_alone(served.port, FIRST_BLOOD_GAME, accepted))
+    assert scores(raced) == scores(replayed_alone(served.port, first_blood(), accepted))
 
 
 def test_events_that_do_not_conflict_are_all_kept(served):
-    a, b, game = phones(served.port, AOS_GAME)
+    a, b, game = phones(served.port, pitched_battle())
     sent = []
     turns = 0
     try:
@@ -291,7 +292,7 @@ def test_events_that_do_not_conflict_are_all_kept(served):
 
 def test_the_same_event_sent_by_both_at_once_is_recorded_once(served):
     # A phone's outbox replay racing the original send: the same id, twice, at the same moment.
-    a, b, game = phones(served.port, AOS_GAME)
+    a, b, game = phones(served.port, pitched_battle())
     sent = []
     try:
         for i in range(30):

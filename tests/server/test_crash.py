@@ -26,7 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.server.conftest import AOS_GAME, FIRST_BLOOD_GAME, ServerProcess, new_game, request
+from tests.server.conftest import ServerProcess, new_game, request
+from tests.setups import first_blood, pitched_battle
 
 KILLS = 10
 WRITERS = 6
@@ -145,9 +146,9 @@ def test_acknowledged_events_survive_sigkill_of_the_server(tmp_path, capsys):
     server = ServerProcess(tmp_path / "crash.sqlite", tmp_path / "server.log", workers=2)
     server.start()
     games = [
-        Game(*new_game(server.port, AOS_GAME), pack="aos-ghb-2021"),
-        Game(*new_game(server.port, AOS_GAME), pack="aos-ghb-2021"),
-        Game(*new_game(server.port, FIRST_BLOOD_GAME), pack="conquest-first-blood"),
+        Game(*new_game(server.port, pitched_battle()), pack="aos-ghb-2021"),
+        Game(*new_game(server.port, pitched_battle()), pack="aos-ghb-2021"),
+        Game(*new_game(server.port, first_blood()), pack="conquest-first-blood"),
     ]
     ledger = Ledger()
     stop = threading.Event()

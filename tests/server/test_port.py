@@ -11,11 +11,12 @@ import os
 import subprocess
 import sys
 
-from tests.server.conftest import AOS_GAME, ROOT, ServerProcess, new_game, request
+from tests.server.conftest import ROOT, ServerProcess, new_game, request
+from tests.setups import pitched_battle
 
 
 def test_a_second_muster_on_a_busy_port_refuses_to_start(server: ServerProcess, tmp_path) -> None:
-    game_id, _token = new_game(server.port, AOS_GAME)
+    game_id, _token = new_game(server.port, pitched_battle())
     env = {
         **os.environ,
         "MUSTER_DB": str(tmp_path / "other.sqlite"),
@@ -34,7 +35,7 @@ def test_a_second_muster_on_a_busy_port_refuses_to_start(server: ServerProcess, 
 
 
 def test_the_port_is_free_again_once_the_server_stopped(server: ServerProcess) -> None:
-    game_id, _token = new_game(server.port, AOS_GAME)
+    game_id, _token = new_game(server.port, pitched_battle())
     server.stop()
     server.start(timeout=30)
     assert request(server.port, "GET", f"/api/v1/games/{game_id}")[0] == 200

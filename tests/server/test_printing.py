@@ -13,7 +13,8 @@ import threading
 import time
 from pathlib import Path
 
-from tests.server.conftest import AOS_GAME, ServerProcess, new_game, request
+from tests.server.conftest import ServerProcess, new_game, request
+from tests.setups import pitched_battle
 
 
 def _get(port: int, path: str) -> tuple[int, str | None, float]:
@@ -37,7 +38,7 @@ def test_a_read_is_answered_while_eight_prints_wait(tmp_path: Path, monkeypatch)
     server = ServerProcess(tmp_path / "muster.sqlite", tmp_path / "server.log", workers=1)
     server.start()
     try:
-        game, _ = new_game(server.port, AOS_GAME)
+        game, _ = new_game(server.port, pitched_battle())
         note = ("Reinforced twice; carries the Cloak of Feathers and the Blade of Realities, " * 5)[:300]
         entries = [
             {"name": f"Saurus Warriors {n}", "points": 20, "roles": ["Battleline"], "notes": note}

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import AOS_GAME, ServerProcess, new_game
+from tests.server.conftest import ServerProcess, new_game
+from tests.setups import pitched_battle
 
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.168.1.23"}
 
@@ -28,7 +29,7 @@ def _get(port: int, path: str, headers: dict[str, str]) -> http.client.HTTPRespo
 
 
 def test_without_a_proxy_forwarded_headers_are_ignored(server: ServerProcess) -> None:
-    game_id, token = new_game(server.port, AOS_GAME)
+    game_id, token = new_game(server.port, pitched_battle())
     assert _get(server.port, "/", HTTPS).getheader("Strict-Transport-Security") is None
     joined = _get(server.port, f"/games/{game_id}/join/{token}", HTTPS)
     assert joined.status == 303 and "Secure" not in (joined.getheader("Set-Cookie") or "")
@@ -39,7 +40,7 @@ def test_behind_one_proxy_https_is_believed(tmp_path: Path, monkeypatch: pytest.
     proxied = ServerProcess(tmp_path / "muster.sqlite", tmp_path / "server.log")
     proxied.start()
     try:
-        game_id, token = new_game(proxied.port, AOS_GAME)
+        game_id, token = new_game(proxied.port, pitched_battle())
         assert _get(proxied.port, "/", HTTPS).getheader("Strict-Transport-Security") == "max-age=31536000"
         joined = _get(proxied.port, f"/games/{game_id}/join/{token}", HTTPS)
         assert joined.status == 303

@@ -16,6 +16,7 @@ from app.rules import grid, seizing
 from app.rules.game import Player, Setup
 from app.rules.systems.rounds import scoring as rounds
 from tests.conftest import refusal, replay
+from tests.setups import first_blood_setup
 
 ANN, BO = 0, 1
 
@@ -25,9 +26,7 @@ class Phases:
 
     def __init__(self, pack, scenario: str) -> None:
         self.pack = pack
-        self.setup = Setup(
-            "conquest-first-blood", scenario, 800, (Player("Ann", "player1"), Player("Bo", "player2"))
-        )
+        self.setup = first_blood_setup(scenario)
         self.log: list[dict[str, Any]] = []
 
     @property

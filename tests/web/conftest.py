@@ -24,22 +24,6 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def new_game(client: FlaskClient, scenario: str = "savage-gains", **extra: Any) -> dict[str, Any]:
-    body = {
-        "pack": "aos-ghb-2021",
-        "scenario": scenario,
-        "points_limit": 2000,
-        "players": [
-            {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
-            {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
-        ],
-        **extra,
-    }
-    response = client.post("/api/v1/games", json=body)
-    assert response.status_code == 201, response.json
-    return response.json
-
-
 class Api:
     """Records events for one game through the JSON API."""
 
@@ -65,6 +49,32 @@ class Api:
 
 def soup(response: Any) -> BeautifulSoup:
     return BeautifulSoup(response.data, "html.parser")
+
+
+def csrf_token(client: FlaskClient, url: str, **kw: Any) -> str:
+    """The CSRF token a phone is given with the first form of the page at ``url``."""
+    return soup(client.get(url, **kw)).select_one('input[name="csrf_token"]')["value"]
+
+
+def form_fields(page: Any, selector: str) -> tuple[str, dict[str, str]]:
+    """The action of the form at ``selector`` on a page, and the fields a browser would send
+    for it as it stands: selected options, checked boxes, and no disabled field."""
+    form = soup(page).select_one(selector)
+    assert form is not None, f"no {selector} on the page"
+    data = {}
+    for field in form.select("input, select"):
+        name = field.get("name")
+        if not name or field.has_attr("disabled"):
+            continue
+        if field.name == "select":
+            chosen = field.select_one("option[selected]") or field.select_one("option")
+            data[name] = chosen["value"] if chosen else ""
+        elif field.get("type") in ("radio", "checkbox"):
+            if field.has_attr("checked"):
+                data[name] = field.get("value", "on")
+        else:
+            data[name] = field.get("value", "")
+    return form["action"], data
 
 
 def qr_text_matches(client: FlaskClient, src: str, text: str) -> bool:

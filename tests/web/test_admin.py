@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from tests.web.conftest import Api, new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import Api, csrf_token, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery staple"
@@ -41,12 +42,10 @@ def admin(club: Flask) -> FlaskClient:
     return client
 
 
-def _token(client: FlaskClient) -> str:
-    return soup(client.get("/admin")).select_one('input[name="csrf_token"]')["value"]
-
-
 def _login(client: FlaskClient, password: str):
-    return client.post("/admin/login", data={"csrf_token": _token(client), "password": password})
+    return client.post(
+        "/admin/login", data={"csrf_token": csrf_token(client, "/admin"), "password": password}
+    )
 
 
 def test_admin_is_off_without_a_password(client: FlaskClient) -> None:
@@ -68,7 +67,7 @@ def test_wrong_password_is_refused_and_the_sixth_try_is_rate_limited(club: Flask
     other = club.test_client()
     response = other.post(
         "/admin/login",
-        data={"csrf_token": _token(other), "password": PASSWORD},
+        data={"csrf_token": csrf_token(other, "/admin"), "password": PASSWORD},
         environ_base={"REMOTE_ADDR": "10.0.0.9"},
     )
     assert response.status_code == 303
@@ -77,7 +76,7 @@ def test_wrong_password_is_refused_and_the_sixth_try_is_rate_limited(club: Flask
 def test_admin_actions_need_the_login(club: Flask) -> None:
     client = club.test_client()
     game = new_game(client)
-    token = _token(client)
+    token = csrf_token(client, "/admin")
     for path in ("/admin/archive", f"/admin/games/{game['id']}/delete", "/admin/packs/aos-ghb-2021/remove"):
         response = client.post(path, data={"csrf_token": token})
         assert response.status_code == 403, path
@@ -94,20 +93,22 @@ def test_delete_a_game_and_everything_recorded_for_it(club: Flask, admin: FlaskC
     game = new_game(admin)
     Api(admin, game).ok({"type": "battle_round", "round": 1, "first": 0})
     keep = new_game(admin)
-    response = admin.post(f"/admin/games/{game['id']}/delete", data={"csrf_token": _token(admin)})
+    response = admin.post(
+        f"/admin/games/{game['id']}/delete", data={"csrf_token": csrf_token(admin, "/admin")}
+    )
     assert response.status_code == 303
     assert admin.get(f"/games/{game['id']}").status_code == 404
     assert admin.get(f"/games/{keep['id']}").status_code == 200
     db = sqlite3.connect(club.config["DATABASE"])
     assert db.execute("SELECT count(*) FROM events WHERE game_id = ?", [game["id"]]).fetchone()[0] == 0
-    again = admin.post(f"/admin/games/{game['id']}/delete", data={"csrf_token": _token(admin)})
+    again = admin.post(f"/admin/games/{game['id']}/delete", data={"csrf_token": csrf_token(admin, "/admin")})
     assert again.status_code == 404
 
 
 def test_archiving_clears_the_home_screen_but_links_still_work(admin: FlaskClient) -> None:
     game = new_game(admin)
     assert game["id"] in admin.get("/").text
-    admin.post("/admin/archive", data={"csrf_token": _token(admin)})
+    admin.post("/admin/archive", data={"csrf_token": csrf_token(admin, "/admin")})
     assert game["id"] not in admin.get("/").text
     assert admin.get(f"/games/{game['id']}").status_code == 200
     assert "archived" in admin.get("/admin").text
@@ -116,7 +117,7 @@ def test_archiving_clears_the_home_screen_but_links_still_work(admin: FlaskClien
 def _upload(admin: FlaskClient, content: bytes, name: str = "pack.yaml"):
     return admin.post(
         "/admin/packs",
-        data={"csrf_token": _token(admin), "pack": (BytesIO(content), name)},
+        data={"csrf_token": csrf_token(admin, "/admin"), "pack": (BytesIO(content), name)},
         content_type="multipart/form-data",
     )
 
@@ -135,14 +136,14 @@ def test_install_a_pack_then_remove_it(club: Flask, admin: FlaskClient) -> None:
     assert response.status_code == 303
     assert (Path(club.config["RULEPACKS"]) / "club-pack.yaml").is_file()
     assert admin.get("/packs/club-pack").status_code == 200
-    response = admin.post("/admin/packs/club-pack/remove", data={"csrf_token": _token(admin)})
+    response = admin.post("/admin/packs/club-pack/remove", data={"csrf_token": csrf_token(admin, "/admin")})
     assert response.status_code == 303
     assert admin.get("/packs/club-pack").status_code == 404
 
 
 def test_a_game_whose_pack_was_removed_says_so(admin: FlaskClient) -> None:
     game = new_game(admin)
-    admin.post("/admin/packs/aos-ghb-2021/remove", data={"csrf_token": _token(admin)})
+    admin.post("/admin/packs/aos-ghb-2021/remove", data={"csrf_token": csrf_token(admin, "/admin")})
     assert "not installed" in admin.get("/").text
     response = admin.get(f"/games/{game['id']}")
     assert response.status_code == 409

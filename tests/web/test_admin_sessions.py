@@ -19,7 +19,8 @@ from flask.testing import FlaskClient
 
 from app import create_app
 from app.store import Store
-from tests.web.conftest import soup
+from tests.setups import NO_STRATEGIES, pitched_battle
+from tests.web.conftest import csrf_token, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery staple"
@@ -44,12 +45,10 @@ def club(tmp_path: Path) -> Flask:
     return _club(tmp_path)
 
 
-def _csrf(client: FlaskClient, **kw: object) -> str:
-    return soup(client.get("/admin", **kw)).select_one('input[name="csrf_token"]')["value"]
-
-
 def _login(client: FlaskClient, password: str = PASSWORD, **kw: object):
-    return client.post("/admin/login", data={"csrf_token": _csrf(client, **kw), "password": password}, **kw)
+    return client.post(
+        "/admin/login", data={"csrf_token": csrf_token(client, "/admin", **kw), "password": password}, **kw
+    )
 
 
 def _session_cookie(client: FlaskClient) -> str:
@@ -70,7 +69,7 @@ def test_logout_ends_every_copy_of_the_cookie(club: Flask) -> None:
     assert _login(admin).status_code == 303
     copy = _stolen(club, _session_cookie(admin))
     assert copy.get("/admin/backup.sqlite").status_code == 200  # the copy works while logged in
-    admin.post("/admin/logout", data={"csrf_token": _csrf(admin)})
+    admin.post("/admin/logout", data={"csrf_token": csrf_token(admin, "/admin")})
     assert admin.get("/admin/backup.sqlite").status_code == 403
     refused = copy.get("/admin/backup.sqlite")
     assert refused.status_code == 403 and "log in at /admin" in refused.text
@@ -109,7 +108,7 @@ def test_a_login_ends_after_twelve_hours(club: Flask) -> None:
 
 def test_forty_simultaneous_wrong_passwords_get_five_checked(club: Flask) -> None:
     clients = [club.test_client() for _ in range(40)]
-    tokens = [_csrf(c) for c in clients]
+    tokens = [csrf_token(c, "/admin") for c in clients]
     start = threading.Barrier(len(clients))
     codes: list[int] = []
 
@@ -164,7 +163,7 @@ def test_forged_forwarded_addresses_are_ignored_without_a_proxy(club: Flask) -> 
     for i in range(6):  # a new address claimed on every guess
         attacker.post(
             "/admin/login",
-            data={"csrf_token": _csrf(attacker), "password": "guess"},
+            data={"csrf_token": csrf_token(attacker, "/admin"), "password": "guess"},
             headers={"X-Forwarded-For": f"10.9.9.{i}", "X-Forwarded-Proto": "https"},
         )
     answer = _login(attacker, headers={"X-Forwarded-For": "10.9.9.200"})
@@ -180,7 +179,7 @@ def test_behind_a_proxy_one_phone_cannot_lock_out_the_others(tmp_path: Path) -> 
     for _ in range(6):
         attacker.post(
             "/admin/login",
-            data={"csrf_token": _csrf(attacker), "password": "guess"},
+            data={"csrf_token": csrf_token(attacker, "/admin"), "password": "guess"},
             headers={"X-Forwarded-For": "192.168.1.66"},
         )
     assert _login(attacker, headers={"X-Forwarded-For": "192.168.1.66"}).status_code == 429
@@ -201,12 +200,7 @@ def test_over_https_cookies_are_secure_and_pages_send_hsts(tmp_path: Path) -> No
     assert home.headers["Strict-Transport-Security"] == "max-age=31536000"
     game = admin.post(
         "/api/v1/games",
-        json={
-            "pack": "aos-ghb-2021",
-            "scenario": "savage-gains",
-            "points_limit": 2000,
-            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-        },
+        json=pitched_battle(strategies=NO_STRATEGIES),
         headers=https,
     ).json
     joined = admin.get(game["join_url"].replace("http://localhost", ""), headers=https)
@@ -239,7 +233,7 @@ def test_a_pack_nested_hundreds_deep_is_refused(club: Flask, nesting: str) -> No
     before = sorted(p.name for p in Path(club.config["RULEPACKS"]).iterdir())
     answer = admin.post(
         "/admin/packs",
-        data={"csrf_token": _csrf(admin), "pack": (BytesIO(text.encode()), "deep.yaml")},
+        data={"csrf_token": csrf_token(admin, "/admin"), "pack": (BytesIO(text.encode()), "deep.yaml")},
         content_type="multipart/form-data",
     )
     assert answer.status_code == 422

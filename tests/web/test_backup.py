@@ -11,9 +11,8 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import Api, new_game
-from tests.web.test_rosters import aos_roster
-from tests.web.test_terrain import fb_game
+from tests.setups import new_game, seraphon_roster, terrain_game
+from tests.web.conftest import Api
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,13 +29,13 @@ def _a_club_night(client: FlaskClient) -> None:
     api = Api(client, game)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     api.ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
-    roster = client.post("/api/v1/rosters", json=aos_roster()).json
+    roster = client.post("/api/v1/rosters", json=seraphon_roster()).json
     client.post(
         f"/api/v1/games/{game['id']}/rosters",
         json={"player": 0, "roster": roster["id"]},
         headers={"X-Edit-Token": game["edit_token"]},
     )
-    fb_game(client)
+    terrain_game(client)
 
 
 def _tables(path: Path) -> dict[str, list[dict]]:

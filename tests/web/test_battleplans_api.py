@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Api, new_game
+from tests.setups import new_game
+from tests.web.conftest import Api
 
 A, B = 0, 1
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from app import disk
-from tests.web.conftest import new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import soup
 from tests.web.test_admin import admin, club  # noqa: F401 (fixtures)
 
 

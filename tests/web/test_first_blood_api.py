@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from tests.web.conftest import soup
+from tests.pdfs import pdf_text
+from tests.setups import first_blood_game, join
+from tests.web.conftest import csrf_token, form_fields, soup
 
 A, B = 0, 1
 Q: list[Any] = [{}, {}, {}]  # a quiet Victory Phase: (control, Ann's part, Bo's part)
@@ -139,20 +141,6 @@ SCRIPTS: dict[str, tuple[list[list[Any]], tuple[int, int], int, int | None]] = {
 }
 
 
-def first_blood_game(client, scenario: str) -> dict[str, Any]:
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": scenario,
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    )
-    assert made.status_code == 201, made.json
-    return made.json
-
-
 def _post(client, made, event):
     return client.post(
         f"/api/v1/games/{made['id']}/events",
@@ -235,26 +223,8 @@ def test_seizing_calculator_endpoint(client):
 
 # --- screens and print ----------------------------------------------------------------------------------
 def _join(client, made):
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     return f"/games/{made['id']}"
-
-
-def _form(page, selector):
-    form = soup(page).select_one(selector)
-    data = {}
-    for field in form.select("input, select"):
-        name = field.get("name")
-        if not name or field.has_attr("disabled"):
-            continue
-        if field.name == "select":
-            chosen = field.select_one("option[selected]") or field.select_one("option")
-            data[name] = chosen["value"]
-        elif field.get("type") in ("checkbox", "radio"):
-            if field.has_attr("checked"):
-                data[name] = field.get("value", "on")
-        else:
-            data[name] = field.get("value", "")
-    return form["action"], data
 
 
 def test_victory_phase_through_the_screen(client):
@@ -265,9 +235,9 @@ def test_victory_phase_through_the_screen(client):
     assert len(doc.select("#phase-map g.tap[data-objective]")) == 2
     assert doc.select_one("#phase-form h2").text == "Round 1: Victory Phase"
     assert "No reinforcements arrive in round 1." in doc.select_one("#phase-form .hint").text
-    action, data = _form(page, "#phase-form")
+    action, data = form_fields(page, "#phase-form")
     page = client.post(action, data=data, headers={"HX-Request": "true"})
-    action, data = _form(page, "#phase-form")
+    action, data = form_fields(page, "#phase-form")
     data.update({"control.west-zone": "0", "p0.markers_destroyed": "b-west"})
     page = client.post(action, data=data, headers={"HX-Request": "true"})
     fragment = soup(page)
@@ -282,7 +252,7 @@ def test_refused_phase_keeps_the_taps(client):
     made = first_blood_game(client, "twin-contested-zones")
     url = _join(client, made)
     _post(client, made, {"type": "round", "round": 1, "control": {}, "players": []})
-    action, data = _form(client.get(url), "#phase-form")
+    action, data = form_fields(client.get(url), "#phase-form")
     data["control.east-zone"] = "0"
     response = client.post(action, data=data, headers={"HX-Request": "true"})
     assert response.status_code == 422
@@ -294,7 +264,7 @@ def test_refused_phase_keeps_the_taps(client):
 def test_seize_and_deploy_helpers_on_the_screen(client):
     made = first_blood_game(client, "outflank")
     url = _join(client, made)
-    csrf = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+    csrf = csrf_token(client, url)
     result = soup(
         client.post(f"{url}/seize", data={"csrf_token": csrf, "s0.monster": "1", "s1.heavy-cavalry": "2"})
     )
@@ -332,11 +302,11 @@ def test_map_and_score_sheet_pdfs(client):
     for r, (control, ann, bo) in enumerate(SCRIPTS["raid"][0], start=1):
         _post(client, made, {"type": "round", "round": r, "control": control, "players": [ann, bo]})
     sheet = client.get(f"/games/{made['id']}/scoresheet.pdf")
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.data)).pages)
+    text = pdf_text(sheet.data)
     for expected in ("Raid", "Ann", "Bo", "21", "16 VP reached in round 3", "Seizes the enemy zone B"):
         assert expected in text
     blank = client.get("/packs/conquest-first-blood/scenarios/raid/scoresheet.pdf")
-    assert "Raid" in "".join(p.extract_text() for p in PdfReader(io.BytesIO(blank.data)).pages)
+    assert "Raid" in pdf_text(blank.data, between="")
     assert (
         client.get("/packs/conquest-first-blood/scenarios/fall-into-rank/scoresheet.pdf").status_code == 404
     )

@@ -13,8 +13,8 @@ import pytest
 from bs4 import BeautifulSoup
 from flask.testing import FlaskClient
 
-from tests.web.conftest import Api, new_game, soup
-from tests.web.test_rosters import aos_roster
+from tests.setups import join, new_game, seraphon_roster, terrain_game
+from tests.web.conftest import Api, csrf_token, soup
 
 # Each reaches a different mistake: a digit int() refuses, more digits than int() reads, floats
 # that are not numbers, a number too large for a float, a negative, text far too long.
@@ -58,23 +58,13 @@ def _forms(page: BeautifulSoup) -> list[tuple[str, dict[str, str]]]:
 def screens(app, client: FlaskClient) -> list[str]:
     """Pages of every kind, each holding forms, seen by a phone that may edit them all."""
     aos = new_game(client)
-    client.get(f"/games/{aos['id']}/join/{aos['edit_token']}")
+    join(client, aos)
     Api(client, aos).ok({"type": "battle_round", "round": 1, "first": 0})
-    fb = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": "outflank",
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json
-    client.get(f"/games/{fb['id']}/join/{fb['edit_token']}")
-    terrain = f"/games/{fb['id']}/terrain"
-    csrf = soup(client.get(terrain)).select_one('input[name="csrf_token"]')["value"]
+    fb, terrain = terrain_game(client)
+    csrf = csrf_token(client, terrain)
     client.post(f"{terrain}/seat", data={"csrf_token": csrf, "seat": "0"})
     client.post(f"{terrain}/pieces", data={"csrf_token": csrf, "preset": "forest", "name": "Forest"})
-    roster = client.post("/api/v1/rosters", json=aos_roster()).json
+    roster = client.post("/api/v1/rosters", json=seraphon_roster()).json
     client.get(roster["edit_url"])
     edit = soup(client.get(f"/rosters/{roster['id']}")).select_one('a[href$="/edit"]')["href"]
     return [

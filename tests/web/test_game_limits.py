@@ -23,7 +23,8 @@ from flask.testing import FlaskClient
 from app import create_app
 from app.games import MAX_EVENTS
 from tests.savage_gains import SETUP, game_script
-from tests.web.conftest import Api, new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import Api, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 

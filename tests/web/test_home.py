@@ -7,7 +7,8 @@ import sqlite3
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.conftest import Api, new_game, qr_text_matches, soup
+from tests.setups import join, new_game
+from tests.web.conftest import Api, qr_text_matches, soup
 from tests.web.test_battleplans_api import PLAYS
 
 
@@ -88,7 +89,7 @@ def test_watchers_of_a_listed_game_get_no_edit_forms(app: Flask, client: FlaskCl
 
 def test_every_game_page_offers_a_read_only_link(app: Flask, client: FlaskClient) -> None:
     game = new_game(client)
-    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    join(client, game)
     for phone in (client, app.test_client()):  # a player's and a watcher's
         page = soup(phone.get(f"/games/{game['id']}"))
         watch = page.select_one('input[aria-label="Link to watch"]')["value"]

@@ -15,7 +15,8 @@ from flask import Flask
 
 from app import create_app, limits
 from tests.conftest import ROOT
-from tests.web.conftest import new_game, soup
+from tests.setups import first_blood_game, new_game
+from tests.web.conftest import csrf_token, soup
 
 OTHER_PHONE = {"REMOTE_ADDR": "192.168.1.77"}
 
@@ -70,7 +71,7 @@ def test_a_fourth_game_in_a_minute_is_refused_and_not_stored(app, client):
 def test_the_game_screen_counts_with_the_api(client):
     for _ in range(3):
         new_game(client)
-    token = soup(client.get("/games/new")).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(client, "/games/new")
     screen = client.post("/games", data={"csrf_token": token})
     _refused(screen, "new games", 3)
 
@@ -88,7 +89,7 @@ def test_rosters_from_the_api_and_the_screen_share_a_limit(client):
         client.post("/api/v1/rosters", json={"pack": "conquest-first-blood", "entries": []}).status_code
         == 201
     )
-    token = soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(client, "/rosters/new")
     form = {"csrf_token": token, "pack": "aos-ghb-2021", "name": "Hammerfest", "points_preset": "1000"}
     assert client.post("/rosters", data=form).status_code == 303
     _refused(client.post("/rosters", data=form), "new rosters", 2)
@@ -96,16 +97,10 @@ def test_rosters_from_the_api_and_the_screen_share_a_limit(client):
 
 
 def test_saving_terrain_sets_is_limited(client):
-    game = new_game(
-        client,
-        pack="conquest-first-blood",
-        scenario="outflank",
-        points_limit=800,
-        players=[{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-    )
+    game = first_blood_game(client)
     url = f"/games/{game['id']}/terrain"
     client.get(game["join_url"])
-    token = soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(client, url)
     # A saved set needs a piece: an empty one is refused before any count.
     assert (
         client.post(

@@ -8,37 +8,17 @@ from __future__ import annotations
 
 import uuid
 
-from tests.web.conftest import new_game, soup
-from tests.web.test_terrain import fb_game
+from tests.setups import new_game, new_game_form, terrain_game
+from tests.web.conftest import csrf_token, soup
 
 HOSTILE = "\u202eAnn\u2066\x00\x1b\u0085 the\tBold\u2069\u200f"
 CLEAN = "Ann the Bold"
 
 
-def _csrf(client, url: str) -> str:
-    return soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
-
-
 def test_player_names_through_the_api_and_the_new_game_form(client):
-    game = new_game(
-        client,
-        players=[
-            {"name": HOSTILE, "side": "attacker", "grand_strategy": "hold-the-line"},
-            {"name": "Bo", "side": "defender", "grand_strategy": "vendetta"},
-        ],
-    )
+    game = new_game(client, names=(HOSTILE, "Bo"))
     assert client.get(f"/api/v1/games/{game['id']}").json["players"][0]["name"] == CLEAN
-    form = {
-        "csrf_token": _csrf(client, "/games/new"),
-        "pack": "aos-ghb-2021",
-        "points_limit": "2000",
-        "name0": HOSTILE,
-        "name1": "Bo",
-        "strategy0": "hold-the-line",
-        "strategy1": "beast-master",
-        "first_side": "1",
-        "scenario": "savage-gains",
-    }
+    form = new_game_form(csrf_token(client, "/games/new"), names=(HOSTILE, "Bo"))
     made = client.post("/games", data=form)
     assert made.status_code == 303
     page = client.get(made.headers["Location"]).text
@@ -60,7 +40,7 @@ def test_roster_and_unit_names_through_the_api_and_the_screens(client):
     stored = client.get(f"/api/v1/rosters/{made['id']}").json["roster"]
     assert (stored["name"], stored["entries"][0]["name"]) == (CLEAN, CLEAN)
     assert stored["entries"][0]["notes"] == "line one\nline two"
-    csrf = _csrf(client, "/rosters/new")
+    csrf = csrf_token(client, "/rosters/new")
     created = client.post(
         "/rosters",
         data={"csrf_token": csrf, "pack": "aos-ghb-2021", "name": HOSTILE, "points_preset": "1000"},
@@ -79,8 +59,8 @@ def test_roster_and_unit_names_through_the_api_and_the_screens(client):
 
 
 def test_terrain_piece_and_saved_set_names(client):
-    _made, url = fb_game(client)
-    csrf = _csrf(client, url)
+    _made, url = terrain_game(client)
+    csrf = csrf_token(client, url)
     added = client.post(
         f"{url}/pieces",
         data={"id": str(uuid.uuid4()), "csrf_token": csrf, "name": HOSTILE, "kind": "zonal", "size": "1"},
@@ -92,7 +72,7 @@ def test_terrain_piece_and_saved_set_names(client):
         data={"csrf_token": csrf, "name": "\u202eTable\x00 3"},
         headers={"HX-Request": "true"},
     )
-    page = client.get(fb_game(client, "raid")[1]).text
+    page = client.get(terrain_game(client, "raid")[1]).text
     assert "Table 3" in page and "\u202e" not in page
     checked = client.post(
         "/api/v1/terrain/check", json={"pack": "conquest-first-blood", "pieces": [{"name": HOSTILE}]}

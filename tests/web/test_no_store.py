@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from tests.savage_gains import SETUP
-from tests.web.conftest import new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import soup
 
 
 def test_a_new_games_links_are_no_store(client: FlaskClient) -> None:

@@ -42,7 +42,8 @@ from app import games as game_service
 from app.rules.pack import Pack
 from app.store import Store
 from tests.conftest import ROOT
-from tests.web.conftest import Api, new_game
+from tests.setups import NO_STRATEGIES, first_blood, first_blood_game, new_game, pitched_battle
+from tests.web.conftest import Api
 
 SPEC_PATH = ROOT / "docs" / "openapi.yaml"
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
@@ -153,15 +154,7 @@ def test_normal_flows_conform_to_openapi(client):
         "POST",
         "/api/v1/games",
         201,
-        json={
-            "pack": "aos-ghb-2021",
-            "scenario": "savage-gains",
-            "points_limit": "2000",
-            "players": [
-                {"name": "Ann", "side": "attacker", "grand_strategy": "hold-the-line"},
-                {"name": "Bo", "side": "defender"},
-            ],
-        },
+        json=pitched_battle(points_limit="2000", strategies=("hold-the-line", None)),
     )
     game, token = made["id"], {"X-Edit-Token": made["edit_token"]}
     events = f"/api/v1/games/{game}/events"
@@ -239,12 +232,7 @@ def test_normal_flows_conform_to_openapi(client):
         "POST",
         "/api/v1/games",
         201,
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": "twin-contested-zones",
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
+        json=first_blood("twin-contested-zones"),
     )
     fb, fb_token = made["id"], {"X-Edit-Token": made["edit_token"]}
     api.call(
@@ -959,16 +947,6 @@ def test_fuzz_every_operation_without_a_5xx(app, client, capsys):
 # What the fuzz run and its review found: each was a 500 (or a stored value that broke pages
 # later); each is now a 4xx with one sentence naming the field, for the smallest failing input.
 # ---------------------------------------------------------------------------------------------
-def _game_setup(**change: Any) -> dict[str, Any]:
-    return {
-        "pack": "aos-ghb-2021",
-        "scenario": "savage-gains",
-        "points_limit": 2000,
-        "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-        **change,
-    }
-
-
 def _raw(client: FlaskClient, method: str, path: str, body: str, token: str | None = None) -> Any:
     headers = {"X-Edit-Token": token} if token else {}
     return client.open(path, method=method, data=body, content_type="application/json", headers=headers)
@@ -997,7 +975,7 @@ def test_a_roll_whose_dice_is_a_list_is_422(client):
 @pytest.mark.parametrize("points", ["²", "9" * 5000])
 def test_a_points_limit_of_digits_int_cannot_read_is_422(client, points):
     for path in ("/api/v1/games", "/api/v1/games/import"):
-        body = _game_setup(points_limit=points)
+        body = pitched_battle(strategies=NO_STRATEGIES, points_limit=points)
         if path.endswith("import"):
             body |= {
                 "format": "muster-game/1",
@@ -1079,15 +1057,7 @@ def test_a_game_whose_pack_or_scenario_is_gone_is_refused_not_500(tmp_path):
         }
     )
     client = app.test_client()
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": "outflank",
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json
+    made = first_blood_game(client)
     game, token = made["id"], {"X-Edit-Token": made["edit_token"]}
     roster = client.post("/api/v1/rosters", json={"pack": "conquest-first-blood"}).json["id"]
     pack = tmp_path / "packs" / "conquest-first-blood.yaml"

@@ -7,7 +7,9 @@ import json
 
 from pypdf import PdfReader
 
-from tests.web.conftest import Api, new_game, qr_text_matches, soup
+from tests.pdfs import pdf_text
+from tests.setups import NO_STRATEGIES, join, new_game, new_game_form
+from tests.web.conftest import Api, csrf_token, form_fields, qr_text_matches, soup
 
 
 def _csrf(page) -> str:
@@ -15,38 +17,7 @@ def _csrf(page) -> str:
 
 
 def _start_game(client, scenario="savage-gains", names=("Ann", "Bo")):
-    page = client.get("/games/new")
-    form = {
-        "csrf_token": _csrf(page),
-        "pack": "aos-ghb-2021",
-        "points_limit": "2000",
-        "name0": names[0],
-        "name1": names[1],
-        "strategy0": "hold-the-line",
-        "strategy1": "beast-master",
-        "first_side": "1",
-        "scenario": scenario,
-    }
-    return client.post("/games", data=form)
-
-
-def _form(page, selector):
-    form = soup(page).select_one(selector)
-    assert form is not None, f"no {selector} on the page"
-    data = {}
-    for field in form.select("input, select"):
-        name = field.get("name")
-        if not name:
-            continue
-        if field.name == "select":
-            chosen = field.select_one("option[selected]") or field.select_one("option")
-            data[name] = chosen["value"] if chosen else ""
-        elif field.get("type") in ("radio", "checkbox"):
-            if field.has_attr("checked"):
-                data[name] = field.get("value", "on")
-        else:
-            data[name] = field.get("value", "")
-    return form["action"], data
+    return client.post("/games", data=new_game_form(csrf_token(client, "/games/new"), scenario, names))
 
 
 def test_home_and_new_game_pages(client):
@@ -117,14 +88,14 @@ def test_recording_through_the_screens(client):
     game_url = _start_game(client, scenario="savage-gains").headers["Location"]
     page = client.get(game_url)
     assert "Nothing scored yet" in soup(page).select_one(".history").text
-    action, data = _form(page, "#round-form")
+    action, data = form_fields(page, "#round-form")
     data["first"] = "1"  # Bo, the attacker, goes first
     page = client.post(action, data=data, headers={"HX-Request": "true"})
     assert page.status_code == 200
     fragment = soup(page)
     assert fragment.select_one("#game") is not None and fragment.select_one("html") is None
     assert fragment.select_one("#turn-form h2").text == "Battle round 1: Bo's turn"
-    action, data = _form(page, "#turn-form")
+    action, data = form_fields(page, "#turn-form")
     data.update(
         {"control.attacker-border": "1", "control.west": "1", "tactic": "conquer", "tactic_completed": "on"}
     )
@@ -145,10 +116,10 @@ def test_recording_through_the_screens(client):
 def test_a_refused_form_shows_the_sentence_and_keeps_the_entries(client):
     game_url = _start_game(client, scenario="savage-gains").headers["Location"]
     page = client.get(game_url)
-    action, data = _form(page, "#round-form")
+    action, data = form_fields(page, "#round-form")
     data["first"] = "0"
     page = client.post(action, data=data, headers={"HX-Request": "true"})
-    action, data = _form(page, "#turn-form")
+    action, data = form_fields(page, "#turn-form")
     data.update(
         {"tactic": "monstrous-takeover", "tactic_completed": "on", "tactic_bonus": "on", "control.east": "0"}
     )
@@ -162,7 +133,7 @@ def test_a_refused_form_shows_the_sentence_and_keeps_the_entries(client):
 
 def test_double_tap_records_once(client):
     game_url = _start_game(client).headers["Location"]
-    action, data = _form(client.get(game_url), "#round-form")
+    action, data = form_fields(client.get(game_url), "#round-form")
     data["first"] = "0"
     client.post(action, data=data)
     client.post(action, data=data)
@@ -179,7 +150,7 @@ def test_watchers_see_the_score_but_no_forms(app, client):
     assert "watching" in page.select_one(".notice").text
     assert made["edit_token"] not in str(page)
     # And the server refuses a watcher's post even with a valid CSRF token.
-    csrf = _csrf(watcher.get("/games/new"))
+    csrf = csrf_token(watcher, "/games/new")
     response = watcher.post(
         f"/games/{made['id']}/events", data={"csrf_token": csrf, "type": "battle_round", "round": "1"}
     )
@@ -190,7 +161,7 @@ def test_join_link_lets_a_second_phone_record(app, client):
     made = new_game(client)
     phone = app.test_client()
     assert phone.get(f"/games/{made['id']}/join/not-the-token").status_code == 403
-    joined = phone.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    joined = join(phone, made)
     assert joined.status_code == 303
     page = soup(phone.get(f"/games/{made['id']}"))
     assert page.select_one("#round-form") is not None
@@ -198,11 +169,7 @@ def test_join_link_lets_a_second_phone_record(app, client):
 
 def test_player_names_are_escaped(client):
     made = new_game(
-        client,
-        players=[
-            {"name": "<script>alert(1)</script>", "side": "attacker"},
-            {"name": 'Bo" onmouseover="x', "side": "defender"},
-        ],
+        client, names=("<script>alert(1)</script>", 'Bo" onmouseover="x'), strategies=NO_STRATEGIES
     )
     html = client.get(f"/games/{made['id']}").data.decode()
     assert "<script>alert(1)</script>" not in html
@@ -225,7 +192,7 @@ def test_unknown_pages_are_404_with_a_sentence(client):
 
 def _pdf_text(response) -> str:
     assert response.status_code == 200 and response.mimetype == "application/pdf"
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+    return pdf_text(response.data)
 
 
 def test_filled_score_sheet_pdf(client):
@@ -267,7 +234,7 @@ def test_pack_page_lists_plans_with_readings(client):
 
 def test_readings_show_where_the_rule_applies(client):
     made = new_game(client, "power-struggle")
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     api = Api(client, made)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     form = soup(client.get(f"/games/{made['id']}")).select_one("#turn-form")
@@ -282,7 +249,7 @@ def test_readings_show_where_the_rule_applies(client):
 
 def test_the_vice_round_form_says_what_moves(client):
     made = new_game(client, "the-vice")
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     api = Api(client, made)
     for r in (1, 2, 3):
         form = soup(client.get(f"/games/{made['id']}")).select_one("#round-form")
@@ -301,7 +268,7 @@ def test_predators_and_prey_claimed_on_the_screen(client):
     page = client.get(game_url)
     # Before battle round 1 starts nothing is in play: the claims card is there for offline use, hidden.
     assert soup(page).select_one("section.claims")["hidden"] is not None
-    action, data = _form(page, "#round-form")
+    action, data = form_fields(page, "#round-form")
     data["first"] = "0"
     page = client.post(action, data=data, headers={"HX-Request": "true"})
     card = soup(page).select_one("section.claims")
@@ -312,11 +279,11 @@ def test_predators_and_prey_claimed_on_the_screen(client):
         "+1 VP for Bo: an enemy MONSTER was slain",
     ]
     # Ann records her turn; then Bo's MONSTER falls in Bo's turn and Ann claims from the card.
-    action, data = _form(page, "#turn-form")
+    action, data = form_fields(page, "#turn-form")
     page = client.post(action, data=data, headers={"HX-Request": "true"})
-    action, data = _form(page, "#turn-form")
+    action, data = form_fields(page, "#turn-form")
     page = client.post(action, data=data, headers={"HX-Request": "true"})
-    action, data = _form(page, '[data-claim-round="1"] form[data-claim-player="0"]')
+    action, data = form_fields(page, '[data-claim-round="1"] form[data-claim-player="0"]')
     page = client.post(action, data=data, headers={"HX-Request": "true"})
     fragment = soup(page)
     assert fragment.select_one('[data-testid="vp-0"]').text == "1"
@@ -328,14 +295,14 @@ def test_predators_and_prey_claimed_on_the_screen(client):
     assert "Ann: scored for battle round 1." in shown.text
     assert [f["data-claim-player"] for f in shown.select("form")] == ["1"]
     # Undo takes the claim back.
-    action, data = _form(page, ".undo-form")
+    action, data = form_fields(page, ".undo-form")
     page = client.post(action, data=data, headers={"HX-Request": "true"})
     assert soup(page).select_one('[data-testid="vp-0"]').text == "0"
 
 
 def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
     made = new_game(client, "first-blood")
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     api = Api(client, made)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     # Bo claims in Ann's turn (his attack in her combat phase slew her MONSTER) before his own turn.

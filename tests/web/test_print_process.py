@@ -3,7 +3,6 @@ when it dies, gone when printing stops, and unable to read files outside pdf/.""
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import subprocess
@@ -12,14 +11,15 @@ import threading
 import time
 
 import pytest
-from pypdf import PdfReader
 
 from app import pdf
-from tests.web.conftest import Api, new_game
+from tests.pdfs import pdf_text
+from tests.setups import new_game
+from tests.web.conftest import Api
 
 
 def _text(data: bytes) -> str:
-    return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    return pdf_text(data, between=" ")
 
 
 @pytest.fixture

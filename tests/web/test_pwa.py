@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tests.web.conftest import Api, new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import Api, soup
 
 
 def test_service_worker_is_served_from_the_root_with_its_version_and_shell(client):

@@ -18,8 +18,9 @@ from flask import Flask
 
 from app import create_app
 from tests.savage_gains import game_script
-from tests.web.conftest import Api, new_game
-from tests.web.test_first_blood_api import SCRIPTS, first_blood_game
+from tests.setups import first_blood_game, new_game
+from tests.web.conftest import Api
+from tests.web.test_first_blood_api import SCRIPTS
 
 
 def _app(db: Path) -> Flask:

@@ -5,43 +5,17 @@ from __future__ import annotations
 import io
 import json
 
-from pypdf import PdfReader
-
-from tests.web.conftest import Api, new_game, qr_text_matches, soup
-
-
-def aos_roster(**extra):
-    roster = {
-        "pack": "aos-ghb-2021",
-        "name": "Hammerfest",
-        "points_limit": 2000,
-        "faction": "Seraphon",
-        "grand_strategy": "prized-sorcery",
-        "entries": [
-            {
-                "name": "Lord Kroak",
-                "points": 430,
-                "roles": ["Leader"],
-                "keywords": ["HERO", "WIZARD"],
-                "general": True,
-                "single_model": True,
-            },
-            {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"]},
-            {"name": "Saurus Warriors", "points": 200, "roles": ["Battleline"], "size": "reinforced"},
-            {"name": "Skinks", "points": 70, "roles": ["Battleline"]},
-            {"name": "Stegadon", "points": 270, "roles": ["Behemoth"], "keywords": ["MONSTER"]},
-        ],
-    }
-    roster.update(extra)
-    return roster
+from tests.pdfs import pdf_text
+from tests.setups import join, new_game, second_phone, seraphon_roster
+from tests.web.conftest import Api, csrf_token, qr_text_matches, soup
 
 
 # --- API ------------------------------------------------------------------------------------
 def test_check_a_legal_and_an_illegal_roster(client):
-    ok = client.post("/api/v1/rosters/check", json=aos_roster())
+    ok = client.post("/api/v1/rosters/check", json=seraphon_roster())
     assert ok.status_code == 200
     assert (ok.json["points"], ok.json["valid"], ok.json["problems"]) == (1085, True, [])
-    bad = aos_roster()
+    bad = seraphon_roster()
     bad["entries"][2]["size"] = "understrength"
     bad["entries"].append({"name": "Kroxigor", "points": 1000, "roles": ["Other"]})
     answer = client.post("/api/v1/rosters/check", json=bad)
@@ -67,7 +41,7 @@ def test_check_refuses_only_what_is_not_a_roster(client):
 
 
 def test_store_read_and_change_a_roster(client):
-    made = client.post("/api/v1/rosters", json=aos_roster())
+    made = client.post("/api/v1/rosters", json=seraphon_roster())
     assert made.status_code == 201
     rid, token = made.json["id"], made.json["edit_token"]
     got = client.get(f"/api/v1/rosters/{rid}").json
@@ -97,7 +71,7 @@ def test_store_read_and_change_a_roster(client):
 
 
 def test_attach_a_roster_to_a_game(client):
-    made = client.post("/api/v1/rosters", json=aos_roster()).json
+    made = client.post("/api/v1/rosters", json=seraphon_roster()).json
     rid = made["id"]
     game = new_game(client)
     api = Api(client, game)
@@ -122,7 +96,7 @@ def test_attach_a_roster_to_a_game(client):
 
 # --- screens --------------------------------------------------------------------------------
 def _csrf(client) -> str:
-    return soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    return csrf_token(client, "/rosters/new")
 
 
 def _new_roster(client, **form) -> str:
@@ -272,7 +246,7 @@ def test_readers_see_the_roster_but_cannot_change_it(app, client):
     page = soup(reader.get(url))
     assert page.select_one(".entry-name").text == "Guard"
     assert page.select("form.entry-form") == [] and "Only its owner" in page.select_one(".notice").text
-    csrf = soup(reader.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    csrf = csrf_token(reader, "/rosters/new")
     assert (
         reader.post(f"{url}/entries", data={"csrf_token": csrf, "name": "x", "points": "1"}).status_code
         == 403
@@ -297,7 +271,7 @@ def test_exports_text_json_pdf_and_import_back(app, client):
     assert "Lord Kroak (430) [Leader] - General" in text and "TOTAL: 545 / 2000 points" in text
     assert "NOT VALID" in text and "2000 points needs at least 3" in text
     pdf = client.get(f"{url}/roster.pdf?paper=letter")
-    pdf_text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    printed = pdf_text(pdf.data)
     for expected in (
         "Hammerfest",
         "Lord Kroak",
@@ -308,11 +282,11 @@ def test_exports_text_json_pdf_and_import_back(app, client):
         "Spells: Celestial Deliverance",
         "Beast Master",
     ):
-        assert expected in pdf_text
+        assert expected in printed
     exported = client.get(f"{url}/roster.json")
     assert exported.headers["Content-Disposition"].startswith("attachment")
     other = app.test_client()
-    csrf = soup(other.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    csrf = csrf_token(other, "/rosters/new")
     imported = other.post(
         "/rosters/import",
         data={"csrf_token": csrf, "file": (io.BytesIO(exported.data), "r.json")},
@@ -331,9 +305,9 @@ def test_exports_text_json_pdf_and_import_back(app, client):
 
 
 def test_game_screen_shows_the_armies_beside_tactics(client):
-    rid = client.post("/api/v1/rosters", json=aos_roster()).json["id"]
+    rid = client.post("/api/v1/rosters", json=seraphon_roster()).json["id"]
     game = new_game(client)
-    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    join(client, game)
     page = soup(client.get(f"/games/{game['id']}"))
     form = page.select_one("form.attach")
     csrf = form.select_one('input[name="csrf_token"]')["value"]
@@ -406,7 +380,7 @@ def test_units_from_the_pack_catalogue(tmp_path):
     client = create_app(
         {"DATABASE": str(tmp_path / "m.sqlite"), "RULEPACKS": str(packs), "TESTING": True, "SECRET_KEY": "x"}
     ).test_client()
-    csrf = soup(client.get("/rosters/new")).select_one('input[name="csrf_token"]')["value"]
+    csrf = _csrf(client)
     url = client.post(
         "/rosters", data={"csrf_token": csrf, "pack": "conquest-first-blood", "points_preset": "800"}
     ).headers["Location"]
@@ -422,7 +396,7 @@ def test_units_from_the_pack_catalogue(tmp_path):
 
 # --- allies never lead, core battalions twice (issue 11) ------------------------------------
 def test_the_verdict_refuses_an_allied_general_and_advises_on_a_repeated_core_battalion(client):
-    roster = aos_roster()
+    roster = seraphon_roster()
     assert client.post("/api/v1/rosters/check", json=roster).json["valid"] is True
     roster["entries"][0].update(general=False)
     roster["entries"].append(
@@ -459,11 +433,11 @@ def test_the_verdict_refuses_an_allied_general_and_advises_on_a_repeated_core_ba
 
 # --- what a roster may store (issue 12) ------------------------------------------------------
 def test_the_api_refuses_a_roster_over_the_limits(client):
-    many = aos_roster()
+    many = seraphon_roster()
     many["entries"] += [{"name": f"Skink {i}", "points": 1} for i in range(101 - 5)]
-    long_name = aos_roster()
+    long_name = seraphon_roster()
     long_name["entries"][1]["name"] = "G" * 61
-    long_notes = aos_roster()
+    long_notes = seraphon_roster()
     long_notes["entries"][1]["notes"] = "n" * 301
     for roster, sentence in [
         (many, "entries may hold at most 100 entries."),
@@ -551,7 +525,7 @@ def test_a_phone_lists_its_own_rosters_and_those_shared_with_it(app, client):
     mine = _new_roster(client, name="Mine")
     other = app.test_client()
     theirs = _new_roster(other, name="Theirs")
-    api_made = other.post("/api/v1/rosters", json=aos_roster(name="Made by a club tool")).json
+    api_made = other.post("/api/v1/rosters", json=seraphon_roster(name="Made by a club tool")).json
     assert listed(client) == {"Your rosters": ["Mine"]}
     assert listed(other) == {"Your rosters": ["Theirs"]}
     # A stranger with no roster sees nobody's list.
@@ -577,7 +551,7 @@ def test_rosters_stored_before_the_limits_still_open(tmp_path):
     path = tmp_path / "old.sqlite"
     old = Database(path)
     migrations.apply(old, stop_before="m009_roster_limits_and_owners")
-    body = aos_roster(name="L" * 80)
+    body = seraphon_roster(name="L" * 80)
     body["entries"] += [{"uid": f"u{i}", "name": "Skink " + "s" * 70, "notes": "n" * 500} for i in range(195)]
     old["rosters"].insert(
         {
@@ -615,14 +589,13 @@ def test_the_screen_offers_at_most_40_remembered_units(client):
 
 
 def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
-    mine = client.post("/api/v1/rosters", json=aos_roster(name="Ann's Seraphon")).json["id"]
+    mine = client.post("/api/v1/rosters", json=seraphon_roster(name="Ann's Seraphon")).json["id"]
     stranger = app.test_client()
-    theirs = stranger.post("/api/v1/rosters", json=aos_roster(name="Someone else's list")).json["id"]
+    theirs = stranger.post("/api/v1/rosters", json=seraphon_roster(name="Someone else's list")).json["id"]
     game = new_game(client)
-    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    join(client, game)
     offered = {o["value"] for o in soup(client.get(f"/games/{game['id']}")).select("form.attach option")}
     assert mine in offered and theirs not in offered
     # A phone that made no roster is offered none, though it may edit the game.
-    bo = app.test_client()
-    bo.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    bo = second_phone(app, game)
     assert not soup(bo.get(f"/games/{game['id']}")).select("form.attach")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import brotli
 
-from tests.web.conftest import new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import soup
 
 STATIC = Path(__file__).resolve().parent.parent.parent / "static"
 

@@ -2,38 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import sqlite3
 import uuid
 
-from pypdf import PdfReader
-
-from tests.web.conftest import new_game, soup
-
-
-def fb_game(client, scenario="outflank"):
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "conquest-first-blood",
-            "scenario": scenario,
-            "points_limit": 800,
-            "players": [{"name": "Ann", "side": "player1"}, {"name": "Bo", "side": "player2"}],
-        },
-    ).json
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
-    return made, f"/games/{made['id']}/terrain"
-
-
-def second_phone(app, made):
-    """Bo's phone: another browser that joins by the game's link."""
-    bo = app.test_client()
-    bo.get(f"/games/{made['id']}/join/{made['edit_token']}")
-    return bo
-
-
-def csrf(client, url):
-    return soup(client.get(url)).select_one('input[name="csrf_token"]')["value"]
+from tests.pdfs import pdf_text
+from tests.setups import join, new_game, second_phone, terrain_game
+from tests.web.conftest import csrf_token, soup
 
 
 def post(client, url, **data):
@@ -248,8 +222,8 @@ def test_keyword_advice_api(client):
 
 # --- the terrain screen ----------------------------------------------------------------------------
 def test_add_agree_change_reopen(app, client):
-    made, url = fb_game(client)
-    token = csrf(client, url)
+    made, url = terrain_game(client)
+    token = csrf_token(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     assert page.select_one(".entry-name").text == "Forest"
     assert "Traversable" in page.select_one(".effects").text
@@ -257,7 +231,7 @@ def test_add_agree_change_reopen(app, client):
     uid = page.select_one(".piece-entry")["data-uid"]
     post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
     bo = second_phone(app, made)
-    page = soup(post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf(bo, url), player="1"))
+    page = soup(post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1"))
     assert (
         page.select_one('[data-testid="agreement"]').text.strip().startswith("Agreed by both and locked at")
     )
@@ -275,8 +249,8 @@ def test_add_agree_change_reopen(app, client):
 
 
 def test_one_phone_agrees_only_for_its_player(app, client):
-    made, url = fb_game(client)
-    token = csrf(client, url)
+    made, url = terrain_game(client)
+    token = csrf_token(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
     assert post(client, f"{url}/seat", csrf_token=token, seat="1").status_code == 200
     page = soup(client.get(url))
@@ -286,7 +260,7 @@ def test_one_phone_agrees_only_for_its_player(app, client):
     ann = second_phone(app, made)
     buttons = [b.text for b in soup(ann.get(url)).select(".piece-entry .entry-actions button.primary")]
     assert buttons == ["Ann agrees"]
-    refused = post(ann, f"{url}/seat", csrf_token=csrf(ann, url), seat="1")
+    refused = post(ann, f"{url}/seat", csrf_token=csrf_token(ann, url), seat="1")
     assert refused.status_code == 422
     assert soup(refused).select_one("#error").text == (
         "Bo already agrees on another phone; only that phone can agree for Bo."
@@ -295,8 +269,8 @@ def test_one_phone_agrees_only_for_its_player(app, client):
 
 def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
     """Issue 12 item 8: the attack was one phone ticking both players' boxes."""
-    made, url = fb_game(client)
-    token = csrf(client, url)
+    made, url = terrain_game(client)
+    token = csrf_token(client, url)
     uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
         "data-uid"
     ]
@@ -309,20 +283,21 @@ def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
     api = client.get(f"/api/v1/games/{made['id']}/terrain").json
     assert api["locked_at"] is None and api["pieces"][0]["agreed_by"] == ["Ann"]
     # Without the cookie a new phone id is made, so clearing cookies gives a different phone.
-    fresh = app.test_client()
-    fresh.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    fresh = second_phone(app, made)
     assert (
-        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="0").status_code == 422
+        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(fresh, url), player="0").status_code
+        == 422
     )
     assert (
-        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf(fresh, url), player="1").status_code == 200
+        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(fresh, url), player="1").status_code
+        == 200
     )
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["agreed"] is True
 
 
 def test_custom_piece_and_refusal_keeps_the_form(client):
-    _made, url = fb_game(client)
-    token = csrf(client, url)
+    _made, url = terrain_game(client)
+    token = csrf_token(client, url)
     bad = post(
         client, f"{url}/pieces", csrf_token=token, name="Tower", kind="garrison", size="2", footprint_w="4"
     )
@@ -347,28 +322,28 @@ def test_custom_piece_and_refusal_keeps_the_form(client):
     tags = good.select_one(".piece-entry .tags").text
     assert "Defense 1" in tags and "Capacity 4" in tags and 'at 24", 40"' in tags
     # Kept as a preset for the next game of this pack.
-    _, other = fb_game(client, "raid")
+    _, other = terrain_game(client, "raid")
     assert "+ Tower" in [b.text for b in soup(client.get(other)).select(".quick-add button")]
 
 
 def test_watchers_cannot_change_terrain(app, client):
-    _made, url = fb_game(client)
-    token = csrf(client, url)
+    _made, url = terrain_game(client)
+    token = csrf_token(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     watcher = app.test_client()
     page = soup(watcher.get(url))
     assert page.select_one(".entry-name").text == "Forest" and page.select("form.piece-form") == []
-    wtoken = soup(watcher.get("/games/new")).select_one('input[name="csrf_token"]')["value"]
+    wtoken = csrf_token(watcher, "/games/new")
     assert watcher.post(f"{url}/pieces", data={"csrf_token": wtoken, "preset": "Hill"}).status_code == 403
 
 
 def test_saved_sets_come_back_on_the_same_phone(client):
-    _made, url = fb_game(client)
-    token = csrf(client, url)
+    _made, url = terrain_game(client)
+    token = csrf_token(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
     post(client, f"{url}/library", csrf_token=token, name="Table 3")
-    _, other = fb_game(client, "raid")
+    _, other = terrain_game(client, "raid")
     page = soup(client.get(other))
     form = next(f for f in page.select("form") if "Table 3" in f.text)
     loaded = soup(client.post(form["action"], data={"csrf_token": token}, headers={"HX-Request": "true"}))
@@ -377,9 +352,9 @@ def test_saved_sets_come_back_on_the_same_phone(client):
 
 def test_aos_mysterious_terrain_roll_and_card(client):
     made = new_game(client)
-    client.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    join(client, made)
     url = f"/games/{made['id']}/terrain"
-    token = csrf(client, url)
+    token = csrf_token(client, url)
     page = soup(
         post(client, f"{url}/pieces", csrf_token=token, name="Old Ruin", footprint_w="6", footprint_h="4")
     )
@@ -387,27 +362,25 @@ def test_aos_mysterious_terrain_roll_and_card(client):
     rolled = soup(post(client, f"{url}/pieces/{uid}/mysterious", csrf_token=token, roll="4"))
     assert rolled.select_one(".effects").text.startswith("Mysterious terrain (4): Deadly.")
     pdf = client.get(f"{url}/card.pdf?paper=letter")
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    text = pdf_text(pdf.data)
     assert "Old Ruin" in text and "Deadly (4)" in text and "NOT YET AGREED" in text
 
 
 def test_conquest_card_lists_keywords_and_effects(app, client):
-    made, url = fb_game(client)
-    token = csrf(client, url)
+    made, url = terrain_game(client)
+    token = csrf_token(client, url)
     page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     uid = page.select_one(".piece-entry")["data-uid"]
     post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
     bo = second_phone(app, made)
-    post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf(bo, url), player="1")
-    text = "\n".join(
-        p.extract_text() for p in PdfReader(io.BytesIO(client.get(f"{url}/card.pdf").data)).pages
-    )
+    post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1")
+    text = pdf_text(client.get(f"{url}/card.pdf").data)
     assert "Forest" in text and "Hindering:" in text and "agreed by both" in text
 
 
 def test_line_of_sight_on_the_screen(client):
-    _made, url = fb_game(client)
-    token = csrf(client, url)
+    _made, url = terrain_game(client)
+    token = csrf_token(client, url)
     answer = soup(
         client.post(
             f"{url}/line-of-sight",
@@ -427,9 +400,9 @@ def test_line_of_sight_on_the_screen(client):
 
 
 def test_line_of_sight_on_the_screen_from_a_garrison(client):
-    _made, url = fb_game(client)
+    _made, url = terrain_game(client)
     form = {
-        "csrf_token": csrf(client, url),
+        "csrf_token": csrf_token(client, url),
         "shooter_size": "1",
         "target_size": "1",
         "b0.kind": "terrain",
@@ -445,7 +418,7 @@ def test_line_of_sight_on_the_screen_from_a_garrison(client):
 
 
 def test_reading_a_terrain_set_writes_nothing(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"] == []
     assert client.get(url).status_code == 200
     db = sqlite3.connect(app.config["DATABASE"])
@@ -454,5 +427,7 @@ def test_reading_a_terrain_set_writes_nothing(app, client):
     finally:
         db.close()
     # The first change makes the set.
-    assert post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Forest").status_code == 200
+    assert (
+        post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest").status_code == 200
+    )
     assert len(client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]) == 1

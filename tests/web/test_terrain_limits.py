@@ -18,8 +18,9 @@ from pypdf import PdfReader
 
 from app import create_app
 from app.store import Store
-from tests.web.conftest import soup
-from tests.web.test_terrain import csrf, fb_game, post, second_phone
+from tests.setups import second_phone, terrain_game
+from tests.web.conftest import csrf_token, soup
+from tests.web.test_terrain import post
 
 PASSWORD = "club-night-secret"
 
@@ -40,9 +41,9 @@ def stack(app: Flask, game_id: str, count: int) -> None:
 
 
 def test_the_sixty_first_piece_is_refused(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     stack(app, made["id"], 60)
-    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Forest")
+    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest")
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "A terrain set holds at most 60 pieces and this one is full; remove a piece before adding another."
@@ -53,7 +54,7 @@ def test_the_sixty_first_piece_is_refused(app, client):
 def test_sixty_stacked_pieces_give_one_line_per_piece_and_a_linear_page(app, client):
     sizes = {}
     for count in (20, 60):
-        made, url = fb_game(client)
+        made, url = terrain_game(client)
         stack(app, made["id"], count)
         api = client.get(f"/api/v1/games/{made['id']}/terrain").json
         gaps = [p for p in api["problems"] if p["rule"] == "min-gap"]
@@ -69,7 +70,7 @@ def test_sixty_stacked_pieces_give_one_line_per_piece_and_a_linear_page(app, cli
 
 
 def test_the_terrain_card_of_sixty_stacked_pieces_lists_each_piece_once(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     stack(app, made["id"], 60)
     pdf = client.get(f"{url}/card.pdf")
     assert pdf.status_code == 200
@@ -80,7 +81,7 @@ def test_the_terrain_card_of_sixty_stacked_pieces_lists_each_piece_once(app, cli
 
 def test_a_saved_set_over_the_limit_is_refused_in_one_request(app, client):
     """The report loaded a 200-piece library (17 s, then 72 s); now one request refuses it."""
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     # A set saved before the limit existed, owned by the club so every phone is offered it.
     db = Store(app.config["DATABASE"])
     piece = {"name": "Rock", "kind": "zonal", "size": 1, "footprint": [2, 2], "x": 20, "y": 20}
@@ -95,18 +96,18 @@ def test_a_saved_set_over_the_limit_is_refused_in_one_request(app, client):
         }
     )
     db.close()
-    answer = post(client, f"{url}/library/big", csrf_token=csrf(client, url))
+    answer = post(client, f"{url}/library/big", csrf_token=csrf_token(client, url))
     assert answer.status_code == 422
     assert "at most 60 pieces" in soup(answer).select_one("#error").text
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"] == []
 
 
 def test_a_saved_set_loads_as_one_write(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     stack(app, made["id"], 40)
-    token = csrf(client, url)
+    token = csrf_token(client, url)
     assert post(client, f"{url}/library", csrf_token=token, name="Forty rocks").status_code == 200
-    other, other_url = fb_game(client, "raid")
+    other, other_url = terrain_game(client, "raid")
     page = soup(client.get(other_url))
     form = next(f for f in page.select("form") if "Forty rocks" in f.text)
     # A double tap on the same form (one id) adds the pieces once.
@@ -128,8 +129,8 @@ def test_a_saved_set_loads_as_one_write(app, client):
     ("x", "y"), [("1e308", "10"), ("10", "-1e308"), ("inf", "1"), ("nan", "1"), ("49", "10"), ("10", "-0.5")]
 )
 def test_a_move_off_the_table_is_a_sentence_not_a_500(client, x, y):
-    _made, url = fb_game(client)
-    token = csrf(client, url)
+    _made, url = terrain_game(client)
+    token = csrf_token(client, url)
     uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
         "data-uid"
     ]
@@ -142,18 +143,18 @@ def test_a_move_off_the_table_is_a_sentence_not_a_500(client, x, y):
 
 
 def test_a_typed_position_far_off_the_table_is_refused(client):
-    _made, url = fb_game(client)
-    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), name="Far", x="1e308", y="1")
+    _made, url = terrain_game(client)
+    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), name="Far", x="1e308", y="1")
     assert answer.status_code == 422 and "piece.x" in soup(answer).select_one("#error").text
 
 
 @pytest.mark.parametrize("action", ["", "/move", "/remove", "/agree", "/mysterious"])
 def test_a_made_up_piece_uid_is_a_404(client, action):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     answer = post(
         client,
         f"{url}/pieces/not-a-piece{action}",
-        csrf_token=csrf(client, url),
+        csrf_token=csrf_token(client, url),
         name="Ghost",
         x="1",
         y="1",
@@ -166,9 +167,14 @@ def test_a_made_up_piece_uid_is_a_404(client, action):
 
 # --- what a phone saves is its own ---------------------------------------------------------------
 def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     post(
-        client, f"{url}/pieces", csrf_token=csrf(client, url), name="Club Forest", size="3", save_preset="on"
+        client,
+        f"{url}/pieces",
+        csrf_token=csrf_token(client, url),
+        name="Club Forest",
+        size="3",
+        save_preset="on",
     )
     stranger = second_phone(app, made)
     surl = url
@@ -176,24 +182,23 @@ def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
     post(
         stranger,
         f"{surl}/pieces",
-        csrf_token=csrf(stranger, surl),
+        csrf_token=csrf_token(stranger, surl),
         name="Club Forest",
         size="0",
         save_preset="on",
     )
-    _other, other_url = fb_game(client, "raid")
-    post(client, f"{other_url}/pieces", csrf_token=csrf(client, other_url), preset="Club Forest")
+    _other, other_url = terrain_game(client, "raid")
+    post(client, f"{other_url}/pieces", csrf_token=csrf_token(client, other_url), preset="Club Forest")
     sizes = [p["size"] for p in client.get(f"/api/v1/games/{_other['id']}/terrain").json["pieces"]]
     assert sizes == [3]
     # A third phone that saved nothing is offered neither.
-    third = app.test_client()
-    third.get(f"/games/{made['id']}/join/{made['edit_token']}")
+    third = second_phone(app, made)
     assert "+ Club Forest" not in [b.text for b in soup(third.get(url)).select(".quick-add button")]
 
 
 def test_a_flood_of_presets_stays_on_its_phone_and_is_capped(app, client):
-    made, url = fb_game(client)
-    token = csrf(client, url)
+    made, url = terrain_game(client)
+    token = csrf_token(client, url)
     answers = [
         post(client, f"{url}/pieces", csrf_token=token, name=f"Spam {i}", save_preset="on").status_code
         for i in range(22)
@@ -206,14 +211,14 @@ def test_a_flood_of_presets_stays_on_its_phone_and_is_capped(app, client):
 
 
 def test_a_saved_set_is_offered_only_to_its_phone(app, client):
-    made, url = fb_game(client)
-    token = csrf(client, url)
+    made, url = terrain_game(client)
+    token = csrf_token(client, url)
     post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     post(client, f"{url}/library", csrf_token=token, name="Table 3")
     lib = next(f for f in soup(client.get(url)).select("form") if "Table 3" in f.text)["action"]
     other = second_phone(app, made)
     assert not [f for f in soup(other.get(url)).select("form") if "Table 3" in f.text]
-    assert post(other, lib, csrf_token=csrf(other, url)).status_code == 404
+    assert post(other, lib, csrf_token=csrf_token(other, url)).status_code == 404
 
 
 # --- club-wide presets are the admin's -------------------------------------------------------------
@@ -231,14 +236,14 @@ def club(tmp_path) -> Flask:
 
 def _admin(club: Flask) -> FlaskClient:
     admin = club.test_client()
-    token = soup(admin.get("/admin")).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(admin, "/admin")
     admin.post("/admin/login", data={"csrf_token": token, "password": PASSWORD})
     return admin
 
 
 def test_club_presets_are_an_admin_action(club):
     admin = _admin(club)
-    token = soup(admin.get("/admin")).select_one('input[name="csrf_token"]')["value"]
+    token = csrf_token(admin, "/admin")
     added = admin.post(
         "/admin/terrain/conquest-first-blood/presets",
         data={
@@ -263,9 +268,9 @@ def test_club_presets_are_an_admin_action(club):
     )
     # Every phone is offered it, and a player cannot write club presets.
     player = club.test_client()
-    made, url = fb_game(player)
+    made, url = terrain_game(player)
     assert "+ Club Ruin" in [b.text for b in soup(player.get(url)).select(".quick-add button")]
-    ptoken = csrf(player, url)
+    ptoken = csrf_token(player, url)
     assert (
         player.post(
             "/admin/terrain/conquest-first-blood/presets", data={"csrf_token": ptoken, "name": "Mine"}
@@ -282,7 +287,7 @@ def test_club_presets_are_an_admin_action(club):
     # A player's own preset of the same name stays theirs; the club's is unchanged for others.
     post(player, f"{url}/pieces", csrf_token=ptoken, name="Club Ruin", size="0", save_preset="on")
     other = second_phone(club, made)
-    post(other, f"{url}/pieces", csrf_token=csrf(other, url), preset="Club Ruin")
+    post(other, f"{url}/pieces", csrf_token=csrf_token(other, url), preset="Club Ruin")
     sizes = [p["size"] for p in player.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]]
     assert sizes == [0, 2]
     # The admin removes it.
@@ -298,20 +303,20 @@ def test_club_presets_are_an_admin_action(club):
 
 def test_an_admin_saves_a_set_for_the_whole_club(club):
     admin = _admin(club)
-    _made, url = fb_game(admin)
-    token = csrf(admin, url)
+    _made, url = terrain_game(admin)
+    token = csrf_token(admin, url)
     post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
     assert post(admin, f"{url}/library", csrf_token=token, name="Club table 1", club="on").status_code == 200
     player = club.test_client()
-    _m, purl = fb_game(player)
+    _m, purl = terrain_game(player)
     buttons = [b.text for b in soup(player.get(purl)).select("details.card form button")]
     assert 'Add the pieces of "Club table 1" (1, club)' in buttons
     # A player asking for "club" gets a set on their own phone only.
-    ptoken = csrf(player, purl)
+    ptoken = csrf_token(player, purl)
     post(player, f"{purl}/pieces", csrf_token=ptoken, preset="Forest")
     post(player, f"{purl}/library", csrf_token=ptoken, name="Not the club's", club="on")
     stranger = club.test_client()
-    _s, surl = fb_game(stranger)
+    _s, surl = terrain_game(stranger)
     assert not [
         b for b in soup(stranger.get(surl)).select("details.card form button") if "Not the club" in b.text
     ]
@@ -319,7 +324,7 @@ def test_an_admin_saves_a_set_for_the_whole_club(club):
 
 def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     """A phone dragging a piece for ever cannot grow the log (and every page's replay) without end."""
-    made, url = fb_game(client)
+    made, url = terrain_game(client)
     db = Store(app.config["DATABASE"])
     set_id = db.terrain_set(made["id"], "conquest-first-blood")
     moves = [
@@ -328,7 +333,7 @@ def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     ]
     db.append_terrain(set_id, moves, lambda events: None)
     db.close()
-    answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Hill")
+    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Hill")
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "This terrain set has recorded 1,000 changes and keeps at most 1,000; start a new game for a new battlefield."
