@@ -17,6 +17,7 @@ from app.rules import dice, grid, rounds, scoring, seizing
 from app.rules.problems import field_name
 from app.web import give_back, loaded_game, no_store, packs, phone, private_page, qr_response, replays, store
 from app.web.forms import whole
+from app.web.pages import refused, shaped, wants_fragment
 
 bp = Blueprint("games", __name__)
 
@@ -140,7 +141,7 @@ def create() -> Any:
             error=made.message,
             rolled=None,
         )
-        return html, 422
+        return refused(make_response(html, 422), made.message)
     game_id, token = made
     _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
@@ -185,6 +186,7 @@ def _view(
         "turn_facts": [f for f in facts if f.event == "turn"],
         "round_facts": [f for f in facts if f.event == "battle_round"],
         "scoring_lines": scoring.describe_scoring(state.scenario),
+        "next_steps": scoring.next_steps(state),
         "claims": scoring.open_claims(state),
         "claim_flags": scoring.claim_flags(state),
         # Claim blocks from the round in play (or the next to start) to the last.
@@ -224,6 +226,7 @@ def _rounds_view(loaded: games.Loaded, state: rounds.RoundGame, draft: Any) -> d
         },
         "scoring_lines": rounds.describe_scoring(loaded.pack, state.scenario),
         "reinforcements": state.reinforcements(state.current_round),
+        "next_steps": rounds.next_steps(state),
     }
 
 
@@ -237,8 +240,28 @@ def show(game_id: str) -> Any:
     if token:
         context["join_url"] = url_for("games.join", game_id=game_id, token=token, _external=True)
     response = make_response(render_template("game.html", **context))
-    response.headers["Vary"] = "HX-Request, Cookie"
-    return private_page(response)
+    return private_page(shaped(response, "Cookie"))
+
+
+@bp.get("/games/<game_id>/held")
+def held(game_id: str) -> Any:
+    """What the server holds for the place of an entry (its type, round and player), as HTML.
+
+    The offline layer shows it beside an entry the server refused; the query is the entry's
+    own form fields, so the page needs to know nothing of the game to ask.
+    """
+    loaded = loaded_game(game_id)
+    place: dict[str, int | None] = {}
+    for name in ("round", "player"):
+        raw = request.args.get(name, "").strip()
+        place[name] = _int(raw)
+        if raw and place[name] is None:
+            abort(422, description=f"{name} must be a whole number.")
+    template = "partials/_rounds_held.html" if loaded.pack.play == "rounds" else "partials/_held.html"
+    html = render_template(
+        template, game=loaded.state, pack=loaded.pack, kind=request.args.get("type", ""), **place
+    )
+    return private_page(make_response(html))
 
 
 @bp.get("/games/<game_id>/watch.svg")
@@ -281,16 +304,15 @@ def record(game_id: str) -> Any:
         give_back(game_id, loaded)
         outcome = games.record(store(), packs(), game_id, event, loaded.row, replays())
         problem = outcome.error
-    htmx = request.headers.get("HX-Request") == "true"
-    if problem is None and not htmx:
+    fragment = wants_fragment()
+    if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     code = 422 if problem else 200
     after = loaded_game(game_id, outcome)
     context = _view(after, token, error=problem, draft=request.form if problem else None)
-    template = context["game_partial"] if htmx else "game.html"
+    template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), code)
-    response.headers["Vary"] = "HX-Request, Cookie"
-    return response
+    return refused(shaped(response, "Cookie"), problem)
 
 
 @bp.post("/games/<game_id>/armies")
@@ -302,11 +324,14 @@ def attach(game_id: str) -> Any:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
     problem = games.attach_roster(store(), packs(), game_id, _int(player), request.form.get("roster"))
-    if problem is None and request.headers.get("HX-Request") != "true":
+    fragment = wants_fragment()
+    if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
-    context = _view(loaded_game(game_id), token, error=problem.message if problem else None)
-    template = context["game_partial"] if request.headers.get("HX-Request") == "true" else "game.html"
-    return make_response(render_template(template, **context), 422 if problem else 200)
+    message = problem.message if problem else None
+    context = _view(loaded_game(game_id), token, error=message)
+    template = context["game_partial"] if fragment else "game.html"
+    response = make_response(render_template(template, **context), 422 if problem else 200)
+    return refused(shaped(response, "Cookie"), message)
 
 
 # --- forms -> events --------------------------------------------------------------------

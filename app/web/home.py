@@ -11,6 +11,7 @@ from app import games
 from app.rules import grid
 from app.store import GameRow
 from app.web import hold, pack_errors, packs, replays, store
+from app.web.pages import wants_fragment
 
 bp = Blueprint("home", __name__)
 
@@ -71,7 +72,7 @@ def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 @bp.get("/")
 def index() -> Any:
     tonight, earlier = _tonight()
-    if request.headers.get("HX-Request") and request.args.get("part") == "tables":
+    if wants_fragment() and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
         return render_template("partials/_tables.html", tonight=tonight, refresh_seconds=_refresh())
     return render_template(

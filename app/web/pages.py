@@ -1,0 +1,43 @@
+"""How a screen answers: the whole page or an htmx fragment, and the sentence of a refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from flask import request
+
+# The request headers an answer's shape depends on: caches must keep the two shapes apart.
+VARY = "HX-Request, HX-Boosted, HX-History-Restore-Request"
+
+# The header a refused form POST carries its sentence in (see docs/offline.md).
+REFUSAL_HEADER = "X-Muster-Refusal"
+
+
+def wants_fragment() -> bool:
+    """Whether this request asks for a fragment of a screen rather than the whole page.
+
+    htmx marks all its requests ``HX-Request``; a boosted link or form (moving to another
+    screen) and a history restore (the back button) replace the whole page, as a plain
+    browser would, so they get the page.
+    """
+    headers = request.headers
+    if headers.get("HX-Request") != "true":
+        return False
+    return headers.get("HX-Boosted") != "true" and headers.get("HX-History-Restore-Request") != "true"
+
+
+def shaped(response: Any, *more: str) -> Any:
+    """Say which request headers chose the answer's shape (``more``: others it depends on)."""
+    response.headers["Vary"] = ", ".join([VARY, *more])
+    return response
+
+
+def refused(response: Any, message: str | None) -> Any:
+    """Put a refusal's sentence in a header, so a script reads it without parsing the HTML.
+
+    Headers travel as latin-1: the sentence is UTF-8, percent-encoded (decodeURIComponent).
+    """
+    if message:
+        response.headers[REFUSAL_HEADER] = quote(message, safe=" ,.:;!?'()/")
+    return response
