@@ -272,12 +272,17 @@
     return found;
   }
 
-  // The once-only choices a form takes: its own mark, and each chosen option or ticked box marked so.
+  // The once-only choices a form takes: its own mark, each ticked box marked so, and for a
+  // select marked so, its mark followed by the value chosen (empty: nothing chosen).
   function takenBy(form) {
     var keys = form.dataset.once ? [form.dataset.once] : [];
     form.querySelectorAll("[data-once]").forEach(function (node) {
       if (node.disabled) return;
-      if (node.tagName === "OPTION" ? node.selected : node.checked) keys.push(node.dataset.once);
+      if (node.tagName === "SELECT") {
+        if (node.value) keys.push(node.dataset.once + node.value);
+      } else if (node.checked) {
+        keys.push(node.dataset.once);
+      }
     });
     return keys;
   }
@@ -492,13 +497,15 @@
     withdraw(content, m.taken);
   }
 
-  // A once-only choice a waiting entry took is offered no more: an option goes, a box is
-  // hidden and cleared, a form is hidden; given back if that entry is removed.
+  // A once-only choice a waiting entry took is offered no more: a select's option goes, a box
+  // is hidden and cleared, a form is hidden; given back if that entry is removed.
   function withdraw(root, taken) {
     root.querySelectorAll("[data-once]").forEach(function (node) {
       var gone = taken.indexOf(node.dataset.once) >= 0;
-      if (node.tagName === "OPTION") {
-        if (gone) node.remove();
+      if (node.tagName === "SELECT") {
+        Array.prototype.slice.call(node.options).forEach(function (option) {
+          if (option.value && taken.indexOf(node.dataset.once + option.value) >= 0) option.remove();
+        });
       } else if (node.tagName === "FORM") {
         node.hidden = gone;
       } else {

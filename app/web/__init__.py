@@ -382,4 +382,5 @@ def register(app: Flask) -> None:
     app.after_request(_headers)
     app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())
     app.jinja_env.globals["asset_url"] = asset_url
+    app.jinja_env.filters["squeeze"] = pages.squeeze
     app.view_functions["static"] = _static

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
 from flask import request
+from markupsafe import Markup
 
 # The request headers an answer's shape depends on: caches must keep the two shapes apart.
 VARY = "HX-Request, HX-Boosted, HX-History-Restore-Request"
@@ -41,3 +43,16 @@ def refused(response: Any, message: str | None) -> Any:
     if message:
         response.headers[REFUSAL_HEADER] = quote(message, safe=" ,.:;!?'()/")
     return response
+
+
+_BLANK_LINES = re.compile(r"\s*\n\s*")
+
+
+def squeeze(html: str) -> Markup:
+    """Rendered HTML with each run of blank lines and indentation cut to one line break.
+
+    For markup repeated many times in a page (the steps a game page renders ahead for offline
+    use): the browser shows it exactly as before, since a line break is white space like any
+    other outside ``<pre>`` and ``<textarea>``, which such markup must not hold.
+    """
+    return Markup(_BLANK_LINES.sub("\n", str(html)))

@@ -89,7 +89,7 @@ def test_the_turn_form_marks_what_is_carried_and_what_is_taken_once(client):
     form = page.select_one("#turn-form")
     assert form["data-step"] == "turn-1-0"
     assert all(s.has_attr("data-carry") for s in form.select("select.control-select"))
-    assert form.select_one('option[value="conquer"]')["data-once"] == "tactic/0/conquer"
+    assert form.select_one('select[name="tactic"]')["data-once"] == "tactic/0/"
     assert form.select_one('input[name="enemy_monsters_slain"]')["data-once"] == "predators-and-prey/1/0"
     # The claim forms take the same once-only key; the card's blocks are the rounds in play.
     card = page.select_one("section.claims")
