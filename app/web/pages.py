@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 # The request headers an answer's shape depends on: caches must keep the two shapes apart.
 VARY = "HX-Request, HX-Boosted, HX-History-Restore-Request"
@@ -48,11 +48,12 @@ def refused(response: Any, message: str | None) -> Any:
 _BLANK_LINES = re.compile(r"\s*\n\s*")
 
 
-def squeeze(html: str) -> Markup:
+def squeeze(html: str | Markup) -> Markup:
     """Rendered HTML with each run of blank lines and indentation cut to one line break.
 
     For markup repeated many times in a page (the steps a game page renders ahead for offline
     use): the browser shows it exactly as before, since a line break is white space like any
     other outside ``<pre>`` and ``<textarea>``, which such markup must not hold.
     """
-    return Markup(_BLANK_LINES.sub("\n", str(html)))
+    safe = escape(html)  # already markup in an autoescaped template; text gets escaped
+    return Markup(_BLANK_LINES.sub("\n", safe))  # noqa: S704 - only white space removed from escaped HTML

@@ -10,7 +10,9 @@ from urllib.parse import unquote
 
 import pytest
 from bs4 import BeautifulSoup
+from markupsafe import Markup
 
+from app.web.pages import squeeze
 from tests.web.conftest import Api, new_game, soup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -312,3 +314,12 @@ def test_the_offline_layer_knows_no_event_type_and_no_game(script):
     assert {"turn", "battle_round", "claim", "end"} <= _code_words(
         'if (type === "battle_round") m.key = "turn-" + r; // a note\n' + "x.dataset.claimRound; y('end');"
     )
+
+
+def test_squeezed_markup_shows_the_same_and_stays_escaped(app):
+    html = Markup('<p class="hint">\n    Ann &amp; Bo\n\n      </p>\n  <span>a</span> <span>b</span>')
+    assert squeeze(html) == '<p class="hint">\nAnn &amp; Bo\n</p>\n<span>a</span> <span>b</span>'
+    assert squeeze("<b>\n  x</b>") == "&lt;b&gt;\nx&lt;/b&gt;"  # plain text is escaped, never trusted
+    with app.test_request_context():
+        page = app.jinja_env.from_string("{% filter squeeze %}<i>\n\n {{ name }}</i>{% endfilter %}")
+        assert page.render(name="<Bo>") == "<i>\n&lt;Bo&gt;</i>"
