@@ -34,7 +34,7 @@
   }
 
   function params(entry) { return new URLSearchParams(entry.body); }
-  function numbers(text) { return text ? text.split(",").filter(Boolean).map(Number) : []; }
+  function words(text) { return text ? text.split(" ").filter(Boolean) : []; }
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
     return meta ? meta.getAttribute("content") : "";
@@ -202,10 +202,8 @@
     var match = EVENTS.exec(new URL(form.getAttribute("action") || "", location.href).pathname);
     return match ? decodeURIComponent(match[1]) : null;
   }
-  function isUndo(form) {
-    var type = form.querySelector('input[name="type"]');
-    return !!type && type.value === "undo";
-  }
+  // The server marks the form that takes back the last entry.
+  function isUndo(form) { return form.hasAttribute("data-undo"); }
 
   function labelOf(form, field) {
     if (field.id) {
@@ -254,6 +252,41 @@
     return heading ? cleanText(heading) : "An entry";
   }
 
+  // What the server's step data says about a submitted form (docs/offline.md): its step, the
+  // steps its choice leads to, the block in play once it waits, the part of its step it is.
+  function stepOf(form, data) {
+    var d = form.dataset;
+    var found = { step: d.step || null };
+    if (!d.step) return found;
+    if (d.inPlay !== undefined) found.inPlay = d.inPlay;
+    if (d.parts !== undefined) {
+      found.parts = words(d.parts);
+      found.part = d.part;
+    }
+    if (d.choice) {
+      var plans = {};
+      try { plans = JSON.parse(d.plans || "{}"); } catch (e) { plans = {}; }
+      var value = data.get(d.choice);
+      found.plan = value !== null && Array.isArray(plans[value]) ? plans[value] : [];
+    }
+    return found;
+  }
+
+  // The once-only choices a form takes: its own mark, each ticked box marked so, and for a
+  // select marked so, its mark followed by the value chosen (empty: nothing chosen).
+  function takenBy(form) {
+    var keys = form.dataset.once ? [form.dataset.once] : [];
+    form.querySelectorAll("[data-once]").forEach(function (node) {
+      if (node.disabled) return;
+      if (node.tagName === "SELECT") {
+        if (node.value) keys.push(node.dataset.once + node.value);
+      } else if (node.checked) {
+        keys.push(node.dataset.once);
+      }
+    });
+    return keys;
+  }
+
   // Keep a submitted form in the outbox, show it as waiting and move on to the next step.
   function enqueue(form, body, submitter) {
     var game = gameOf(form);
@@ -266,15 +299,15 @@
           // A page older than what this phone already sent reuses an id: make a new one.
           if (sent) id = Outbox.uuid();
           data.set("id", id);
-          return Outbox.add({
-            id: id,
-            game: game,
-            action: new URL(form.getAttribute("action"), location.href).pathname,
-            body: data.toString(),
-            type: data.get("type"),
-            title: titleOf(form),
-            lines: describe(form, submitter)
-          });
+          var entry = stepOf(form, data);
+          entry.id = id;
+          entry.game = game;
+          entry.action = new URL(form.getAttribute("action"), location.href).pathname;
+          entry.body = data.toString();
+          entry.title = titleOf(form);
+          entry.lines = describe(form, submitter);
+          entry.once = takenBy(form);
+          return Outbox.add(entry);
         });
       })
       .then(function (entry) {
@@ -341,13 +374,6 @@
       if (typeof ctx.text === "string" && ctx.text.indexOf('id="game"') >= 0) storeGame(ctx.text);
       else refreshStoredPage();
     }
-  });
-
-  // Moving between screens (a boosted link or form, the back button) asks for the whole page,
-  // as a plain browser would: the server's HX-Request fragments are for targeted swaps only.
-  document.addEventListener("htmx:config:request", function (event) {
-    var headers = event.detail && event.detail.ctx && event.detail.ctx.request && event.detail.ctx.request.headers;
-    if (headers && (headers["HX-Boosted"] || headers["HX-History-Restore-Request"])) delete headers["HX-Request"];
   });
 
   // A boosted link that answers with a PDF or a text file is opened as a download instead.
@@ -423,148 +449,84 @@
   }
 
   // --- the game page: waiting entries, the sync note and the next step -------------------
+  // Follow the server's step data over the waiting entries, in order: #game holds the plan (the
+  // step the server expects, then those after it as far as the next choice) and the block in
+  // play; each entry carries what its form said: the plan its choice chose, the block in play
+  // once it waits, the part of a step that several forms complete, the once-only choices taken.
   function fold(game, waiting) {
-    var d = game.dataset;
-    var m = { key: d.step, round: Number(d.round), players: Number(d.players) || 2 };
-    if (d.step === "over") return m;
-    if (d.kind === "rounds") {
-      waiting.forEach(function (e) {
-        var p = params(e);
-        if (p.get("type") === "round") m.round = Number(p.get("round")) + 1;
-      });
-      m.key = m.round > Number(d.lastRound) ? "over" : "phase-" + m.round;
-      return m;
-    }
-    m.started = d.started === "1";
-    m.first = d.first === "" || d.first === undefined ? null : Number(d.first);
-    m.played = numbers(d.played);
-    m.ends = numbers(d.ends);
+    var plan = words(game.dataset.plan);
+    var inPlay = game.dataset.inPlay || "";
+    var done = [];
+    var taken = [];
     waiting.forEach(function (e) {
-      var p = params(e);
-      var type = p.get("type");
-      if (type === "battle_round") {
-        m.round = Number(p.get("round"));
-        m.started = true;
-        m.first = p.get("first") === null ? null : Number(p.get("first"));
-        m.played = [];
-      } else if (type === "turn") {
-        m.played.push(Number(p.get("player")));
-        if (m.played.length >= m.players) {
-          m.round += 1;
-          m.started = false;
-          m.first = null;
-          m.played = [];
-        }
-      } else if (type === "end") {
-        m.ends.push(Number(p.get("player")));
+      (e.once || []).forEach(function (key) { taken.push(key); });
+      if (!e.step) return; // not a step (a roll, say): the plan stands
+      if (e.inPlay !== undefined) inPlay = e.inPlay;
+      if (e.parts) {
+        if (done.indexOf(e.part) < 0) done.push(e.part);
+        if (!e.parts.every(function (part) { return done.indexOf(part) >= 0; })) return;
       }
+      done = [];
+      plan = e.plan ? e.plan.slice() : plan.slice(1);
     });
-    if (m.round > Number(d.lastRound)) {
-      m.key = m.ends.length >= m.players ? "over" : "end";
-    } else if (!m.started) {
-      m.key = "round-" + m.round;
-    } else {
-      var next = m.first;
-      if (m.played.length || next === null) {
-        for (var i = 0; i < m.players; i++) {
-          if (m.played.indexOf(i) < 0) {
-            next = i;
-            break;
-          }
-        }
-      }
-      m.key = "turn-" + m.round + "-" + next;
-    }
-    return m;
+    return { key: plan[0] || null, inPlay: inPlay, done: done, taken: taken };
   }
-  function shownKey(m) { return m.key === "end" ? "end:" + m.ends.join(",") : m.key; }
+  function shownKey(m) { return (m.key || "") + (m.done.length ? ":" + m.done.join(",") : ""); }
+
+  // The value a field marked data-carry was last given by a waiting entry, if any.
+  function carried(name, waiting) {
+    for (var i = waiting.length - 1; i >= 0; i--) {
+      var p = params(waiting[i]);
+      if (p.has(name)) return p.get(name);
+    }
+    return null;
+  }
 
   function prepareStep(content, m, waiting, game) {
     content.querySelectorAll('input[name="id"]').forEach(function (input) { input.value = Outbox.uuid(); });
-    var turns = waiting.filter(function (e) { return e.type === "turn"; });
-    if (m.key.indexOf("turn-") === 0) {
-      var last = turns.length ? params(turns[turns.length - 1]) : null;
-      if (last) {
-        // Objectives stay as the last turn on this phone left them.
-        content.querySelectorAll('select[name^="control."]').forEach(function (select) {
-          if (last.has(select.name)) select.value = last.get(select.name);
-        });
-      }
-      var player = m.key.split("-")[2];
-      turns.forEach(function (e) {
-        var p = params(e);
-        if (p.get("player") !== player || !p.get("tactic")) return;
-        content.querySelectorAll('select[name="tactic"] option[value="' + CSS.escape(p.get("tactic")) + '"]').forEach(function (o) { o.remove(); });
-      });
-    }
-    if (m.key === "end") {
-      content.querySelectorAll("form.end-form").forEach(function (form) {
-        var who = form.querySelector('input[name="player"]');
-        if (who && m.ends.indexOf(Number(who.value)) >= 0) form.remove();
-      });
-    }
+    content.querySelectorAll("[data-carry]").forEach(function (field) {
+      var value = carried(field.name, waiting);
+      if (value !== null) field.value = value;
+    });
+    content.querySelectorAll("form[data-part]").forEach(function (form) {
+      if (m.done.indexOf(form.dataset.part) >= 0) form.remove();
+    });
     var slot = content.querySelector("[data-map-slot]");
     var map = pristineMaps.get(game);
     if (slot && map) slot.append(map.cloneNode(true));
-    hideClaimed(content, waiting);
+    withdraw(content, m.taken);
   }
 
-  // --- claims: rules scored once per player per battle round (the server marks them) ------
-  function claimedOnPhone(waiting, round, player, rule) {
-    return waiting.some(function (e) {
-      var p = params(e);
-      return e.type === "claim" && p.get("round") === String(round) && p.get("player") === String(player) && p.get("rule") === rule;
-    });
-  }
-
-  // A turn form no longer offers a rule its player has claimed for that round on this phone.
-  function hideClaimed(root, waiting) {
-    root.querySelectorAll("form").forEach(function (form) {
-      var round = form.querySelector('input[type="hidden"][name="round"]');
-      var player = form.querySelector('input[type="hidden"][name="player"]');
-      if (!round || !player) return;
-      form.querySelectorAll("[data-claim-rule]").forEach(function (node) {
-        var gone = claimedOnPhone(waiting, round.value, player.value, node.dataset.claimRule);
+  // A once-only choice a waiting entry took is offered no more: a select's option goes, a box
+  // is hidden and cleared, a form is hidden; given back if that entry is removed.
+  function withdraw(root, taken) {
+    root.querySelectorAll("[data-once]").forEach(function (node) {
+      var gone = taken.indexOf(node.dataset.once) >= 0;
+      if (node.tagName === "SELECT") {
+        Array.prototype.slice.call(node.options).forEach(function (option) {
+          if (option.value && taken.indexOf(node.dataset.once + option.value) >= 0) option.remove();
+        });
+      } else if (node.tagName === "FORM") {
         node.hidden = gone;
-        node.querySelectorAll("input").forEach(function (input) {
-          input.disabled = gone;
-          if (gone) input.checked = false;
-        });
-      });
+      } else {
+        (node.closest("label") || node).hidden = gone;
+        node.disabled = gone;
+        if (gone) node.checked = false;
+      }
     });
   }
 
-  // The claims card shows the block of the battle round in play as this phone sees it, and
-  // hides a claim already waiting, or a waiting turn that carries the rule's flag.
-  function renderClaims(game, waiting) {
-    var cards = game.querySelectorAll("section[data-claims]");
-    if (!cards.length) return;
-    var m = fold(game, waiting);
-    var inPlay = null;
-    if (m.key !== "over" && !(m.ends && m.ends.length)) {
-      if (m.started) inPlay = m.round;
-      else if (m.round > 1) inPlay = Math.min(m.round - 1, Number(game.dataset.lastRound));
-    }
-    cards.forEach(function (card) {
-      var rule = card.dataset.claims;
-      var flag = card.dataset.claimFlag;
+  // Cards of blocks (data-blocks) show the block the step data puts in play, or none.
+  function renderBlocks(game, m) {
+    game.querySelectorAll("[data-blocks]").forEach(function (card) {
       var shown = false;
-      card.querySelectorAll("[data-claim-round]").forEach(function (block) {
-        var round = Number(block.dataset.claimRound);
-        block.hidden = round !== inPlay;
+      card.querySelectorAll("[data-block]").forEach(function (block) {
+        block.hidden = block.dataset.block !== m.inPlay;
         if (!block.hidden) shown = true;
-        block.querySelectorAll("form[data-claim-player]").forEach(function (form) {
-          var player = form.dataset.claimPlayer;
-          form.hidden = claimedOnPhone(waiting, round, player, rule) || waiting.some(function (e) {
-            var p = params(e);
-            return e.type === "turn" && flag && p.get(flag) && p.get("round") === String(round) && p.get("player") === player;
-          });
-        });
       });
       card.hidden = !shown;
     });
-    var step = game.querySelector("#step");
-    if (step) hideClaimed(step, waiting);
+    withdraw(game, m.taken);
   }
 
   function renderStep(game, waiting, moved) {
@@ -574,13 +536,11 @@
     var key = shownKey(m);
     var current = step.dataset.shown || shownKey(fold(game, []));
     if (key === current) return;
-    var template = m.key === "over" ? null : game.querySelector('template[data-step="' + m.key + '"]');
+    var template = m.key ? game.querySelector('template[data-step="' + CSS.escape(m.key) + '"]') : null;
     var content;
     if (template) {
       content = template.content.cloneNode(true);
       prepareStep(content, m, waiting, game);
-    } else if (m.key === "over") {
-      content = el("p", { class: "notice" }, "Every entry of the battle is kept on this phone. The result shows once Muster has them.");
     } else {
       content = el("p", { class: "notice" }, "The next step needs Muster: it shows when the connection is back.");
     }
@@ -613,6 +573,16 @@
     return el.apply(null, ["ul", { class: "values" }].concat((lines || []).map(function (line) { return el("li", {}, line); })));
   }
 
+  // What the server holds for the place of a refused entry: its own HTML (GET /games/<id>/held).
+  function heldView(entry) {
+    if (!entry.held) return values(entry.server || ["Muster could not be asked; open the game when the connection is back."]);
+    var doc = new DOMParser().parseFromString(entry.held, "text/html");
+    doc.querySelectorAll("script, style, link").forEach(function (n) { n.remove(); });
+    var box = el("div", { class: "held-view" });
+    Array.prototype.forEach.call(doc.body.childNodes, function (n) { box.append(document.importNode(n, true)); });
+    return box;
+  }
+
   function renderOutbox(game, entries) {
     var box = game.querySelector("#outbox");
     if (!box) return;
@@ -642,7 +612,7 @@
             "div",
             { class: "versions" },
             el("div", { class: "version" }, el("h3", {}, "What you entered"), values(entry.lines)),
-            el("div", { class: "version" }, el("h3", {}, "What Muster holds now"), values(entry.server || ["Muster could not be asked; open the game when the connection is back."]))
+            el("div", { class: "version" }, el("h3", {}, "What Muster holds now"), heldView(entry))
           )
         );
         var dismiss = el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Remove it from this phone");
@@ -709,7 +679,7 @@
         if (!game || !game.dataset.game) return;
         if (storedStep && storedStep === game.dataset.step) markStored(storedStep);
         if (!pristineMaps.has(game)) {
-          var svg = game.querySelector("#phase-map svg");
+          var svg = game.querySelector("[data-map-live] svg");
           if (svg) pristineMaps.set(game, svg.cloneNode(true));
         }
         var entries = all.filter(function (e) { return e.game === game.dataset.game; });
@@ -718,7 +688,7 @@
         renderNote(game, entries);
         renderOutbox(game, entries);
         renderStep(game, waiting, moved);
-        renderClaims(game, waiting);
+        renderBlocks(game, fold(game, waiting));
       })
       .catch(function () {});
   }

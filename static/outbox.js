@@ -3,9 +3,10 @@
 // (importScripts), so a replay can start from either; see docs/offline.md.
 //
 // An entry is one form as it was submitted: its event UUID, the game, the form's action and
-// body, a title and the values as the player saw them, and a status: "waiting" until the
-// server answers, "refused" (with the server's reason and what it holds now) when the rules
-// refuse it. A refused entry stays until the player dismisses it; the entries after it in the
+// body, a title and the values as the player saw them, what the server's step data said of the
+// form (offline.js), and a status: "waiting" until the server answers, "refused" (with the
+// server's sentence, from its X-Muster-Refusal header, and what it holds now, as the server
+// renders it) when the rules refuse it. A refused entry stays until the player dismisses it; the entries after it in the
 // same game wait for that. The server's idempotency (an id it already holds changes nothing)
 // makes sending an entry twice harmless.
 (function (scope) {
@@ -101,72 +102,27 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
-  // The sentence of a refusal: the game fragment's #error, or an error page's alert.
-  function reason(html) {
-    var match = /id="error"[^>]*>([\s\S]*?)<\/p>/.exec(html) || /class="alert"[^>]*>([\s\S]*?)<\/p>/.exec(html);
-    if (!match) return "";
-    return match[1]
-      .replace(/<[^>]*>/g, "")
-      .replace(/&#39;|&#x27;/g, "'")
-      .replace(/&quot;|&#34;/g, '"')
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&")
-      .replace(/\s+/g, " ")
-      .trim();
-  }
-
-  function pretty(id) {
-    var text = String(id || "").replace(/-/g, " ");
-    return text.charAt(0).toUpperCase() + text.slice(1);
-  }
-
-  // What the server holds now for the same step as a refused entry, in the player's words.
-  function describeServer(entry, game) {
-    var p = new URLSearchParams(entry.body);
-    var type = p.get("type");
-    var round = Number(p.get("round"));
-    var names = (game.players || []).map(function (pl) { return pl.name; });
-    var labels = {};
-    (game.objectives || []).forEach(function (o) { labels[o.id] = o.label; });
-    function who(i) { return i === null || i === undefined ? "Nobody" : names[i] || "Player " + (i + 1); }
-    var lines = [];
-    if (type === "turn") {
-      var player = Number(p.get("player"));
-      var turn = (game.turns || []).filter(function (t) { return t.round === round && t.player === player; })[0];
-      if (turn) {
-        lines.push("Battle round " + round + ": " + who(player) + "'s turn, " + turn.vp + " VP");
-        lines.push("Battle tactic: " + (turn.tactic ? pretty(turn.tactic) + (turn.tactic_completed ? ", completed" : ", not completed") : "none"));
-        Object.keys(turn.control || {}).forEach(function (oid) {
-          lines.push((labels[oid] || oid) + ": " + who(turn.control[oid]));
-        });
-      } else {
-        lines.push("No turn of " + who(player) + " in battle round " + round + ".");
-      }
-    } else if (type === "battle_round") {
-      var start = (game.rounds || []).filter(function (r) { return r.round === round; })[0];
-      lines.push(start ? "Battle round " + round + ": " + who(start.first) + " takes the first turn." : "Battle round " + round + " has not started.");
-    } else if (type === "round") {
-      var phase = (game.rounds || []).filter(function (r) { return r.round === round; })[0];
-      if (phase) {
-        lines.push("Round " + round + ": " + phase.players.map(function (part, i) { return who(i) + " +" + part.vp + " VP"; }).join(", "));
-        Object.keys(phase.seized || {}).forEach(function (oid) { lines.push((labels[oid] || oid) + ": " + who(phase.seized[oid])); });
-      } else {
-        lines.push("No Victory Phase for round " + round + ".");
-      }
-    } else if (type === "end") {
-      var pl = (game.players || [])[Number(p.get("player"))];
-      if (pl) lines.push(pl.name + "'s grand strategy: " + (pl.grand_strategy_completed === null || pl.grand_strategy_completed === undefined ? "not recorded" : pl.grand_strategy_completed ? "completed" : "not completed"));
+  // The sentence of a refusal, from the header the server puts it in (UTF-8, percent-encoded).
+  function refusal(response) {
+    var raw = response.headers.get("X-Muster-Refusal");
+    if (!raw) return "";
+    try {
+      return decodeURIComponent(raw);
+    } catch (e) {
+      return "";
     }
-    lines.push("Totals: " + (game.players || []).map(function (pl) { return pl.name + " " + pl.vp + " VP"; }).join(", ") + (game.status === "finished" ? " (the battle is over)" : ""));
-    return lines;
   }
 
+  // What the server holds now for the place of a refused entry, as the server renders it: the
+  // entry's own fields (its form token left out) ask for the same place.
   function serverVersion(entry) {
+    var query = new URLSearchParams(entry.body);
+    query.delete("csrf_token");
+    var url = "/games/" + encodeURIComponent(entry.game) + "/held?" + query.toString();
+    // Marked a fragment request: the worker gives no offline stand-in for it.
     return scope
-      .fetch("/api/v1/games/" + encodeURIComponent(entry.game), { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (game) { return game ? describeServer(entry, game) : null; })
+      .fetch(url, { credentials: "same-origin", headers: { Accept: "text/html", "HX-Request": "true" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
       .catch(function () { return null; });
   }
 
@@ -239,15 +195,15 @@
         if (status === 400 || status >= 500) {
           // An expired form or a server fault: not the rules' answer. Keep it waiting.
           if (status === 400) result.expired = true;
-          entry.note = reason(answer.text) || "Muster could not take it (" + status + "); it will be sent again.";
+          entry.note = refusal(answer.response) || "Muster could not take it (" + status + "); it will be sent again.";
           return put(entry).then(function () { return "held"; });
         }
         entry.status = "refused";
-        entry.reason = reason(answer.text) || "Muster refused it (" + status + ").";
+        entry.reason = refusal(answer.response) || "Muster refused it (" + status + ").";
         entry.answered = new Date().toISOString();
         return serverVersion(entry)
-          .then(function (lines) {
-            entry.server = lines;
+          .then(function (html) {
+            entry.held = html;
             return put(entry);
           })
           .then(function () {
@@ -268,6 +224,6 @@
     markSent: markSent,
     wasSent: wasSent,
     uuid: uuid,
-    reason: reason
+    refusal: refusal
   };
 })(self);

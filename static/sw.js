@@ -151,6 +151,11 @@ function pageKey(href) {
   return url.origin + url.pathname + url.search;
 }
 
+function fragmentRequest(request) {
+  const h = request.headers;
+  return h.get("HX-Request") === "true" && h.get("HX-Boosted") !== "true" && h.get("HX-History-Restore-Request") !== "true";
+}
+
 async function networkFirst(event, url) {
   const request = event.request;
   try {
@@ -162,8 +167,9 @@ async function networkFirst(event, url) {
     else event.waitUntil(kept);
     return response;
   } catch (error) {
-    // A fragment for part of a page (htmx, not a boosted move) has no offline stand-in.
-    if (request.headers.get("HX-Request") === "true") return Response.error();
+    // A fragment for part of a page (htmx, not a boosted move nor a history restore) has no
+    // offline stand-in; a whole page asked for by htmx does, as app/web/pages.py decides.
+    if (fragmentRequest(request)) return Response.error();
     const key = pageKey(url.href);
     const cached = (await caches.match(key, { cacheName: PAGES_CACHE })) || (await caches.match(key, { cacheName: SHELL_CACHE }));
     if (cached) return cached;

@@ -39,6 +39,7 @@ from app.pdf import PrintBusy, PrintFailed, PrintTooSlow
 from app.replays import Replays
 from app.rules.pack import Pack, PackError
 from app.store import GameRow, Store
+from app.web import pages
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -264,7 +265,7 @@ def _error(exc: HTTPException) -> Any:
         message = exc.description
     if wants_json():
         return jsonify(error=message), exc.code
-    return render_template("error.html", message=message, code=exc.code), exc.code
+    return _error_page(message, exc.code or 500)
 
 
 def _print_failed(exc: Exception) -> Any:
@@ -289,7 +290,13 @@ def _csrf_error(exc: CSRFError) -> Any:
     message = "The form has expired or did not come from Muster; reload the page and try again."
     if wants_json():
         return jsonify(error=message), 400
-    return render_template("error.html", message=message, code=400), 400
+    return _error_page(message, 400)
+
+
+def _error_page(message: str, code: int) -> Any:
+    """The error page; a refused POST also carries its sentence in a header (app/web/pages.py)."""
+    response = make_response(render_template("error.html", message=message, code=code), code)
+    return pages.refused(response, message) if request.method == "POST" else response
 
 
 def _headers(response: Any) -> Any:
@@ -343,4 +350,5 @@ def register(app: Flask) -> None:
     app.after_request(_headers)
     app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())
     app.jinja_env.globals["asset_url"] = asset_url
+    app.jinja_env.filters["squeeze"] = pages.squeeze
     app.view_functions["static"] = _static

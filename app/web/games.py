@@ -17,6 +17,7 @@ from app.rules import dice, seizing
 from app.store import GameRow
 from app.web import games_service, loaded_game, no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import number, whole
+from app.web.pages import refused, shaped, wants_fragment
 from app.web.systems import web_system_for
 
 bp = Blueprint("games", __name__)
@@ -139,7 +140,7 @@ def create() -> Any:
             error=made.message,
             rolled=None,
         )
-        return html, 422
+        return refused(make_response(html, 422), made.message)
     game_id, token = made
     _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
@@ -197,6 +198,7 @@ def _view(
         "terrain_status": terrain_sets.status(store(), loaded.row.id, [p.name for p in state.setup.players])
         if loaded.pack.terrain
         else None,
+        "next_steps": loaded.system.next_steps(state),
         **web.view(loaded, draft),
     }
 
@@ -211,8 +213,31 @@ def show(game_id: str) -> Any:
     if token:
         context["join_url"] = url_for("games.join", game_id=game_id, token=token, _external=True)
     response = make_response(render_template("game.html", **context))
-    response.headers["Vary"] = "HX-Request, Cookie"
-    return private_page(response)
+    return private_page(shaped(response, "Cookie"))
+
+
+@bp.get("/games/<game_id>/held")
+def held(game_id: str) -> Any:
+    """What the server holds for the place of an entry (its type, round and player), as HTML.
+
+    The offline layer shows it beside an entry the server refused; the query is the entry's
+    own form fields, so the page needs to know nothing of the game to ask.
+    """
+    loaded = loaded_game(game_id)
+    place: dict[str, int | None] = {}
+    for name in ("round", "player"):
+        raw = request.args.get(name, "").strip()
+        place[name] = number(raw)
+        if raw and place[name] is None:
+            abort(422, description=f"{name} must be a whole number.")
+    html = render_template(
+        web_system_for(loaded.pack).held_template,
+        game=loaded.state,
+        pack=loaded.pack,
+        kind=request.args.get("type", ""),
+        **place,
+    )
+    return private_page(make_response(html))
 
 
 @bp.get("/games/<game_id>/watch.svg")
@@ -254,14 +279,13 @@ def record(game_id: str) -> Any:
         outcome = games_service().record(game_id, event, loaded.row)
         problem = outcome.error
         loaded = loaded.after(outcome)
-    htmx = request.headers.get("HX-Request") == "true"
-    if problem is None and not htmx:
+    fragment = wants_fragment()
+    if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     context = _view(loaded, token, error=problem, draft=request.form if problem else None)
-    template = context["game_partial"] if htmx else "game.html"
+    template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), 422 if problem else 200)
-    response.headers["Vary"] = "HX-Request, Cookie"
-    return response
+    return refused(shaped(response, "Cookie"), problem)
 
 
 @bp.post("/games/<game_id>/armies")
@@ -274,11 +298,14 @@ def attach(game_id: str) -> Any:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
     problem = games_service().attach_roster(game_id, number(player), request.form.get("roster"))
-    if problem is None and request.headers.get("HX-Request") != "true":
+    fragment = wants_fragment()
+    if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
-    context = _view(loaded_game(game_id, row), token, error=problem.message if problem else None)
-    template = context["game_partial"] if request.headers.get("HX-Request") == "true" else "game.html"
-    return make_response(render_template(template, **context), 422 if problem else 200)
+    message = problem.message if problem else None
+    context = _view(loaded_game(game_id, row), token, error=message)
+    template = context["game_partial"] if fragment else "game.html"
+    response = make_response(render_template(template, **context), 422 if problem else 200)
+    return refused(shaped(response, "Cookie"), message)
 
 
 # --- forms -> events --------------------------------------------------------------------

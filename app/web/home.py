@@ -11,6 +11,7 @@ from app.rules import grid
 from app.rules.systems import system_for
 from app.store import GameRow
 from app.web import games_service, pack_errors, packs, store
+from app.web.pages import wants_fragment
 from app.web.systems import web_system_for
 
 bp = Blueprint("home", __name__)
@@ -64,7 +65,7 @@ def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 @bp.get("/")
 def index() -> Any:
     tonight, earlier = _tonight()
-    if request.headers.get("HX-Request") and request.args.get("part") == "tables":
+    if wants_fragment() and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
         return render_template("partials/_tables.html", tonight=tonight, refresh_seconds=_refresh())
     return render_template(

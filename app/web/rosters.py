@@ -17,6 +17,7 @@ from app.rules.pack import Pack
 from app.rules.text import clean_text
 from app.web import no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import whole
+from app.web.pages import refused, shaped, wants_fragment
 from app.web.prints import sheet_pdf
 
 bp = Blueprint("rosters", __name__)
@@ -238,14 +239,13 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
 
 
 def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **extra: Any) -> Any:
-    htmx = request.headers.get("HX-Request") == "true"
-    template = "partials/_roster.html" if htmx else "roster.html"
+    fragment = wants_fragment()
+    template = "partials/_roster.html" if fragment else "roster.html"
     context = _view(loaded, token, **extra)
-    if not htmx and token:
+    if not fragment and token:
         context["edit_url"] = url_for("rosters.join", roster_id=loaded.row.id, token=token, _external=True)
     response = make_response(render_template(template, **context), code)
-    response.headers["Vary"] = "HX-Request, Cookie"
-    return private_page(response)
+    return private_page(refused(shaped(response, "Cookie"), extra.get("error")))
 
 
 @bp.get("/rosters/<roster_id>")
@@ -296,7 +296,7 @@ def _save(
 ) -> Any:
     token = _editor(roster_id)
     problem = rosters.change(store(), packs(), roster_id, edit, _version(), phone.current_hash())
-    if problem is None and request.headers.get("HX-Request") != "true":
+    if problem is None and not wants_fragment():
         return redirect(url_for("rosters.show", roster_id=roster_id), code=303)
     loaded = _loaded(roster_id)
     if problem:

@@ -18,6 +18,7 @@ from app.rules.text import clean_text
 from app.web import admin, loaded_game, phone, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token
+from app.web.pages import refused, shaped, wants_fragment
 from app.web.prints import sheet_pdf
 
 bp = Blueprint("terrain", __name__)
@@ -83,11 +84,9 @@ def _render(
         new_uuid=lambda: str(uuid.uuid4()),
         mysterious=lambda roll: terrain.mysterious_effect(pack, roll),
     )
-    htmx = request.headers.get("HX-Request") == "true"
-    template = "partials/_terrain.html" if htmx else "terrain.html"
+    template = "partials/_terrain.html" if wants_fragment() else "terrain.html"
     response = make_response(render_template(template, **context), code)
-    response.headers["Vary"] = "HX-Request, Cookie"
-    return private_page(response)
+    return private_page(refused(shaped(response, "Cookie"), error))
 
 
 @bp.get("/games/<game_id>/terrain")
@@ -101,7 +100,7 @@ def _editor(game_id: str) -> None:
 
 
 def _done(game_id: str, problem: Any, draft: Any = None, editing: str | None = None) -> Any:
-    if problem is None and request.headers.get("HX-Request") != "true":
+    if problem is None and not wants_fragment():
         return redirect(url_for("terrain.show", game_id=game_id), code=303)
     if problem is not None:
         return _render(game_id, 422, error=problem.message, draft=draft, editing=editing)

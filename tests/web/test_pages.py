@@ -314,8 +314,8 @@ def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
     # The turn forms kept for offline still carry the flag, marked for the offline layer.
     page = soup(client.get(f"/games/{made['id']}"))
     ahead = page.select_one('template[data-step="turn-2-1"]').decode_contents()
-    assert 'data-claim-rule="predators-and-prey"' in ahead
-    assert page.select_one("section.claims")["data-claim-flag"] == "enemy_monsters_slain"
+    assert 'data-once="predators-and-prey/2/1"' in ahead
+    assert page.select_one('section.claims form[data-once="predators-and-prey/2/1"]') is not None
 
 
 def test_first_blood_scenario_roll_is_kept_in_the_new_games_log(client):

@@ -85,10 +85,10 @@ def test_game_position_follows_the_log(client):
     api.ok({"type": "turn", "round": 1, "player": 1, "control": {}})
     client.get(game["join_url"])
     board = soup(client.get(f"/games/{game['id']}")).select_one("#game")
-    assert (board["data-step"], board["data-started"], board["data-first"], board["data-played"]) == (
+    # Bo went first and has played: Ann's turn, then round 2 starts; round 1's claims are open.
+    assert (board["data-step"], board["data-plan"], board["data-in-play"]) == (
         "turn-1-0",
-        "1",
-        "1",
+        "turn-1-0 round-2",
         "1",
     )
 

@@ -18,7 +18,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import replica
-from tests.web.conftest import Api, new_game, soup
+from tests.setups import new_game
+from tests.web.conftest import Api, soup
 from tests.web.test_admin import admin, club  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]

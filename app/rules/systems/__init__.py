@@ -43,7 +43,7 @@ class GameSystem(Protocol):
     def summary(self, state: Any) -> dict[str, Any]:
         """The public state as the API answers it (docs/api.md), without the stored row."""
 
-    def next_steps(self, state: Any) -> list[dict[str, Any]]:
+    def next_steps(self, state: Any) -> dict[str, Any]:
         """What a phone may record next, as plain data (the offline layer follows it)."""
 
     def secret(self, event: dict[str, Any]) -> bool:
@@ -73,7 +73,7 @@ class EngineSystem:
     def unknown_event(self, state: Any, kind: Any) -> str | None:
         return None
 
-    def next_steps(self, state: Any) -> list[dict[str, Any]]:
+    def next_steps(self, state: Any) -> dict[str, Any]:
         return self.engine.next_steps(state)
 
     def secret(self, event: dict[str, Any]) -> bool:

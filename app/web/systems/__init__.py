@@ -24,6 +24,8 @@ class WebSystem(Protocol):
     game_template: str
     #: The score sheet, under pdf/.
     sheet_template: str
+    #: What the server holds at the place of a refused entry (beside it on the phone).
+    held_template: str
     #: Whether the pack page draws each scenario's map.
     draws_maps: bool
 
@@ -46,6 +48,7 @@ class WebSide:
         self.name = name
         self.game_template = f"systems/{name}/_game.html"
         self.sheet_template = f"systems/{name}/sheet.html"
+        self.held_template = f"systems/{name}/_held.html"
 
     def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
         return {}

@@ -1,6 +1,6 @@
 """Round-scored games (Conquest: First Blood): one Victory Phase event a round -> VP and result.
 
-Like :mod:`app.rules.scoring`, a game is its set-up plus an append-only event list; this
+Like the turns system, a game is its set-up plus an append-only event list; this
 module folds the events into a :class:`RoundGame` every time and checks one more event. A
 Victory Phase records who seized each zone or point, and for each player the markers they
 destroyed (or the wounds they dealt), whether they slew the enemy Character Regiment, and the
@@ -744,3 +744,23 @@ def map_state(game: RoundGame) -> grid.MapState:
             if obj is not None and obj.kind != "point":
                 holders[oid] = who
     return grid.MapState(holders=holders, destroyed=set(game.destroyed), moved=dict(game.moved))
+
+
+# ---------------------------------------------------------------------------------------
+# Next steps: what a phone may record without asking the server (docs/offline.md)
+# ---------------------------------------------------------------------------------------
+OVER = "over"
+
+
+def next_steps(game: RoundGame) -> dict[str, Any]:
+    """The steps a phone may record next, as plain data for the offline layer.
+
+    The same shape as the turns engine's: ``plan`` (the Victory Phase the server expects now,
+    then every later one and ``over``), ``in_play`` (always ``None``: nothing is claimed
+    between phases) and ``steps`` (each ``phase-R`` and ``over``; no form here chooses what
+    follows). A threshold may end the game sooner: the server says so when the phases arrive.
+    """
+    if game.finished:
+        return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
+    plan = [f"phase-{r}" for r in range(game.current_round, game.last_round + 1)] + [OVER]
+    return {"plan": plan, "in_play": None, "steps": {key: {} for key in plan}}

@@ -408,3 +408,74 @@ def new_game(pack: p.Pack, setup: Setup) -> Game:
         rules=_rules(scenario),
         facts=scenario_facts(pack, scenario),
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Next steps: what a phone may record without asking the server (docs/offline.md)
+# ---------------------------------------------------------------------------------------
+OVER = "over"
+
+
+def _after_round(game: Game, round_: int) -> list[str]:
+    """The steps that follow the last turn of a battle round."""
+    if round_ < game.scenario.battle_rounds:
+        return [f"round-{round_ + 1}"]
+    return ["end", OVER]
+
+
+def _turn_order(game: Game, round_: int, first: int | None, done: set[int]) -> list[str]:
+    """The turns still to come in a round: the first player's, then the others by seat."""
+    order = [first] if first is not None and first not in done else []
+    order += [i for i in range(game.player_count) if i not in done and i not in order]
+    return [f"turn-{round_}-{i}" for i in order]
+
+
+def _choice_plans(game: Game, round_: int, done: set[int]) -> dict[str, list[str]]:
+    """For a form whose choice is who plays next: each choice's turns and what follows them."""
+    return {
+        str(i): _turn_order(game, round_, i, done) + _after_round(game, round_)
+        for i in range(game.player_count)
+        if i not in done
+    }
+
+
+def next_steps(game: Game) -> dict[str, Any]:
+    """The steps a phone may record next, as plain data for the offline layer.
+
+    ``plan``: the step the server expects now, then those that follow it, as far as the next
+    step whose choice decides the rest. ``in_play``: the battle round whose claims are open.
+    ``steps``: for every step from now on, ``in_play`` once an entry of that step waits;
+    ``choice`` and ``plans`` where a field of the form decides the steps after it (its value
+    -> those steps); ``parts`` where each player records the step on their own form.
+    Steps are ``round-R`` (round R starts), ``turn-R-P`` (player P's turn in round R),
+    ``end`` (the grand strategies) and ``over``.
+    """
+    last = game.scenario.battle_rounds
+    if game.finished:
+        return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
+    current = game.current_round
+    end = {"in_play": None, "parts": [i for i in range(game.player_count) if i not in game.ends]}
+    steps: dict[str, dict[str, Any]] = {}
+    for r in range(current, last + 1):
+        done = {t.player for t in game.turns_in(r)} if r == current else set()
+        if r > current or r not in game.rounds:
+            steps[f"round-{r}"] = {"in_play": r, "choice": "first", "plans": _choice_plans(game, r, done)}
+        for i in range(game.player_count):
+            if i not in done:
+                steps[f"turn-{r}-{i}"] = {"in_play": r}
+    steps.update({"end": end, OVER: {}})
+    if game.turns_complete:
+        plan = ["end", OVER]
+    elif current not in game.rounds:
+        plan = [f"round-{current}"]
+    else:
+        done = {t.player for t in game.turns_in(current)}
+        plan = _turn_order(game, current, game.rounds[current].first, done) + _after_round(game, current)
+        waiting = game.next_players()
+        if len(waiting) > 1:  # nobody named the first player: the turn form asks whose turn it is
+            after = {
+                str(i): _turn_order(game, current, None, done | {i}) + _after_round(game, current)
+                for i in waiting
+            }
+            steps[plan[0]] = {"in_play": current, "choice": "player", "plans": after}
+    return {"plan": plan, "in_play": game.round_in_play, "steps": steps}

@@ -1,0 +1,59 @@
+"""How a screen answers: the whole page or an htmx fragment, and the sentence of a refusal."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from flask import request
+from markupsafe import Markup, escape
+
+# The request headers an answer's shape depends on: caches must keep the two shapes apart.
+VARY = "HX-Request, HX-Boosted, HX-History-Restore-Request"
+
+# The header a refused form POST carries its sentence in (see docs/offline.md).
+REFUSAL_HEADER = "X-Muster-Refusal"
+
+
+def wants_fragment() -> bool:
+    """Whether this request asks for a fragment of a screen rather than the whole page.
+
+    htmx marks all its requests ``HX-Request``; a boosted link or form (moving to another
+    screen) and a history restore (the back button) replace the whole page, as a plain
+    browser would, so they get the page.
+    """
+    headers = request.headers
+    if headers.get("HX-Request") != "true":
+        return False
+    return headers.get("HX-Boosted") != "true" and headers.get("HX-History-Restore-Request") != "true"
+
+
+def shaped(response: Any, *more: str) -> Any:
+    """Say which request headers chose the answer's shape (``more``: others it depends on)."""
+    response.headers["Vary"] = ", ".join([VARY, *more])
+    return response
+
+
+def refused(response: Any, message: str | None) -> Any:
+    """Put a refusal's sentence in a header, so a script reads it without parsing the HTML.
+
+    Headers travel as latin-1: the sentence is UTF-8, percent-encoded (decodeURIComponent).
+    """
+    if message:
+        response.headers[REFUSAL_HEADER] = quote(message, safe=" ,.:;!?'()/")
+    return response
+
+
+_BLANK_LINES = re.compile(r"\s*\n\s*")
+
+
+def squeeze(html: str | Markup) -> Markup:
+    """Rendered HTML with each run of blank lines and indentation cut to one line break.
+
+    For markup repeated many times in a page (the steps a game page renders ahead for offline
+    use): the browser shows it exactly as before, since a line break is white space like any
+    other outside ``<pre>`` and ``<textarea>``, which such markup must not hold.
+    """
+    safe = escape(html)  # already markup in an autoescaped template; text gets escaped
+    return Markup(_BLANK_LINES.sub("\n", safe))  # noqa: S704 - only white space removed from escaped HTML
