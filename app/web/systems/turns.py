@@ -27,6 +27,8 @@ class TurnsWeb(WebSide):
             "last_control": last_turn.control if last_turn else {},
             "turn_facts": [f for f in facts if f.event == "turn"],
             "round_facts": [f for f in facts if f.event == "battle_round"],
+            # Which objectives a fact may name, asked of the block that declares it.
+            "fact_choices": lambda fact, round_, who: scoring.fact_choices(state, fact, round_, who),
             "claims": scoring.open_claims(state),
             "claim_flags": scoring.claim_flags(state),
             # Claim blocks from the round in play (or the next to start) to the last.
