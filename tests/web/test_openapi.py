@@ -8,6 +8,7 @@ The fuzz run is reproducible: it prints its seed, and ``MUSTER_FUZZ_SEED=<seed>`
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import random
@@ -330,6 +331,17 @@ def test_normal_flows_conform_to_openapi(client):
         "POST", "/api/v1/rosters/check", 422, json={**aos_roster, "entries": [{"name": "X", "size": "huge"}]}
     )
     api.call("POST", "/api/v1/rosters", 201, json={"format": "muster-roster/1", "roster": aos_roster})
+    listed = "Allegiance: Seraphon\n\nLeaders\nLord Kroak (430)\n- General\n\nTotal: 430 / 2000\n"
+    api.call("POST", "/api/v1/rosters/import", 200, json={"pack": "aos-ghb-2021", "text": listed})
+    api.call("POST", "/api/v1/rosters/import", 422, json={"pack": "aos-ghb-2021", "text": "no list"})
+    api.call("POST", "/api/v1/rosters/import", 400, json={"pack": "aos-ghb-2021"})
+    api.call(
+        "POST",
+        "/api/v1/rosters/import",
+        200,
+        data={"pack": "aos-ghb-2021", "file": (io.BytesIO(listed.encode()), "list.txt")},
+        content_type="multipart/form-data",
+    )
     api.call(
         "POST",
         "/api/v1/terrain/check",
@@ -405,6 +417,7 @@ PER_ROUND = {
     ("GET", "/api/v1/packs/{pack_id}"): 8,
     ("POST", "/api/v1/packs/{pack_id}/seize"): 35,
     ("POST", "/api/v1/rosters/check"): 25,
+    ("POST", "/api/v1/rosters/import"): 25,
     ("POST", "/api/v1/rosters"): 25,
     ("GET", "/api/v1/rosters/{roster_id}"): 12,
     ("PUT", "/api/v1/rosters/{roster_id}"): 25,
