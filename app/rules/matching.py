@@ -29,7 +29,9 @@ _COUNT = re.compile(r"^\d+\s*x?\s+|\s+x\s*\d+$|\s+\d+\s*x$")
 
 def name_key(name: str) -> str:
     """A name as matching compares it: no case, accents, punctuation, or "x" counts."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold().strip()
+    # Apostrophes, straight or curly, join a word (Be'lakor, Be’Lakor: one word either way).
+    text = re.sub(r"['\u2018\u2019`]", "", name)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold().strip()
     text = _COUNT.sub("", text)
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 

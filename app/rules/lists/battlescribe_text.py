@@ -45,7 +45,8 @@ OLD_WORLD_CATEGORIES = {
 
 def detect(text: str) -> bool:
     """Whether the text is a BattleScribe or New Recruit text export."""
-    return (bool(_SIGNS.search(text)) and bool(_ENTRY.search(text.replace("\r", "")))) or (
+    entries = re.compile(_ENTRY.pattern, re.IGNORECASE | re.MULTILINE)
+    return (bool(_SIGNS.search(text)) and bool(entries.search(text.replace("\r", "")))) or (
         "created with battlescribe" in text.lower()
     )
 

@@ -164,4 +164,8 @@ def _sub_line(unit: Unit, text: str, line: Line) -> None:
     if text.startswith("Keywords: "):
         unit.keywords = [x.strip() for x in text.removeprefix("Keywords: ").split(", ")]
         return
-    unit.notes.append(text)
+    # The export writes each line of the notes as a sub-line: they are one note again.
+    if unit.notes:
+        unit.notes[-1] += "\n" + text
+    else:
+        unit.notes.append(text)
