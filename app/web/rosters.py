@@ -310,7 +310,23 @@ def _format_name(made: dict[str, Any]) -> str:
 @bp.post("/rosters/import/save")
 @limited("rosters")
 def import_save() -> Any:
-    """Store the previewed roster (and field it in a game's seat when one was named)."""
+    """Store the previewed roster."""
+    return _save_import(None)
+
+
+# Under the game's own path, so that the game's edit cookie (kept for /games/<id>) comes along.
+@bp.post("/games/<game_id>/armies/import")
+@limited("rosters")
+def import_save_for_game(game_id: str) -> Any:
+    """Store the previewed roster and field it in a seat of the game, in one tap."""
+    if store().game(game_id) is None:
+        abort(404, description="There is no such game.")
+    if edit_token(game_id) is None:
+        abort(403, description="Only this game's players can field a roster in it: open the join link first.")
+    return _save_import(game_id)
+
+
+def _save_import(game_id: str | None) -> Any:
     pack = _import_pack()
     made, text, carried = _read_import(pack)
     if isinstance(made, Refusal):
@@ -324,21 +340,22 @@ def import_save() -> Any:
         return _import_page(
             pack, 422, text=text, upload=carried, preview=made, format_name=_format_name(made), error=error
         )
+    player = whole(request.form.get("player", ""))
+    if game_id is not None and player is None:
+        return _import_page(
+            pack, 422, text=text, upload=carried, error="player must be a seat of the game: 0, 1, ..."
+        )
     saved = rosters.create(store(), packs(), made["roster"], phone.current_hash())
     if isinstance(saved, Refusal):
         return _import_page(pack, 422, text=text, upload=carried, error=saved.message)
     roster_id, token = saved
     target = url_for("rosters.show", roster_id=roster_id)
-    game_id, player = request.form.get("game", ""), whole(request.form.get("player", ""))
-    if game_id and player is not None:
-        if edit_token(game_id) is None:
-            abort(
-                403,
-                description="Only this game's players can field a roster in it: open the join link first.",
-            )
+    if game_id is not None:
         problem = games.attach_roster(store(), packs(), game_id, player, roster_id)
         if problem:
-            return _import_page(pack, 422, text=text, upload=carried, error=problem.message)
+            # The roster is saved all the same: it is on the phone's list to attach by hand.
+            error = f"{problem.message} The roster is saved: attach it from the game's Armies."
+            return _import_page(pack, 422, text=text, upload=carried, error=error)
         target = url_for("games.show", game_id=game_id)
     return no_store(_with_token(redirect(target, code=303), roster_id, token))
 
@@ -597,6 +614,14 @@ def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
                 members.append({"name": name, "points": cost or 0})
             entry[group] = members
         return entry, None
+    if system == "old-world":
+        models, problem = _whole(form, "models", required=False)
+        if problem:
+            return entry, problem
+        entry["models"] = models or None
+        category = form.get("category") or None
+        entry["category"] = category if category in army.OW_CATEGORIES else None
+        return entry, None
     entry["kind"] = form.get("kind", "unit")
     models, problem = _whole(form, "models", required=False)
     if problem:
@@ -621,7 +646,7 @@ def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
 def entry_form_values(pack: Pack, entry: dict[str, Any]) -> MultiDict[str, str]:
     """An entry's values as the form shows them (the inverse of :func:`form_entry`)."""
     values: MultiDict[str, str] = MultiDict()
-    for key in ("name", "notes", "kind", "type", "size", "command_trait", "faction"):
+    for key in ("name", "notes", "kind", "type", "size", "command_trait", "faction", "category"):
         if entry.get(key):
             values[key] = str(entry[key])
     for key in ("points", "models"):
