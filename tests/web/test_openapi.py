@@ -43,6 +43,7 @@ from app import games as game_service
 from app.rules.pack import Pack
 from app.store import Store
 from tests.conftest import ROOT
+from tests.unit.test_list_import import LISTS
 from tests.web.conftest import Api, new_game
 
 SPEC_PATH = ROOT / "docs" / "openapi.yaml"
@@ -787,6 +788,13 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
             # Real exports under a new id (201), or as they are (409: the id is taken).
             exports = st.tuples(st.sampled_from(world.exports), st.booleans(), st.integers(0, 2**63))
             variants.append(exports.map(lambda t, op=op: _export_case(op, *t)))
+        if key == ("POST", "/api/v1/rosters/import"):
+            # Real exported lists, whole or cut short, into any pack (200, or 422 for another game).
+            lists = st.tuples(
+                st.sampled_from(sorted(LISTS.iterdir())), st.sampled_from(packs), st.integers(0, 4000)
+            )
+            # First, as Hypothesis leans to the first strategy: random text is seldom a list.
+            variants.insert(0, lists.map(lambda t, op=op: _list_case(op, *t)))
         variants.append(op.as_strategy(generation_mode=positive))
         if has_body:
             variants.append(op.as_strategy(generation_mode=negative))
@@ -809,6 +817,11 @@ def _game_spec(spec: dict[str, Any], game: KnownGame, world: World) -> dict[str,
     events = ENGINE_EVENTS[game.pack.play]
     out["components"]["schemas"]["Event"] = {"anyOf": [{"$ref": f"#/components/schemas/{e}"} for e in events]}
     return out
+
+
+def _list_case(op: Any, path: Any, pack: Pack, cut: int) -> Any:
+    text = path.read_text()
+    return op.Case(body={"pack": pack.id, "text": text[: max(cut, 200)]}, media_type="application/json")
 
 
 def _export_case(op: Any, export: dict[str, Any], renamed: bool, n: int) -> Any:
