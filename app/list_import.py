@@ -43,7 +43,8 @@ def preview(
     verdict = army.check(pack, roster)
     return {
         "format": reading.format,
-        "roster": placed.roster,
+        # The roster as it would be stored: names cleaned and cut as the roster's model does.
+        "roster": roster.model_dump(mode="json", exclude={"entries": {"__all__": {"uid"}}}),
         "unread": [line.as_dict() for line in placed.unread],
         "verdict": {
             "points": verdict.points,

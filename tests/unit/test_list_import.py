@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -815,3 +816,23 @@ def test_reading_gives_line_numbers_from_one():
     )
     assert [u.line for u in reading.units] == [4]
     assert [(line.number, line.text) for line in reading.unread] == [(5, "nonsense")]
+
+
+_PRICED = re.compile(r"\(\d[\d,]*\)\**\s*$|\[\d[\d,]*\s*(?:pts)?\]|points cost:\s*\d", re.IGNORECASE)
+_TOTAL = re.compile(r"^\W*total\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("file", [row[0] for row in SAMPLES])
+def test_every_priced_line_of_a_reference_list_is_read_or_unread(file):
+    """A line that carries points is a unit read (its own line, or the Points Cost line of its
+    block), an officer placed in a regiment, or unread: never dropped."""
+    text = (LISTS / file).read_text()
+    reading = read_list(text)
+    starts = sorted({u.line for u in reading.units} | {o.line for u in reading.units for o in u.officers})
+    unread = {line.number for line in reading.unread}
+    for number, line in enumerate(text.replace("\r", "").split("\n"), start=1):
+        if not _PRICED.search(line) or _TOTAL.match(line) or line.lstrip().startswith("++"):
+            continue
+        owner = max((s for s in starts if s <= number), default=None)
+        block_line = "points cost" in line.lower() and owner is not None
+        assert number in starts or number in unread or block_line, (file, number, line)

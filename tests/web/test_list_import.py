@@ -209,3 +209,24 @@ def test_old_world_roster_is_built_on_its_screen_and_checked_against_the_limit(c
         False,
         ["points-limit"],
     )
+
+
+def _pdf_text(client, roster_id: str) -> str:
+    from pypdf import PdfReader
+
+    response = client.get(f"/rosters/{roster_id}/roster.pdf")
+    assert response.status_code == 200
+    return " ".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+
+
+def test_imported_rosters_print_every_entry(client):
+    seraphon = (LISTS / "aos3_warhammer_app_2021_seraphon_valid_1980.txt").read_text()
+    roster = client.post(IMPORT, json={"pack": "aos-ghb-2021", "text": seraphon}).json["roster"]
+    text = _pdf_text(client, client.post("/api/v1/rosters", json=roster).json["id"])
+    assert "FACTION TERRAIN" in text.upper() and "Realmshaper Engine" in text
+    assert "Seraphon (Starborne)" in text
+    from tests.unit.test_list_import import OWB_TEXT
+
+    old_world = client.post(IMPORT, json={"pack": "old-world-rosters", "text": OWB_TEXT}).json["roster"]
+    text = _pdf_text(client, client.post("/api/v1/rosters", json=old_world).json["id"])
+    assert "Steam Tank" in text and "Rare" in text and "2140 / 2000" in text

@@ -55,13 +55,12 @@ def _total(node: Element) -> float:
     )
 
 
-def _categories(node: Element) -> tuple[str | None, list[str]]:
+def _categories(node: Element) -> str | None:
+    """The selection's primary category (its role or section), if it names one."""
     cats = _child(node, "categories")
     if cats is None:
-        return None, []
-    names = [c.get("name", "") for c in _children(cats, "category")]
-    primary = next((c.get("name") for c in _children(cats, "category") if c.get("primary") == "true"), None)
-    return primary, [n for n in names if n]
+        return None
+    return next((c.get("name") for c in _children(cats, "category") if c.get("primary") == "true"), None)
 
 
 def is_roster(root: Element) -> bool:
@@ -89,7 +88,7 @@ def read(root: Element, fmt: str = FORMAT) -> Reading:
         selections = _child(force, "selections")
         for sel in _children(selections, "selection") if selections is not None else []:
             number += 1
-            primary, _all = _categories(sel)
+            primary = _categories(sel)
             categories.add((primary or "").lower())
             points = _total(sel)
             name = (sel.get("name") or "").strip()

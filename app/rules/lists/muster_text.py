@@ -46,13 +46,6 @@ def detect(text: str) -> bool:
     return len(lines) > 2 and bool(_PACK.match(lines[1])) and any(_TOTAL.match(line) for line in lines)
 
 
-def pack_name(text: str) -> str | None:
-    """The pack's name as the export's second line gives it."""
-    lines = split_lines(text)
-    match = _PACK.match(lines[1].text) if len(lines) > 1 else None
-    return match["pack"] if match else None
-
-
 def read(text: str) -> Reading:
     """Read Muster's plain-text export back into its fields and entries."""
     lines = split_lines(text)
