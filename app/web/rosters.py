@@ -331,11 +331,13 @@ def _save_import(game_id: str | None) -> Any:
     made, text, carried = _read_import(pack)
     if isinstance(made, Refusal):
         return _import_page(pack, 422, text=text, upload=carried, error=made.message)
-    if made["unread"]:
-        first = made["unread"][0]
+    # A roster file's lines cannot be edited here, only dropped; a text's dropped lines are gone.
+    unread = [u for u in made["unread"] if not (carried and request.form.get(f"drop_{u['line']}"))]
+    if unread:
+        first = unread[0]
         error = (
             f"Line {first['line']} is still unread: fix it so it reads as a unit, or tick Drop; "
-            f"{len(made['unread'])} line{'s' if len(made['unread']) != 1 else ''} left."
+            f"{len(unread)} line{'s' if len(unread) != 1 else ''} left."
         )
         return _import_page(
             pack, 422, text=text, upload=carried, preview=made, format_name=_format_name(made), error=error

@@ -230,3 +230,29 @@ def test_imported_rosters_print_every_entry(client):
     old_world = client.post(IMPORT, json={"pack": "old-world-rosters", "text": OWB_TEXT}).json["roster"]
     text = _pdf_text(client, client.post("/api/v1/rosters", json=old_world).json["id"])
     assert "Steam Tank" in text and "Rare" in text and "2140 / 2000" in text
+
+
+def test_a_rosz_line_can_be_dropped_on_the_screen(app, client):
+    # A selection with no name cannot be read; a file cannot be edited here, only its line dropped.
+    broken = ROS.replace('<selection name="Stormdrake Guard" type="unit">', '<selection name="" type="unit">')
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("list.ros", broken)
+    csrf = _csrf(client)
+    upload = {
+        "csrf_token": csrf,
+        "pack": "aos-ghb-2021",
+        "file": (io.BytesIO(packed.getvalue()), "list.rosz"),
+    }
+    page = soup(client.post("/rosters/import/preview", data=upload, content_type="multipart/form-data"))
+    assert [d["id"] for d in page.select(".unread")] == ["unread-6"]
+    carried = page.select_one('input[name="upload"]')["value"]
+    data = {"csrf_token": csrf, "pack": "aos-ghb-2021", "upload": carried}
+    assert client.post("/rosters/import/save", data=data).status_code == 422
+    saved = client.post("/rosters/import/save", data={**data, "drop_6": "1"})
+    assert saved.status_code == 303 and _rosters(app) == 1
+    roster = client.get(saved.headers["Location"].replace("/rosters/", "/api/v1/rosters/")).json
+    assert (roster["points"], roster["roster"]["subfaction"]) == (350, "Hammers of Sigmar")
+    assert "Stormcast Eternals (Hammers of Sigmar)" in client.get(saved.headers["Location"]).get_data(
+        as_text=True
+    )
