@@ -44,7 +44,7 @@ def _indent(text: str) -> int:
 
 
 def _read_blocks(reading: Reading, lines: list[Line]) -> Reading:
-    current: dict[str, object] | None = None
+    current: aos_common.Section | None = None
     unit: Unit | None = None
     battalion: Unit | None = None
     battalion_indent: int | None = None
@@ -102,7 +102,7 @@ def _read_blocks(reading: Reading, lines: list[Line]) -> Reading:
                 aos_common.apply_sub_line(owner, text)
             continue
         # A name line: a battalion (at the battalion level of its section) or a unit.
-        kind = str((current or {}).get("kind", "unit"))
+        kind = (current or aos_common.UNIT).kind
         if kind == "core-battalion" and (battalion_indent is None or indent <= battalion_indent):
             battalion_indent = indent
             battalion, unit = aos_common.battalion(line, text), None
@@ -114,7 +114,7 @@ def _read_blocks(reading: Reading, lines: list[Line]) -> Reading:
         unit = Unit(name=name, points=0, line=line.number, kind="unit" if kind == "core-battalion" else kind)
         unit.general = general
         if unit.kind == "unit":
-            unit.roles = list((current or {}).get("roles", []))  # type: ignore[call-overload]
+            unit.roles = list((current or aos_common.UNIT).roles)
         if unit.kind == "terrain":
             priced.add(id(unit))
         reading.units.append(unit)

@@ -9,33 +9,46 @@ reads that layout; the block layout of the app (``Points Cost:``) is in aos_app.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from app.rules.lists.model import Line, Reading, Unit, is_bulleted, unbullet, whole
 
+
+@dataclass(frozen=True)
+class Section:
+    """What a heading says of the entries under it: their kind, roles, and whether they are allies."""
+
+    kind: str = "unit"
+    roles: tuple[str, ...] = ()
+    ally: bool = False
+
+
 # Role headings and what a unit under them is (roles, or a kind that is not a unit).
-SECTIONS: dict[str, dict[str, object]] = {
-    "leader": {"roles": ["Leader"]},
-    "leaders": {"roles": ["Leader"]},
-    "battleline": {"roles": ["Battleline"]},
-    "other": {"roles": ["Other"]},
-    "units": {"roles": ["Other"]},
-    "behemoth": {"roles": ["Behemoth"]},
-    "behemoths": {"roles": ["Behemoth"]},
-    "artillery": {"roles": ["Artillery"]},
-    "allies": {"roles": [], "ally": True},
-    "endless spells & invocations": {"kind": "endless-spell"},
-    "endless spells/invocations": {"kind": "endless-spell"},
-    "endless spells and invocations": {"kind": "endless-spell"},
-    "endless spells": {"kind": "endless-spell"},
-    "invocations": {"kind": "invocation"},
-    "terrain": {"kind": "terrain"},
-    "faction terrain": {"kind": "terrain"},
-    "core battalions": {"kind": "core-battalion"},
-    "core battalion": {"kind": "core-battalion"},
-    "warscroll battalions": {"kind": "warscroll-battalion"},
+SECTIONS: dict[str, Section] = {
+    "leader": Section(roles=("Leader",)),
+    "leaders": Section(roles=("Leader",)),
+    "battleline": Section(roles=("Battleline",)),
+    "other": Section(roles=("Other",)),
+    "units": Section(roles=("Other",)),
+    "behemoth": Section(roles=("Behemoth",)),
+    "behemoths": Section(roles=("Behemoth",)),
+    "artillery": Section(roles=("Artillery",)),
+    "allies": Section(ally=True),
+    "endless spells & invocations": Section("endless-spell"),
+    "endless spells/invocations": Section("endless-spell"),
+    "endless spells and invocations": Section("endless-spell"),
+    "endless spells": Section("endless-spell"),
+    "malign sorcery": Section("endless-spell"),
+    "invocations": Section("invocation"),
+    "terrain": Section("terrain"),
+    "faction terrain": Section("terrain"),
+    "core battalions": Section("core-battalion"),
+    "core battalion": Section("core-battalion"),
+    "warscroll battalions": Section("warscroll-battalion"),
     # Warscroll Builder lists the kinds of extra enhancements a battalion gave: nothing to place.
-    "additional enhancements": {"kind": "skip"},
+    "additional enhancements": Section("skip"),
 }
+UNIT = Section()
 
 # Header fields the import keeps, by the names tools give them.
 FACTION_KEYS = {"army faction", "allegiance", "faction"}
@@ -118,7 +131,7 @@ def header_field(text: str) -> tuple[str, str] | None:
     return match["key"].strip().lower(), match["value"].strip()
 
 
-def section(text: str) -> dict[str, object] | None:
+def section(text: str) -> Section | None:
     """What a heading line says the units under it are, or ``None`` if it is no heading."""
     return SECTIONS.get(text.strip().rstrip(":").lower())
 
@@ -195,17 +208,14 @@ def add_enhancement(unit: Unit, what: str, value: str, keywords: list[str]) -> N
             unit.notes.append(name)
 
 
-def make_unit(
-    section_of: dict[str, object] | None, line: Line, parsed: tuple[int | None, str, int, str]
-) -> Unit:
+def make_unit(under: Section | None, line: Line, parsed: tuple[int | None, str, int, str]) -> Unit:
     """A unit from an entry line and the heading it stands under."""
     count, name, points, _marks = parsed
-    about = section_of or {}
-    kind = str(about.get("kind", "unit"))
-    unit = Unit(name=name, points=points, line=line.number, kind=kind)
-    if kind == "unit":
-        unit.roles = list(about.get("roles", []))  # type: ignore[call-overload]
-        unit.ally = bool(about.get("ally", False))
+    about = under or UNIT
+    unit = Unit(name=name, points=points, line=line.number, kind=about.kind)
+    if about.kind == "unit":
+        unit.roles = list(about.roles)
+        unit.ally = about.ally
         # "1 x" is how the tools count a unit bought once, not its models.
         unit.models = count if count and count > 1 else None
     return unit
@@ -236,7 +246,7 @@ def mark_general(reading: Reading) -> None:
 
 def read_headings(reading: Reading, lines: list[Line], footer: re.Pattern[str]) -> Reading:
     """Read the heading layout: header fields, role headings, entry lines and their sub-lines."""
-    current: dict[str, object] | None = None
+    current: Section | None = None
     unit: Unit | None = None
     started = False
     for line in lines:
@@ -256,7 +266,7 @@ def read_headings(reading: Reading, lines: list[Line], footer: re.Pattern[str]) 
         if footer.match(text):
             unit = None
             continue
-        kind = (current or {}).get("kind")
+        kind = current.kind if current else None
         if kind == "skip":
             continue
         if kind == "core-battalion" and not is_bulleted(line.text):

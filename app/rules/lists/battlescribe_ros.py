@@ -142,13 +142,13 @@ def _header(reading: Reading, sel: Element, line: Line) -> None:
 def _unit(sel: Element, line: Line, primary: str | None, points: float) -> Unit:
     name = (sel.get("name") or "").strip()
     unit = Unit(name=name, points=round(points), line=line.number)
-    about = aos_common.section(primary or "") or {}
-    unit.kind = str(about.get("kind", "unit"))
+    about = aos_common.section(primary or "") or aos_common.UNIT
+    unit.kind = about.kind if about.kind != "skip" else "unit"
     if primary and (primary.lower().startswith("endless spell") or primary.lower() == "malign sorcery"):
         unit.kind = "endless-spell"
     if unit.kind == "unit":
-        unit.roles = list(about.get("roles", []))  # type: ignore[call-overload]
-        unit.ally = bool(about.get("ally", False))
+        unit.roles = list(about.roles)
+        unit.ally = about.ally
     unit.category = primary
     models = 0
     nested = _child(sel, "selections")

@@ -167,14 +167,14 @@ def _unit(reading: Reading, line: Line, entry: re.Match[str], category: str | No
         )
         name = name[prefix.end() :].strip()
     unit = Unit(name=name, points=points, line=line.number, kind=kind)
-    about = aos_common.section(category or "") or {}
-    if kind == "unit" and about.get("kind") not in (None, "unit"):
-        unit.kind = str(about["kind"])
+    about = aos_common.section(category or "") or aos_common.UNIT
+    if kind == "unit" and about.kind not in ("unit", "skip"):
+        unit.kind = about.kind
     if reading.game == "old-world":
         unit.category = OLD_WORLD_CATEGORIES.get(category or "", category)
     elif unit.kind == "unit":
-        unit.roles = list(about.get("roles", []))  # type: ignore[call-overload]
-        unit.ally = bool(about.get("ally", False))
+        unit.roles = list(about.roles)
+        unit.ally = about.ally
     for option in (o.strip() for o in (entry["options"] or "").split(",")):
         if not option:
             continue
