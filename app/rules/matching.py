@@ -130,6 +130,11 @@ def _strategy(reading: Reading, pack: Pack, unread: list[Line]) -> str | None:
     return found.id if found else None
 
 
+def _models(value: Any) -> int | None:
+    # A roster counts 1 to 1000 models; a count past that is a typo, left for the player to give.
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1000 else None
+
+
 def _notes(unit: Unit) -> str:
     text = "; ".join(unit.notes)
     return text if len(text) <= MAX_NOTES else text[: MAX_NOTES - 1] + "…"
@@ -150,7 +155,7 @@ def _aos_entry(unit: Unit, catalogue: Catalogue, unread: list[Line]) -> dict[str
         "roles": roles if unit.kind == "unit" else [],
         "keywords": [k.upper() for k in keywords][:40],
         "size": unit.size,
-        "models": unit.models,
+        "models": _models(unit.models),
         "single_model": unit.single_model or bool(known.get("single_model")),
         "ally": unit.ally,
         "coalition": unit.coalition,
@@ -181,7 +186,7 @@ def _fb_entry(unit: Unit, catalogue: Catalogue, pack: Pack, unread: list[Line]) 
         "kind": unit.kind,
         "type": regiment_type,
         "points": unit.points,
-        "models": unit.models or int(known.get("models") or 1),
+        "models": _models(unit.models) or _models(known.get("models")) or 1,
         "officers": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.officers],
         "retinue": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.retinue],
         "notes": _notes(unit),
@@ -198,6 +203,6 @@ def _ow_entry(unit: Unit, unread: list[Line]) -> dict[str, Any] | None:
         "name": unit.name[:MAX_NAME],
         "category": category,
         "points": unit.points,
-        "models": unit.models,
+        "models": _models(unit.models),
         "notes": _notes(unit),
     }

@@ -836,3 +836,30 @@ def test_every_priced_line_of_a_reference_list_is_read_or_unread(file):
         owner = max((s for s in starts if s <= number), default=None)
         block_line = "points cost" in line.lower() and owner is not None
         assert number in starts or number in unread or block_line, (file, number, line)
+
+
+NINES = "9" * 5000  # more digits than int() reads by default (4300)
+# A count too long to be one is read as part of the name (cut to 60 characters): the points on
+# the line still count, and the player sees the odd name in the preview.
+
+
+@pytest.mark.parametrize(
+    ("pack", "text", "points", "unread"),
+    [
+        ("aos-ghb-2021", f"Allegiance: Seraphon\n\nLeaders\n{NINES} x Lord Kroak (430)\n\nTotal: 430 / 1000\n", 430, []),
+        ("aos-ghb-2021", f"Allegiance: Seraphon\n\nLeaders\nLord Kroak ({NINES})\nSkinks (70)\n\nTotal: 70 / 1000\n", 70, [4]),
+        ("conquest-first-blood", f"=== Conquest ===\n\n== (Warlord) Lord [100]\n * Militia ({NINES}) [90]\n * Militia (3) [90]\n", 280, []),
+        ("aos-ghb-2021", f"Roster\nPitched Battles 2021 · 1/2 points\n\nUNITS\n{NINES} x Skinks (70)\nSaurus Guard (115)\n\nTOTAL: 185 / 1000 points\n", 185, []),
+        ("old-world-rosters", json.dumps({"game": "the-old-world", "core": [{"name_en": "A", "points": 1e300, "strength": 1e300}]}), 0, []),
+        ("old-world-rosters", '{"game": "the-old-world", "core": [{"name_en": "A", "points": 1e400}]}', 0, []),
+        ("old-world-rosters", '{"game": "the-old-world", "core": [{"name_en": "A", "strength": ' + NINES + "}]}", None, None),
+    ],
+    ids=["count", "points", "stands", "muster", "owb-huge", "owb-infinite", "owb-digits"],
+)  # fmt: skip
+def test_absurd_numbers_are_unread_or_refused_never_a_crash(packs, pack, text, points, unread):
+    made = list_import.preview(packs, pack, text, [])
+    if points is None:
+        assert isinstance(made, Refusal) and made.message.startswith("text is not an army list")
+        return
+    assert not isinstance(made, Refusal), made
+    assert (made["verdict"]["points"], unread_lines(made)) == (points, unread)

@@ -88,7 +88,7 @@ KNOWN_KEYS = {
 }
 
 _ENTRY = re.compile(
-    r"^(?:(?P<count>\d+)\s*x\s+)?(?P<name>.+?)\s*\((?P<points>\d[\d,]*)\)\s*(?P<marks>\**)\s*$"
+    r"^(?:(?P<count>\d{1,6})\s*x\s+)?(?P<name>.+?)\s*\((?P<points>\d[\d,]*)\)\s*(?P<marks>\**)\s*$"
 )
 _FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z' ]*?)\s*:\s*(?P<value>.*)$")
 TOTAL = re.compile(

@@ -139,6 +139,12 @@ def _header(reading: Reading, sel: Element, line: Line) -> None:
             reading.points_limit = whole(points[1])
 
 
+def _count(number: str | None) -> int:
+    """A selection's ``number`` attribute (how many were taken), 1 when absent or absurd."""
+    value = (number or "1").strip()
+    return int(value) if value.isdigit() and len(value) <= 6 else 1
+
+
 def _unit(sel: Element, line: Line, primary: str | None, points: float) -> Unit:
     name = (sel.get("name") or "").strip()
     unit = Unit(name=name, points=round(points), line=line.number)
@@ -154,7 +160,7 @@ def _unit(sel: Element, line: Line, primary: str | None, points: float) -> Unit:
     nested = _child(sel, "selections")
     for child in _children(nested, "selection") if nested is not None else []:
         child_name = (child.get("name") or "").strip()
-        count = int(child.get("number", "1") or 1) if (child.get("number") or "1").isdigit() else 1
+        count = _count(child.get("number"))
         if child.get("type") == "model":
             models += count
         if child_name.lower() == "general":
@@ -162,6 +168,6 @@ def _unit(sel: Element, line: Line, primary: str | None, points: float) -> Unit:
         elif child_name and child.get("type") != "model":
             unit.notes.append(child_name if count == 1 else f"{count}x {child_name}")
     if sel.get("type") == "model":
-        models = max(models, int(sel.get("number", "1")) if (sel.get("number") or "1").isdigit() else 1)
+        models = max(models, _count(sel.get("number")))
     unit.models = models if models > 1 else None
     return unit

@@ -24,7 +24,7 @@ _ENTRY = re.compile(
     re.IGNORECASE,
 )
 _PREFIX = re.compile(r"^(?P<what>endless spells?|invocations?|core battalions?|faction terrain)\s*:\s*", re.I)
-_MODELS = re.compile(r"^(?P<n>\d+)\s*x?\s+(?P<name>.+)$", re.IGNORECASE)
+_MODELS = re.compile(r"^(?P<n>\d{1,6})\s*x?\s+(?P<name>.+)$", re.IGNORECASE)
 _FOOTER = re.compile(r"^created with (battlescribe|new recruit)|^https?://", re.IGNORECASE)
 _SIGNS = re.compile(r"^\+\+\+?\s.*\+\+\+?\s*$", re.MULTILINE)
 

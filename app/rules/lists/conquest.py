@@ -19,7 +19,7 @@ FORMAT = "conquest-army-builder"
 
 _ENTRY = re.compile(
     r"^(?:==\s*|\*\s*|[-\u2013\u2022]\s*)?(?:\((?P<warlord>warlord)\)\s*)?(?P<name>[^\[\]]+?)"
-    r"(?:\s*\((?P<count>\d+)\))?\s*\[(?P<points>\d[\d,]*)\]\s*(?::\s*(?P<options>.*))?$",
+    r"(?:\s*\((?P<count>\d{1,6})\))?\s*\[(?P<points>\d[\d,]*)\]\s*(?::\s*(?P<options>.*))?$",
     re.IGNORECASE,
 )
 _TITLE = re.compile(r"^===\s*(?P<game>.*?)\s*===$")

@@ -10,6 +10,7 @@ options times their count, magic items, command, mounts, detachments). The text 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -22,7 +23,8 @@ _CATEGORY = {"lords": "characters", "heroes": "characters"}
 
 _HEADING = re.compile(r"^\+\+\s*(?P<name>[^\[+]+?)\s*(?:\[[^\]]*\])?\s*\+\+$")
 _ENTRY = re.compile(
-    r"^(?:(?P<count>\d+)\s+)?(?P<name>.+?)\s*\[(?P<points>\d[\d,.]*)\s*(?:pts|points|pkte|pts\.)\.?\]$", re.I
+    r"^(?:(?P<count>\d{1,6})\s+)?(?P<name>.+?)\s*\[(?P<points>\d[\d,.]*)\s*(?:pts|points|pkte|pts\.)\.?\]$",
+    re.I,
 )
 _TEXT_SECTIONS = {
     "characters": "characters",
@@ -46,7 +48,14 @@ def is_owb(data: Any) -> bool:
 
 
 def _num(value: Any) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.0
+    try:
+        number = float(value)
+    except OverflowError:
+        return 0.0
+    # No unit costs a billion points: anything past that is not a list, and inf or nan breaks sums.
+    return number if math.isfinite(number) and abs(number) < 1e9 else 0.0
 
 
 def _on(option: Any) -> bool:
