@@ -54,7 +54,8 @@ class _Model(BaseModel):
 
 # --- Age of Sigmar: Pitched Battles ------------------------------------------------------
 AOS_ROLES = ("Leader", "Battleline", "Behemoth", "Artillery", "Other")
-AosKind = Literal["unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation"]
+# Faction terrain is listed on a roster (it costs no points and fills no role).
+AosKind = Literal["unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"]
 AosSize = Literal["minimum", "reinforced", "reinforced-twice", "understrength"]
 
 
@@ -110,6 +111,7 @@ class AosRoster(_Model):
     name: OptionalName | None = None
     points_limit: Points
     faction: OptionalName | None = None
+    subfaction: OptionalName | None = None
     grand_strategy: OptionalName | None = None
     entries: list[AosEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
@@ -148,10 +150,34 @@ class FbRoster(_Model):
     entries: list[FbEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
 
-Roster = AosRoster | FbRoster
-MODELS: dict[str, type[AosRoster] | type[FbRoster]] = {
+# --- The Old World ---------------------------------------------------------------------------
+OW_CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
+
+
+class OwEntry(_Model):
+    uid: str | None = Field(default=None, max_length=40)
+    name: Name
+    kind: Literal["unit"] = "unit"
+    # The list's section; None when the list did not say.
+    category: Literal["characters", "core", "special", "rare", "mercenaries", "allies"] | None = None
+    points: Points = 0
+    models: int | None = Field(default=None, ge=1, le=1000)
+    notes: Note = ""
+
+
+class OwRoster(_Model):
+    pack: str
+    name: OptionalName | None = None
+    points_limit: Points
+    faction: OptionalName | None = None
+    entries: list[OwEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+
+Roster = AosRoster | FbRoster | OwRoster
+MODELS: dict[str, type[AosRoster] | type[FbRoster] | type[OwRoster]] = {
     "aos-pitched-battles": AosRoster,
     "conquest-first-blood": FbRoster,
+    "old-world": OwRoster,
 }
 
 
@@ -244,10 +270,12 @@ def check(pack: Pack, roster: Roster) -> Verdict:
     """Every army-building problem of the roster, by the pack's rules."""
     if isinstance(roster, AosRoster):
         return _check_aos(pack, roster)
+    if isinstance(roster, OwRoster):
+        return _check_old_world(roster)
     return _check_first_blood(pack, roster)
 
 
-def _label(entry: AosEntry | FbEntry, index: int) -> str:
+def _label(entry: AosEntry | FbEntry | OwEntry, index: int) -> str:
     return f"'{entry.name}' (entry {index + 1})"
 
 
@@ -642,9 +670,28 @@ def _check_first_blood(pack: Pack, roster: FbRoster) -> Verdict:
     return verdict
 
 
+# --- The Old World checks ------------------------------------------------------------------------
+def _check_old_world(roster: OwRoster) -> Verdict:
+    # Points against the limit only: the seeds give no composition rules for The Old World.
+    total = sum(e.points for e in roster.entries)
+    verdict = Verdict(points=total, points_limit=roster.points_limit)
+    if total > roster.points_limit:
+        verdict.problems.append(
+            Problem(
+                "points-limit",
+                f"The army costs {total} points, {total - roster.points_limit} over the "
+                f"{roster.points_limit}-point limit.",
+            )
+        )
+    verdict.counts = {"units": len(roster.entries)}
+    return verdict
+
+
 # --- what the score sheet needs to know ------------------------------------------------------
 def army_summary(roster: Roster) -> dict[str, Any]:
     """The units that tactics and grand strategies name: the general, HEROES, MONSTERS, ..."""
+    if isinstance(roster, OwRoster):
+        return {"general": None, "heroes": [], "monsters": [], "battleline": [], "wizards": [], "priests": []}
     if isinstance(roster, FbRoster):
         character = next((e.name for e in roster.entries if e.kind == "character"), None)
         return {
@@ -676,6 +723,8 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
     lines = [roster.name or "Roster", f"{pack.name} · {verdict.points}/{verdict.points_limit} points"]
     if roster.faction:
         lines.append(f"Faction: {roster.faction}")
+    if isinstance(roster, AosRoster) and roster.subfaction:
+        lines.append(f"Subfaction: {roster.subfaction}")
     if isinstance(roster, AosRoster):
         if roster.grand_strategy:
             strategy = pack.grand_strategy(roster.grand_strategy)
@@ -687,15 +736,24 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
                 "Endless spells and invocations",
                 [e for e in roster.entries if e.kind in ("endless-spell", "invocation")],
             ),
+            ("Terrain", [e for e in roster.entries if e.kind == "terrain"]),
         ]
         for title, group in groups:
             if not group:
                 continue
             lines += ["", title.upper()]
             for e in group:
+                # Every field is written, so that the import reads the text back unchanged.
                 flags = [
                     f
-                    for f, on in (("General", e.general), ("Ally", e.ally), ("Coalition", e.coalition))
+                    for f, on in (
+                        ("General", e.general),
+                        ("Ally", e.ally),
+                        ("Coalition", e.coalition),
+                        ("Single model", e.single_model),
+                        ("Warscroll battalion", e.kind == "warscroll-battalion"),
+                        ("Invocation", e.kind == "invocation"),
+                    )
                     if on
                 ]
                 if e.size != "minimum":
@@ -711,16 +769,26 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
                     lines.append(f"  - Enhancements: {', '.join(e.enhancements)}")
                 if e.keywords:
                     lines.append(f"  - Keywords: {', '.join(e.keywords)}")
-                if e.notes:
-                    lines.append(f"  - {e.notes}")
+                if e.faction:
+                    lines.append(f"  - Faction: {e.faction}")
+                lines += _note_lines(e.notes)
+    elif isinstance(roster, OwRoster):
+        for category in (*OW_CATEGORIES, None):
+            group = [e for e in roster.entries if e.category == category]
+            if not group:
+                continue
+            lines += ["", (category or "units").upper()]
+            for e in group:
+                size = f"{e.models} x " if e.models else ""
+                lines.append(f"{size}{e.name} ({e.points})")
+                lines += _note_lines(e.notes)
     else:
         for e in roster.entries:
-            kind = "Character" if e.kind == "character" else e.type.capitalize()
+            kind = f"Character, {e.type.capitalize()}" if e.kind == "character" else e.type.capitalize()
             lines += ["", f"{e.name} ({kind}, {e.models} models) [{e.points}]"]
             lines += [f"  - Officer: {m.name} [{m.points}]" for m in e.officers]
             lines += [f"  - Retinue: {m.name} [{m.points}]" for m in e.retinue]
-            if e.notes:
-                lines.append(f"  - {e.notes}")
+            lines += _note_lines(e.notes)
     lines += [
         "",
         f"TOTAL: {verdict.points} / {verdict.points_limit} points",
@@ -728,6 +796,11 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
     ]
     lines += [f"  ! {p.message}" for p in verdict.problems]
     return "\n".join(lines) + "\n"
+
+
+def _note_lines(notes: str) -> list[str]:
+    # One line of the notes a line of the text, so that notes with line breaks read back whole.
+    return [f"  - {line}".rstrip() for line in notes.split("\n")] if notes else []
 
 
 def fit_roster(body: Any) -> Any:
@@ -742,7 +815,9 @@ def fit_roster(body: Any) -> Any:
         return body
     out: dict[str, Any] = {}
     for key, value in body.items():
-        if key in ("name", "faction", "command_trait", "grand_strategy") and isinstance(value, str):
+        if key in ("name", "faction", "subfaction", "command_trait", "grand_strategy") and isinstance(
+            value, str
+        ):
             out[key] = clean_text(value)[:MAX_NAME]
         elif key == "notes" and isinstance(value, str):
             out[key] = clean_text(value, notes=True)[:MAX_NOTES]

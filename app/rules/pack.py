@@ -207,7 +207,7 @@ class Army(Model):
     ``points.limits``. Every ``rule`` a checker reports is an entry of ``army_rules``.
     """
 
-    system: Literal["aos-pitched-battles", "conquest-first-blood"]
+    system: Literal["aos-pitched-battles", "conquest-first-blood", "old-world"]
     default_points: int | None = Field(default=None, gt=0)
     roles: list[Text] = []
     character_regiments: int | None = Field(default=None, ge=0)

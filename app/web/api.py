@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from app import games as game_service
-from app import rosters, terrain_sets
+from app import list_import, rosters, terrain_sets
 from app.limits import limited
 from app.refusal import Refusal
 from app.rules import army, log, seizing, terrain
@@ -292,6 +292,28 @@ def check_roster() -> Any:
     if roster is None or pack is None:
         return _refuse(problem or "The body is not a roster.")
     return jsonify(army.check(pack, roster).as_dict())
+
+
+@bp.post("/rosters/import")
+def import_list() -> Any:
+    """A list from another tool as a roster preview: JSON ``{pack, text}`` or a multipart upload."""
+    upload = request.files.get("file")
+    if request.mimetype == "multipart/form-data":
+        if upload is None or not upload.filename:
+            return _refuse("file: attach the list as a file (a .txt, .ros, .rosz or .owb.json).", 400)
+        pack_id: Any = request.form.get("pack")
+        data: bytes | str = upload.read()
+    else:
+        body = _body()
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            return _refuse('The body must be an object such as {"pack": "aos-ghb-2021", "text": "..."}.', 400)
+        pack_id, data = body.get("pack"), body["text"]
+    pack = packs().get(pack_id) if isinstance(pack_id, str) else None
+    remembered = store().custom_units(pack.id, phone.current_hash()) if pack else []
+    made = list_import.preview(packs(), pack_id, data, remembered)
+    if isinstance(made, Refusal):
+        return _refuse(made.message)
+    return no_store(jsonify(made))
 
 
 def _roster_links(roster_id: str, token: str) -> dict[str, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from typing import Any
@@ -9,14 +11,16 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import pdf, rosters
+from app import list_import, pdf, rosters
 from app.limits import limited
 from app.refusal import Refusal
 from app.rules import army
+from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
 from app.rules.text import clean_text
-from app.web import no_store, packs, phone, private_page, qr_response, store
+from app.web import games_service, no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import whole
+from app.web.games import edit_token
 from app.web.pages import refused, shaped, wants_fragment
 from app.web.prints import sheet_pdf
 
@@ -213,6 +217,150 @@ def import_roster() -> Any:
     return no_store(
         _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
     )
+
+
+# --- import a list from another tool ------------------------------------------------------------
+def _import_pack() -> Pack:
+    builders = list_import.builders(packs())
+    if not builders:
+        abort(404, description="No installed rulepack builds armies.")
+    wanted = request.values.get("pack", "")
+    return packs().get(wanted) or next((p for p in builders if p.id == "aos-ghb-2021"), builders[0])
+
+
+def _fixed_text(form: MultiDict[str, str]) -> str:
+    """The pasted text with each unread line as the player fixed it, and dropped ones gone."""
+    lines = form.get("text", "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept = []
+    for number, line in enumerate(lines, start=1):
+        if form.get(f"drop_{number}"):
+            continue
+        fixed = form.get(f"fix_{number}")
+        kept.append(line if fixed is None else fixed)
+    return "\n".join(kept)
+
+
+def _import_input(form: MultiDict[str, str]) -> tuple[str, bytes | str]:
+    """What to read: a new upload, a zipped upload carried from the last preview, or the text."""
+    upload = request.files.get("file")
+    if upload and upload.filename:
+        data = upload.read()
+        if data[:4] == b"PK\x03\x04":
+            return base64.b64encode(data).decode("ascii"), data
+        return "", data
+    carried = form.get("upload", "")
+    if carried:
+        try:
+            return carried, base64.b64decode(carried, validate=True)
+        except (binascii.Error, ValueError):
+            abort(400, description="upload must be the file the last preview carried; choose the file again.")
+    return "", _fixed_text(form)
+
+
+def _import_page(pack: Pack, code: int = 200, **context: Any) -> Any:
+    values = {
+        "pack": pack,
+        "builders": list_import.builders(packs()),
+        "text": "",
+        "upload": "",
+        "preview": None,
+        "error": None,
+        "game": request.values.get("game", ""),
+        "player": request.values.get("player", ""),
+        **context,
+    }
+    response = make_response(render_template("roster_import.html", **values), code)
+    return private_page(response)
+
+
+@bp.get("/rosters/import")
+def import_list() -> Any:
+    """Paste or upload a list made in another app; nothing is stored until it is saved."""
+    return _import_page(_import_pack())
+
+
+def _read_import(pack: Pack) -> tuple[dict[str, Any] | Refusal, str, str]:
+    carried, data = _import_input(request.form)
+    remembered = store().custom_units(pack.id, phone.current_hash())
+    made = list_import.preview(packs(), pack.id, data, remembered)
+    text = data if isinstance(data, str) else ("" if carried else _shown_text(data))
+    return made, text, carried
+
+
+def _shown_text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace")
+
+
+@bp.post("/rosters/import/preview")
+def import_preview() -> Any:
+    """The roster the list makes, its verdict and every line it could not read: nothing saved."""
+    pack = _import_pack()
+    made, text, carried = _read_import(pack)
+    if isinstance(made, Refusal):
+        return _import_page(pack, 422, text=text, upload=carried, error=made.message)
+    return _import_page(pack, text=text, upload=carried, preview=made, format_name=_format_name(made))
+
+
+def _format_name(made: dict[str, Any]) -> str:
+    return FORMAT_NAMES.get(made["format"], made["format"])
+
+
+@bp.post("/rosters/import/save")
+@limited("rosters")
+def import_save() -> Any:
+    """Store the previewed roster."""
+    return _save_import(None)
+
+
+# Under the game's own path, so that the game's edit cookie (kept for /games/<id>) comes along.
+@bp.post("/games/<game_id>/armies/import")
+@limited("rosters")
+def import_save_for_game(game_id: str) -> Any:
+    """Store the previewed roster and field it in a seat of the game, in one tap."""
+    if store().game(game_id) is None:
+        abort(404, description="There is no such game.")
+    if edit_token(game_id) is None:
+        abort(403, description="Only this game's players can field a roster in it: open the join link first.")
+    return _save_import(game_id)
+
+
+def _save_import(game_id: str | None) -> Any:
+    pack = _import_pack()
+    made, text, carried = _read_import(pack)
+    if isinstance(made, Refusal):
+        return _import_page(pack, 422, text=text, upload=carried, error=made.message)
+    # A roster file's lines cannot be edited here, only dropped; a text's dropped lines are gone.
+    unread = [u for u in made["unread"] if not (carried and request.form.get(f"drop_{u['line']}"))]
+    if unread:
+        first = unread[0]
+        error = (
+            f"Line {first['line']} is still unread: fix it so it reads as a unit, or tick Drop; "
+            f"{len(unread)} line{'s' if len(unread) != 1 else ''} left."
+        )
+        return _import_page(
+            pack, 422, text=text, upload=carried, preview=made, format_name=_format_name(made), error=error
+        )
+    player = whole(request.form.get("player", ""))
+    if game_id is not None and player is None:
+        return _import_page(
+            pack, 422, text=text, upload=carried, error="player must be a seat of the game: 0, 1, ..."
+        )
+    saved = rosters.create(store(), packs(), made["roster"], phone.current_hash())
+    if isinstance(saved, Refusal):
+        return _import_page(pack, 422, text=text, upload=carried, error=saved.message)
+    roster_id, token = saved
+    target = url_for("rosters.show", roster_id=roster_id)
+    if game_id is not None:
+        problem = games_service().attach_roster(game_id, player, roster_id)
+        if problem:
+            # The roster is saved all the same: it is on the phone's list to attach by hand.
+            error = f"{problem.message} The roster is saved: attach it from the game's Armies."
+            return _import_page(pack, 422, text=text, upload=carried, error=error)
+        target = url_for("games.show", game_id=game_id)
+    return no_store(_with_token(redirect(target, code=303), roster_id, token))
 
 
 # --- the builder ------------------------------------------------------------------------------
@@ -468,6 +616,14 @@ def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
                 members.append({"name": name, "points": cost or 0})
             entry[group] = members
         return entry, None
+    if system == "old-world":
+        models, problem = _whole(form, "models", required=False)
+        if problem:
+            return entry, problem
+        entry["models"] = models or None
+        category = form.get("category") or None
+        entry["category"] = category if category in army.OW_CATEGORIES else None
+        return entry, None
     entry["kind"] = form.get("kind", "unit")
     models, problem = _whole(form, "models", required=False)
     if problem:
@@ -492,7 +648,7 @@ def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
 def entry_form_values(pack: Pack, entry: dict[str, Any]) -> MultiDict[str, str]:
     """An entry's values as the form shows them (the inverse of :func:`form_entry`)."""
     values: MultiDict[str, str] = MultiDict()
-    for key in ("name", "notes", "kind", "type", "size", "command_trait", "faction"):
+    for key in ("name", "notes", "kind", "type", "size", "command_trait", "faction", "category"):
         if entry.get(key):
             values[key] = str(entry[key])
     for key in ("points", "models"):

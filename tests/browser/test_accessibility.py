@@ -57,6 +57,12 @@ def problems(page: Page) -> list[str]:
     return found
 
 
+# A pasted list with one line the import cannot read: the preview highlights it.
+IMPORTED = (
+    "Allegiance: Seraphon\n\nLeaders\nLord Kroak (430)\n- General\nSkinks 70 points\n\nTotal: 430 / 1000\n"
+)
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, shot, theme: str) -> None:
     page.add_init_script(path=str(AXE))
@@ -90,6 +96,12 @@ def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, sh
         page.context.set_offline(False)
         expect(page.locator("#outbox")).to_be_hidden()
 
+    def import_preview() -> None:
+        page.goto(live_server + "/rosters/import")
+        page.get_by_label("The list as text").fill(IMPORTED)
+        page.get_by_role("button", name="Read the list").click()
+        expect(page.locator(".unread")).to_have_count(1)
+
     screens = [
         ("home", lambda: page.goto(live_server + "/")),
         ("new-game", lambda: page.goto(live_server + "/games/new")),
@@ -101,6 +113,7 @@ def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, sh
         ("rosters", lambda: page.goto(live_server + "/rosters")),
         ("roster", lambda: page.goto(roster["edit_url"])),
         ("roster-new", lambda: page.goto(live_server + "/rosters/new")),
+        ("roster-import", import_preview),
         ("error", lambda: page.goto(live_server + "/games/no-such-game")),
         ("offline", lambda: page.goto(live_server + "/offline")),
     ]

@@ -8,6 +8,7 @@ The fuzz run is reproducible: it prints its seed, and ``MUSTER_FUZZ_SEED=<seed>`
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import random
@@ -43,6 +44,7 @@ from app.rules.pack import Pack
 from app.store import Store
 from tests.conftest import ROOT
 from tests.setups import NO_STRATEGIES, first_blood, first_blood_game, new_game, pitched_battle
+from tests.unit.test_list_import import LISTS
 from tests.web.conftest import Api
 
 SPEC_PATH = ROOT / "docs" / "openapi.yaml"
@@ -318,6 +320,17 @@ def test_normal_flows_conform_to_openapi(client):
         "POST", "/api/v1/rosters/check", 422, json={**aos_roster, "entries": [{"name": "X", "size": "huge"}]}
     )
     api.call("POST", "/api/v1/rosters", 201, json={"format": "muster-roster/1", "roster": aos_roster})
+    listed = "Allegiance: Seraphon\n\nLeaders\nLord Kroak (430)\n- General\n\nTotal: 430 / 2000\n"
+    api.call("POST", "/api/v1/rosters/import", 200, json={"pack": "aos-ghb-2021", "text": listed})
+    api.call("POST", "/api/v1/rosters/import", 422, json={"pack": "aos-ghb-2021", "text": "no list"})
+    api.call("POST", "/api/v1/rosters/import", 400, json={"pack": "aos-ghb-2021"})
+    api.call(
+        "POST",
+        "/api/v1/rosters/import",
+        200,
+        data={"pack": "aos-ghb-2021", "file": (io.BytesIO(listed.encode()), "list.txt")},
+        content_type="multipart/form-data",
+    )
     api.call(
         "POST",
         "/api/v1/terrain/check",
@@ -393,6 +406,7 @@ PER_ROUND = {
     ("GET", "/api/v1/packs/{pack_id}"): 8,
     ("POST", "/api/v1/packs/{pack_id}/seize"): 35,
     ("POST", "/api/v1/rosters/check"): 25,
+    ("POST", "/api/v1/rosters/import"): 25,
     ("POST", "/api/v1/rosters"): 25,
     ("GET", "/api/v1/rosters/{roster_id}"): 12,
     ("PUT", "/api/v1/rosters/{roster_id}"): 25,
@@ -762,6 +776,16 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
             # Real exports under a new id (201), or as they are (409: the id is taken).
             exports = st.tuples(st.sampled_from(world.exports), st.booleans(), st.integers(0, 2**63))
             variants.append(exports.map(lambda t, op=op: _export_case(op, *t)))
+        if key == ("POST", "/api/v1/rosters/import"):
+            # Real exported lists, whole or cut short, into any pack (200, or 422 for another game).
+            # Names, not objects: Hypothesis prints what it draws, and a pack's repr is huge.
+            lists = st.tuples(
+                st.sampled_from(sorted(p.name for p in LISTS.iterdir())),
+                st.sampled_from([p.id for p in packs]),
+                st.integers(0, 4000),
+            )
+            # First, as Hypothesis leans to the first strategy: random text is seldom a list.
+            variants.insert(0, lists.map(lambda t, op=op: _list_case(op, *t)))
         variants.append(op.as_strategy(generation_mode=positive))
         if has_body:
             variants.append(op.as_strategy(generation_mode=negative))
@@ -784,6 +808,11 @@ def _game_spec(spec: dict[str, Any], game: KnownGame, world: World) -> dict[str,
     events = ENGINE_EVENTS[game.pack.play]
     out["components"]["schemas"]["Event"] = {"anyOf": [{"$ref": f"#/components/schemas/{e}"} for e in events]}
     return out
+
+
+def _list_case(op: Any, name: str, pack: str, cut: int) -> Any:
+    text = (LISTS / name).read_text()
+    return op.Case(body={"pack": pack, "text": text[: max(cut, 200)]}, media_type="application/json")
 
 
 def _export_case(op: Any, export: dict[str, Any], renamed: bool, n: int) -> Any:

@@ -1,0 +1,208 @@
+"""A list read from another tool, placed in a pack's roster: names matched, nothing dropped.
+
+Each unit the list names is matched by name to the pack's catalogue, then to the units this
+phone typed in earlier rosters (case, punctuation, curly quotes and ``x`` counts forgiven).
+A match brings what the list does not say (keywords such as HERO or MONSTER, a First Blood
+regiment type, a single model); what the list does say (points, roles, general, enhancements)
+stands. An entry the pack's roster has no place for, a grand strategy the pack does not know,
+and lines the reader could not read stay in ``unread`` with their line numbers, so that what
+was read plus what is unread accounts for every line of the list that carries points.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES, OW_CATEGORIES
+from app.rules.lists.model import GAMES, Line, Reading, Unit
+from app.rules.pack import Pack
+
+# The game each army system's rosters are for.
+SYSTEM_GAMES = {"aos-pitched-battles": "aos", "conquest-first-blood": "conquest", "old-world": "old-world"}
+AOS_KINDS = {"unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"}
+
+_COUNT = re.compile(r"^\d+\s*x?\s+|\s+x\s*\d+$|\s+\d+\s*x$")
+
+
+def name_key(name: str) -> str:
+    """A name as matching compares it: no case, accents, punctuation, or "x" counts."""
+    # Apostrophes, straight or curly, join a word (Be'lakor, Be’Lakor: one word either way).
+    text = re.sub(r"['\u2018\u2019`]", "", name)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold().strip()
+    text = _COUNT.sub("", text)
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+
+
+@dataclass
+class Placed:
+    """The roster body (as POST /api/v1/rosters takes it) and the lines left unread."""
+
+    roster: dict[str, Any]
+    unread: list[Line] = field(default_factory=list)
+
+
+def wrong_game(reading: Reading, pack: Pack, builders: list[Pack]) -> str | None:
+    """One sentence when the list is for another game than the pack's rosters, else ``None``."""
+    system = pack.army.system if pack.army else None
+    game = SYSTEM_GAMES.get(system or "")
+    if reading.game is None or game is None or reading.game == game:
+        return None
+    fits = [p.id for p in builders if p.army and SYSTEM_GAMES.get(p.army.system) == reading.game]
+    where = f"; import it into {' or '.join(fits)}" if fits else ""
+    return f"pack: this is a list for {GAMES[reading.game]}, not for {pack.name}{where}."
+
+
+class Catalogue:
+    """The pack's units and the phone's remembered ones, found by :func:`name_key`."""
+
+    def __init__(self, pack: Pack, remembered: list[dict[str, Any]]) -> None:
+        self.known: dict[str, dict[str, Any]] = {}
+        # Remembered units first, so the pack's own catalogue wins a tie.
+        for unit in remembered:
+            if isinstance(unit, dict) and isinstance(unit.get("name"), str):
+                self.known.setdefault(name_key(unit["name"]), {}).update(unit)
+        for item in pack.units:
+            self.known[name_key(item.name)] = item.model_dump(exclude_none=True)
+
+    def find(self, name: str) -> dict[str, Any] | None:
+        """The catalogue or remembered unit of that name, if any."""
+        return self.known.get(name_key(name))
+
+
+def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]]) -> Placed:
+    """Place a list reading in a roster of the pack (it must build armies)."""
+    assert pack.army is not None
+    catalogue = Catalogue(pack, remembered)
+    unread = list(reading.unread)
+    system = pack.army.system
+    if system == "conquest-first-blood":
+        entries = [e for u in reading.units if (e := _fb_entry(u, catalogue, pack, unread)) is not None]
+    elif system == "old-world":
+        entries = [e for u in reading.units if (e := _ow_entry(u, unread)) is not None]
+    else:
+        entries = [e for u in reading.units if (e := _aos_entry(u, catalogue, unread)) is not None]
+    if len(entries) > MAX_ENTRIES:
+        numbered = entries[MAX_ENTRIES:]
+        entries = entries[:MAX_ENTRIES]
+        unread += [Line(e.pop("_line"), e["name"]) for e in numbered]
+    for entry in entries:
+        entry.pop("_line")
+    body: dict[str, Any] = {
+        "pack": pack.id,
+        "name": _cut(reading.name, MAX_NAME),
+        "points_limit": _limit(reading, pack, entries),
+        "faction": _cut(reading.faction, MAX_NAME),
+        "entries": entries,
+    }
+    if system == "aos-pitched-battles":
+        body["subfaction"] = _cut(reading.subfaction, MAX_NAME)
+        body["grand_strategy"] = _strategy(reading, pack, unread)
+    unread.sort(key=lambda line: line.number)
+    return Placed(body, unread)
+
+
+def _cut(text: str | None, top: int) -> str | None:
+    return text[:top].strip() or None if text else None
+
+
+def _limit(reading: Reading, pack: Pack, entries: list[dict[str, Any]]) -> int:
+    """The list's own limit; else the pack's default; else the smallest preset the army fits."""
+    if reading.points_limit:
+        return reading.points_limit
+    if pack.army and pack.army.default_points:
+        return pack.army.default_points
+    total = sum(e.get("points", 0) for e in entries)
+    presets = sorted(pack.points.presets)
+    return next((p for p in presets if p >= total), presets[-1])
+
+
+def _strategy(reading: Reading, pack: Pack, unread: list[Line]) -> str | None:
+    if not reading.grand_strategy:
+        return None
+    key = name_key(reading.grand_strategy)
+    found = next((g for g in pack.grand_strategies if key in (name_key(g.name), name_key(g.id))), None)
+    if found is None and reading.grand_strategy_line is not None:
+        # A battletome's own grand strategy, or another season's: the player picks one of the pack's.
+        unread.append(reading.grand_strategy_line)
+    return found.id if found else None
+
+
+def _models(value: Any) -> int | None:
+    # A roster counts 1 to 1000 models; a count past that is a typo, left for the player to give.
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1000 else None
+
+
+def _notes(unit: Unit) -> str:
+    text = "; ".join(unit.notes)
+    return text if len(text) <= MAX_NOTES else text[: MAX_NOTES - 1] + "…"
+
+
+def _aos_entry(unit: Unit, catalogue: Catalogue, unread: list[Line]) -> dict[str, Any] | None:
+    if unit.kind not in AOS_KINDS:
+        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
+        return None
+    known = catalogue.find(unit.name) or {}
+    keywords = list(dict.fromkeys([*(known.get("keywords") or []), *unit.keywords]))
+    roles = unit.roles or list(known.get("roles") or [])
+    entry: dict[str, Any] = {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "kind": unit.kind,
+        "points": unit.points,
+        "roles": roles if unit.kind == "unit" else [],
+        "keywords": [k.upper() for k in keywords][:40],
+        "size": unit.size,
+        "models": _models(unit.models),
+        "single_model": unit.single_model or bool(known.get("single_model")),
+        "ally": unit.ally,
+        "coalition": unit.coalition,
+        "general": unit.general,
+        "command_trait": unit.command_trait,
+        "enhancements": [e[:MAX_NAME] for e in unit.enhancements][:6],
+        "notes": _notes(unit),
+    }
+    if unit.faction:
+        entry["faction"] = unit.faction[:MAX_NAME]
+    return entry
+
+
+def _fb_entry(unit: Unit, catalogue: Catalogue, pack: Pack, unread: list[Line]) -> dict[str, Any] | None:
+    if unit.kind not in ("character", "regiment"):
+        unread.append(Line(unit.line, f"{unit.name} [{unit.points}]"))
+        return None
+    known = catalogue.find(unit.name) or {}
+    types = [t.id for t in pack.army.regiment_types] if pack.army else []
+    kind_of = unit.regiment_type or known.get("type")
+    # With neither the list nor a match saying, a regiment is taken for infantry (the most common).
+    regiment_type = (
+        kind_of if kind_of in types else ("infantry" if "infantry" in types or not types else types[0])
+    )
+    return {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "kind": unit.kind,
+        "type": regiment_type,
+        "points": unit.points,
+        "models": _models(unit.models) or _models(known.get("models")) or 1,
+        "officers": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.officers],
+        "retinue": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.retinue],
+        "notes": _notes(unit),
+    }
+
+
+def _ow_entry(unit: Unit, unread: list[Line]) -> dict[str, Any] | None:
+    if unit.kind != "unit":
+        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
+        return None
+    category = unit.category if unit.category in OW_CATEGORIES else None
+    return {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "category": category,
+        "points": unit.points,
+        "models": _models(unit.models),
+        "notes": _notes(unit),
+    }
