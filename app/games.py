@@ -1,7 +1,7 @@
 """Games as the app uses them: stored set-up and events, replayed through the rules.
 
 The views (HTML and JSON) call these functions; they hold no SQL and no rules, only the
-wiring between app/store.py and app/rules/.
+wiring between app/store/ and app/rules/.
 """
 
 from __future__ import annotations
@@ -74,21 +74,21 @@ def load(
     game's row when the caller has just read it; ``replays`` the process's kept states, from
     which the state is taken (the caller gives it back with ``replays.keep``).
     """
-    row = row or store.game(game_id)
+    row = row or store.games.get(game_id)
     if row is None:
         return None
     missing = _missing(row, packs)
     if missing:
         raise PackMissing(missing)
     pack = packs[row.pack]
-    armies = store.game_rosters(game_id)
+    armies = store.rosters.of_game(game_id)
     for attached in armies.values():
         roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
         attached["summary"] = army.army_summary(roster) if roster is not None else None
         attached["name"] = attached["roster"].get("name") or "Roster"
     if outcome is not None and outcome.state is not None:
         return Loaded(row, pack, outcome.state, armies, outcome.log)
-    log = store.events(game_id)
+    log = store.games.events(game_id)
     rules, setup = engine(pack), setup_of(row)
     state = replays.take(game_id, pack, setup, log, rules) if replays else rules.replay(pack, setup, log)
     return Loaded(row, pack, state, armies, log)
@@ -109,7 +109,7 @@ def create(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, str] |
     setup, problem = parse_setup(data, packs)
     if setup is None:
         return Refusal(problem or "The set-up is not valid.")
-    return store.create_game(setup.as_dict())
+    return store.games.create(setup.as_dict())
 
 
 @dataclass
@@ -143,7 +143,7 @@ def record(
         eid = scoring.event_id(event)
     except scoring.Refused as exc:
         return Outcome("refused", str(exc))
-    row = row or store.game(game_id)
+    row = row or store.games.get(game_id)
     if row is None:
         return Outcome("refused", "There is no such game.")
     # A scenario gone from an updated pack is as unplayable as a pack gone: replaying would raise.
@@ -180,7 +180,7 @@ def record(
             after[:] = [rules.replay(pack, setup, log), log]
         return card(after[0])
 
-    outcome = store.append(game_id, body, refuse, summarise)
+    outcome = store.games.append(game_id, body, refuse, summarise)
     if outcome.status != "recorded" or after[0] is None:
         return Outcome(outcome.status, outcome.error)
     return Outcome(outcome.status, outcome.error, after[0], after[1])
@@ -215,7 +215,7 @@ def card_is_current(stored: dict[str, Any] | None, pack: Pack) -> bool:
 def card(state: scoring.Game | rounds.RoundGame) -> dict[str, Any]:
     """What the club home shows of a game: each player's VP, the round, and the result.
 
-    Stored with the game as its events arrive (see Store.recent_games), so the home never
+    Stored with the game as its events arrive (see app/store/games.py), so the home never
     replays a log to draw a card.
     """
     result = state.result if state.finished else None
@@ -374,18 +374,18 @@ def attach_roster(
     count = len(loaded.state.setup.players)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < count:
         return Refusal(f"player must be a player's index in this game, 0 to {count - 1}.")
-    row = store.roster(roster_id) if isinstance(roster_id, str) else None
+    row = store.rosters.get(roster_id) if isinstance(roster_id, str) else None
     if row is None:
         return Refusal("roster must be the id of a stored roster.")
     if row.pack != loaded.row.pack:
         return Refusal(f"roster is for {row.pack}, but this game is played with {loaded.row.pack}.")
-    store.attach_roster(game_id, player, row.id, row.body)
+    store.rosters.attach(game_id, player, row.id, row.body)
     return None
 
 
 def export(store: Store, game_id: str) -> dict[str, Any] | None:
     """The whole game as JSON: set-up and every event as recorded (no edit token)."""
-    row = store.game(game_id)
+    row = store.games.get(game_id)
     if row is None:
         return None
     return {
@@ -393,7 +393,7 @@ def export(store: Store, game_id: str) -> dict[str, Any] | None:
         "id": row.id,
         "created": row.created,
         **row.setup_dict(),
-        "events": store.events(game_id, with_time=True),
+        "events": store.games.events(game_id, with_time=True),
     }
 
 
@@ -413,7 +413,7 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
     game_id = data.get("id")
     if not isinstance(game_id, str) or not 16 <= len(game_id) <= 64 or not _url_safe(game_id):
         return Refusal("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
-    if store.game_exists(game_id):
+    if store.games.exists(game_id):
         return Refusal(
             "id is already a game on this server; delete it first or import under a new id.", conflict=True
         )
@@ -455,11 +455,11 @@ def import_game(store: Store, packs: dict[str, Pack], data: Any) -> tuple[str, s
         if problem:
             return Refusal(f"events[{i}] is refused: {problem}")
         clean.append({**body, "recorded": recorded} if recorded else body)
-    if store.events_exist(sorted(seen)):
+    if store.games.events_exist(sorted(seen)):
         return Refusal(
             "events: some event ids are already recorded on this server in another game.", conflict=True
         )
-    token = store.import_game(setup.as_dict(), game_id, created, clean, card(state))
+    token = store.games.import_game(setup.as_dict(), game_id, created, clean, card(state))
     return game_id, token
 
 

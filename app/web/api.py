@@ -241,14 +241,14 @@ def show_game(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/events")
 def list_events(game_id: str) -> Any:
-    if not store().game_exists(game_id):
+    if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
-    return jsonify(store().events(game_id, with_time=True))
+    return jsonify(store().games.events(game_id, with_time=True))
 
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str) -> Any:
-    row, token_ok = store().game_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
     if row is None:
         abort(404, description="There is no such game.")
     if not token_ok:
@@ -327,7 +327,7 @@ def show_roster(roster_id: str) -> Any:
 @bp.put("/rosters/<roster_id>")
 def replace_roster(roster_id: str) -> Any:
     _loaded_roster(roster_id)
-    if not store().roster_token_ok(roster_id, request.headers.get("X-Edit-Token")):
+    if not store().rosters.token_ok(roster_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this roster's edit token to change it.", 403)
     data = _body()
     if not isinstance(data, dict):
@@ -348,7 +348,7 @@ def replace_roster(roster_id: str) -> Any:
 @bp.post("/games/<game_id>/rosters")
 def attach_roster(game_id: str) -> Any:
     loaded_game(game_id)  # 404 for no such game, 409 when its pack or scenario is gone
-    if not store().token_ok(game_id, request.headers.get("X-Edit-Token")):
+    if not store().games.token_ok(game_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)
     data = _body()
     if not isinstance(data, dict):

@@ -30,7 +30,7 @@ def _cookie(game_id: str) -> str:
 def edit_token(game_id: str) -> str | None:
     """The edit token this browser holds for the game, if it is the right one."""
     token = request.cookies.get(_cookie(game_id))
-    return token if store().token_ok(game_id, token) else None
+    return token if store().games.token_ok(game_id, token) else None
 
 
 def _with_token(response: Any, game_id: str, token: str) -> Any:
@@ -160,7 +160,7 @@ def _view(
         "summary": games.summary(loaded),
         "can_edit": token is not None,
         "armies": loaded.armies,
-        "roster_choices": store().phone_rosters(phone.known_hash(), loaded.row.pack) if token else [],
+        "roster_choices": store().rosters.of_phone(phone.known_hash(), loaded.row.pack) if token else [],
         "error": error,
         "draft": draft or MultiDict(),
         "game_partial": "partials/_rounds_game.html"
@@ -244,7 +244,7 @@ def show(game_id: str) -> Any:
 @bp.get("/games/<game_id>/watch.svg")
 def watch_qr(game_id: str) -> Any:
     """The QR code of the link to watch the game (anyone may have it)."""
-    if not store().game_exists(game_id):
+    if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
     return qr_response(url_for("games.show", game_id=game_id, _external=True))
 
@@ -260,9 +260,9 @@ def join_qr(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Any:
-    if not store().game_exists(game_id):
+    if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
-    if not store().token_ok(game_id, token):
+    if not store().games.token_ok(game_id, token):
         abort(403, description="This join link is not valid for the game; ask for a new one.")
     response = redirect(url_for("games.show", game_id=game_id), code=303)
     return no_store(_with_token(response, game_id, token))

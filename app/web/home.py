@@ -51,20 +51,20 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
 
 
 def _card(row: GameRow, pack: Any) -> dict[str, Any]:
-    log, seq = store().log(row.id)
+    log, seq = store().games.log(row.id)
     state = replays().take(row.id, pack, games.setup_of(row), log, games.engine(pack))
     hold(row.id, games.Loaded(row, pack, state, log=log))
     card = games.card(state)
-    store().save_summary(row.id, card, seq)
+    store().games.save_summary(row.id, card, seq)
     return card
 
 
 def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     since = _since()
     # Tonight's tables in the order they sat down; the rest of the week below, newest first.
-    tonight = store().recent_games(200, since=since)
+    tonight = store().games.recent(200, since=since)
     tonight.reverse()
-    earlier = store().recent_games(EARLIER, before=since)
+    earlier = store().games.recent(EARLIER, before=since)
     return _listed(tonight), _listed(earlier)
 
 

@@ -54,7 +54,7 @@ def _keep(response: Any, name: str, value: str) -> Any:
 
 def _token(roster_id: str) -> str | None:
     token = request.cookies.get(_cookie(roster_id))
-    return token if store().roster_token_ok(roster_id, token) else None
+    return token if store().rosters.token_ok(roster_id, token) else None
 
 
 def _with_token(response: Any, roster_id: str, token: str) -> Any:
@@ -90,9 +90,9 @@ def index() -> Any:
         for name, value in request.cookies.items()
         if name.startswith(ROSTER_COOKIE) and _ID.fullmatch(name.removeprefix(ROSTER_COOKIE))
     }
-    own = store().rosters_by_id(list(tokens), tokens)
+    own = store().rosters.by_ids(list(tokens), tokens)
     mine = {r.id for r in own}
-    shared = [r for r in store().rosters_by_id(_seen()) if r.id not in mine]
+    shared = [r for r in store().rosters.by_ids(_seen()) if r.id not in mine]
     response = make_response(
         render_template("rosters.html", own=_listed(own), shared=_listed(shared), builders=_builders())
     )
@@ -225,7 +225,9 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "can_edit": token is not None,
         "system": pack.army.system if pack.army else None,
         "limit": pack.limit(loaded.verdict.points_limit),
-        "remembered": store().custom_units(pack.id, phone.current_hash(), REMEMBERED_SHOWN) if token else [],
+        "remembered": store().rosters.custom_units(pack.id, phone.current_hash(), REMEMBERED_SHOWN)
+        if token
+        else [],
         "limits": _limits(),
         "catalogue": [u.model_dump(exclude_none=True) for u in pack.units] if token else [],
         "officer_slots": OFFICER_SLOTS,
@@ -264,7 +266,7 @@ def show(roster_id: str) -> Any:
 @bp.get("/rosters/<roster_id>/share.svg")
 def share_qr(roster_id: str) -> Any:
     """The QR code of the roster's read-only link."""
-    if store().roster(roster_id) is None:
+    if store().rosters.get(roster_id) is None:
         abort(404, description="There is no such roster.")
     return qr_response(url_for("rosters.show", roster_id=roster_id, _external=True))
 
@@ -272,7 +274,7 @@ def share_qr(roster_id: str) -> Any:
 @bp.get("/rosters/<roster_id>/edit/<token>")
 def join(roster_id: str, token: str) -> Any:
     _loaded(roster_id)
-    if not store().roster_token_ok(roster_id, token):
+    if not store().rosters.token_ok(roster_id, token):
         abort(403, description="This edit link is not valid for the roster.")
     return no_store(
         _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)

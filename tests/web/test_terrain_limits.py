@@ -28,13 +28,13 @@ def stack(app: Flask, game_id: str, count: int) -> None:
     """Put ``count`` 2"x2" pieces on one spot of the game's set, straight into its SQLite file."""
     db = Store(app.config["DATABASE"])
     try:
-        set_id = db.terrain_set(game_id, "conquest-first-blood")
+        set_id = db.terrain.get_or_create_set(game_id, "conquest-first-blood")
         piece = {"name": "Rock", "kind": "zonal", "size": 1, "footprint": [2, 2], "x": 20, "y": 20}
         entries = [
             (str(uuid.uuid4()), "piece", {"piece_uid": f"rock{i}", "piece": {**piece, "name": f"Rock {i}"}})
             for i in range(count)
         ]
-        db.append_terrain(set_id, entries, lambda events: None)
+        db.terrain.append(set_id, entries, lambda events: None)
     finally:
         db.close()
 
@@ -115,7 +115,7 @@ def test_a_saved_set_loads_as_one_write(app, client):
         loaded = client.post(form["action"], data=tap, headers={"HX-Request": "true"})
         assert loaded.status_code == 200 and len(soup(loaded).select(".piece-entry")) == 40
     db = Store(app.config["DATABASE"])
-    times = {e["at"] for e in db.terrain_events(db.find_terrain_set(other["id"]))}
+    times = {e["at"] for e in db.terrain.events(db.terrain.find_set(other["id"]))}
     db.close()
     assert len(times) == 1  # forty events, one transaction
     # 40 + 40 would pass the limit: another load is refused whole.
@@ -321,12 +321,12 @@ def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     """A phone dragging a piece for ever cannot grow the log (and every page's replay) without end."""
     made, url = fb_game(client)
     db = Store(app.config["DATABASE"])
-    set_id = db.terrain_set(made["id"], "conquest-first-blood")
+    set_id = db.terrain.get_or_create_set(made["id"], "conquest-first-blood")
     moves = [
         (str(uuid.uuid4()), "piece", {"piece_uid": "rock", "piece": {"name": "Rock", "x": i % 40, "y": 5}})
         for i in range(1000)
     ]
-    db.append_terrain(set_id, moves, lambda events: None)
+    db.terrain.append(set_id, moves, lambda events: None)
     db.close()
     answer = post(client, f"{url}/pieces", csrf_token=csrf(client, url), preset="Hill")
     assert answer.status_code == 422
