@@ -86,7 +86,7 @@ def club_sets(store: Store, pack: Pack) -> list[dict[str, Any]]:
 
 def remove_club_set(store: Store, pack: Pack, set_id: str) -> bool:
     """Forget a club-wide saved set."""
-    return store.terrain.delete_from_library(set_id, CLUB, pack.id)
+    return store.terrain.delete_from_library(set_id, CLUB)
 
 
 def sets(store: Store, pack: Pack, phone: str | None) -> list[dict[str, Any]]:

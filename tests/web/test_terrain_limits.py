@@ -317,6 +317,33 @@ def test_an_admin_saves_a_set_for_the_whole_club(club):
     ]
 
 
+def test_an_admin_removes_a_club_set(club):
+    admin = _admin(club)
+    _made, url = fb_game(admin)
+    token = csrf(admin, url)
+    post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
+    post(admin, f"{url}/library", csrf_token=token, name="Club table 2", club="on")
+    player = club.test_client()
+    _m, purl = fb_game(player)
+
+    def offered() -> list[str]:
+        return [
+            b.text
+            for b in soup(player.get(purl)).select("details.card form button")
+            if "Club table" in b.text
+        ]
+
+    assert offered() == ['Add the pieces of "Club table 2" (1, club)']
+    forms = soup(admin.get("/admin")).select('form[action*="/sets/"]')
+    assert len(forms) == 1
+    removed = admin.post(forms[0]["action"], data={"csrf_token": token})
+    assert removed.status_code == 303
+    assert not soup(admin.get("/admin")).select('form[action*="/sets/"]')
+    assert offered() == []
+    again = admin.post(forms[0]["action"], data={"csrf_token": token})
+    assert again.status_code == 404
+
+
 def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     """A phone dragging a piece for ever cannot grow the log (and every page's replay) without end."""
     made, url = fb_game(client)
