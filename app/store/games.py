@@ -221,7 +221,8 @@ class Games:
             summary = summarise()
             return None if summary is None else json.dumps(summary)
 
-        return self._log.append(game_id, [(event["id"], event["type"], event)], refuse, card)
+        # An event with no type is refused by ``refuse`` before anything is stored.
+        return self._log.append(game_id, [(event["id"], event.get("type"), event)], refuse, card)
 
     def save_summary(self, game_id: str, summary: dict[str, Any], seq: int | None) -> None:
         """Keep what the home shows of a game as of the event ``seq``, unless a newer one is kept."""

@@ -129,3 +129,15 @@ def _same_owner(store: Store, log: Any, owner: str) -> Any:
     if log is _game_log:
         return lambda eid, refuse: store.games.append(owner, {"id": eid, "type": "note"}, refuse)
     return lambda eid, refuse: store.terrain.append(owner, [(eid, "seat", {"player": 1})], refuse)
+
+
+def test_an_event_with_no_type_is_refused_with_a_sentence(client) -> None:
+    game = new_game(client)
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/events",
+        json={"id": str(uuid.uuid4()), "control": {}},
+        headers={"X-Edit-Token": game["edit_token"]},
+    )
+    assert answer.status_code == 422, answer.json
+    assert "type" in answer.json["error"]
+    assert client.get(f"/api/v1/games/{game['id']}/events").json == []
