@@ -33,8 +33,8 @@ class EventLog:
     """One append-only table of events, each belonging to one owner (a game, a terrain set).
 
     ``owner`` and ``time`` name the table's columns for the owner's id and the time an event
-    was recorded; ``decode`` turns a stored row (``id``, ``type``, ``body``, ``time``) into
-    the event the rules read; ``keep``, if given, stores what the owner's summary is after an
+    was recorded; ``decode`` turns a stored row, the ``columns`` read (a tuple), into the
+    event the rules read; ``keep``, if given, stores what the owner's summary is after an
     event (given with the event's seq), in the same transaction as the event.
     """
 
@@ -44,13 +44,15 @@ class EventLog:
         table: str,
         owner: str,
         time: str,
-        decode: Callable[[dict[str, Any]], dict[str, Any]],
+        columns: str,
+        decode: Callable[[tuple[Any, ...]], dict[str, Any]],
         keep: Callable[[str, Any, int], None] | None = None,
     ) -> None:
         self._c = connection
-        self._table, self._owner, self._time = table, owner, time
+        self._table, self._owner = table, owner
         self._decode, self._keep = decode, keep
-        self._read = f"SELECT id, type, body, {time} AS time FROM {table} WHERE {owner} = ? ORDER BY seq"  # noqa: S608
+        # Only the columns the events are made of, as tuples: every judged event reads the whole log.
+        self._read = f"SELECT {columns} FROM {table} WHERE {owner} = ? ORDER BY seq"  # noqa: S608
         self._insert = f"INSERT INTO {table} (id, {owner}, type, body, {time}) VALUES (?, ?, ?, ?, ?)"  # noqa: S608
         # One statement that checks as it writes: the id is new and the owner still has the
         # number of events the new one was judged against.
@@ -62,7 +64,8 @@ class EventLog:
 
     def events(self, owner_id: str) -> list[dict[str, Any]]:
         """The owner's events in the order they were recorded."""
-        return [self._decode(row) for row in self._c.query(self._read, [owner_id])]
+        decode = self._decode
+        return [decode(row) for row in self._c.db.conn.execute(self._read, [owner_id])]
 
     def insert(self, owner_id: str, entries: Sequence[Entry], recorded: str | None = None) -> int:
         """Insert events as they are, unchecked, inside the caller's transaction; the last seq."""

@@ -49,7 +49,8 @@ class Games:
             "events",
             owner="game_id",
             time="recorded",
-            decode=lambda row: json.loads(row["body"]),
+            columns="body",
+            decode=lambda row: json.loads(row[0]),
             keep=self._keep_summary,
         )
 

@@ -23,12 +23,8 @@ class Terrain:
             "terrain_events",
             owner="set_id",
             time="at",
-            decode=lambda row: {
-                "id": row["id"],
-                "type": row["type"],
-                "at": row["time"],
-                **json.loads(row["body"]),
-            },
+            columns="id, type, at, body",
+            decode=lambda row: {"id": row[0], "type": row[1], "at": row[2], **json.loads(row[3])},
         )
 
     # --- a game's set and its changes ------------------------------------------------------
