@@ -173,14 +173,15 @@ def _backup(args: argparse.Namespace) -> None:
 
     store = Store(_database())
     try:
-        store.backup(args.file)
+        store.backups.backup(args.file)
     finally:
         store.close()
     print(f"backed up to {args.file}")
 
 
 def _restore(args: argparse.Namespace) -> None:
-    from app.store import Store, check_backup
+    from app.store import Store
+    from app.store.backups import check_backup
 
     problem = check_backup(args.file)
     if problem:
@@ -188,7 +189,7 @@ def _restore(args: argparse.Namespace) -> None:
     path = _database()
     store = Store(path)
     try:
-        store.restore(args.file)
+        store.backups.restore(args.file)
     finally:
         store.close()
     Store.initialise(path)  # a backup from an older Muster is brought up to date
@@ -200,7 +201,7 @@ def _export(args: argparse.Namespace) -> None:
 
     store = Store(_database())
     try:
-        data = store.export_all()
+        data = store.backups.export_all()
     finally:
         store.close()
     with open(args.file, "w", encoding="utf-8") as out:
@@ -215,7 +216,7 @@ def _import(args: argparse.Namespace) -> None:
         data = json.load(source)
     store = Store(_database())
     try:
-        store.import_all(data)
+        store.backups.import_all(data)
     except ValueError as exc:
         sys.exit(str(exc))
     finally:
@@ -225,7 +226,7 @@ def _import(args: argparse.Namespace) -> None:
 
 def _restore_replica(args: argparse.Namespace) -> None:
     from app import replica
-    from app.store import check_backup
+    from app.store.backups import check_backup
 
     try:
         url = replica.replica_url(os.environ.get("MUSTER_REPLICA"))

@@ -106,7 +106,7 @@ class Games:
         ``row`` is the game's row when the caller has just read it (the tap reads it once).
         Raises :class:`PackMissing` when the game's pack or scenario is gone.
         """
-        row = row or self.store.game(game_id)
+        row = row or self.store.games.get(game_id)
         if row is None:
             return None
         missing = _missing(row, self.packs)
@@ -114,7 +114,7 @@ class Games:
             raise PackMissing(missing)
         pack = self.packs[row.pack]
         system = systems.system_for(pack)
-        events = self.store.events(game_id)
+        events = self.store.games.events(game_id)
         state = self.replays.state(game_id, system, pack, setup_of(row), events)
         return Loaded(row, pack, system, state, self._armies(game_id), events)
 
@@ -130,7 +130,7 @@ class Games:
         return replace(loaded, armies=self._armies(loaded.row.id))
 
     def _armies(self, game_id: str) -> dict[int, dict[str, Any]]:
-        armies = self.store.game_rosters(game_id)
+        armies = self.store.rosters.of_game(game_id)
         for attached in armies.values():
             roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
             attached["summary"] = army.army_summary(roster) if roster is not None else None
@@ -141,10 +141,10 @@ class Games:
         """A listed game's card: the stored one when it is current, else made once and stored."""
         if card_is_current(row.summary, pack):
             return row.summary  # type: ignore[return-value]
-        events, seq = self.store.log(row.id)
+        events, seq = self.store.games.log(row.id)
         state = self.replays.state(row.id, systems.system_for(pack), pack, setup_of(row), events)
         made = card(state)
-        self.store.save_summary(row.id, made, seq)
+        self.store.games.save_summary(row.id, made, seq)
         return made
 
     # --- writing ------------------------------------------------------------------------
@@ -153,7 +153,7 @@ class Games:
         setup, problem = parse_setup(data, self.packs)
         if setup is None:
             return Refusal(problem or "The set-up is not valid.")
-        return self.store.create_game(setup.as_dict())
+        return self.store.games.create(setup.as_dict())
 
     def record(self, game_id: str, event: Any, row: GameRow | None = None) -> Outcome:
         """Append one event to a game, checked against the game's stored log by its system."""
@@ -161,7 +161,7 @@ class Games:
             eid = log.event_id(event)
         except log.Refused as exc:
             return Outcome("refused", str(exc))
-        row = row or self.store.game(game_id)
+        row = row or self.store.games.get(game_id)
         if row is None:
             return Outcome("refused", "There is no such game.")
         # A scenario gone from an updated pack is as unplayable as a pack gone: replaying would raise.
@@ -188,7 +188,7 @@ class Games:
         def summarise() -> dict[str, Any]:
             return card(judged[0])
 
-        stored = self.store.append(game_id, body, refuse, summarise)
+        stored = self.store.games.append(game_id, body, refuse, summarise)
         if stored.status != "recorded" or judged[0] is None:
             return Outcome(stored.status, stored.error)
         self.replays.keep(game_id, pack, setup, judged[1], judged[0])
@@ -196,24 +196,24 @@ class Games:
 
     def attach_roster(self, game_id: str, player: Any, roster_id: Any) -> Refusal | None:
         """Let a player of the game field a stored roster of the same pack (a copy as it is now)."""
-        row = self.store.game(game_id)
+        row = self.store.games.get(game_id)
         if row is None:
             return Refusal("There is no such game.")
         count = len(row.players)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < count:
             return Refusal(f"player must be a player's index in this game, 0 to {count - 1}.")
-        roster = self.store.roster(roster_id) if isinstance(roster_id, str) else None
+        roster = self.store.rosters.get(roster_id) if isinstance(roster_id, str) else None
         if roster is None:
             return Refusal("roster must be the id of a stored roster.")
         if roster.pack != row.pack:
             return Refusal(f"roster is for {roster.pack}, but this game is played with {row.pack}.")
-        self.store.attach_roster(game_id, player, roster.id, roster.body)
+        self.store.rosters.attach(game_id, player, roster.id, roster.body)
         return None
 
     # --- moving games between servers ---------------------------------------------------
     def export(self, game_id: str) -> dict[str, Any] | None:
         """The whole game as JSON: set-up and every event as recorded (no edit token)."""
-        row = self.store.game(game_id)
+        row = self.store.games.get(game_id)
         if row is None:
             return None
         return {
@@ -221,7 +221,7 @@ class Games:
             "id": row.id,
             "created": row.created,
             **row.setup_dict(),
-            "events": self.store.events(game_id, with_time=True),
+            "events": self.store.games.events(game_id, with_time=True),
         }
 
     def import_game(self, data: Any) -> tuple[str, str] | Refusal:
@@ -240,7 +240,7 @@ class Games:
         game_id = data.get("id")
         if not isinstance(game_id, str) or not 16 <= len(game_id) <= 64 or not _url_safe(game_id):
             return Refusal("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
-        if self.store.game_exists(game_id):
+        if self.store.games.exists(game_id):
             return Refusal(
                 "id is already a game on this server; delete it first or import under a new id.",
                 conflict=True,
@@ -281,11 +281,11 @@ class Games:
             if refused:
                 return Refusal(f"events[{i}] is refused: {refused.message}")
             clean.append({**body, "recorded": recorded} if recorded else body)
-        if self.store.events_exist(sorted(seen)):
+        if self.store.games.events_exist(sorted(seen)):
             return Refusal(
                 "events: some event ids are already recorded on this server in another game.", conflict=True
             )
-        token = self.store.import_game(setup.as_dict(), game_id, created, clean, card(state))
+        token = self.store.games.import_game(setup.as_dict(), game_id, created, clean, card(state))
         return game_id, token
 
 

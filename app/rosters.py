@@ -67,12 +67,12 @@ def create(
     if isinstance(parsed, Refusal):
         return parsed
     body, pack = parsed
-    return store.create_roster(pack.id, body, phone)
+    return store.rosters.create(pack.id, body, phone)
 
 
 def load(store: Store, packs: dict[str, Pack], roster_id: str) -> LoadedRoster | None:
     """The roster with that id and its verdict; ``None`` if there is none or its pack is gone."""
-    row = store.roster(roster_id)
+    row = store.rosters.get(roster_id)
     if row is None:
         return None
     roster, pack, _problem = army.parse_roster(row.body, packs)
@@ -124,7 +124,7 @@ def change(
             return parsed.message
         return parsed[0]
 
-    saved = store.update_roster(roster_id, apply, version, phone)
+    saved = store.rosters.update(roster_id, apply, version, phone)
     if saved.problem:
         return Refusal(saved.problem, conflict=saved.conflict)
     return None

@@ -12,7 +12,8 @@ from typing import Any
 from app.refusal import Refusal
 from app.rules import terrain
 from app.rules.pack import Pack
-from app.store import CLUB, Store
+from app.store import Store
+from app.store.terrain import CLUB
 
 # What one phone keeps for one rulepack, and what a screen lists from the club.
 PHONE_PRESETS = 20
@@ -34,10 +35,10 @@ def presets(store: Store, pack: Pack, phone: str | None) -> list[dict[str, Any]]
     found: dict[str, dict[str, Any]] = {}
     for p in pack.terrain.presets if pack.terrain else []:
         found[p.name] = {**p.model_dump(), "owner": "pack"}
-    for p in store.terrain_presets(pack.id, [CLUB], CLUB_PRESETS):
+    for p in store.terrain.presets(pack.id, [CLUB], CLUB_PRESETS):
         found[p["name"]] = p
     if phone:
-        for p in store.terrain_presets(pack.id, [owner(phone)], PHONE_PRESETS):
+        for p in store.terrain.presets(pack.id, [owner(phone)], PHONE_PRESETS):
             found[p["name"]] = {**p, "owner": "mine"}
     return list(found.values())
 
@@ -49,7 +50,7 @@ def piece_of(preset: dict[str, Any]) -> dict[str, Any]:
 
 def save_preset(store: Store, pack: Pack, phone: str, piece: dict[str, Any]) -> Refusal | None:
     """Keep a piece as this phone's preset (the newest of a name wins)."""
-    if not store.save_terrain_preset(pack.id, owner(phone), piece, PHONE_PRESETS):
+    if not store.terrain.save_preset(pack.id, owner(phone), piece, PHONE_PRESETS):
         return Refusal(
             f"This phone keeps at most {PHONE_PRESETS} presets for {pack.name}; the piece was added "
             "but not kept as a preset."
@@ -63,35 +64,35 @@ def save_club_preset(store: Store, pack: Pack, piece: dict[str, Any]) -> Refusal
     if pieces is None:
         return Refusal((problem or "The piece is not valid.").replace("pieces[0]", "piece"))
     body = pieces[0].model_dump(mode="json", exclude={"uid", "x", "y", "mysterious"})
-    if not store.save_terrain_preset(pack.id, CLUB, body, CLUB_PRESETS):
+    if not store.terrain.save_preset(pack.id, CLUB, body, CLUB_PRESETS):
         return Refusal(f"The club keeps at most {CLUB_PRESETS} presets for {pack.name}; delete one first.")
     return None
 
 
 def club_presets(store: Store, pack: Pack) -> list[dict[str, Any]]:
     """The club-wide presets of a pack, by name."""
-    return store.terrain_presets(pack.id, [CLUB], CLUB_PRESETS)
+    return store.terrain.presets(pack.id, [CLUB], CLUB_PRESETS)
 
 
 def remove_club_preset(store: Store, pack: Pack, name: str) -> bool:
     """Forget a club-wide preset by name."""
-    return store.delete_terrain_preset(pack.id, CLUB, name)
+    return store.terrain.delete_preset(pack.id, CLUB, name)
 
 
 def club_sets(store: Store, pack: Pack) -> list[dict[str, Any]]:
     """The club-wide saved sets of a pack, newest first."""
-    return store.terrain_library(pack.id, [CLUB], CLUB_SETS)
+    return store.terrain.library(pack.id, [CLUB], CLUB_SETS)
 
 
 def remove_club_set(store: Store, pack: Pack, set_id: str) -> bool:
     """Forget a club-wide saved set."""
-    return store.delete_terrain_library(set_id, CLUB, pack.id)
+    return store.terrain.delete_from_library(set_id, CLUB)
 
 
 def sets(store: Store, pack: Pack, phone: str | None) -> list[dict[str, Any]]:
     """The saved sets a phone is offered: the club's, then its own newest first."""
-    club = store.terrain_library(pack.id, [CLUB], CLUB_SETS)
-    mine = store.terrain_library(pack.id, [owner(phone)], PHONE_SETS) if phone else []
+    club = store.terrain.library(pack.id, [CLUB], CLUB_SETS)
+    mine = store.terrain.library(pack.id, [owner(phone)], PHONE_SETS) if phone else []
     return club + mine
 
 
@@ -114,12 +115,12 @@ def save_set(
     if len(pieces) > terrain.MAX_PIECES:
         return Refusal(f"A saved set holds at most {terrain.MAX_PIECES} pieces.")
     if club:
-        if store.save_terrain_library(pack.id, CLUB, name, pieces, CLUB_SETS) is None:
+        if store.terrain.save_to_library(pack.id, CLUB, name, pieces, CLUB_SETS) is None:
             return Refusal(
                 f"The club keeps at most {CLUB_SETS} saved sets for {pack.name}; delete one first."
             )
         return None
-    if store.save_terrain_library(pack.id, owner(phone), name, pieces, PHONE_SETS) is None:
+    if store.terrain.save_to_library(pack.id, owner(phone), name, pieces, PHONE_SETS) is None:
         return Refusal(
             f"This phone keeps at most {PHONE_SETS} saved sets for {pack.name}; save under the name "
             "of one to replace it."

@@ -39,16 +39,16 @@ class LoadedSet:
 def load(store: Store, pack: Pack, scenario: Scenario | None, game_id: str, names: list[str]) -> LoadedSet:
     """The game's terrain set, folded and checked; reading it writes nothing (a set is made
     by its first change)."""
-    set_id = store.find_terrain_set(game_id)
-    state = terrain.fold(len(names), store.terrain_events(set_id) if set_id else [], names)
+    set_id = store.terrain.find_set(game_id)
+    state = terrain.fold(len(names), store.terrain.events(set_id) if set_id else [], names)
     pieces = [s.piece for s in state.ordered]
     return LoadedSet(game_id, set_id, pack, scenario, state, terrain.check(pack, pieces, scenario))
 
 
 def status(store: Store, game_id: str, names: list[str]) -> terrain.TerrainSet | None:
     """The game's terrain agreement as it stands, without making a set (for the game page)."""
-    set_id = store.find_terrain_set(game_id)
-    return terrain.fold(len(names), store.terrain_events(set_id), names) if set_id else None
+    set_id = store.terrain.find_set(game_id)
+    return terrain.fold(len(names), store.terrain.events(set_id), names) if set_id else None
 
 
 def _event_id(raw: Any) -> str | Refusal:
@@ -104,8 +104,8 @@ def record_many(
                 return problem
         return None
 
-    set_id = loaded.set_id or store.terrain_set(loaded.game_id, pack.id)
-    outcome = store.append_terrain(set_id, entries, refuse)
+    set_id = loaded.set_id or store.terrain.get_or_create_set(loaded.game_id, pack.id)
+    outcome = store.terrain.append(set_id, entries, refuse)
     return Refusal(outcome.error) if outcome.status == "refused" and outcome.error else None
 
 

@@ -80,7 +80,7 @@ def _logged_in() -> bool:
     password, session_id = _password(), session.get("admin")
     if password is None or not isinstance(session_id, str):
         return False
-    return store().admin_session_ok(
+    return store().admin.session_ok(
         session_id, _password_mark(password), _stamp(timedelta(hours=SESSION_HOURS))
     )
 
@@ -100,7 +100,7 @@ def index() -> Any:
 
 
 def _dashboard(error: str | None = None, problems: list[str] | None = None, code: int = 200) -> Any:
-    rows = store().recent_games(200, archived=True)
+    rows = store().games.recent(200, archived=True)
     html = render_template(
         "admin.html",
         games=rows,
@@ -108,7 +108,7 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         pack_errors=pack_errors(),
         error=error,
         problems=problems or [],
-        total=store().count_games(),
+        total=store().games.count(),
         club_terrain=_club_terrain(),
         disk=disk.usage(current_app.config["DATABASE"], pdf_cache().folder),
         disk_size=disk.readable,
@@ -137,17 +137,17 @@ def login() -> Any:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
     # The attempt is counted before the password is compared, in one statement: a burst of
     # simultaneous guesses gets exactly MAX_FAILURES compared, however they interleave.
-    attempt = store().claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
+    attempt = store().admin.claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
     if attempt is None:
         minutes = int(FAILURE_WINDOW.total_seconds() // 60)
         abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
     given = request.form.get("password", "")
     if not hmac.compare_digest(given.encode(), password.encode()):
         return render_template("admin_login.html", enabled=True, error="That is not the admin password."), 403
-    store().forget_login_attempt(attempt)
-    store().end_admin_sessions(before=_stamp(timedelta(hours=SESSION_HOURS)))  # old logins tidied away
+    store().admin.forget_login_attempt(attempt)
+    store().admin.end_sessions(before=_stamp(timedelta(hours=SESSION_HOURS)))  # old logins tidied away
     session_id = secrets.token_urlsafe(32)
-    store().start_admin_session(session_id, _password_mark(password))
+    store().admin.start_session(session_id, _password_mark(password))
     session.clear()
     session["admin"] = session_id
     return redirect(url_for("admin.index"), code=303)
@@ -158,7 +158,7 @@ def logout() -> Any:
     """End this login on the server: a copy of the cookie taken before is worth nothing after."""
     session_id = session.get("admin")
     if isinstance(session_id, str):
-        store().end_admin_sessions(session_id)
+        store().admin.end_sessions(session_id)
     session.clear()
     return redirect(url_for("home.index"), code=303)
 
@@ -166,7 +166,7 @@ def logout() -> Any:
 @bp.post("/games/<game_id>/delete")
 def delete_game(game_id: str) -> Any:
     _require_admin()
-    if not store().delete_game(game_id):
+    if not store().games.delete(game_id):
         abort(404, description="There is no such game.")
     return redirect(url_for("admin.index"), code=303)
 
@@ -175,7 +175,7 @@ def delete_game(game_id: str) -> Any:
 def archive() -> Any:
     """End club night: every game so far leaves the home screen (their links still work)."""
     _require_admin()
-    store().archive_games()
+    store().games.archive()
     return redirect(url_for("admin.index"), code=303)
 
 
@@ -255,7 +255,7 @@ def backup() -> Any:
     _require_admin()
     handle, name = tempfile.mkstemp(suffix=".sqlite")
     os.close(handle)
-    store().backup(name)
+    store().backups.backup(name)
 
     @after_this_request
     def _remove(response: Any) -> Any:

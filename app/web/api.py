@@ -242,14 +242,14 @@ def show_game(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/events")
 def list_events(game_id: str) -> Any:
-    if not store().game_exists(game_id):
+    if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
-    return jsonify(store().events(game_id, with_time=True))
+    return jsonify(store().games.events(game_id, with_time=True))
 
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str) -> Any:
-    row, token_ok = store().game_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
     if row is None:
         abort(404, description="There is no such game.")
     if not token_ok:
@@ -309,7 +309,7 @@ def import_list() -> Any:
             return _refuse('The body must be an object such as {"pack": "aos-ghb-2021", "text": "..."}.', 400)
         pack_id, data = body.get("pack"), body["text"]
     pack = packs().get(pack_id) if isinstance(pack_id, str) else None
-    remembered = store().custom_units(pack.id, phone.current_hash()) if pack else []
+    remembered = store().rosters.custom_units(pack.id, phone.current_hash()) if pack else []
     made = list_import.preview(packs(), pack_id, data, remembered)
     if isinstance(made, Refusal):
         return _refuse(made.message)
@@ -352,7 +352,7 @@ def show_roster(roster_id: str) -> Any:
 @bp.put("/rosters/<roster_id>")
 def replace_roster(roster_id: str) -> Any:
     _loaded_roster(roster_id)
-    if not store().roster_token_ok(roster_id, request.headers.get("X-Edit-Token")):
+    if not store().rosters.token_ok(roster_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this roster's edit token to change it.", 403)
     data = _body()
     if not isinstance(data, dict):
@@ -372,7 +372,7 @@ def replace_roster(roster_id: str) -> Any:
 
 @bp.post("/games/<game_id>/rosters")
 def attach_roster(game_id: str) -> Any:
-    row, token_ok = store().game_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
     loaded = loaded_game(game_id, row)  # 404 for no such game, 409 when its pack or scenario is gone
     if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)

@@ -37,7 +37,7 @@ def edit_token(game_id: str) -> str | None:
 def _editable(game_id: str) -> tuple[GameRow | None, str | None]:
     """The game's row and this browser's edit token if it is the right one, in one read."""
     token = request.cookies.get(_cookie(game_id))
-    row, ok = store().game_for_edit(game_id, token)
+    row, ok = store().games.get_for_edit(game_id, token)
     return row, token if ok else None
 
 
@@ -190,7 +190,7 @@ def _view(
         "summary": games.summary(loaded),
         "can_edit": token is not None,
         "armies": loaded.armies,
-        "roster_choices": store().phone_rosters(phone.known_hash(), loaded.row.pack) if token else [],
+        "roster_choices": store().rosters.of_phone(phone.known_hash(), loaded.row.pack) if token else [],
         "error": error,
         "draft": draft,
         "game_partial": web.game_template,
@@ -243,7 +243,7 @@ def held(game_id: str) -> Any:
 @bp.get("/games/<game_id>/watch.svg")
 def watch_qr(game_id: str) -> Any:
     """The QR code of the link to watch the game (anyone may have it)."""
-    if not store().game_exists(game_id):
+    if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
     return qr_response(url_for("games.show", game_id=game_id, _external=True))
 
@@ -259,9 +259,9 @@ def join_qr(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Any:
-    if not store().game_exists(game_id):
+    if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
-    if not store().token_ok(game_id, token):
+    if not store().games.token_ok(game_id, token):
         abort(403, description="This join link is not valid for the game; ask for a new one.")
     response = redirect(url_for("games.show", game_id=game_id), code=303)
     return no_store(_with_token(response, game_id, token))

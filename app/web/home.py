@@ -56,9 +56,9 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
 def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     since = _since()
     # Tonight's tables in the order they sat down; the rest of the week below, newest first.
-    tonight = store().recent_games(200, since=since)
+    tonight = store().games.recent(200, since=since)
     tonight.reverse()
-    earlier = store().recent_games(EARLIER, before=since)
+    earlier = store().games.recent(EARLIER, before=since)
     return _listed(tonight), _listed(earlier)
 
 

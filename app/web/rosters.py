@@ -59,7 +59,7 @@ def _keep(response: Any, name: str, value: str) -> Any:
 
 def _token(roster_id: str) -> str | None:
     token = request.cookies.get(_cookie(roster_id))
-    return token if store().roster_token_ok(roster_id, token) else None
+    return token if store().rosters.token_ok(roster_id, token) else None
 
 
 def _with_token(response: Any, roster_id: str, token: str) -> Any:
@@ -95,9 +95,9 @@ def index() -> Any:
         for name, value in request.cookies.items()
         if name.startswith(ROSTER_COOKIE) and _ID.fullmatch(name.removeprefix(ROSTER_COOKIE))
     }
-    own = store().rosters_by_id(list(tokens), tokens)
+    own = store().rosters.by_ids(list(tokens), tokens)
     mine = {r.id for r in own}
-    shared = [r for r in store().rosters_by_id(_seen()) if r.id not in mine]
+    shared = [r for r in store().rosters.by_ids(_seen()) if r.id not in mine]
     response = make_response(
         render_template("rosters.html", own=_listed(own), shared=_listed(shared), builders=_builders())
     )
@@ -281,7 +281,7 @@ def import_list() -> Any:
 
 def _read_import(pack: Pack) -> tuple[dict[str, Any] | Refusal, str, str]:
     carried, data = _import_input(request.form)
-    remembered = store().custom_units(pack.id, phone.current_hash())
+    remembered = store().rosters.custom_units(pack.id, phone.current_hash())
     made = list_import.preview(packs(), pack.id, data, remembered)
     text = data if isinstance(data, str) else ("" if carried else _shown_text(data))
     return made, text, carried
@@ -320,7 +320,7 @@ def import_save() -> Any:
 @limited("rosters")
 def import_save_for_game(game_id: str) -> Any:
     """Store the previewed roster and field it in a seat of the game, in one tap."""
-    if store().game(game_id) is None:
+    if store().games.get(game_id) is None:
         abort(404, description="There is no such game.")
     if edit_token(game_id) is None:
         abort(403, description="Only this game's players can field a roster in it: open the join link first.")
@@ -374,7 +374,9 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "can_edit": token is not None,
         "system": pack.army.system if pack.army else None,
         "limit": pack.limit(loaded.verdict.points_limit),
-        "remembered": store().custom_units(pack.id, phone.current_hash(), REMEMBERED_SHOWN) if token else [],
+        "remembered": store().rosters.custom_units(pack.id, phone.current_hash(), REMEMBERED_SHOWN)
+        if token
+        else [],
         "limits": _limits(),
         "catalogue": [u.model_dump(exclude_none=True) for u in pack.units] if token else [],
         "officer_slots": OFFICER_SLOTS,
@@ -412,7 +414,7 @@ def show(roster_id: str) -> Any:
 @bp.get("/rosters/<roster_id>/share.svg")
 def share_qr(roster_id: str) -> Any:
     """The QR code of the roster's read-only link."""
-    if store().roster(roster_id) is None:
+    if store().rosters.get(roster_id) is None:
         abort(404, description="There is no such roster.")
     return qr_response(url_for("rosters.show", roster_id=roster_id, _external=True))
 
@@ -420,7 +422,7 @@ def share_qr(roster_id: str) -> Any:
 @bp.get("/rosters/<roster_id>/edit/<token>")
 def join(roster_id: str, token: str) -> Any:
     _loaded(roster_id)
-    if not store().roster_token_ok(roster_id, token):
+    if not store().rosters.token_ok(roster_id, token):
         abort(403, description="This edit link is not valid for the roster.")
     return no_store(
         _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)

@@ -1183,7 +1183,7 @@ def _fill(db: Path) -> None:
             stamp = created.isoformat(timespec="milliseconds").replace("+00:00", "Z")
             n = rng.randint(0, len(script)) if i < TONIGHT else len(script)
             events = [{"id": str(uuid.uuid4()), **e, "recorded": stamp} for e in script[:n]]
-            store.import_game(SETUP, f"stored-{i:016d}", stamp, events)
+            store.games.import_game(SETUP, f"stored-{i:016d}", stamp, events)
     finally:
         store.close()
 

@@ -137,7 +137,7 @@ def test_the_attempt_count_is_one_statement_across_connections(tmp_path: Path) -
 
     def claim(store: Store) -> None:
         start.wait()
-        claimed.append(store.claim_login_attempt("10.0.0.66", since, 5))
+        claimed.append(store.admin.claim_login_attempt("10.0.0.66", since, 5))
 
     threads = [threading.Thread(target=claim, args=(s,)) for s in stores]
     for t in threads:

@@ -161,7 +161,7 @@ def test_archive_tonight_takes_every_imported_game(app: Flask, client: FlaskClie
 
     store = Store(app.config["DATABASE"])
     try:
-        assert store.archive_games() == 2
+        assert store.games.archive() == 2
     finally:
         store.close()
     assert not soup(client.get("/")).select(".table-card")

@@ -61,7 +61,7 @@ def test_a_fourth_game_in_a_minute_is_refused_and_not_stored(app, client):
     with app.app_context():
         from app.web import store
 
-        assert store().count_games() == 3
+        assert store().games.count() == 3
     # Another phone at the same table is not held back by the first one's flood.
     other = app.test_client()
     assert other.post("/api/v1/games", json={}, environ_base=OTHER_PHONE).status_code == 422

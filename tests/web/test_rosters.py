@@ -546,7 +546,7 @@ def test_rosters_stored_before_the_limits_still_open(tmp_path):
     from sqlite_utils import Database
 
     from app import create_app
-    from app.store import migrations
+    from app.store.schema import migrations
 
     path = tmp_path / "old.sqlite"
     old = Database(path)

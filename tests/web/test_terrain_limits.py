@@ -29,13 +29,13 @@ def stack(app: Flask, game_id: str, count: int) -> None:
     """Put ``count`` 2"x2" pieces on one spot of the game's set, straight into its SQLite file."""
     db = Store(app.config["DATABASE"])
     try:
-        set_id = db.terrain_set(game_id, "conquest-first-blood")
+        set_id = db.terrain.get_or_create_set(game_id, "conquest-first-blood")
         piece = {"name": "Rock", "kind": "zonal", "size": 1, "footprint": [2, 2], "x": 20, "y": 20}
         entries = [
             (str(uuid.uuid4()), "piece", {"piece_uid": f"rock{i}", "piece": {**piece, "name": f"Rock {i}"}})
             for i in range(count)
         ]
-        db.append_terrain(set_id, entries, lambda events: None)
+        db.terrain.append(set_id, entries, lambda events: None)
     finally:
         db.close()
 
@@ -116,7 +116,7 @@ def test_a_saved_set_loads_as_one_write(app, client):
         loaded = client.post(form["action"], data=tap, headers={"HX-Request": "true"})
         assert loaded.status_code == 200 and len(soup(loaded).select(".piece-entry")) == 40
     db = Store(app.config["DATABASE"])
-    times = {e["at"] for e in db.terrain_events(db.find_terrain_set(other["id"]))}
+    times = {e["at"] for e in db.terrain.events(db.terrain.find_set(other["id"]))}
     db.close()
     assert len(times) == 1  # forty events, one transaction
     # 40 + 40 would pass the limit: another load is refused whole.
@@ -322,16 +322,43 @@ def test_an_admin_saves_a_set_for_the_whole_club(club):
     ]
 
 
+def test_an_admin_removes_a_club_set(club):
+    admin = _admin(club)
+    _made, url = terrain_game(admin)
+    token = csrf_token(admin, url)
+    post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
+    post(admin, f"{url}/library", csrf_token=token, name="Club table 2", club="on")
+    player = club.test_client()
+    _m, purl = terrain_game(player)
+
+    def offered() -> list[str]:
+        return [
+            b.text
+            for b in soup(player.get(purl)).select("details.card form button")
+            if "Club table" in b.text
+        ]
+
+    assert offered() == ['Add the pieces of "Club table 2" (1, club)']
+    forms = soup(admin.get("/admin")).select('form[action*="/sets/"]')
+    assert len(forms) == 1
+    removed = admin.post(forms[0]["action"], data={"csrf_token": token})
+    assert removed.status_code == 303
+    assert not soup(admin.get("/admin")).select('form[action*="/sets/"]')
+    assert offered() == []
+    again = admin.post(forms[0]["action"], data={"csrf_token": token})
+    assert again.status_code == 404
+
+
 def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     """A phone dragging a piece for ever cannot grow the log (and every page's replay) without end."""
     made, url = terrain_game(client)
     db = Store(app.config["DATABASE"])
-    set_id = db.terrain_set(made["id"], "conquest-first-blood")
+    set_id = db.terrain.get_or_create_set(made["id"], "conquest-first-blood")
     moves = [
         (str(uuid.uuid4()), "piece", {"piece_uid": "rock", "piece": {"name": "Rock", "x": i % 40, "y": 5}})
         for i in range(1000)
     ]
-    db.append_terrain(set_id, moves, lambda events: None)
+    db.terrain.append(set_id, moves, lambda events: None)
     db.close()
     answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Hill")
     assert answer.status_code == 422

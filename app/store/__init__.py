@@ -1,0 +1,54 @@
+"""SQLite through sqlite-utils: one module per aggregate over one shared connection.
+
+``Store(path)`` opens the connection and gives each aggregate its part of the database:
+``store.games`` (set-ups, event logs, the home's cards, export and import of a game),
+``store.rosters`` (rosters, typed units, rosters attached to games), ``store.terrain``
+(terrain sets and their change logs, saved sets, presets), ``store.backups`` (whole-database
+copies and JSON dumps) and ``store.admin`` (login attempts, admin sessions). Both event logs
+append through one helper (app/store/event_log.py); the schema (its numbered migrations) is in app/store/schema.py.
+
+Writes are transactions: an event is checked against the existing events and inserted under
+one write lock, so two phones recording at once are serialised and neither update is lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.store.admin import Admin
+from app.store.backups import Backups
+from app.store.connection import Connection
+from app.store.games import GameRow, Games
+from app.store.rosters import RosterRow, Rosters
+from app.store.schema import migrations
+from app.store.terrain import Terrain
+
+__all__ = ["GameRow", "RosterRow", "Store"]
+
+
+class Store:
+    """One connection to the Muster database, and the aggregates that read and write through it."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.connection = Connection(path)
+        self.db = self.connection.db
+        self.games = Games(self.connection)
+        self.rosters = Rosters(self.connection)
+        self.terrain = Terrain(self.connection)
+        self.backups = Backups(self.connection)
+        self.admin = Admin(self.connection)
+
+    @classmethod
+    def initialise(cls, path: str | Path) -> None:
+        """Create or migrate the database file and switch it to WAL mode."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        store = cls(path)
+        try:
+            store.db.enable_wal()
+            migrations.apply(store.db)
+        finally:
+            store.close()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.connection.close()

@@ -1,0 +1,158 @@
+"""The append-only event tables (a game's events, a terrain set's changes) and their one append.
+
+Both logs are written the same way: an event carries an id its sender made, a resent id is
+recognised as already recorded, and a new event is judged by the caller's ``refuse`` against
+exactly the events it follows, all under the write lock so two phones at once never judge
+against a stale log. The database refuses any rewrite of a stored event (see the migrations'
+triggers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.store.connection import Connection, now
+
+# What a new event is: its id, its type and its body (stored as JSON).
+Entry = tuple[str, str, dict[str, Any]]
+Refuse = Callable[[list[dict[str, Any]]], str | None]
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What became of events sent to :meth:`EventLog.append`."""
+
+    status: str  # "recorded" | "duplicate" | "refused"
+    error: str | None = None
+
+
+class EventLog:
+    """One append-only table of events, each belonging to one owner (a game, a terrain set).
+
+    ``owner`` and ``time`` name the table's columns for the owner's id and the time an event
+    was recorded; ``decode`` turns a stored row, the ``columns`` read (a tuple), into the
+    event the rules read; ``keep``, if given, stores what the owner's summary is after an
+    event (given with the event's seq), in the same transaction as the event.
+    """
+
+    def __init__(
+        self,
+        connection: Connection,
+        table: str,
+        owner: str,
+        time: str,
+        columns: str,
+        decode: Callable[[tuple[Any, ...]], dict[str, Any]],
+        keep: Callable[[str, Any, int], None] | None = None,
+    ) -> None:
+        self._c = connection
+        self._table, self._owner = table, owner
+        self._decode, self._keep = decode, keep
+        # Only the columns the events are made of, as tuples: every judged event reads the whole log.
+        self._read = f"SELECT {columns} FROM {table} WHERE {owner} = ? ORDER BY seq"  # noqa: S608
+        self._insert = f"INSERT INTO {table} (id, {owner}, type, body, {time}) VALUES (?, ?, ?, ?, ?)"  # noqa: S608
+        # One statement that checks as it writes: the id is new and the owner still has the
+        # number of events the new one was judged against.
+        self._insert_unchanged = (
+            f"INSERT INTO {table} (id, {owner}, type, body, {time}) SELECT ?, ?, ?, ?, ? "  # noqa: S608
+            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE id = ?) "
+            f"AND (SELECT count(*) FROM {table} WHERE {owner} = ?) = ?"
+        )
+
+    def events(self, owner_id: str) -> list[dict[str, Any]]:
+        """The owner's events in the order they were recorded."""
+        decode = self._decode
+        return [decode(row) for row in self._c.db.conn.execute(self._read, [owner_id])]
+
+    def insert(self, owner_id: str, entries: Sequence[Entry], recorded: str | None = None) -> int:
+        """Insert events as they are, unchecked, inside the caller's transaction; the last seq."""
+        stamp = recorded or now()
+        seq = 0
+        for eid, kind, body in entries:
+            cursor = self._c.db.conn.execute(self._insert, self._row(eid, owner_id, kind, body, stamp))
+            seq = int(cursor.lastrowid or 0)
+        return seq
+
+    def append(
+        self,
+        owner_id: str,
+        entries: Sequence[Entry],
+        refuse: Refuse,
+        summarise: Callable[[], Any] = lambda: None,
+    ) -> Appended:
+        """Append events together (all or none) unless the first id is known or ``refuse`` objects.
+
+        ``refuse`` gets the owner's current events and returns ``None`` to accept or a
+        sentence saying why not. It is first asked outside the write lock, so that the lock
+        is held only to insert; if another event arrived meanwhile it is asked again inside
+        the lock, so it always judges exactly the events the new ones follow. ``summarise``,
+        asked after ``refuse`` accepted, gives what ``keep`` stores with the events (``None``:
+        nothing). A first id already stored for this owner means a resend: nothing is added.
+        """
+        if not entries:
+            return Appended("recorded")
+        seen = self.events(owner_id)
+        # A resent id is found inside the lock below; judging it first costs only a replay.
+        problem = refuse(seen)
+        if problem is None and self._append_if_unchanged(owner_id, entries, len(seen), summarise):
+            return Appended("recorded")
+        first = entries[0][0]
+        with self._c.immediate():
+            found = self._c.query(
+                f"SELECT (SELECT {self._owner} FROM {self._table} WHERE id = ?) AS owner, "  # noqa: S608
+                f"(SELECT count(*) FROM {self._table} WHERE {self._owner} = ?) AS n",
+                [first, owner_id],
+            )[0]
+            if found["owner"] is not None:
+                if found["owner"] == owner_id:
+                    return Appended("duplicate")
+                return Appended("refused", "id is already used by an event of another game; make a new UUID.")
+            if found["n"] != len(seen):
+                problem = refuse(self.events(owner_id))
+            if problem:
+                return Appended("refused", problem)
+            seq = self.insert(owner_id, entries)
+            self._kept(owner_id, summarise(), seq)
+        return Appended("recorded")
+
+    def _append_if_unchanged(
+        self, owner_id: str, entries: Sequence[Entry], length: int, summarise: Callable[[], Any]
+    ) -> bool:
+        """Insert the events if the first id is new and the owner still has ``length`` events.
+
+        The check is in the first insert itself, so the write lock is held for few calls into
+        SQLite: under load every extra step inside the lock is another wait for Python's GIL
+        while all other writers queue. What ``keep`` stores goes in the same transaction (one
+        sync to disk for both).
+        """
+        summary = summarise() if self._keep is not None else None
+        stamp = now()
+        (eid, kind, body), rest = entries[0], entries[1:]
+        params = [*self._row(eid, owner_id, kind, body, stamp), eid, owner_id, length]
+        conn = self._c.db.conn
+        with self._c.writer():
+            if summary is None and not rest:  # autocommitted: one call into SQLite
+                return conn.execute(self._insert_unchanged, params).rowcount == 1
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = conn.execute(self._insert_unchanged, params)
+                inserted = cursor.rowcount == 1
+                if inserted:
+                    seq = self.insert(owner_id, rest, stamp) if rest else int(cursor.lastrowid or 0)
+                    self._kept(owner_id, summary, seq)
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+        return inserted
+
+    def _kept(self, owner_id: str, summary: Any, seq: int) -> None:
+        if summary is not None and self._keep is not None:
+            self._keep(owner_id, summary, seq)
+
+    @staticmethod
+    def _row(eid: str, owner_id: str, kind: str, body: dict[str, Any], stamp: str) -> list[Any]:
+        return [eid, owner_id, kind, json.dumps(body, sort_keys=True), stamp]

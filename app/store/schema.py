@@ -1,0 +1,177 @@
+"""The database's schema as numbered migrations, applied in order by sqlite-utils.
+
+Their names and order are what an existing database file records in ``_sqlite_migrations``:
+never rename, reorder or change one that has shipped; add the next instead.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from app.rules.army import fit_roster
+from app.store.terrain import CLUB
+
+migrations = Migrations("muster")
+
+
+@migrations()
+def m001_games_and_events(db: Database) -> None:
+    db["games"].create(
+        {
+            "id": str,
+            "edit_token_hash": str,
+            "pack": str,
+            "scenario": str,
+            "points_limit": int,
+            "players": str,
+            "created": str,
+        },
+        pk="id",
+        not_null={"edit_token_hash", "pack", "scenario", "points_limit", "players", "created"},
+    )
+    db["events"].create(
+        {"seq": int, "id": str, "game_id": str, "type": str, "body": str, "recorded": str},
+        pk="seq",
+        not_null={"id", "game_id", "type", "body", "recorded"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["events"].create_index(["id"], unique=True)
+    db["events"].create_index(["game_id", "seq"])
+    # The log is append-only: the database itself refuses to rewrite history.
+    db.execute(
+        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
+    )
+
+
+@migrations()
+def m002_rosters(db: Database) -> None:
+    db["rosters"].create(
+        {
+            "id": str,
+            "edit_token_hash": str,
+            "pack": str,
+            "body": str,
+            "version": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        not_null={"edit_token_hash", "pack", "body", "version", "created", "updated"},
+    )
+    db["rosters"].create_index(["updated"])
+    # Custom entries typed at the table, offered again in later rosters of the same pack.
+    db["custom_units"].create(
+        {"pack": str, "key": str, "body": str, "uses": int, "updated": str},
+        pk=("pack", "key"),
+        not_null={"body", "uses", "updated"},
+    )
+    # Which roster a player of a game fields: a copy taken when it was attached.
+    db["game_rosters"].create(
+        {"seq": int, "game_id": str, "player": int, "roster_id": str, "snapshot": str, "attached": str},
+        pk="seq",
+        not_null={"game_id", "player", "roster_id", "snapshot", "attached"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["game_rosters"].create_index(["game_id", "seq"])
+
+
+@migrations()
+def m003_terrain(db: Database) -> None:
+    # A game's terrain set: its pieces and agreement live in an append-only event list.
+    db["terrain_sets"].create(
+        {"id": str, "game_id": str, "pack": str, "created": str},
+        pk="id",
+        not_null={"game_id", "pack", "created"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["terrain_sets"].create_index(["game_id"], unique=True)
+    db["terrain_events"].create(
+        {"seq": int, "id": str, "set_id": str, "type": str, "body": str, "at": str},
+        pk="seq",
+        not_null={"id", "set_id", "type", "body", "at"},
+        foreign_keys=[("set_id", "terrain_sets", "id")],
+    )
+    db["terrain_events"].create_index(["id"], unique=True)
+    db["terrain_events"].create_index(["set_id", "seq"])
+    db.execute(
+        "CREATE TRIGGER terrain_events_no_update BEFORE UPDATE ON terrain_events "
+        "BEGIN SELECT RAISE(ABORT, 'terrain events are append-only'); END"
+    )
+    # Sets saved for reuse at a club table, and players' own piece presets.
+    db["terrain_library"].create(
+        {"id": str, "pack": str, "name": str, "pieces": str, "created": str},
+        pk="id",
+        not_null={"pack", "name", "pieces", "created"},
+    )
+    db["terrain_presets"].create(
+        {"pack": str, "name": str, "body": str, "updated": str},
+        pk=("pack", "name"),
+        not_null={"body", "updated"},
+    )
+
+
+@migrations()
+def m004_club(db: Database) -> None:
+    # Club night: a game can be archived off the home screen; failed admin logins are counted.
+    db["games"].add_column("archived", str)
+    db["login_failures"].create({"id": int, "address": str, "at": str}, pk="id", not_null={"address", "at"})
+    db["login_failures"].create_index(["address", "at"])
+
+
+@migrations()
+def m005_games_by_night(db: Database) -> None:
+    # The club home lists tonight's unarchived games, newest first, out of thousands.
+    db["games"].create_index(["archived", "created"], if_not_exists=True)
+
+
+@migrations()
+def m006_summaries_and_admin_sessions(db: Database) -> None:
+    # What the club home shows of a game (scores, round, result), kept as events arrive, with
+    # the seq of the last event it folds: the home reads it instead of replaying every log.
+    db["games"].add_column("summary", str)
+    db["games"].add_column("summary_seq", int)
+    # An admin login lives here, not only in its cookie, so logging out ends every copy.
+    db["admin_sessions"].create(
+        {"id_hash": str, "password_mark": str, "created": str},
+        pk="id_hash",
+        not_null={"password_mark", "created"},
+    )
+
+
+@migrations()
+def m008_terrain_owners(db: Database) -> None:
+    # What a phone saves (presets, sets for a table) is that phone's own; rows owned by "club"
+    # are the club-wide ones only the admin writes. Rows saved before are kept as the club's,
+    # where the admin can delete them.
+    db["terrain_presets"].add_column("owner", str, not_null_default=CLUB)
+    db["terrain_presets"].transform(pk=("pack", "owner", "name"))
+    db["terrain_library"].add_column("owner", str, not_null_default=CLUB)
+    db["terrain_library"].create_index(["pack", "owner", "created"], if_not_exists=True)
+
+
+@migrations()
+def m009_roster_limits_and_owners(db: Database) -> None:
+    # A unit a player typed is remembered for the phone that typed it, not for the whole club:
+    # rows from before have no phone and are offered to nobody.
+    db["custom_units"].add_column("owner", str, not_null_default="")
+    db["custom_units"].transform(pk=("pack", "owner", "key"))
+    db["custom_units"].create_index(["pack", "owner", "uses"], if_not_exists=True)
+    # Rosters stored before the limits on entries, names and notes are cut to them, so every
+    # stored roster still opens.
+    for row in db.query("SELECT id, body FROM rosters"):
+        body = json.loads(row["body"])
+        fitted = fit_roster(body)
+        if fitted != body:
+            db.execute("UPDATE rosters SET body = ? WHERE id = ?", [json.dumps(fitted), row["id"]])
+
+
+@migrations()
+def m010_roster_owners(db: Database) -> None:
+    # Which phone made a roster, so a game screen offers a phone its own rosters to attach and
+    # not every player's; rosters from before belong to no phone (their links still work).
+    db["rosters"].add_column("owner", str)
+    db["rosters"].create_index(["owner", "pack", "updated"], if_not_exists=True)
