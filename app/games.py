@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.refusal import Refusal
 from app.replays import Replays
 from app.rules import army, log, systems
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack
+from app.rules.problems import Problem
 from app.rules.systems import GameSystem
 from app.store import GameRow, Store
 
@@ -148,11 +148,11 @@ class Games:
         return made
 
     # --- writing ------------------------------------------------------------------------
-    def create(self, data: Any) -> tuple[str, str] | Refusal:
+    def create(self, data: Any) -> tuple[str, str] | Problem:
         """Create a game from a set-up; return ``(id, edit_token)`` or why it is refused."""
         setup, problem = parse_setup(data, self.packs)
         if setup is None:
-            return Refusal(problem or "The set-up is not valid.")
+            return Problem.refusal(problem or "The set-up is not valid.")
         return self.store.games.create(setup.as_dict())
 
     def record(self, game_id: str, event: Any, row: GameRow | None = None) -> Outcome:
@@ -194,19 +194,19 @@ class Games:
         self.replays.keep(game_id, pack, setup, judged[1], judged[0])
         return Outcome(stored.status, stored.error, judged[0], judged[1])
 
-    def attach_roster(self, game_id: str, player: Any, roster_id: Any) -> Refusal | None:
+    def attach_roster(self, game_id: str, player: Any, roster_id: Any) -> Problem | None:
         """Let a player of the game field a stored roster of the same pack (a copy as it is now)."""
         row = self.store.games.get(game_id)
         if row is None:
-            return Refusal("There is no such game.")
+            return Problem.refusal("There is no such game.")
         count = len(row.players)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < count:
-            return Refusal(f"player must be a player's index in this game, 0 to {count - 1}.")
+            return Problem.refusal(f"player must be a player's index in this game, 0 to {count - 1}.")
         roster = self.store.rosters.get(roster_id) if isinstance(roster_id, str) else None
         if roster is None:
-            return Refusal("roster must be the id of a stored roster.")
+            return Problem.refusal("roster must be the id of a stored roster.")
         if roster.pack != row.pack:
-            return Refusal(f"roster is for {roster.pack}, but this game is played with {row.pack}.")
+            return Problem.refusal(f"roster is for {roster.pack}, but this game is played with {row.pack}.")
         self.store.rosters.attach(game_id, player, roster.id, roster.body)
         return None
 
@@ -224,37 +224,37 @@ class Games:
             "events": self.store.games.events(game_id, with_time=True),
         }
 
-    def import_game(self, data: Any) -> tuple[str, str] | Refusal:
+    def import_game(self, data: Any) -> tuple[str, str] | Problem:
         """Store an exported game; return ``(id, edit_token)`` or why it is refused.
 
         The events are replayed through the rules first: an export that the rules refuse is
         refused whole, so an import can never hold a game the server could not have recorded.
         """
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            return Refusal(
+            return Problem.refusal(
                 f"format must be {EXPORT_FORMAT!r}: send a game exported from /api/v1/games/<id>/export."
             )
         setup, problem = parse_setup(data, self.packs)
         if setup is None:
-            return Refusal(problem or "The set-up is not valid.")
+            return Problem.refusal(problem or "The set-up is not valid.")
         game_id = data.get("id")
         if not isinstance(game_id, str) or not 16 <= len(game_id) <= 64 or not _url_safe(game_id):
-            return Refusal("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
+            return Problem.refusal("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
         if self.store.games.exists(game_id):
-            return Refusal(
+            return Problem.refusal(
                 "id is already a game on this server; delete it first or import under a new id.",
                 conflict=True,
             )
         created = _past_time(data.get("created"))
         if created is None:
-            return Refusal(
+            return Problem.refusal(
                 "created must be the ISO 8601 time the game was created, from the year 2000 up to now."
             )
         events = data.get("events")
         if not isinstance(events, list):
-            return Refusal("events must be a list of the game's events.")
+            return Problem.refusal("events must be a list of the game's events.")
         if len(events) > MAX_EVENTS:
-            return Refusal(
+            return Problem.refusal(
                 f"events must hold at most {MAX_EVENTS:,} events; this export has {len(events):,}."
             )
         pack = self.packs[setup.pack]
@@ -264,25 +264,25 @@ class Games:
         clean: list[dict[str, Any]] = []
         for i, event in enumerate(events):
             if not isinstance(event, dict):
-                return Refusal(f"events[{i}] must be an object.")
+                return Problem.refusal(f"events[{i}] must be an object.")
             body = {k: v for k, v in event.items() if k != "recorded"}
             recorded = event.get("recorded")
             if recorded is not None and not isinstance(recorded, str):
-                return Refusal(f"events[{i}].recorded must be a time as text.")
+                return Problem.refusal(f"events[{i}].recorded must be a time as text.")
             try:
                 eid = log.event_id(body)
             except log.Refused as exc:
-                return Refusal(f"events[{i}]: {exc}")
+                return Problem.refusal(f"events[{i}]: {exc}")
             if eid in seen:
-                return Refusal(f"events[{i}].id repeats an earlier event.")
+                return Problem.refusal(f"events[{i}].id repeats an earlier event.")
             seen.add(eid)
             body["id"] = eid
             state, refused = log.apply(system, state, body, clean)
             if refused:
-                return Refusal(f"events[{i}] is refused: {refused.message}")
+                return Problem.refusal(f"events[{i}] is refused: {refused.message}")
             clean.append({**body, "recorded": recorded} if recorded else body)
         if self.store.games.events_exist(sorted(seen)):
-            return Refusal(
+            return Problem.refusal(
                 "events: some event ids are already recorded on this server in another game.", conflict=True
             )
         token = self.store.games.import_game(setup.as_dict(), game_id, created, clean, card(state))

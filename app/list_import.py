@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.refusal import Refusal
 from app.rules import army, matching
 from app.rules.lists import Refused, read_list
 from app.rules.pack import Pack
+from app.rules.problems import Problem
 
 
 def builders(packs: dict[str, Pack]) -> list[Pack]:
@@ -22,24 +22,24 @@ def builders(packs: dict[str, Pack]) -> list[Pack]:
 
 def preview(
     packs: dict[str, Pack], pack_id: Any, data: bytes | str, remembered: list[dict[str, Any]]
-) -> dict[str, Any] | Refusal:
+) -> dict[str, Any] | Problem:
     """``{"format", "roster", "unread", "verdict"}`` for the list, or why it cannot be read."""
     pack = packs.get(pack_id) if isinstance(pack_id, str) else None
     if pack is None or pack.army is None:
         ids = ", ".join(p.id for p in builders(packs))
-        return Refusal(f"pack must be one of the rulepacks that build armies: {ids}.")
+        return Problem.refusal(f"pack must be one of the rulepacks that build armies: {ids}.")
     try:
         reading = read_list(data)
     except Refused as exc:
-        return Refusal(str(exc))
+        return Problem.refusal(str(exc))
     wrong = matching.wrong_game(reading, pack, builders(packs))
     if wrong:
-        return Refusal(wrong)
+        return Problem.refusal(wrong)
     placed = matching.place(reading, pack, remembered)
     roster, _pack, problem = army.parse_roster(placed.roster, packs)
     if roster is None:
         # The placing keeps to the roster's bounds; a refusal here is a bug worth a plain sentence.
-        return Refusal(problem or "The list could not be made into a roster.")
+        return Problem.refusal(problem or "The list could not be made into a roster.")
     verdict = army.check(pack, roster)
     return {
         "format": reading.format,

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.refusal import Refusal
 from app.rules import army
 from app.rules.pack import Pack
+from app.rules.problems import Problem
 from app.store import RosterRow, Store
 
 EXPORT_FORMAT = "muster-roster/1"
@@ -46,17 +46,17 @@ def _normalise(roster: army.Roster) -> dict[str, Any]:
     return body
 
 
-def parse(packs: dict[str, Pack], data: Any) -> tuple[dict[str, Any], Pack] | Refusal:
+def parse(packs: dict[str, Pack], data: Any) -> tuple[dict[str, Any], Pack] | Problem:
     """Read and normalise a roster: the body to store and its pack, or why it is not a roster."""
     roster, pack, problem = army.parse_roster(data, packs)
     if roster is None or pack is None:
-        return Refusal(problem or "The roster is not valid JSON.")
+        return Problem.refusal(problem or "The roster is not valid JSON.")
     return _normalise(roster), pack
 
 
 def create(
     store: Store, packs: dict[str, Pack], data: Any, phone: str | None = None
-) -> tuple[str, str] | Refusal:
+) -> tuple[str, str] | Problem:
     """Store a new roster (valid or not yet); return ``(id, edit_token)`` or why it is refused.
 
     ``phone``: the phone that made it, which remembers its units (see :func:`change`).
@@ -64,7 +64,7 @@ def create(
     if isinstance(data, dict) and data.get("format") == EXPORT_FORMAT:
         data = data.get("roster")
     parsed = parse(packs, data)
-    if isinstance(parsed, Refusal):
+    if isinstance(parsed, Problem):
         return parsed
     body, pack = parsed
     return store.rosters.create(pack.id, body, phone)
@@ -107,7 +107,7 @@ def change(
     edit: Callable[[dict[str, Any]], dict[str, Any] | str],
     version: int | None = None,
     phone: str | None = None,
-) -> Refusal | None:
+) -> Problem | None:
     """Apply an edit to a stored roster; ``None`` when saved, else why not.
 
     The refusal is a ``conflict`` when the roster was saved elsewhere since ``version``.
@@ -120,13 +120,13 @@ def change(
         if isinstance(new, str):
             return new
         parsed = parse(packs, new)
-        if isinstance(parsed, Refusal):
+        if isinstance(parsed, Problem):
             return parsed.message
         return parsed[0]
 
     saved = store.rosters.update(roster_id, apply, version, phone)
     if saved.problem:
-        return Refusal(saved.problem, conflict=saved.conflict)
+        return Problem.refusal(saved.problem, conflict=saved.conflict)
     return None
 
 

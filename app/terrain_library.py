@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.refusal import Refusal
 from app.rules import terrain
 from app.rules.pack import Pack
+from app.rules.problems import Problem
 from app.store import Store
 from app.store.terrain import CLUB
 
@@ -48,24 +48,26 @@ def piece_of(preset: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in preset.items() if v is not None and k != "owner"}
 
 
-def save_preset(store: Store, pack: Pack, phone: str, piece: dict[str, Any]) -> Refusal | None:
+def save_preset(store: Store, pack: Pack, phone: str, piece: dict[str, Any]) -> Problem | None:
     """Keep a piece as this phone's preset (the newest of a name wins)."""
     if not store.terrain.save_preset(pack.id, owner(phone), piece, PHONE_PRESETS):
-        return Refusal(
+        return Problem.refusal(
             f"This phone keeps at most {PHONE_PRESETS} presets for {pack.name}; the piece was added "
             "but not kept as a preset."
         )
     return None
 
 
-def save_club_preset(store: Store, pack: Pack, piece: dict[str, Any]) -> Refusal | None:
+def save_club_preset(store: Store, pack: Pack, piece: dict[str, Any]) -> Problem | None:
     """Keep a piece as a club-wide preset (an admin action)."""
     pieces, problem = terrain.parse_pieces(pack, [piece])
     if pieces is None:
-        return Refusal((problem or "The piece is not valid.").replace("pieces[0]", "piece"))
+        return Problem.refusal((problem or "The piece is not valid.").replace("pieces[0]", "piece"))
     body = pieces[0].model_dump(mode="json", exclude={"uid", "x", "y", "mysterious"})
     if not store.terrain.save_preset(pack.id, CLUB, body, CLUB_PRESETS):
-        return Refusal(f"The club keeps at most {CLUB_PRESETS} presets for {pack.name}; delete one first.")
+        return Problem.refusal(
+            f"The club keeps at most {CLUB_PRESETS} presets for {pack.name}; delete one first."
+        )
     return None
 
 
@@ -103,25 +105,25 @@ def find_set(store: Store, pack: Pack, phone: str | None, set_id: str) -> dict[s
 
 def save_set(
     store: Store, pack: Pack, phone: str, name: str, pieces: list[dict[str, Any]], club: bool = False
-) -> Refusal | None:
+) -> Problem | None:
     """Keep a table's pieces under a name for this phone, or for the club when ``club`` (admin only).
 
     One write, whatever the number of pieces.
     """
     if not name or len(name) > 60:
-        return Refusal("name: give the saved set a name of 1 to 60 characters.")
+        return Problem.refusal("name: give the saved set a name of 1 to 60 characters.")
     if not pieces:
-        return Refusal("There are no pieces to save yet: add the table's pieces first.")
+        return Problem.refusal("There are no pieces to save yet: add the table's pieces first.")
     if len(pieces) > terrain.MAX_PIECES:
-        return Refusal(f"A saved set holds at most {terrain.MAX_PIECES} pieces.")
+        return Problem.refusal(f"A saved set holds at most {terrain.MAX_PIECES} pieces.")
     if club:
         if store.terrain.save_to_library(pack.id, CLUB, name, pieces, CLUB_SETS) is None:
-            return Refusal(
+            return Problem.refusal(
                 f"The club keeps at most {CLUB_SETS} saved sets for {pack.name}; delete one first."
             )
         return None
     if store.terrain.save_to_library(pack.id, owner(phone), name, pieces, PHONE_SETS) is None:
-        return Refusal(
+        return Problem.refusal(
             f"This phone keeps at most {PHONE_SETS} saved sets for {pack.name}; save under the name "
             "of one to replace it."
         )

@@ -11,9 +11,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from app.refusal import Refusal
 from app.rules import terrain
 from app.rules.pack import Pack, Scenario
+from app.rules.problems import Problem
 from app.store import Store
 
 # A long battle's set sees a few hundred changes; past this many, something is flooding it.
@@ -51,11 +51,11 @@ def status(store: Store, game_id: str, names: list[str]) -> terrain.TerrainSet |
     return terrain.fold(len(names), store.terrain.events(set_id), names) if set_id else None
 
 
-def _event_id(raw: Any) -> str | Refusal:
+def _event_id(raw: Any) -> str | Problem:
     try:
         return str(uuid.UUID(str(raw)))
     except ValueError:
-        return Refusal("id must be a UUID made by the page; reload and try again.")
+        return Problem.refusal("id must be a UUID made by the page; reload and try again.")
 
 
 def record(
@@ -66,7 +66,7 @@ def record(
     body: dict[str, Any],
     players: int,
     names: list[str] | None = None,
-) -> Refusal | None:
+) -> Problem | None:
     """Append one change to the set: ``piece`` (add or change), ``remove``, ``seat`` or ``agree``.
 
     ``seat`` and ``agree`` bodies carry ``phone``, the hash of the phone that sends them.
@@ -80,12 +80,12 @@ def record_many(
     changes: list[tuple[Any, str, dict[str, Any]]],
     players: int,
     names: list[str] | None = None,
-) -> Refusal | None:
+) -> Problem | None:
     """Append several changes at once, all or none, checked together against the stored set."""
     entries: list[tuple[str, str, dict[str, Any]]] = []
     for raw_id, kind, body in changes:
         eid = _event_id(raw_id)
-        if isinstance(eid, Refusal):
+        if isinstance(eid, Problem):
             return eid
         entries.append((eid, kind, body))
     pack = loaded.pack
@@ -106,7 +106,7 @@ def record_many(
 
     set_id = loaded.set_id or store.terrain.get_or_create_set(loaded.game_id, pack.id)
     outcome = store.terrain.append(set_id, entries, refuse)
-    return Refusal(outcome.error) if outcome.status == "refused" and outcome.error else None
+    return Problem.refusal(outcome.error) if outcome.status == "refused" and outcome.error else None
 
 
 def _refusal(

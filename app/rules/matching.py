@@ -153,7 +153,7 @@ def _aos_entry(unit: Unit, catalogue: Catalogue, unread: list[Line]) -> dict[str
         "kind": unit.kind,
         "points": unit.points,
         "roles": roles if unit.kind == "unit" else [],
-        "keywords": [k.upper() for k in keywords][:40],
+        "keywords": list(dict.fromkeys(k.upper()[:40] for k in keywords))[:40],  # "ß" grows when upper-cased
         "size": unit.size,
         "models": _models(unit.models),
         "single_model": unit.single_model or bool(known.get("single_model")),

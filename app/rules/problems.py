@@ -36,6 +36,15 @@ class Problem:
     def __str__(self) -> str:
         return self.message
 
+    @classmethod
+    def refusal(cls, message: str, conflict: bool = False) -> Problem:
+        """A request refused: ``conflict`` when it clashes with what is stored (a 409, not a 422)."""
+        return cls("conflict" if conflict else "refused", message)
+
+    @property
+    def conflict(self) -> bool:
+        return self.rule == "conflict"
+
 
 def field_name(key: object) -> str:
     """``key`` as a refusal names it: plain names as they are, anything else quoted and cut."""

@@ -9,9 +9,9 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from app import games as game_service
 from app import list_import, rosters, terrain_sets
 from app.limits import limited
-from app.refusal import Refusal
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
+from app.rules.problems import Problem
 from app.rules.systems import system_for
 from app.web import games_service, loaded_game, no_store, packs, phone, store
 
@@ -218,7 +218,7 @@ def seize(pack_id: str) -> Any:
 @limited("games")
 def create_game() -> Any:
     made = games_service().create(_body())
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         return _refuse(made.message)
     return _game_links(*made)
 
@@ -279,7 +279,7 @@ def export_game(game_id: str) -> Any:
 @limited("imports")
 def import_game() -> Any:
     made = games_service().import_game(_body())
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         return _refuse(made.message, 409 if made.conflict else 422)
     return _game_links(*made)
 
@@ -311,7 +311,7 @@ def import_list() -> Any:
     pack = packs().get(pack_id) if isinstance(pack_id, str) else None
     remembered = store().rosters.custom_units(pack.id, phone.current_hash()) if pack else []
     made = list_import.preview(packs(), pack_id, data, remembered)
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         return _refuse(made.message)
     return no_store(jsonify(made))
 
@@ -330,7 +330,7 @@ def _roster_links(roster_id: str, token: str) -> dict[str, str]:
 def create_roster() -> Any:
     # The phone that makes a roster owns it: its game screens offer it to attach.
     made = rosters.create(store(), packs(), _body(), phone.current_hash())
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         return _refuse(made.message)
     response = jsonify(_roster_links(*made))
     response.status_code = 201

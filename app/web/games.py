@@ -12,8 +12,8 @@ from werkzeug.datastructures import MultiDict
 
 from app import games, terrain_sets
 from app.limits import limited
-from app.refusal import Refusal
 from app.rules import dice, seizing
+from app.rules.problems import Problem
 from app.store import GameRow
 from app.web import games_service, loaded_game, no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import number, whole
@@ -131,7 +131,7 @@ def create() -> Any:
         "players": players,
     }
     made = games_service().create(data)
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         html = render_template(
             "new_game.html",
             pack=pack,

@@ -13,10 +13,10 @@ from werkzeug.datastructures import MultiDict
 
 from app import list_import, pdf, rosters
 from app.limits import limited
-from app.refusal import Refusal
 from app.rules import army
 from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
+from app.rules.problems import Problem
 from app.rules.text import clean_text
 from app.web import games_service, no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import whole
@@ -161,14 +161,14 @@ def create() -> Any:
     if pack is None or pack.army is None:
         abort(400, description="pack must be a rulepack that builds armies.")
     details, problem = _details(pack, request.form)
-    made: tuple[str, str] | Refusal = (
-        Refusal(problem)
+    made: tuple[str, str] | Problem = (
+        Problem.refusal(problem)
         if problem
         else rosters.create(
             store(), packs(), {"pack": pack.id, **details, "entries": []}, phone.current_hash()
         )
     )
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         html = render_template(
             "roster_new.html",
             pack=pack,
@@ -200,9 +200,9 @@ def import_roster() -> Any:
     made = (
         rosters.create(store(), packs(), data, phone.current_hash())
         if data is not None
-        else Refusal("The file must be a roster exported from Muster as JSON.")
+        else Problem.refusal("The file must be a roster exported from Muster as JSON.")
     )
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         builders = _builders()
         html = render_template(
             "roster_new.html",
@@ -279,7 +279,7 @@ def import_list() -> Any:
     return _import_page(_import_pack())
 
 
-def _read_import(pack: Pack) -> tuple[dict[str, Any] | Refusal, str, str]:
+def _read_import(pack: Pack) -> tuple[dict[str, Any] | Problem, str, str]:
     carried, data = _import_input(request.form)
     remembered = store().rosters.custom_units(pack.id, phone.current_hash())
     made = list_import.preview(packs(), pack.id, data, remembered)
@@ -299,7 +299,7 @@ def import_preview() -> Any:
     """The roster the list makes, its verdict and every line it could not read: nothing saved."""
     pack = _import_pack()
     made, text, carried = _read_import(pack)
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         return _import_page(pack, 422, text=text, upload=carried, error=made.message)
     return _import_page(pack, text=text, upload=carried, preview=made, format_name=_format_name(made))
 
@@ -330,7 +330,7 @@ def import_save_for_game(game_id: str) -> Any:
 def _save_import(game_id: str | None) -> Any:
     pack = _import_pack()
     made, text, carried = _read_import(pack)
-    if isinstance(made, Refusal):
+    if isinstance(made, Problem):
         return _import_page(pack, 422, text=text, upload=carried, error=made.message)
     # A roster file's lines cannot be edited here, only dropped; a text's dropped lines are gone.
     unread = [u for u in made["unread"] if not (carried and request.form.get(f"drop_{u['line']}"))]
@@ -349,7 +349,7 @@ def _save_import(game_id: str | None) -> Any:
             pack, 422, text=text, upload=carried, error="player must be a seat of the game: 0, 1, ..."
         )
     saved = rosters.create(store(), packs(), made["roster"], phone.current_hash())
-    if isinstance(saved, Refusal):
+    if isinstance(saved, Problem):
         return _import_page(pack, 422, text=text, upload=carried, error=saved.message)
     roster_id, token = saved
     target = url_for("rosters.show", roster_id=roster_id)

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from app import list_import
-from app.refusal import Refusal
 from app.rules import army
 from app.rules.lists import read_list
 from app.rules.matching import name_key
+from app.rules.problems import Problem
 
 LISTS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "lists"
 
@@ -30,13 +30,13 @@ def imported(
     packs, pack: str, data: bytes | str, remembered: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     made = list_import.preview(packs, pack, data, remembered or [])
-    assert not isinstance(made, Refusal), made
+    assert not isinstance(made, Problem), made
     return made
 
 
 def refused(packs, pack: str, data: bytes | str) -> str:
     made = list_import.preview(packs, pack, data, [])
-    assert isinstance(made, Refusal), made
+    assert isinstance(made, Problem), made
     return made.message
 
 
@@ -859,7 +859,7 @@ NINES = "9" * 5000  # more digits than int() reads by default (4300)
 def test_absurd_numbers_are_unread_or_refused_never_a_crash(packs, pack, text, points, unread):
     made = list_import.preview(packs, pack, text, [])
     if points is None:
-        assert isinstance(made, Refusal) and made.message.startswith("text is not an army list")
+        assert isinstance(made, Problem) and made.message.startswith("text is not an army list")
         return
-    assert not isinstance(made, Refusal), made
+    assert not isinstance(made, Problem), made
     assert (made["verdict"]["points"], unread_lines(made)) == (points, unread)

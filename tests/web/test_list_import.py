@@ -92,6 +92,24 @@ def test_the_phones_remembered_units_are_matched(app, client):
     assert other["roster"]["entries"][0]["keywords"] == ["HERO"]
 
 
+def test_a_remembered_keyword_that_grows_in_capitals_is_cut_to_the_limit(client):
+    # "ß" is two letters in capitals: a 40-letter keyword remembered on the phone became 80
+    # and the import was refused for a length the player never typed.
+    long = "ß" * 40
+    made = client.post(
+        "/api/v1/rosters",
+        json={
+            "pack": "aos-ghb-2021",
+            "points_limit": 1000,
+            "entries": [{"name": "Saurus Oldblood on Carnosaur", "points": 300, "keywords": [long, "hero"]}],
+        },
+    )
+    assert made.status_code == 201
+    answer = client.post(IMPORT, json={"pack": "aos-ghb-2021", "text": WARSCROLL_BUILDER})
+    assert answer.status_code == 200, answer.json
+    assert answer.json["roster"]["entries"][0]["keywords"] == ["S" * 40, "HERO"]
+
+
 # --- the screen ------------------------------------------------------------------------------------
 def test_import_screen_fix_a_line_then_save(app, client):
     csrf = _csrf(client)

@@ -611,7 +611,7 @@ def vocabulary(packs: list[Pack], scenario: str | None, world: World) -> dict[st
     }
 
 
-def specialise(node: Any, vocab: dict[str, list[Any]]) -> Any:
+def specialise(node: Any, vocab: dict[str, list[Any]], cap: bool = True) -> Any:
     """The fuzzer's copy of the description: marked schemas take only the server's real ids.
 
     A string marked ``x-muster-vocabulary`` becomes one of the known ids (or null where null is
@@ -620,11 +620,11 @@ def specialise(node: Any, vocab: dict[str, list[Any]]) -> Any:
     ids: random strings test the first check, real ids reach the rules behind it.
     """
     if isinstance(node, list):
-        return [specialise(item, vocab) for item in node]
+        return [specialise(item, vocab, cap) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {k: specialise(v, vocab) for k, v in node.items() if not k.startswith("x-muster-")}
-    if isinstance(out.get("maxItems"), int) and out["maxItems"] > MAX_ITEMS:
+    out = {k: specialise(v, vocab, cap) for k, v in node.items() if not k.startswith("x-muster-")}
+    if cap and isinstance(out.get("maxItems"), int) and out["maxItems"] > MAX_ITEMS:
         out["maxItems"] = MAX_ITEMS
     types = out.get("type", [])
     nullable = [None] if "null" in (types if isinstance(types, list) else [types]) else []
@@ -635,6 +635,20 @@ def specialise(node: Any, vocab: dict[str, list[Any]]) -> Any:
     if keys:
         value = out.get("additionalProperties", {})
         return {**out, "properties": {k: value for k in keys}, "additionalProperties": False}
+    return out
+
+
+def fuzz_copy(spec: dict[str, Any], vocab: dict[str, list[Any]]) -> dict[str, Any]:
+    """``specialise``, with lists kept short only in schemas no answer uses.
+
+    An answer is checked against the same copy: a list cut short there would call a long
+    answer wrong (an imported list of eight units against a roster of at most four).
+    """
+    out = specialise(spec, vocab)
+    operations = [op for item in spec["paths"].values() for m, op in item.items() if m in HTTP_METHODS]
+    answered = _reachable(spec, [op["responses"] for op in operations] + [spec["components"]["responses"]])
+    for name in answered:
+        out["components"]["schemas"][name] = specialise(spec["components"]["schemas"][name], vocab, cap=False)
     return out
 
 
@@ -735,8 +749,8 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
     spec = load_spec()
     assert set(PER_ROUND) == spec_routes(spec)
     packs: list[Pack] = sorted(app.extensions["muster.packs"].values(), key=lambda p: p.id)
-    plain = schemathesis.openapi.from_dict(specialise(spec, {}))
-    known = schemathesis.openapi.from_dict(close_requests(specialise(spec, vocabulary(packs, None, world))))
+    plain = schemathesis.openapi.from_dict(fuzz_copy(spec, {}))
+    known = schemathesis.openapi.from_dict(close_requests(fuzz_copy(spec, vocabulary(packs, None, world))))
     per_game = {g.id: schemathesis.openapi.from_dict(_game_spec(spec, g, world)) for g in world.games}
     positive, negative = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
     plans = []
@@ -804,7 +818,7 @@ ENGINE_EVENTS = {
 
 def _game_spec(spec: dict[str, Any], game: KnownGame, world: World) -> dict[str, Any]:
     """The fuzzer's copy for one game: its pack's ids, its scenario's objectives, its events."""
-    out = close_requests(specialise(spec, vocabulary([game.pack], game.scenario, world)))
+    out = close_requests(fuzz_copy(spec, vocabulary([game.pack], game.scenario, world)))
     events = ENGINE_EVENTS[game.pack.play]
     out["components"]["schemas"]["Event"] = {"anyOf": [{"$ref": f"#/components/schemas/{e}"} for e in events]}
     return out
