@@ -151,6 +151,16 @@ def replicate_command(database: str | Path, url: str, serve: list[str]) -> list[
     ]
 
 
+def _litestream_on(
+    database: str | Path, url: str, command: str, *args: str, timeout: float = COMMAND_SECONDS
+) -> tuple[int, str, str]:
+    """One litestream command with a throwaway config naming ``database`` and its replica."""
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "litestream.yml"
+        config.write_text(config_text(database, url, socket=False), encoding="utf-8")
+        return _litestream(command, "-no-expand-env", "-config", str(config), *args, timeout=timeout)
+
+
 def _litestream(*args: str, timeout: float = COMMAND_SECONDS) -> tuple[int, str, str]:
     try:
         done = subprocess.run(  # noqa: S603 (our own binary, arguments made here)
@@ -184,19 +194,15 @@ def restore(url: str, target: str | Path) -> None:
                 "(move the old one away first, or name another file)."
             )
     target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as folder:
-        config = Path(folder) / "litestream.yml"
-        config.write_text(config_text(target, url, socket=False), encoding="utf-8")
-        code, _out, err = _litestream(
-            "restore",
-            "-no-expand-env",
-            "-config",
-            str(config),
-            "-integrity-check",
-            "full",
-            str(target),
-            timeout=3600,  # a large database over a slow link takes its time
-        )
+    code, _out, err = _litestream_on(
+        target,
+        url,
+        "restore",
+        "-integrity-check",
+        "full",
+        str(target),
+        timeout=3600,  # a large database over a slow link takes its time
+    )
     if code != 0:
         with contextlib.suppress(FileNotFoundError):
             target.unlink()
@@ -302,18 +308,9 @@ def unreachable(database: str | Path, url: str, timeout: float = 20) -> str | No
     and it would take the server down with it: `serve` asks first, and a club night goes on
     without replication rather than not at all.
     """
-    with tempfile.TemporaryDirectory() as folder:
-        config = Path(folder) / "litestream.yml"
-        config.write_text(config_text(database, url, socket=False), encoding="utf-8")
-        code, _out, err = _litestream(
-            "ltx",
-            "-json",
-            "-no-expand-env",
-            "-config",
-            str(config),
-            str(Path(database).resolve()),
-            timeout=timeout,
-        )
+    code, _out, err = _litestream_on(
+        database, url, "ltx", "-json", str(Path(database).resolve()), timeout=timeout
+    )
     return None if code == 0 else f"Litestream cannot reach {shown(url)}: {_last_line(err)}."
 
 

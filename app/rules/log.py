@@ -49,6 +49,12 @@ def event_id(event: Any) -> str:
     )
 
 
+def extra_key(data: dict[str, Any], allowed: set[str]) -> str | None:
+    """The first key of ``data`` not in ``allowed``, named as a refusal writes it, or ``None``."""
+    extra = sorted(set(data) - allowed)
+    return field_name(extra[0]) if extra else None
+
+
 def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events still in force: undo events and the entries they undid are left out."""
     kept: list[dict[str, Any]] = []
@@ -132,9 +138,8 @@ def _type(system: GameSystem, state: Any, event: dict[str, Any]) -> str:
 
 
 def _check_undo(state: Any, event: dict[str, Any]) -> None:
-    extra = sorted(set(event) - UNDO_KEYS)
-    if extra:
-        raise Refused(f"{field_name(extra[0])} is not part of an undo; it takes only id, type and event.")
+    if key := extra_key(event, UNDO_KEYS):
+        raise Refused(f"{key} is not part of an undo; it takes only id, type and event.")
     if not state.effective:
         raise Refused("There is nothing to undo.", "undo")
     if event.get("event") != state.effective[-1]:

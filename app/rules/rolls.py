@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.log import Refused
-from app.rules.problems import field_name
+from app.rules.log import Refused, extra_key
 
 FACES = {"d3": 3, "d6": 6, "d12": 12, "2d6": 6, "roll-off": 6}
 MAX_DICE = 24
@@ -43,11 +42,8 @@ class Roll:
 
 def parse_roll(event: dict[str, Any], eid: str, players: int) -> Roll:
     """Check a ``roll`` event; raise :class:`Refused` with one sentence when it is wrong."""
-    extra = sorted(set(event) - {"id", "type", "dice", "results", "purpose", "winner"})
-    if extra:
-        raise Refused(
-            f"{field_name(extra[0])} is not part of a roll; it takes dice, results, purpose and winner."
-        )
+    if key := extra_key(event, {"id", "type", "dice", "results", "purpose", "winner"}):
+        raise Refused(f"{key} is not part of a roll; it takes dice, results, purpose and winner.")
     dice = event.get("dice")
     # A list or an object is not a key of FACES; asking would raise TypeError, not refuse.
     if not isinstance(dice, str) or dice not in FACES:

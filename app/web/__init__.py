@@ -35,7 +35,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.security import safe_join
 
 from app import games as game_service
-from app.pdf import PrintBusy, PrintFailed, PrintTooSlow
+from app.pdf import PAPERS, PrintBusy, PrintFailed, PrintTooSlow
 from app.replays import Replays
 from app.rules.pack import Pack, PackError
 from app.store import GameRow, Store
@@ -117,6 +117,14 @@ def loaded_game(game_id: str, row: GameRow | None = None) -> game_service.Loaded
     if loaded is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
     return loaded
+
+
+def paper() -> str:
+    """The paper a print is asked for (``?paper=a4`` or ``letter``); 400 for any other."""
+    chosen = request.args.get("paper", "a4").lower()
+    if chosen not in PAPERS:
+        abort(400, description="paper must be a4 or letter.")
+    return chosen
 
 
 def no_store(response: Any) -> Any:

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, current_app
 
 from app import games, pdf
 from app.limits import limited
@@ -14,6 +14,7 @@ from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
 from app.web import loaded_game, packs
+from app.web import paper as chosen_paper
 from app.web.systems import web_system_for
 
 bp = Blueprint("prints", __name__)
@@ -38,13 +39,6 @@ def pdf_cache() -> pdf.Cache:
         megabytes = float(config.get("PDF_CACHE_MB", os.environ.get("MUSTER_PDF_CACHE_MB", CACHE_MB)))
         cache = current_app.extensions["muster.pdf_cache"] = pdf.Cache(folder, int(megabytes * 1024 * 1024))
     return cache
-
-
-def _paper() -> str:
-    paper = request.args.get("paper", "a4").lower()
-    if paper not in pdf.PAPERS:
-        abort(400, description="paper must be a4 or letter.")
-    return paper
 
 
 def _pdf(data: bytes, filename: str) -> Response:
@@ -102,7 +96,7 @@ def seats(pack: Pack, loaded: games.Loaded | None) -> list[dict[str, Any]]:
 @bp.get("/games/<game_id>/scoresheet.pdf")
 @limited("pdfs")
 def game_sheet(game_id: str) -> Any:
-    paper = _paper()
+    paper = chosen_paper()
     loaded = loaded_game(game_id)
     data = _sheet(loaded.pack, loaded.state.scenario, loaded, paper)
     return _pdf(data, f"muster-{loaded.state.scenario.id}-{game_id}.pdf")
@@ -111,7 +105,7 @@ def game_sheet(game_id: str) -> Any:
 @bp.get("/packs/<pack_id>/scenarios/<scenario_id>/scoresheet.pdf")
 @limited("pdfs")
 def blank_sheet(pack_id: str, scenario_id: str) -> Any:
-    paper = _paper()
+    paper = chosen_paper()
     pack, scenario = _scenario(pack_id, scenario_id)
     if not scenario.playable:
         abort(404, description=f"{scenario.name} cannot be played: {scenario.not_playable_reason}")
@@ -122,7 +116,7 @@ def blank_sheet(pack_id: str, scenario_id: str) -> Any:
 @limited("pdfs")
 def map_pdf(pack_id: str, scenario_id: str) -> Any:
     """The scenario's map at the size of a page, with its zones and rules listed."""
-    paper = _paper()
+    paper = chosen_paper()
     pack, scenario = _scenario(pack_id, scenario_id)
     if scenario.board is None:
         abort(404, description=f"{scenario.name} has no map.")

@@ -11,14 +11,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import list_import, pdf, rosters
+from app import list_import, rosters
 from app.limits import limited
 from app.rules import army
 from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
 from app.rules.problems import Problem
 from app.rules.text import clean_text
-from app.web import games_service, no_store, packs, phone, private_page, qr_response, store
+from app.web import games_service, no_store, packs, paper, phone, private_page, qr_response, store
 from app.web.forms import whole
 from app.web.games import edit_token
 from app.web.pages import refused, shaped, wants_fragment
@@ -178,10 +178,7 @@ def create() -> Any:
             limits=_limits(),
         )
         return html, 422
-    roster_id, token = made
-    return no_store(
-        _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
-    )
+    return _opened(*made)
 
 
 @bp.post("/rosters/import")
@@ -213,10 +210,7 @@ def import_roster() -> Any:
             limits=_limits(),
         )
         return html, 422
-    roster_id, token = made
-    return no_store(
-        _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
-    )
+    return _opened(*made)
 
 
 # --- import a list from another tool ------------------------------------------------------------
@@ -361,6 +355,13 @@ def _save_import(game_id: str | None) -> Any:
             return _import_page(pack, 422, text=text, upload=carried, error=error)
         target = url_for("games.show", game_id=game_id)
     return no_store(_with_token(redirect(target, code=303), roster_id, token))
+
+
+def _opened(roster_id: str, token: str) -> Any:
+    """A roster just made: on to its page, with its edit token kept on this phone."""
+    return no_store(
+        _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
+    )
 
 
 # --- the builder ------------------------------------------------------------------------------
@@ -543,9 +544,7 @@ def preview(roster_id: str) -> Any:
 @bp.get("/rosters/<roster_id>/roster.pdf")
 @limited("pdfs")
 def roster_pdf(roster_id: str) -> Any:
-    paper = request.args.get("paper", "a4").lower()
-    if paper not in pdf.PAPERS:
-        abort(400, description="paper must be a4 or letter.")
+    chosen = paper()
     loaded = _loaded(roster_id)
     context = {
         "loaded": loaded,
@@ -554,7 +553,7 @@ def roster_pdf(roster_id: str) -> Any:
         "verdict": loaded.verdict,
         "roster": loaded.roster,
     }
-    response = Response(sheet_pdf("roster.html", context, paper), mimetype="application/pdf")
+    response = Response(sheet_pdf("roster.html", context, chosen), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="roster-{roster_id}.pdf"'
     return response
 

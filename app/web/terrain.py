@@ -10,12 +10,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import pdf, terrain_library, terrain_sets
+from app import terrain_library, terrain_sets
 from app.limits import limited
 from app.rules import grid, terrain
 from app.rules.pack import Pack
 from app.rules.text import clean_text
-from app.web import admin, loaded_game, phone, private_page, store
+from app.web import admin, loaded_game, paper, phone, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token
 from app.web.pages import refused, shaped, wants_fragment
@@ -370,15 +370,13 @@ def line_of_sight(game_id: str) -> Any:
 @limited("pdfs")
 def card(game_id: str) -> Any:
     """The terrain reference card: each piece, its keywords and what they do."""
-    paper = request.args.get("paper", "a4").lower()
-    if paper not in pdf.PAPERS:
-        abort(400, description="paper must be a4 or letter.")
+    chosen = paper()
     context = _context(game_id)
     context["map_svg"] = _map(context)
     context["keywords"] = {
         k.id: k for k in (context["pack"].terrain.keywords if context["pack"].terrain else [])
     }
     context["mysterious"] = lambda roll: terrain.mysterious_effect(context["pack"], roll)
-    response = Response(sheet_pdf("terrain_card.html", context, paper), mimetype="application/pdf")
+    response = Response(sheet_pdf("terrain_card.html", context, chosen), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="terrain-{game_id}.pdf"'
     return response

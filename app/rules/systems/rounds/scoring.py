@@ -17,9 +17,8 @@ from app.rules import grid
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.log import Refused
+from app.rules.log import Refused, extra_key
 from app.rules.outcome import Award, Result
-from app.rules.problems import field_name
 from app.rules.rolls import Roll, parse_roll
 
 EVENT_TYPES = ("round", "roll")
@@ -496,11 +495,9 @@ def _parse_player(game: RoundGame, raw: Any, i: int) -> PlayerPhase:
         raise Refused(
             f'{where} must be an object such as {{"markers_destroyed": [], "character_slain": false}}.'
         )
-    extra = sorted(set(raw) - PLAYER_KEYS)
-    if extra:
-        raise Refused(
-            f"{where}.{field_name(extra[0])} is not recorded; a player's part takes {', '.join(sorted(PLAYER_KEYS))}."
-        )
+    if key := extra_key(raw, PLAYER_KEYS):
+        takes = ", ".join(sorted(PLAYER_KEYS))
+        raise Refused(f"{where}.{key} is not recorded; a player's part takes {takes}.")
     destroyed = raw.get("markers_destroyed") or []
     if (
         not isinstance(destroyed, list)
@@ -549,11 +546,8 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
         raise Refused(
             f"The game is over ({game.ended.reason if game.ended else ''}); undo the last entry to change it."
         )
-    extra = sorted(set(event) - ROUND_KEYS)
-    if extra:
-        raise Refused(
-            f"{field_name(extra[0])} is not part of a Victory Phase; it takes round, control and players."
-        )
+    if key := extra_key(event, ROUND_KEYS):
+        raise Refused(f"{key} is not part of a Victory Phase; it takes round, control and players.")
     round_ = event.get("round")
     now = game.current_round
     if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= game.last_round:

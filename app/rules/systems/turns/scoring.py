@@ -14,7 +14,7 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.log import Refused
+from app.rules.log import Refused, extra_key
 from app.rules.outcome import Result
 from app.rules.problems import field_name
 from app.rules.rolls import parse_roll
@@ -317,9 +317,8 @@ def _rule_name(game: Game, rule_id: str) -> str:
 
 
 def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
-    extra = sorted(set(event) - CLAIM_KEYS)
-    if extra:
-        raise Refused(f"{field_name(extra[0])} is not part of a claim; it takes round, player and rule.")
+    if key := extra_key(event, CLAIM_KEYS):
+        raise Refused(f"{key} is not part of a claim; it takes round, player and rule.")
     rules = _claimable(game)
     rule_id = event.get("rule")
     if not rules:
