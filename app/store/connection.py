@@ -16,6 +16,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from app.store.group_commit import group_for
+
 
 def now() -> str:
     """The current UTC time as an ISO 8601 string, to the millisecond."""
@@ -46,6 +48,9 @@ class Connection:
     """One connection to the Muster database, with the write lock shared by every writer."""
 
     def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        # Writes of events from this process's threads share commits (one sync for many).
+        self.group = group_for(self.path)
         # Each connection has its own open lock file, so flock() queues threads and processes alike.
         try:
             self._lock_fd: int | None = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)

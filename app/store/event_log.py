@@ -10,6 +10,7 @@ triggers).
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,7 @@ class EventLog:
         time: str,
         columns: str,
         decode: Callable[[tuple[Any, ...]], dict[str, Any]],
-        keep: Callable[[str, Any, int], None] | None = None,
+        keep: Callable[[sqlite3.Connection, str, Any, int], None] | None = None,
     ) -> None:
         self._c = connection
         self._table, self._owner = table, owner
@@ -67,12 +68,19 @@ class EventLog:
         decode = self._decode
         return [decode(row) for row in self._c.db.conn.execute(self._read, [owner_id])]
 
-    def insert(self, owner_id: str, entries: Sequence[Entry], recorded: str | None = None) -> int:
+    def insert(
+        self,
+        owner_id: str,
+        entries: Sequence[Entry],
+        recorded: str | None = None,
+        conn: sqlite3.Connection | None = None,
+    ) -> int:
         """Insert events as they are, unchecked, inside the caller's transaction; the last seq."""
         stamp = recorded or now()
+        conn = conn or self._c.db.conn
         seq = 0
         for eid, kind, body in entries:
-            cursor = self._c.db.conn.execute(self._insert, self._row(eid, owner_id, kind, body, stamp))
+            cursor = conn.execute(self._insert, self._row(eid, owner_id, kind, body, stamp))
             seq = int(cursor.lastrowid or 0)
         return seq
 
@@ -115,7 +123,7 @@ class EventLog:
             if problem:
                 return Appended("refused", problem)
             seq = self.insert(owner_id, entries)
-            self._kept(owner_id, summarise(), seq)
+            self._kept(self._c.db.conn, owner_id, summarise(), seq)
         return Appended("recorded")
 
     def _append_if_unchanged(
@@ -123,35 +131,30 @@ class EventLog:
     ) -> bool:
         """Insert the events if the first id is new and the owner still has ``length`` events.
 
-        The check is in the first insert itself, so the write lock is held for few calls into
-        SQLite: under load every extra step inside the lock is another wait for Python's GIL
-        while all other writers queue. What ``keep`` stores goes in the same transaction (one
-        sync to disk for both).
+        The check is in the first insert itself, and the write joins the process's next group
+        commit (app/store/group_commit.py): under load the writes of many phones share one
+        transaction and one sync to disk. What ``keep`` stores goes in the same transaction.
         """
         summary = summarise() if self._keep is not None else None
         stamp = now()
         (eid, kind, body), rest = entries[0], entries[1:]
         params = [*self._row(eid, owner_id, kind, body, stamp), eid, owner_id, length]
-        conn = self._c.db.conn
-        with self._c.writer():
-            if summary is None and not rest:  # autocommitted: one call into SQLite
-                return conn.execute(self._insert_unchanged, params).rowcount == 1
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = conn.execute(self._insert_unchanged, params)
-                inserted = cursor.rowcount == 1
-                if inserted:
-                    seq = self.insert(owner_id, rest, stamp) if rest else int(cursor.lastrowid or 0)
-                    self._kept(owner_id, summary, seq)
-            except BaseException:
-                conn.rollback()
-                raise
-            conn.commit()
-        return inserted
 
-    def _kept(self, owner_id: str, summary: Any, seq: int) -> None:
+        def write(connection: Connection) -> bool:
+            # Every statement on the leader's connection: it holds the shared transaction.
+            conn = connection.db.conn
+            cursor = conn.execute(self._insert_unchanged, params)
+            if cursor.rowcount != 1:
+                return False
+            seq = self.insert(owner_id, rest, stamp, conn) if rest else int(cursor.lastrowid or 0)
+            self._kept(conn, owner_id, summary, seq)
+            return True
+
+        return bool(self._c.group.run(self._c, write))
+
+    def _kept(self, conn: sqlite3.Connection, owner_id: str, summary: Any, seq: int) -> None:
         if summary is not None and self._keep is not None:
-            self._keep(owner_id, summary, seq)
+            self._keep(conn, owner_id, summary, seq)
 
     @staticmethod
     def _row(eid: str, owner_id: str, kind: str, body: dict[str, Any], stamp: str) -> list[Any]:

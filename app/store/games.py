@@ -8,6 +8,7 @@ is still the log's last event (and the rulepack it was scored with is still inst
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -234,8 +235,9 @@ class Games:
                 [json.dumps(summary), seq, game_id, seq],
             )
 
-    def _keep_summary(self, game_id: str, summary_json: str, seq: int) -> None:
-        self._c.db.conn.execute(
+    @staticmethod
+    def _keep_summary(conn: sqlite3.Connection, game_id: str, summary_json: str, seq: int) -> None:
+        conn.execute(
             "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ?", [summary_json, seq, game_id]
         )
 

@@ -80,7 +80,7 @@ from flask import Flask, request
 
 
 def bare(config=None):
-    bare = Flask("bare")
+    bare = Flask("bare", template_folder=None)  # no Muster templates to compile
     bare.config["DATABASE"] = "(none)"
 
     @bare.get("/bare")
