@@ -606,6 +606,8 @@ class Pack(Model):
     # How the screens and sheets name each side, and what the new-game screen says about them.
     side_labels: dict[Id, Text] = {}
     sides_note: Text | None = None
+    # The new-game screen's question for two players and two sides ("Who is the attacker?").
+    first_side_question: Text | None = None
     points: Points
     # The game system that plays the pack's scenarios (app/rules/systems): "turns" records each
     # player's turn (Age of Sigmar), "rounds" one Victory Phase a round (First Blood).
