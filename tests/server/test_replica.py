@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import AOS_GAME, FIRST_BLOOD_GAME, ROOT, ServerProcess, _group, new_game, request
+from tests.server.conftest import ROOT, ServerProcess, _group, new_game, request
+from tests.setups import first_blood, pitched_battle
 
 WRITERS = 4
 
@@ -88,9 +89,9 @@ def _write_for(
     server: ServerProcess, seconds: float
 ) -> tuple[Ledger, threading.Event, list[threading.Thread]]:
     games = [
-        new_game(server.port, AOS_GAME),
-        new_game(server.port, AOS_GAME),
-        new_game(server.port, FIRST_BLOOD_GAME),
+        new_game(server.port, pitched_battle()),
+        new_game(server.port, pitched_battle()),
+        new_game(server.port, first_blood()),
     ]
     ledger, stop = Ledger(), threading.Event()
     writers = [
@@ -245,7 +246,7 @@ def test_with_the_replica_out_of_reach_the_club_night_goes_on_without_it(tmp_pat
     server = ServerProcess(tmp_path / "muster.sqlite", tmp_path / "server.log")
     server.start()
     try:
-        game_id, _token = new_game(server.port, AOS_GAME)
+        game_id, _token = new_game(server.port, pitched_battle())
         assert request(server.port, "GET", f"/api/v1/games/{game_id}")[0] == 200
     finally:
         server.stop()
