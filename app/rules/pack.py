@@ -44,7 +44,6 @@ FactName = Annotated[
     StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40),
     AfterValidator(_fact_name),
 ]
-Side = Literal["attacker", "defender"]
 
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024
@@ -174,7 +173,7 @@ class Objective(Model):
     x: float | None = None
     y: float | None = None
     # The territory the objective lies in (or on the border of) where scoring depends on it.
-    territory: Side | None = None
+    territory: Id | None = None  # one of the pack's sides
     border: bool = False
     # Prime objectives cannot be removed from the battlefield.
     prime: bool = False
@@ -665,6 +664,7 @@ class Pack(Model):
             raise ValueError(f"scenario_roll: no playable scenario is numbered 1 to {self.scenario_roll.die}")
         for s in self.scenarios:
             named = [o.friendly_to for o in s.objectives] + [o.controlled_by for o in s.objectives]
+            named += [o.territory for o in s.objectives]
             named += [a.side for a in s.deployment_zones] + [z.side for z in s.reinforcement_zones]
             for side in named:
                 if side is not None and side not in self.sides:
