@@ -9,6 +9,8 @@ which system it is. The event log's own mechanics (ids, undo, replay) are in
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any, Protocol
 
 from app.rules.facts import FactSpec
@@ -102,6 +104,13 @@ def names() -> list[str]:
 
 
 def _load() -> None:
-    # The systems import the pack models; importing them here, on first use, keeps the
-    # pack loader free to ask the registry which names exist. Each registers itself.
-    from app.rules.systems import rounds, turns  # noqa: F401
+    # Every package here is a system and registers itself when imported: a new system is a
+    # new package, and nothing else lists it. Imported on first use, not at import, because
+    # the systems import the pack models and the pack loader asks which names exist.
+    if not _LOADED:
+        for found in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{found.name}")
+        _LOADED.append(True)
+
+
+_LOADED: list[bool] = []

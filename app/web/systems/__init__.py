@@ -7,6 +7,8 @@ templates/systems/<name>/ and its sheet under pdf/systems/<name>/. Views ask
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any, Protocol
 
 from werkzeug.datastructures import MultiDict
@@ -65,6 +67,13 @@ def register(system: WebSystem) -> WebSystem:
 
 def web_system_for(pack: Pack) -> WebSystem:
     """The web side of the game system that plays this pack."""
-    from app.web.systems import rounds, turns  # noqa: F401  (each registers itself)
-
+    if not _LOADED:
+        # Every module here is a system's web side and registers itself when imported: a new
+        # system is a new module, and nothing else lists it.
+        for found in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{found.name}")
+        _LOADED.append(True)
     return REGISTRY[system_for(pack).name]
+
+
+_LOADED: list[bool] = []

@@ -1,0 +1,61 @@
+"""The game-system registry and the event log every system shares."""
+
+from __future__ import annotations
+
+import copy
+import pkgutil
+import uuid
+
+from app.rules import log, systems
+from app.web import systems as web_systems
+from tests.conftest import replay
+from tests.savage_gains import game_script
+from tests.setups import first_blood_setup, pitched_battle_setup
+
+
+def test_every_system_package_is_registered_with_its_web_side(packs):
+    found = sorted(m.name for m in pkgutil.iter_modules(systems.__path__))
+    assert systems.names() == found == ["rounds", "turns"]
+    for pack in packs.values():
+        system = systems.system_for(pack)
+        assert system.name == pack.system
+        assert web_systems.web_system_for(pack).name == system.name
+
+
+def test_apply_never_changes_the_state_it_is_given(packs):
+    # Savage Gains after the first battle round starts: Ann's turn is applied to a kept
+    # state, as two phones' requests would read it at once.
+    pack = packs["aos-ghb-2021"]
+    setup = pitched_battle_setup("savage-gains")
+    events = [{"id": str(uuid.uuid4()), **e} for e in game_script()[:1]]
+    kept = replay(pack, setup, events)
+    system = systems.system_for(pack)
+    before = copy.deepcopy(system.summary(kept))
+    turn = {"id": str(uuid.uuid4()), **game_script()[1]}
+    after, problem = log.apply(system, kept, turn, events)
+    assert problem is None and after is not kept
+    assert system.summary(kept) == before and kept.effective == [events[0]["id"]]
+    assert len(system.summary(after)["turns"]) == 1
+    # A refused event leaves it as it was too, and says why.
+    same, problem = log.apply(system, kept, {**turn, "id": str(uuid.uuid4()), "round": 3}, events)
+    assert same is kept and problem is not None and problem.message
+    assert system.summary(kept) == before
+    # An undo is replayed from the log: the turn is gone again.
+    undo = {"id": str(uuid.uuid4()), "type": "undo", "event": turn["id"]}
+    undone, problem = log.apply(system, after, undo, [*events, turn])
+    assert problem is None and system.summary(undone)["turns"] == []
+
+
+def test_the_log_is_the_same_for_both_systems(packs):
+    pack = packs["conquest-first-blood"]
+    system = systems.system_for(pack)
+    state = system.new_game(pack, first_blood_setup("outflank"))
+    phase = {"type": "round", "round": 1, "control": {}, "players": [{}, {}]}
+    for bad, sentence in (
+        ({"type": "round"}, "id must be a UUID"),
+        ({"id": str(uuid.uuid4()), "type": "turn"}, "type must be one of round, roll, undo."),
+        ({"id": str(uuid.uuid4()), "type": "undo", "event": "x"}, "There is nothing to undo."),
+    ):
+        assert log.apply(system, state, bad)[1].message.startswith(sentence)
+    after, problem = log.apply(system, state, {"id": str(uuid.uuid4()), **phase})
+    assert problem is None and [p.vp for p in after.phases[0].players] == [0, 0]
