@@ -322,7 +322,7 @@ def test_a_new_release_replaces_the_cache_and_says_so(page: Page, served: Served
 def test_screens_change_without_reloading_and_back_works(page: Page, live_server: str) -> None:
     page.goto(live_server + "/")
     page.evaluate("window.stillTheSamePage = true")
-    page.get_by_role("link", name="Rosters").click()
+    page.get_by_role("link", name="Rosters", exact=True).click()
     expect(page.get_by_role("heading", name="Rosters", exact=True)).to_be_visible()
     assert page.url == live_server + "/rosters"
     page.get_by_role("link", name="New game").click()
@@ -369,7 +369,7 @@ def test_theme_switch_is_kept(page: Page, live_server: str) -> None:
     expect(page.get_by_role("button", name="Theme: dark. Tap for light.")).to_be_visible()
     assert page.evaluate(background) == "rgb(20, 23, 28)"
     # Through a boosted move to another screen the choice holds.
-    page.get_by_role("link", name="Rosters").click()
+    page.get_by_role("link", name="Rosters", exact=True).click()
     expect(page.get_by_role("heading", name="Rosters", exact=True)).to_be_visible()
     assert page.evaluate(background) == "rgb(20, 23, 28)"
     page.get_by_role("button", name="Theme: dark. Tap for light.").click()
