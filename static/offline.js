@@ -420,7 +420,7 @@
       .then(function (result) {
         var games = result.sent.concat(result.refused).map(function (e) { return e.game; });
         if (result.unreachable && !games.length) say("sync", "Muster could not be reached. What you recorded stays on this phone.");
-        return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length });
+        return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length, html: result.html });
       })
       .catch(function () {})
       .then(function () { flushing = null; });
@@ -431,21 +431,75 @@
     if (outcome.sent) say("sync", outcome.sent + (outcome.sent === 1 ? " entry" : " entries") + " sent to Muster.");
     if (outcome.refused) say("sync", "Muster refused " + (outcome.refused === 1 ? "an entry" : outcome.refused + " entries") + " recorded on this phone: see the game.");
     var game = document.getElementById("game");
-    if (game && outcome.games && outcome.games.indexOf(game.dataset.game) >= 0) return refreshGame(game);
-    return render(false);
+    if (!game || !outcome.games || outcome.games.indexOf(game.dataset.game) < 0) return render(false);
+    // The server's answer to the last entry sent is its new #game: show it at once, with no
+    // second request that could come back late (a replay from the worker has none: ask).
+    var html = outcome.html && outcome.html[game.dataset.game];
+    var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("game") : null;
+    if (!fresh) return refreshGame(game);
+    storeGame(html);
+    return mergeGame(game, fresh);
   }
 
-  // Show what the server holds now, unless the player is half-way through the next step.
-  function refreshGame(game) {
-    var step = game.querySelector("#step");
-    if (step && step.dataset.dirty === "1") {
-      game.dataset.refreshLater = "1";
-      return render(false);
-    }
-    if (!window.htmx) return render(false);
-    return Promise.resolve(htmx.ajax("GET", pageUrl(), { target: "#game", select: "#game", swap: "outerHTML" }))
-      .then(keepThisPage)
+  // Ask the server for the game and show what it holds. The page comes whole (the worker keeps
+  // it for offline use); if an htmx answer replaced the game while it was on its way, that
+  // answer is newer and stays.
+  function refreshGame(before) {
+    return fetch(pageUrl(), { credentials: "same-origin", headers: { Accept: "text/html", "X-Muster-Refresh": "1" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        var game = document.getElementById("game");
+        var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("game") : null;
+        if (!fresh || game !== before) return render(false);
+        return mergeGame(game, fresh).then(function () {
+          if ("serviceWorker" in navigator && navigator.serviceWorker.controller) markStored(fresh.dataset.step);
+        });
+      })
       .catch(function () { return render(false); });
+  }
+
+  // Put the server's #game in place of the shown one: totals, history and step data update.
+  // A step the player has touched is never replaced (the state is checked when the answer is
+  // applied, however late it comes): it moves into the new #game if the server still expects
+  // that step; if not (the other phone recorded it), the next step shows and a notice keeps
+  // what the player had entered, in a sentence and their values.
+  function mergeGame(old, fresh) {
+    var touched = old.querySelector("#step");
+    if (!touched || touched.dataset.dirty !== "1") touched = null;
+    var shown = touched ? touched.dataset.shown || shownKey(fold(old, [])) : "";
+    return Outbox.list(old.dataset.game)
+      .catch(function () { return []; })
+      .then(function (entries) {
+        if (document.getElementById("game") !== old) return render(false); // replaced meanwhile
+        var waiting = entries.filter(function (e) { return e.status !== "refused"; });
+        var game = document.importNode(fresh, true);
+        var slot = game.querySelector("#step");
+        if (touched) {
+          var m = fold(game, waiting);
+          if (slot && m.key && m.key === shown.split(":")[0]) {
+            touched.dataset.shown = shownKey(m);
+            slot.replaceWith(touched);
+          } else {
+            var notice = keptValues(touched);
+            if (slot) slot.before(notice);
+            else game.append(notice);
+          }
+        }
+        old.replaceWith(game);
+        if (window.htmx) htmx.process(game);
+        document.dispatchEvent(new Event("muster:enhance"));
+        return render(false);
+      });
+  }
+
+  // What the player had entered in a step the server no longer expects, left on the screen.
+  function keptValues(step) {
+    var box = el("div", { class: "notice", id: "step-kept", role: "status" });
+    var forms = step.querySelectorAll("form");
+    var title = forms.length ? titleOf(forms[0]) : "this step";
+    box.append(el("p", {}, "Muster already holds " + title + " (recorded on another phone), so this phone did not send what you had entered there:"));
+    Array.prototype.forEach.call(forms, function (form) { box.append(values(describe(form))); });
+    return box;
   }
 
   // --- the game page: waiting entries, the sync note and the next step -------------------
@@ -532,6 +586,9 @@
   function renderStep(game, waiting, moved) {
     var step = game.querySelector("#step");
     if (!step) return;
+    // Only the player's own entry or undo moves a step they have touched; entries leaving the
+    // outbox (sent, refused, removed) leave it as it is: the server's answer decides (mergeGame).
+    if (!moved && step.dataset.dirty === "1") return;
     var m = fold(game, waiting);
     var key = shownKey(m);
     var current = step.dataset.shown || shownKey(fold(game, []));
@@ -557,14 +614,13 @@
     if (!note) return;
     var waiting = entries.filter(function (e) { return e.status !== "refused"; }).length;
     var refused = entries.length - waiting;
-    if (!entries.length && game.dataset.refreshLater !== "1") {
+    if (!entries.length) {
       note.hidden = true;
       return;
     }
     var parts = ["Totals as of the last sync"];
     if (waiting) parts.push(waiting + " waiting");
     if (refused) parts.push(refused + " not recorded");
-    if (!entries.length) parts = ["Sent to Muster; the totals update with your next entry"];
     note.textContent = parts.join(" · ");
     note.hidden = false;
   }

@@ -1,0 +1,150 @@
+"""A step the player is filling in is never wiped when entries made offline reach the server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Served
+from tests.browser.test_offline import open_game, server_events, server_state
+from tests.browser.test_score_a_game import record_turn, start_round
+from tests.setups import live_game
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def slow_game_page(served: Served) -> Iterator[Callable[[float], None]]:
+    """Make the game page's GET answer late, as on a busy club Wi-Fi (entries are not slowed)."""
+    app = served.app
+    plain = app.wsgi_app
+    delay = {"s": 0.0}
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ.get("PATH_INFO", "")
+        if (
+            delay["s"]
+            and environ["REQUEST_METHOD"] == "GET"
+            and path.startswith("/games/")
+            and path.count("/") == 2
+        ):
+            time.sleep(delay["s"])
+        return plain(environ, start_response)
+
+    app.wsgi_app = wsgi  # type: ignore[method-assign]
+
+    def slow(seconds: float) -> None:
+        delay["s"] = seconds
+
+    yield slow
+    app.wsgi_app = plain  # type: ignore[method-assign]
+
+
+def ann_offline_then_bo_started(page: Page, base: str) -> dict:
+    """Round 1 begun online, Ann's turn kept offline, Bo's turn being filled in."""
+    game = live_game(page.request, base)
+    open_game(page, game)
+    start_round(page, 1, "Ann")
+    page.context.set_offline(True)
+    record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
+    expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
+    return game
+
+
+def fill_in_bo(page: Page) -> None:
+    form = page.locator("#turn-form")
+    expect(form.get_by_role("heading")).to_have_text("Battle round 1: Bo's turn")
+    form.locator("#tactic").select_option("conquer")
+    form.get_by_text("Battle tactic completed").click()
+
+
+def bo_still_there(page: Page) -> None:
+    form = page.locator("#turn-form")
+    expect(form.get_by_role("heading")).to_have_text("Battle round 1: Bo's turn")
+    expect(form.locator("#tactic")).to_have_value("conquer")
+    expect(form.get_by_label("Battle tactic completed")).to_be_checked()
+
+
+def bo_recorded_with_the_tactic(page: Page, base: str, game: dict) -> None:
+    page.locator("#turn-form").get_by_role("button", name="Record Bo's turn").click()
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    turns = [e for e in server_events(page, base, game["id"]) if e["type"] == "turn"]
+    assert [(e["player"], e.get("tactic"), e.get("tactic_completed")) for e in turns] == [
+        (0, "conquer", True),
+        (1, "conquer", True),
+    ]
+
+
+def test_the_step_being_filled_in_stays_when_the_connection_returns(
+    page: Page, live_server: str, shot
+) -> None:
+    game = ann_offline_then_bo_started(page, live_server)
+    fill_in_bo(page)
+
+    page.context.set_offline(False)
+    # Ann's turn is sent; the totals are the server's, and Bo's turn is still as the player left it.
+    expect(page.locator(".note-sync")).to_contain_text("1 entry sent to Muster.")
+    expect(page.get_by_test_id("vp-0")).to_have_text("3")
+    expect(page.locator("#outbox")).to_be_hidden()
+    bo_still_there(page)
+    shot("offline-touched-step-kept")
+    bo_recorded_with_the_tactic(page, live_server, game)
+
+
+def test_a_late_refresh_never_wipes_the_step_being_filled_in(
+    page: Page, live_server: str, slow_game_page: Callable[[float], None]
+) -> None:
+    game = ann_offline_then_bo_started(page, live_server)
+    slow_game_page(4)
+    page.context.set_offline(False)
+    # The player goes on the moment the phone says the entry went through.
+    expect(page.locator(".note-sync")).to_contain_text("1 entry sent to Muster.")
+    fill_in_bo(page)
+    page.wait_for_timeout(5000)  # longer than the slowed page takes: any refresh has landed
+    bo_still_there(page)
+
+    # The worker's Background Sync replays too, and says so to the page, which then asks for the
+    # game: that answer comes late as well and updates the totals around the touched step.
+    page.evaluate(
+        """id => navigator.serviceWorker.dispatchEvent(
+             new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 1, refused: 0}}))""",
+        game["id"],
+    )
+    page.wait_for_timeout(5000)
+    expect(page.get_by_test_id("vp-0")).to_have_text("3")
+    bo_still_there(page)
+    slow_game_page(0)
+    bo_recorded_with_the_tactic(page, live_server, game)
+
+
+def test_a_touched_step_the_other_phone_recorded_keeps_the_values_in_sight(
+    page: Page, live_server: str, browser: Any, browser_context_args: dict, shot
+) -> None:
+    game = ann_offline_then_bo_started(page, live_server)
+    fill_in_bo(page)
+
+    # Meanwhile phone B records Ann's and Bo's turns.
+    other = browser.new_context(**browser_context_args)
+    phone_b = other.new_page()
+    phone_b.goto(game["join_url"])
+    record_turn(phone_b, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
+    record_turn(phone_b, 1, "Bo")
+    expect(phone_b.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    other.close()
+
+    page.context.set_offline(False)
+    kept = page.locator("#step-kept")
+    expect(kept).to_contain_text("Muster already holds Battle round 1: Bo's turn (recorded on another phone)")
+    expect(kept).to_contain_text("Battle tactic: Conquer")
+    expect(kept).to_contain_text("Battle tactic completed")
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    kept.scroll_into_view_if_needed()
+    page.screenshot(path="test-artifacts/offline-touched-step-taken.png")
+    assert [(t["round"], t["player"]) for t in server_state(page, live_server, game["id"])["turns"]] == [
+        (1, 0),
+        (1, 1),
+    ]
