@@ -150,14 +150,21 @@
   }
 
   // The first time the worker takes control, this page was loaded before it: store it now.
+  // So is a page htmx moved to (a boosted link, or the new-game form whose answer is a
+  // redirect the worker never sees): kept as soon as it shows, not at the first entry.
+  var keptUrl = null;
   function keepThisPage() {
-    if (!window.caches || !navigator.serviceWorker.controller) return;
-    var game = document.getElementById("game");
-    var step = game ? game.dataset.step : null;
+    if (!window.caches || !("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+    keptUrl = pageUrl();
     caches.match(location.href, { cacheName: Outbox.PAGES }).then(function (found) {
-      if (found) markStored(step);
-      else refreshStoredPage().then(function () { markStored(step); });
+      return found ? null : refreshStoredPage();
+    }).then(function () {
+      var game = document.getElementById("game"); // read now: a swap may have landed meanwhile
+      markStored(game ? game.dataset.step : null);
     });
+  }
+  function keepMovedPage() {
+    if (pageUrl() !== keptUrl) keepThisPage();
   }
 
   function registerWorker() {
@@ -776,7 +783,12 @@
     flushNow();
   });
   window.addEventListener("offline", showNetwork);
-  document.addEventListener("htmx:after:swap", function () { render(false); });
+  document.addEventListener("htmx:after:swap", function () {
+    keepMovedPage();
+    render(false);
+  });
+  document.addEventListener("htmx:after:history:push", keepMovedPage);
+  document.addEventListener("htmx:after:history:replace", keepMovedPage);
   document.addEventListener("DOMContentLoaded", function () {
     registerWorker();
     render(false).then(function () {
