@@ -554,7 +554,11 @@
     });
     var slot = content.querySelector("[data-map-slot]");
     var map = pristineMaps.get(game);
-    if (slot && map) slot.append(map.cloneNode(true));
+    if (slot && map) {
+      slot.append(map.cloneNode(true));
+      // The map is the server's drawing: what the waiting entries changed is not on it.
+      if (waiting.length) slot.append(el("p", { class: "hint map-as-of" }, "Map as of the last sync: what waits on this phone is not drawn on it."));
+    }
     withdraw(content, m.taken);
   }
 
@@ -570,8 +574,15 @@
       } else if (node.tagName === "FORM") {
         node.hidden = gone;
       } else {
-        (node.closest("label") || node).hidden = gone;
-        node.disabled = gone;
+        // A box marked data-once-box goes with it, its other fields too (not sent while hidden).
+        var box = node.closest("[data-once-box]") || node.closest("label") || node;
+        box.hidden = gone;
+        box.querySelectorAll("input, select, textarea").forEach(function (field) {
+          if (gone && !field.disabled) field.dataset.withdrawn = "1";
+          if (field.dataset.withdrawn) field.disabled = gone;
+          if (!gone) delete field.dataset.withdrawn;
+        });
+        if (node === box) node.disabled = gone;
         if (gone) node.checked = false;
       }
     });
