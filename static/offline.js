@@ -410,9 +410,21 @@
   }
 
   // --- replaying the outbox -----------------------------------------------------------------
+  // htmx's own timeout for a request (base.html): a replayed entry waits no longer.
+  function timeout() {
+    var config = window.htmx && htmx.config;
+    return (config && config.defaultTimeout) || 15000;
+  }
+  function seconds() { return Math.ceil(timeout() / 1000) + " s"; }
+
   function flushNow() {
-    if (flushing) return flushing;
-    flushing = Outbox.flush({ csrf: csrf() })
+    if (flushing) {
+      say("sending", "Already sending to Muster: an entry waits up to " + seconds() + " for its answer.");
+      return flushing;
+    }
+    // Its own line, gone when the replay ends: news of what was sent (the worker's too) stays.
+    if (waitingTotal) say("sending", "Sending what waits on this phone to Muster…");
+    flushing = Outbox.flush({ csrf: csrf(), timeout: timeout() })
       .then(function (result) {
         if (!result.expired) return result;
         // The page's form token has expired: ask the server for a fresh one and try again.
@@ -420,17 +432,21 @@
           .then(function (r) { return r.text(); })
           .then(function (html) {
             var match = /name="csrf-token" content="([^"]+)"/.exec(html);
-            return match ? Outbox.flush({ csrf: match[1] }) : result;
+            return match ? Outbox.flush({ csrf: match[1], timeout: timeout() }) : result;
           })
           .catch(function () { return result; });
       })
       .then(function (result) {
         var games = result.sent.concat(result.refused).map(function (e) { return e.game; });
-        if (result.unreachable && !games.length) say("sync", "Muster could not be reached. What you recorded stays on this phone.");
+        if (result.timedOut) say("sync", "Muster did not answer within " + seconds() + ". What you recorded stays on this phone and is sent again.");
+        else if (result.unreachable && !games.length) say("sync", "Muster could not be reached. What you recorded stays on this phone.");
         return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length, html: result.html });
       })
       .catch(function () {})
-      .then(function () { flushing = null; });
+      .then(function () {
+        flushing = null;
+        unsay("sending");
+      });
     return flushing;
   }
 

@@ -16,6 +16,8 @@
   var DB_VERSION = 1;
   var PAGES = "muster-pages-1";
   var LOCK = "muster-outbox";
+  // How long one replayed entry may wait for an answer: htmx's own timeout (base.html).
+  var TIMEOUT = 15000;
   var dbPromise = null;
 
   function promised(request) {
@@ -132,12 +134,13 @@
   }
 
   // Send every waiting entry, game by game, in the order they were made.
-  // Resolves to {sent, refused, unreachable, expired, html}: html[game] is the server's last
-  // answer (the #game fragment) for that game.
+  // Resolves to {sent, refused, unreachable, timedOut, expired, html}: html[game] is the
+  // server's last answer (the #game fragment) for that game. options: csrf, the form token;
+  // timeout, how long an entry waits for its answer (ms; then it is kept and the replay stops).
   function flush(options) {
     options = options || {};
     return withLock(function () {
-      var result = { sent: [], refused: [], unreachable: false, expired: false, html: {} };
+      var result = { sent: [], refused: [], unreachable: false, timedOut: false, expired: false, html: {} };
       return list().then(function (entries) {
         var games = [];
         entries.forEach(function (e) { if (games.indexOf(e.game) < 0) games.push(e.game); });
@@ -173,8 +176,16 @@
     if (options.csrf) body.set("csrf_token", options.csrf);
     var headers = { "HX-Request": "true", "X-Muster-Replay": "outbox" };
     if (options.csrf) headers["X-CSRFToken"] = options.csrf;
+    // A request that hangs (a server stuck, a network that drops packets) must not hold the
+    // whole outbox: it is given up after the timeout, like htmx's own, and the entry stays.
+    var timeout = options.timeout || TIMEOUT;
+    var controller = scope.AbortController ? new scope.AbortController() : null;
+    var timedOut = false;
+    var timer = controller ? setTimeout(function () { timedOut = true; controller.abort(); }, timeout) : null;
+    var init = { method: "POST", body: body, credentials: "same-origin", headers: headers };
+    if (controller) init.signal = controller.signal;
     return scope
-      .fetch(entry.action, { method: "POST", body: body, credentials: "same-origin", headers: headers })
+      .fetch(entry.action, init)
       .then(
         function (response) {
           return response.text().then(function (text) { return { response: response, text: text }; });
@@ -182,8 +193,10 @@
         function () { return null; }
       )
       .then(function (answer) {
+        clearTimeout(timer);
         if (!answer) {
           result.unreachable = true;
+          if (timedOut) result.timedOut = true;
           return "unreachable";
         }
         var status = answer.response.status;
