@@ -682,18 +682,26 @@
       return;
     }
     var refusedAt = -1;
-    entries.forEach(function (e, i) { if (refusedAt < 0 && e.status === "refused") refusedAt = i; });
+    var reviewAt = -1;
+    entries.forEach(function (e, i) {
+      if (refusedAt < 0 && e.status === "refused") refusedAt = i;
+      if (reviewAt < 0 && e.review && e.status !== "refused") reviewAt = i;
+    });
     var waiting = entries.filter(function (e) { return e.status !== "refused"; }).length;
-    box.append(
-      el("h2", { id: "outbox-h" }, refusedAt >= 0 ? "Not recorded by Muster" : "Waiting to sync (" + waiting + ")"),
-      el("p", { class: "hint" }, refusedAt >= 0
-        ? "Muster refused an entry made on this phone. Nothing is lost: compare the two versions, then record the step again if it is still needed."
-        : "Kept on this phone and sent in order when Muster can be reached. The totals above are as of the last sync.")
-    );
+    var heading = "Waiting to sync (" + waiting + ")";
+    var hint = "Kept on this phone and sent in order when Muster can be reached. The totals above are as of the last sync.";
+    if (refusedAt >= 0) {
+      heading = "Not recorded by Muster";
+      hint = "Muster refused an entry made on this phone. Nothing is lost: compare the two versions, then record the step again if it is still needed.";
+    } else if (reviewAt >= 0) {
+      heading = "Check before sending (" + waiting + ")";
+      hint = "These entries were made after the one Muster refused, so they may rest on it. Start with the first one marked Check it: keep it to send it, or discard it and record that step again.";
+    }
+    box.append(el("h2", { id: "outbox-h" }, heading), el("p", { class: "hint" }, hint));
     var list = el("ol", { class: "pending-list" });
     entries.forEach(function (entry, i) {
       var item = el("li", { class: "pending " + entry.status, "data-entry": entry.id });
-      var badge = entry.status === "refused" ? "Not recorded" : refusedAt >= 0 && i > refusedAt ? "Held" : "Waiting";
+      var badge = entry.status === "refused" ? "Not recorded" : refusedAt >= 0 && i > refusedAt ? "Held" : entry.review ? "Check it" : "Waiting";
       item.append(el("div", { class: "entry-head" }, el("span", {}, entry.title), el("span", { class: "badge" }, badge)));
       if (entry.status === "refused") {
         item.append(el("p", { class: "alert" }, "Muster refused it: " + entry.reason));
@@ -713,12 +721,18 @@
         if (badge === "Held") {
           item.append(el("p", { class: "hint" }, "Held back until the refused entry above is removed."));
           item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Discard it"));
+        } else if (badge === "Check it" && i === reviewAt) {
+          item.append(el("p", { class: "hint" }, "Check this one first: it is sent only once you keep it."));
+          item.append(el("button", { type: "button", class: "primary wide", "data-keep": entry.id }, "Keep it and send it"));
+          item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Discard it"));
+        } else if (badge === "Check it") {
+          item.append(el("p", { class: "hint" }, "Waits for the entry above to be checked."));
         }
       }
       list.append(item);
     });
     box.append(list);
-    if (waiting && refusedAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, "Try sending now"));
+    if (waiting && refusedAt < 0 && reviewAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, "Try sending now"));
     box.hidden = false;
   }
 
@@ -784,18 +798,41 @@
   }
 
   document.addEventListener("click", function (event) {
-    var target = event.target.closest ? event.target.closest("[data-dismiss], [data-send-now]") : null;
+    var target = event.target.closest ? event.target.closest("[data-dismiss], [data-send-now], [data-keep]") : null;
     if (!target) return;
     if (target.dataset.sendNow) {
       flushNow();
       return;
     }
-    Outbox.remove(target.dataset.dismiss).then(function () {
+    var done = target.dataset.keep ? keepReviewed(target.dataset.keep) : dismiss(target.dataset.dismiss);
+    done.then(function () {
       return render(false);
     }).then(function () {
       if (navigator.onLine) flushNow();
     });
   });
+
+  // Removing a refused entry does not send the entries held behind it: they were made on the
+  // refused version, so each waits for the player to check it (review) and keep or discard it.
+  function dismiss(id) {
+    return Outbox.get(id).then(function (entry) {
+      if (!entry || entry.status !== "refused") return Outbox.remove(id);
+      return Outbox.list(entry.game).then(function (entries) {
+        var behind = entries.filter(function (e) { return e.seq > entry.seq && e.status !== "refused"; });
+        return Promise.all(behind.map(function (e) {
+          e.review = true;
+          return Outbox.put(e);
+        })).then(function () { return Outbox.remove(id); });
+      });
+    });
+  }
+  function keepReviewed(id) {
+    return Outbox.get(id).then(function (entry) {
+      if (!entry) return null;
+      delete entry.review;
+      return Outbox.put(entry);
+    });
+  }
 
   // A step the player has started filling in is not replaced under their fingers.
   function markDirty(event) {

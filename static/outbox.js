@@ -162,7 +162,8 @@
     function next() {
       if (i >= entries.length) return Promise.resolve(true);
       var entry = entries[i++];
-      if (entry.status === "refused") return Promise.resolve(true); // the rest waits for the player
+      // A refused entry, or one built on it that the player has not checked: the rest waits.
+      if (entry.status === "refused" || entry.review) return Promise.resolve(true);
       return sendOne(entry, options, result).then(function (outcome) {
         if (outcome === "sent") return next();
         return outcome !== "unreachable";

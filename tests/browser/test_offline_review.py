@@ -1,0 +1,85 @@
+"""After a refusal, the entries made behind it wait for the player to check each one."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.test_offline import open_game, server_state
+from tests.browser.test_score_a_game import record_turn, start_round
+from tests.setups import live_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
+    page: Page, browser: Browser, browser_context_args: dict, live_server: str, shot
+) -> None:
+    game = live_game(page.request, live_server)
+    open_game(page, game)
+    start_round(page, 1, "Ann")
+
+    # Phone A, offline, records Ann's turn and Bo's turn after it.
+    page.context.set_offline(True)
+    record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
+    record_turn(page, 1, "Bo", taps={"D border": "Bo"})
+    expect(page.locator("#outbox")).to_contain_text("Waiting to sync (2)")
+
+    # Phone B records Ann's turn first.
+    other = browser.new_context(**browser_context_args)
+    phone_b = other.new_page()
+    phone_b.goto(game["join_url"])
+    record_turn(phone_b, 1, "Ann", taps={"W": "Ann"})
+    other.close()
+
+    page.context.set_offline(False)
+    outbox = page.locator("#outbox")
+    expect(outbox.locator(".pending.refused")).to_contain_text("Ann has already taken their turn")
+    expect(outbox.locator(".pending").nth(1).locator(".badge")).to_have_text("Held")
+
+    # Removing the refused entry does not send Bo's turn: it was made on A's version of Ann's.
+    outbox.get_by_role("button", name="Remove it from this phone").click()
+    expect(outbox.locator("#outbox-h")).to_have_text("Check before sending (1)")
+    bo = outbox.locator(".pending").first
+    expect(bo.locator(".badge")).to_have_text("Check it")
+    expect(bo).to_contain_text("Check this one first: it is sent only once you keep it.")
+    expect(outbox.get_by_role("button", name="Try sending now")).to_have_count(0)
+    shot("offline-review-after-refusal")
+    page.wait_for_timeout(1500)  # a replay, had one started, would have sent it by now
+    assert [(t["round"], t["player"]) for t in server_state(page, live_server, game["id"])["turns"]] == [
+        (1, 0)
+    ]
+
+    # Kept: sent, and the totals are the server's.
+    bo.get_by_role("button", name="Keep it and send it").click()
+    expect(outbox).to_be_hidden()
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    turns = server_state(page, live_server, game["id"])["turns"]
+    assert [(t["round"], t["player"]) for t in turns] == [(1, 0), (1, 1)]
+
+
+def test_a_checked_entry_can_be_discarded_instead(
+    page: Page, browser: Browser, browser_context_args: dict, live_server: str
+) -> None:
+    game = live_game(page.request, live_server)
+    open_game(page, game)
+    start_round(page, 1, "Ann")
+    page.context.set_offline(True)
+    record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
+    record_turn(page, 1, "Bo", taps={"D border": "Bo"})
+    other = browser.new_context(**browser_context_args)
+    phone_b = other.new_page()
+    phone_b.goto(game["join_url"])
+    record_turn(phone_b, 1, "Ann", taps={"W": "Ann"})
+    other.close()
+
+    page.context.set_offline(False)
+    outbox = page.locator("#outbox")
+    outbox.get_by_role("button", name="Remove it from this phone").click()
+    outbox.locator(".pending").first.get_by_role("button", name="Discard it").click()
+    expect(outbox).to_be_hidden()
+    # Nothing of A's was sent; Bo's turn is there to record again.
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Bo's turn")
+    assert [(t["round"], t["player"]) for t in server_state(page, live_server, game["id"])["turns"]] == [
+        (1, 0)
+    ]
