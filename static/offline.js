@@ -322,8 +322,16 @@
         waitingTotal += 1;
         requestBackgroundSync();
         document.dispatchEvent(new CustomEvent("muster:queued", { detail: { form: form, entry: entry } }));
-        say("sync", "Kept on this phone: " + entry.title + ". It will be sent when Muster can be reached.");
-        return render(true).then(function () {
+        return Outbox.list(game).then(function (entries) {
+          // Behind a refused entry (or one still to check) it waits for the player, not the network.
+          var refused = entries.some(function (e) { return e.status === "refused"; });
+          var review = entries.some(function (e) { return e.review; });
+          var why = ". It will be sent when Muster can be reached.";
+          if (refused) why = ". It is held behind the entry Muster refused: see Not recorded in the game.";
+          else if (review) why = ". It waits behind the entries to check first, in the game.";
+          say("sync", "Kept on this phone: " + entry.title + why);
+          return render(true);
+        }).then(function () {
           if (navigator.onLine) flushNow();
         });
       });

@@ -83,3 +83,28 @@ def test_a_checked_entry_can_be_discarded_instead(
     assert [(t["round"], t["player"]) for t in server_state(page, live_server, game["id"])["turns"]] == [
         (1, 0)
     ]
+
+
+def test_an_entry_made_online_behind_a_refusal_says_what_holds_it(
+    page: Page, browser: Browser, browser_context_args: dict, live_server: str
+) -> None:
+    game = live_game(page.request, live_server)
+    open_game(page, game)
+    start_round(page, 1, "Ann")
+    page.context.set_offline(True)
+    record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
+    other = browser.new_context(**browser_context_args)
+    phone_b = other.new_page()
+    phone_b.goto(game["join_url"])
+    record_turn(phone_b, 1, "Ann", taps={"W": "Ann"})
+    other.close()
+    page.context.set_offline(False)
+    expect(page.locator("#outbox .pending.refused")).to_contain_text("Ann has already taken their turn")
+
+    # Online, Bo's turn is kept behind the refused entry: the phone says so, not "when reachable".
+    record_turn(page, 1, "Bo")
+    expect(page.locator(".note-sync")).to_have_text(
+        "Kept on this phone: Battle round 1: Bo's turn. It is held behind the entry Muster refused: "
+        "see Not recorded in the game."
+    )
+    expect(page.locator("#outbox .pending").nth(1).locator(".badge")).to_have_text("Held")
