@@ -11,7 +11,7 @@ from app import list_import, rosters, terrain_sets
 from app.limits import limited
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
-from app.rules.problems import Problem
+from app.rules.problems import Problem, field_name
 from app.rules.systems import system_for
 from app.web import games_service, loaded_game, no_store, packs, phone, store
 
@@ -53,7 +53,7 @@ def _is_text(value: str) -> bool:
 def _field(path: str, key: str) -> str:
     """A field's name as the refusals write it: players[0].name, control['north-west']."""
     if not path:
-        return key
+        return field_name(key)  # a key the client made up is named on one line, cut short
     return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
 
 

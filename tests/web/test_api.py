@@ -202,6 +202,19 @@ def test_an_unknown_key_is_named_on_one_line(client):
         assert "is not part of" in message and len(message) < 160, message
 
 
+def test_a_top_level_key_with_a_line_break_and_half_a_character_is_named_on_one_line(client):
+    # The fuzzer's case: {"\n": "\ud800"} was answered "\n holds half a character ...".
+    api = Api(client, new_game(client))
+    raw = '{"id": "' + str(uuid.uuid4()) + '", "type": "turn", "\\n": "\\ud800"}'
+    response = client.post(
+        f"/api/v1/games/{api.id}/events",
+        data=raw,
+        headers={"X-Edit-Token": api.token, "Content-Type": "application/json"},
+    )
+    message = response.json["error"]
+    assert response.status_code == 400 and "\n" not in message and "half a character" in message, message
+
+
 def test_export_import_round_trip(app, client, tmp_path):
     from app import create_app
 
