@@ -20,6 +20,12 @@ EXPORTED_TABLES = (
     "terrain_events",
     "terrain_library",
     "terrain_presets",
+    "club_events",
+    "event_players",
+    "event_rounds",
+    "event_tables",
+    "event_results",
+    "event_rolloffs",
 )
 
 

@@ -175,3 +175,91 @@ def m010_roster_owners(db: Database) -> None:
     # not every player's; rosters from before belong to no phone (their links still work).
     db["rosters"].add_column("owner", str)
     db["rosters"].create_index(["owner", "pack", "updated"], if_not_exists=True)
+
+
+@migrations()
+def m012_events(db: Database) -> None:
+    # Club events: the event, its players, rounds, the tables of each round, results (a
+    # correction is a new row; the newest row of a table counts) and recorded roll-offs.
+    db["club_events"].create(
+        {
+            "id": str,
+            "organiser_token_hash": str,
+            "name": str,
+            "pack": str,
+            "points_limit": int,
+            "rounds": int,
+            "scenarios": str,
+            "scoring": str,
+            "round_minutes": int,
+            "signup_open": int,
+            "created": str,
+        },
+        pk="id",
+        not_null={"organiser_token_hash", "name", "pack", "points_limit", "rounds", "scenarios", "scoring"},
+    )
+    db["event_players"].create(
+        {
+            "id": int,
+            "event_id": str,
+            "token_hash": str,
+            "name": str,
+            "club": str,
+            "roster": str,
+            "dropped": int,
+            "created": str,
+        },
+        pk="id",
+        not_null={"event_id", "token_hash", "name", "dropped", "created"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db["event_players"].create_index(["event_id", "id"])
+    db["event_rounds"].create(
+        {"event_id": str, "number": int, "scenario": str, "paired": str, "started": str},
+        pk=("event_id", "number"),
+        not_null={"paired"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db["event_tables"].create(
+        {
+            "id": int,
+            "event_id": str,
+            "round": int,
+            "number": int,
+            "player_a": int,
+            "player_b": int,
+            "game_id": str,
+            "game_token": str,
+        },
+        pk="id",
+        not_null={"event_id", "round", "player_a"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db["event_tables"].create_index(["event_id", "round", "number"])
+    db["event_results"].create(
+        {
+            "id": int,
+            "event_id": str,
+            "round": int,
+            "table_no": int,
+            "players": str,
+            "winner": int,
+            "vp_a": int,
+            "vp_b": int,
+            "source": str,
+            "confirmed_a": str,
+            "confirmed_b": str,
+            "confirmed_organiser": str,
+            "recorded": str,
+        },
+        pk="id",
+        not_null={"event_id", "round", "table_no", "players", "vp_a", "vp_b", "source", "recorded"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db["event_results"].create_index(["event_id", "round", "table_no", "id"])
+    db["event_rolloffs"].create(
+        {"id": int, "event_id": str, "players": str, "recorded": str},
+        pk="id",
+        not_null={"event_id", "players", "recorded"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )

@@ -320,7 +320,7 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import admin, api, games, home, prints, pwa, rosters, terrain
+    from app.web import admin, api, events, games, home, prints, pwa, rosters, terrain
 
     app.session_interface = _SessionCookies()
     csrf.init_app(app)
@@ -342,6 +342,7 @@ def register(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     compress.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
+    csrf.exempt(events.api)  # and events' with X-Organiser-Token, X-Player-Token or the admin bearer
     app.register_blueprint(home.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(games.bp)
@@ -350,6 +351,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(terrain.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(events.bp)
+    app.register_blueprint(events.api)
     app.teardown_appcontext(_close_store)
     app.extensions["muster.replays"] = Replays()
     app.register_error_handler(HTTPException, _error)

@@ -1,0 +1,612 @@
+"""Club events: the organiser's console, the projector board, each player's phone, sign-up,
+prints, and the JSON API under /api/v1/events (contract in docs/api.md).
+
+Who may do what: creating an event needs the admin (the admin login on screens, the admin
+password as a bearer token on the API); the organiser's actions need the event's organiser
+token (``X-Organiser-Token`` on the API; on screens, the organiser link puts it in the
+session); a player's phone holds that player's own token in its link.
+"""
+
+from __future__ import annotations
+
+import hmac
+import random
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from app import events as event_service
+from app.limits import check, limited
+from app.rules.problems import Problem
+from app.store.events import Snapshot
+from app.web import games_service, no_store, packs, paper, private_page, qr_response, store
+from app.web.admin import _password, signed_in
+from app.web.api import _body
+from app.web.pages import wants_fragment
+from app.web.prints import sheet_pdf
+
+bp = Blueprint("events", __name__)
+api = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
+
+BOARD_REFRESH_SECONDS = 10
+
+
+def service() -> event_service.Events:
+    """The events service for this request. ``EVENT_SEED`` in the config makes draws repeatable."""
+    seed = current_app.config.get("EVENT_SEED")
+    rng = random.Random(seed) if seed is not None else random.Random()
+    return event_service.Events(store(), packs(), games_service(), rng)
+
+
+def _snapshot(event_id: str) -> Snapshot:
+    snap = service().snapshot(event_id)
+    if snap is None:
+        abort(404, description="There is no such event. Check the link.")
+    return snap
+
+
+def _refuse(problem: Problem) -> Any:
+    return jsonify(error=problem.message), 409 if problem.conflict else 422
+
+
+# --- JSON API -----------------------------------------------------------------------------
+def _admin_bearer() -> None:
+    password = _password()
+    given = request.headers.get("Authorization", "")
+    if password is None:
+        abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
+    if not given.startswith("Bearer ") or not hmac.compare_digest(given[7:].encode(), password.encode()):
+        abort(403, description="Authorization must be 'Bearer <MUSTER_ADMIN_PASSWORD>' to create an event.")
+
+
+def _organiser_api(event_id: str) -> Snapshot:
+    """The event (404 when unknown); 403 without its organiser token in X-Organiser-Token."""
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    if not store().events.organiser_ok(event_id, request.headers.get("X-Organiser-Token")):
+        abort(403, description="X-Organiser-Token must hold this event's organiser token.")
+    return _snapshot(event_id)
+
+
+def _links(event_id: str, token: str) -> dict[str, str]:
+    return {
+        "id": event_id,
+        "organiser_token": token,
+        "url": url_for("events.show", event_id=event_id, _external=True),
+        "organiser_url": url_for("events.organiser", event_id=event_id, token=token, _external=True),
+        "board_url": url_for("events.board", event_id=event_id, _external=True),
+    }
+
+
+@api.post("")
+def api_create() -> Any:
+    _admin_bearer()
+    check("games")
+    made = service().create(_body())
+    if isinstance(made, Problem):
+        return _refuse(made)
+    return no_store(make_response(jsonify(_links(*made)), 201))
+
+
+@api.get("/<event_id>")
+def api_show(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    return jsonify(service().describe(snap))
+
+
+def _player_links(event_id: str, player: int, token: str) -> dict[str, Any]:
+    return {
+        "player": player,
+        "token": token,
+        "url": url_for("events.phone", event_id=event_id, token=token, _external=True),
+    }
+
+
+@api.post("/<event_id>/players")
+def api_add_player(event_id: str) -> Any:
+    _organiser_api(event_id)
+    made = service().add_player(event_id, _body(), by_organiser=True)
+    if isinstance(made, Problem):
+        return _refuse(made)
+    return no_store(make_response(jsonify(_player_links(event_id, *made)), 201))
+
+
+@api.post("/<event_id>/players/<int:player>")
+def api_change_player(event_id: str, player: int) -> Any:
+    snap = _organiser_api(event_id)
+    data = _body()
+    dropped = data.get("dropped") if isinstance(data, dict) else None
+    if not isinstance(dropped, bool):
+        return _refuse(Problem.refusal("dropped must be true (drop the player) or false (they re-join)."))
+    problem = service().set_dropped(snap, player, dropped)
+    if problem:
+        return _refuse(problem)
+    return jsonify(player=player, dropped=dropped)
+
+
+@api.post("/<event_id>/signup")
+def api_signup(event_id: str) -> Any:
+    snap = _organiser_api(event_id)
+    data = _body()
+    open_ = data.get("open") if isinstance(data, dict) else None
+    if not isinstance(open_, bool):
+        return _refuse(Problem.refusal("open must be true (players may sign up) or false (sign-up closed)."))
+    service().set_signup(snap, open_)
+    return jsonify(signup_open=open_)
+
+
+@api.post("/<event_id>/rounds")
+def api_pair(event_id: str) -> Any:
+    snap = _organiser_api(event_id)
+    made = service().pair_next(snap)
+    if isinstance(made, Problem):
+        return _refuse(made)
+    return jsonify(round=made.round, pairings=made.pairings), 201
+
+
+def _current(snap: Snapshot, number: int) -> None:
+    current = service().current_round(snap)
+    if number != current:
+        message = f"round {number} is not the current round; the current round is {current}."
+        abort(make_response(jsonify(error=message), 409 if 0 < number <= current else 404))
+
+
+@api.get("/<event_id>/rounds/<int:number>")
+def api_round(event_id: str, number: int) -> Any:
+    snap = _snapshot(event_id)
+    found = next((r for r in snap.rounds if r.number == number), None)
+    if found is None:
+        abort(404, description=f"Round {number} of this event is not paired.")
+    return jsonify(
+        round=number,
+        scenario=found.scenario,
+        started=found.started,
+        pairings=service().pairings_json(snap, number),
+    )
+
+
+@api.post("/<event_id>/rounds/<int:number>/repair")
+def api_repair(event_id: str, number: int) -> Any:
+    snap = _organiser_api(event_id)
+    _current(snap, number)
+    made = service().repair(snap)
+    if isinstance(made, Problem):
+        return _refuse(made)
+    return jsonify(round=made.round, pairings=made.pairings), 201
+
+
+@api.post("/<event_id>/rounds/<int:number>/swap")
+def api_swap(event_id: str, number: int) -> Any:
+    snap = _organiser_api(event_id)
+    _current(snap, number)
+    data = _body()
+    players = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(players, list) or len(players) != 2:
+        return _refuse(Problem.refusal("players must be a list of the two player ids to swap."))
+    problem = service().swap(snap, players[0], players[1])
+    if problem:
+        return _refuse(problem)
+    fresh = _snapshot(event_id)
+    return jsonify(round=number, pairings=service().pairings_json(fresh, number))
+
+
+@api.post("/<event_id>/rounds/<int:number>/start")
+def api_start(event_id: str, number: int) -> Any:
+    snap = _organiser_api(event_id)
+    _current(snap, number)
+    service().start_round(snap)
+    fresh = _snapshot(event_id)
+    return jsonify(round=number, started=fresh.rounds[-1].started, ends=service().round_ends(fresh))
+
+
+@api.post("/<event_id>/results")
+def api_result(event_id: str) -> Any:
+    snap = _organiser_api(event_id)
+    problem = service().enter_result(snap, _body())
+    if problem:
+        return _refuse(problem)
+    fresh = _snapshot(event_id)
+    data = _body()
+    return jsonify(round=data["round"], pairings=service().pairings_json(fresh, data["round"])), 201
+
+
+@api.post("/<event_id>/results/confirm")
+def api_confirm(event_id: str) -> Any:
+    """A player (X-Player-Token) or the organiser (X-Organiser-Token) confirms a table's result."""
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    snap = _snapshot(event_id)
+    organiser = store().events.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
+    player = store().events.player_by_token(event_id, request.headers.get("X-Player-Token"))
+    if not organiser and player is None:
+        abort(403, description="X-Player-Token (a player of the table) or X-Organiser-Token must be sent.")
+    data = _body()
+    number = data.get("round") if isinstance(data, dict) else None
+    table_no = data.get("table") if isinstance(data, dict) else None
+    table = next(
+        (
+            t
+            for t in snap.tables
+            if t.round == number
+            and t.number == table_no
+            and t.player_b is not None
+            and not isinstance(table_no, bool)
+        ),
+        None,
+    )
+    if table is None or isinstance(number, bool):
+        return _refuse(Problem.refusal("round and table must name a paired table of this event."))
+    if organiser:
+        by = "organiser"
+    elif player in (table.player_a, table.player_b):
+        by = "a" if player == table.player_a else "b"
+    else:
+        abort(403, description="Only the table's players or the organiser can confirm its result.")
+    problem = service().confirm(snap, table, by)
+    if problem:
+        return _refuse(problem)
+    fresh = _snapshot(event_id)
+    return jsonify(round=number, pairings=service().pairings_json(fresh, number))
+
+
+@api.get("/<event_id>/standings")
+def api_standings(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    return jsonify([row.as_dict() for row in service().standings(snap)])
+
+
+@api.post("/<event_id>/rolloffs")
+def api_rolloff(event_id: str) -> Any:
+    snap = _organiser_api(event_id)
+    data = _body()
+    problem = service().rolloff(snap, data.get("players") if isinstance(data, dict) else None)
+    if problem:
+        return _refuse(problem)
+    return jsonify([row.as_dict() for row in service().standings(_snapshot(event_id))]), 201
+
+
+@api.get("/<event_id>/export")
+def api_export(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    response = jsonify(service().export(snap))
+    response.headers["Content-Disposition"] = f'attachment; filename="muster-event-{event_id}.json"'
+    return response
+
+
+@api.get("/<event_id>/export.csv")
+def api_export_csv(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    response = Response(service().export_csv(snap), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="muster-event-{event_id}.csv"'
+    return response
+
+
+# --- screens ------------------------------------------------------------------------------
+def _view(snap: Snapshot) -> dict[str, Any]:
+    """What every event screen shows: the event, its round, pairings, waiting tables, standings."""
+    svc = service()
+    number = svc.current_round(snap)
+    names = {p.id: p.name for p in snap.players}
+    pack = packs().get(snap.event.pack)
+    scenario = None
+    if number and pack is not None:
+        found = pack.scenario(snap.rounds[-1].scenario)
+        scenario = found.name if found else snap.rounds[-1].scenario
+    return {
+        "snap": snap,
+        "event": snap.event,
+        "pack": pack,
+        "number": number,
+        "scenario": scenario,
+        "names": names,
+        "tables": svc.tables_of(snap, number) if number else [],
+        "result_of": lambda t: svc.result_of(snap, t),
+        "waiting": svc.waiting(snap, number) if number else [],
+        "standings": svc.standings(snap),
+        "time_left": svc.time_left(snap),
+        "round_ends": svc.round_ends(snap),
+        "started": snap.rounds[-1].started if snap.rounds else None,
+        "repairable": bool(number) and not any(r.round == number for r in snap.results),
+        "finished": number >= snap.event.rounds and not (svc.waiting(snap, number) if number else True),
+    }
+
+
+@bp.get("/events")
+def index() -> Any:
+    return render_template("events/index.html", events=store().events.recent(), admin=signed_in())
+
+
+@bp.get("/events/new")
+def new() -> Any:
+    if not signed_in():
+        abort(403, description="Creating an event needs the admin password: log in at /admin first.")
+    return render_template("events/new.html", packs=_packs_for_events(), error=None, form={})
+
+
+def _packs_for_events() -> list[Any]:
+    svc = service()
+    return [p for p in sorted(packs().values(), key=lambda p: p.name) if svc._two_player_scenarios(p, None)]
+
+
+@bp.post("/events/new")
+def create() -> Any:
+    if not signed_in():
+        abort(403, description="Creating an event needs the admin password: log in at /admin first.")
+    check("games")
+    form = request.form
+
+    def whole(key: str) -> Any:
+        value = form.get(key, "").strip()
+        return int(value) if value.isdecimal() and len(value) <= 6 else (value or None)
+
+    scoring = {k: whole(k) for k in ("win", "draw", "loss") if form.get(k, "").strip()}
+    data = {
+        "name": form.get("name", ""),
+        "pack": form.get("pack", ""),
+        "points_limit": whole("points_limit"),
+        "rounds": whole("rounds"),
+        "scenarios": [s for s in form.getlist("scenarios") if s],
+        "scoring": scoring,
+        "round_minutes": whole("round_minutes"),
+    }
+    made = service().create(data)
+    if isinstance(made, Problem):
+        html = render_template("events/new.html", packs=_packs_for_events(), error=made.message, form=form)
+        return html, 422
+    event_id, token = made
+    return no_store(redirect(url_for("events.organiser", event_id=event_id, token=token), code=303))
+
+
+@bp.get("/events/<event_id>")
+def show(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    return render_template("events/show.html", **_view(snap))
+
+
+@bp.get("/events/<event_id>/qr.svg")
+def qr(event_id: str) -> Any:
+    """The QR code of the event's page, where players sign up."""
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    return qr_response(url_for("events.show", event_id=event_id, _external=True))
+
+
+@bp.post("/events/<event_id>/signup")
+@limited("rosters")
+def signup(event_id: str) -> Any:
+    """A player signs up from the event page (while sign-up is open): on to their own page."""
+    snap = _snapshot(event_id)
+    made = service().add_player(
+        event_id,
+        {"name": request.form.get("name"), "club": request.form.get("club") or None},
+        by_organiser=False,
+    )
+    if isinstance(made, Problem):
+        html = render_template("events/show.html", **_view(snap), error=made.message)
+        return html, 409 if made.conflict else 422
+    return no_store(redirect(url_for("events.phone", event_id=event_id, token=made[1]), code=303))
+
+
+@bp.get("/events/<event_id>/board")
+def board(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    context = {**_view(snap), "refresh_seconds": BOARD_REFRESH_SECONDS}
+    if wants_fragment() and request.args.get("part") == "board":
+        response = make_response(render_template("events/_board.html", **context))
+    else:
+        response = make_response(render_template("events/board.html", **context))
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("HX-Request")
+    return response
+
+
+# --- the organiser's console ---------------------------------------------------------------
+def _organiser_token(event_id: str) -> str | None:
+    tokens = session.get("organiser") or {}
+    token = tokens.get(event_id) if isinstance(tokens, dict) else None
+    return token if isinstance(token, str) and store().events.organiser_ok(event_id, token) else None
+
+
+@bp.get("/events/<event_id>/organiser/<token>")
+def organiser(event_id: str, token: str) -> Any:
+    """The organiser's link: this phone keeps the token in its session and opens the console."""
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    if not store().events.organiser_ok(event_id, token):
+        abort(403, description="This organiser link is not valid for the event.")
+    tokens = session.get("organiser") if isinstance(session.get("organiser"), dict) else {}
+    session["organiser"] = {**tokens, event_id: token}
+    return no_store(redirect(url_for("events.console", event_id=event_id), code=303))
+
+
+def _console_snapshot(event_id: str) -> Snapshot:
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    if _organiser_token(event_id) is None:
+        abort(403, description="The console needs the organiser's link: open it on this phone first.")
+    return _snapshot(event_id)
+
+
+@bp.get("/events/<event_id>/console")
+def console(event_id: str) -> Any:
+    snap = _console_snapshot(event_id)
+    return private_page(
+        make_response(render_template("events/console.html", **_view(snap), error=None, added=None))
+    )
+
+
+def _number(value: Any) -> Any:
+    text = str(value or "").strip()
+    return int(text) if text.lstrip("-").isdecimal() and len(text) <= 9 else text or None
+
+
+@bp.post("/events/<event_id>/console/<action>")
+def console_action(event_id: str, action: str) -> Any:
+    """One of the console's buttons; back to the console with what it did or why not."""
+    snap = _console_snapshot(event_id)
+    svc = service()
+    form = request.form
+    problem: Problem | None = None
+    added = None
+    if action == "signup":
+        svc.set_signup(snap, form.get("open") == "1")
+    elif action == "player":
+        made = svc.add_player(
+            event_id, {"name": form.get("name"), "club": form.get("club") or None}, by_organiser=True
+        )
+        if isinstance(made, Problem):
+            problem = made
+        else:
+            added = {
+                "name": form.get("name"),
+                "url": url_for("events.phone", event_id=event_id, token=made[1], _external=True),
+            }
+    elif action in ("drop", "rejoin"):
+        problem = svc.set_dropped(snap, _number(form.get("player")), action == "drop")
+    elif action == "pair":
+        made_round = svc.pair_next(snap)
+        problem = made_round if isinstance(made_round, Problem) else None
+    elif action == "repair":
+        made_round = svc.repair(snap)
+        problem = made_round if isinstance(made_round, Problem) else None
+    elif action == "swap":
+        problem = svc.swap(snap, _number(form.get("first")), _number(form.get("second")))
+    elif action == "start":
+        problem = svc.start_round(snap)
+    elif action == "result":
+        winner = form.get("winner", "")
+        data = {
+            "round": _number(form.get("round")),
+            "table": _number(form.get("table")),
+            "winner": None if winner == "draw" else _number(winner),
+            "vp": [_number(form.get("vp_a")), _number(form.get("vp_b"))],
+        }
+        problem = svc.enter_result(snap, data)
+    elif action == "confirm":
+        number, table_no = _number(form.get("round")), _number(form.get("table"))
+        table = next((t for t in snap.tables if t.round == number and t.number == table_no), None)
+        problem = (
+            Problem.refusal("table must be a table of this event.")
+            if table is None
+            else svc.confirm(snap, table, "organiser")
+        )
+    elif action == "rolloff":
+        order = [_number(p) for p in form.get("order", "").replace(",", " ").split()]
+        problem = svc.rolloff(snap, order)
+    else:
+        abort(404, description="There is no such console action.")
+    if problem is None and added is None:
+        return redirect(url_for("events.console", event_id=event_id), code=303)
+    fresh = _snapshot(event_id)
+    html = render_template(
+        "events/console.html", **_view(fresh), error=problem.message if problem else None, added=added
+    )
+    code = 200 if problem is None else (409 if problem.conflict else 422)
+    return no_store(make_response(html, code))
+
+
+# --- a player's phone ----------------------------------------------------------------------
+def _player(event_id: str, token: str) -> tuple[Snapshot, int]:
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    player = store().events.player_by_token(event_id, token)
+    if player is None:
+        abort(403, description="This player link is not valid for the event; ask the organiser.")
+    return _snapshot(event_id), player
+
+
+def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = None) -> Any:
+    svc = service()
+    seat = svc.seat_of(snap, player)
+    table, side = seat if seat else (None, None)
+    opponent = None
+    if table is not None and table.player_b is not None:
+        opponent = table.player_b if side == "a" else table.player_a
+    result = svc.result_of(snap, table) if table is not None and table.player_b is not None else None
+    me = next(p for p in snap.players if p.id == player)
+    html = render_template(
+        "events/phone.html",
+        **_view(snap),
+        me=me,
+        token=token,
+        table=table,
+        side=side,
+        opponent=opponent,
+        result=result,
+        confirmed=bool(result and result.confirmed[0 if side == "a" else 1]),
+        game_link=url_for("games.join", game_id=table.game_id, token=table.game_token)
+        if table is not None and table.game_id and table.game_token
+        else None,
+        error=error,
+    )
+    return no_store(make_response(html, 422 if error else 200))
+
+
+@bp.get("/events/<event_id>/me/<token>")
+def phone(event_id: str, token: str) -> Any:
+    snap, player = _player(event_id, token)
+    return _phone_view(snap, player, token)
+
+
+@bp.post("/events/<event_id>/me/<token>/confirm")
+def phone_confirm(event_id: str, token: str) -> Any:
+    snap, player = _player(event_id, token)
+    svc = service()
+    seat = svc.seat_of(snap, player)
+    if seat is None or seat[0].player_b is None:
+        return _phone_view(snap, player, token, "You have no table with a result to confirm this round.")
+    problem = svc.confirm(snap, seat[0], seat[1])
+    if problem:
+        return _phone_view(snap, player, token, problem.message)
+    return no_store(redirect(url_for("events.phone", event_id=event_id, token=token), code=303))
+
+
+# --- prints --------------------------------------------------------------------------------
+def _print(event_id: str, template: str, filename: str) -> Any:
+    check("pdfs")
+    chosen = paper()
+    snap = _snapshot(event_id)
+    context = {**_view(snap), "by_player": _by_player}
+    context.pop("result_of")  # the print needs no callables beyond its own (the cache keys on the HTML)
+    data = sheet_pdf(template, context, chosen)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="muster-{filename}-{event_id}.pdf"'
+    return response
+
+
+def _by_player(tables: list[Any], names: dict[int, str]) -> list[tuple[str, Any]]:
+    """Every seated player, by name, with their table (for finding one's table at the door)."""
+    seats = []
+    for table in tables:
+        if table.player_b is None:
+            seats.append((names[table.player_a], "bye"))
+        else:
+            seats += [(names[table.player_a], table.number), (names[table.player_b], table.number)]
+    return sorted(seats, key=lambda seat: seat[0].casefold())
+
+
+@bp.get("/events/<event_id>/pairings.pdf")
+def pairings_pdf(event_id: str) -> Any:
+    return _print(event_id, "events/pairings.html", "pairings")
+
+
+@bp.get("/events/<event_id>/standings.pdf")
+def standings_pdf(event_id: str) -> Any:
+    return _print(event_id, "events/standings.html", "standings")
+
+
+@bp.get("/events/<event_id>/slips.pdf")
+def slips_pdf(event_id: str) -> Any:
+    return _print(event_id, "events/slips.html", "slips")
