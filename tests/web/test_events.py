@@ -411,3 +411,63 @@ def test_creating_an_event_on_the_screens_needs_the_admin_login(client):
     )
     assert made.status_code == 303 and "/organiser/" in made.headers["Location"]
     assert "Tuesday" in client.get("/events").get_data(True)
+
+
+def test_event_answers_conform_to_openapi(client):
+    from tests.web.test_openapi import Conformance, spec_routes
+
+    api = Conformance(client)
+    made = api.call(
+        "POST",
+        "/api/v1/events",
+        201,
+        json={"name": "Night", "pack": FB, "points_limit": 500, "rounds": 2},
+        headers=ADMIN,
+    )
+    api.call("POST", "/api/v1/events", 403, json={"name": "Night"})
+    api.call("POST", "/api/v1/events", 422, json={"name": ""}, headers=ADMIN)
+    e, org = f"/api/v1/events/{made['id']}", {"X-Organiser-Token": made["organiser_token"]}
+    players = [
+        api.call("POST", f"{e}/players", 201, json={"name": n}, headers=org) for n in ("Ann", "Bo", "Cy")
+    ]
+    api.call("POST", f"{e}/players", 403, json={"name": "Di"})
+    api.call("POST", f"{e}/signup", 200, json={"open": False}, headers=org)
+    api.call("POST", f"{e}/players/{players[2]['player']}", 200, json={"dropped": True}, headers=org)
+    api.call("POST", f"{e}/players/{players[2]['player']}", 200, json={"dropped": False}, headers=org)
+    first = api.call("POST", f"{e}/rounds", 201, headers=org)
+    api.call("POST", f"{e}/rounds", 409, headers=org)
+    api.call("GET", f"{e}/rounds/1", 200)
+    api.call("GET", f"{e}/rounds/5", 404)
+    api.call("POST", f"{e}/rounds/1/repair", 201, headers=org)
+    table = next(p for p in api.call("GET", f"{e}/rounds/1", 200)["pairings"] if "table" in p)
+    bye = next(p for p in api.call("GET", f"{e}/rounds/1", 200)["pairings"] if "bye" in p)
+    api.call(
+        "POST", f"{e}/rounds/1/swap", 200, json={"players": [table["players"][0], bye["bye"]]}, headers=org
+    )
+    api.call("POST", f"{e}/rounds/1/start", 200, headers=org)
+    table = next(p for p in api.call("GET", e, 200)["rounds_paired"][0]["pairings"] if "table" in p)
+    api.call(
+        "POST",
+        f"{e}/results",
+        201,
+        json={"round": 1, "table": table["table"], "winner": None, "vp": [5, 5]},
+        headers=org,
+    )
+    api.call(
+        "POST", f"{e}/results", 422, json={"round": 1, "table": 99, "winner": None, "vp": [5, 5]}, headers=org
+    )
+    api.call("POST", f"{e}/results/confirm", 200, json={"round": 1, "table": table["table"]}, headers=org)
+    api.call(
+        "POST",
+        f"{e}/rolloffs",
+        201,
+        json={"players": [players[0]["player"], players[1]["player"]]},
+        headers=org,
+    )
+    api.call("GET", f"{e}/standings", 200)
+    api.call("GET", f"{e}/export", 200)
+    api.call("GET", f"{e}/export.csv", 200)
+    api.call("GET", "/api/v1/events/nope", 404)
+    assert first["round"] == 1
+    met = {(m, t) for (m, t, s) in api.seen if s < 300}
+    assert met == {(m, t) for m, t in spec_routes(api.spec) if t.startswith("/api/v1/events")}
