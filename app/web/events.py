@@ -31,7 +31,7 @@ from app import events as event_service
 from app.limits import check, limited
 from app.rules.problems import Problem
 from app.store.events import Snapshot
-from app.web import games_service, no_store, packs, paper, private_page, qr_response, store
+from app.web import games_service, no_store, packs, paper, qr_response, store
 from app.web.admin import _password, signed_in
 from app.web.api import _body
 from app.web.pages import wants_fragment
@@ -442,9 +442,14 @@ def _console_snapshot(event_id: str) -> Snapshot:
 @bp.get("/events/<event_id>/console")
 def console(event_id: str) -> Any:
     snap = _console_snapshot(event_id)
-    return private_page(
-        make_response(render_template("events/console.html", **_view(snap), error=None, added=None))
-    )
+    html = render_template("events/console.html", **_console_view(snap), error=None, added=None)
+    return no_store(make_response(html))  # it shows the organiser link: no cache keeps it
+
+
+def _console_view(snap: Snapshot) -> dict[str, Any]:
+    token = _organiser_token(snap.event.id)
+    url = url_for("events.organiser", event_id=snap.event.id, token=token, _external=True)
+    return {**_view(snap), "organiser_url": url}
 
 
 def _number(value: Any) -> Any:
@@ -511,7 +516,7 @@ def console_action(event_id: str, action: str) -> Any:
         return redirect(url_for("events.console", event_id=event_id), code=303)
     fresh = _snapshot(event_id)
     html = render_template(
-        "events/console.html", **_view(fresh), error=problem.message if problem else None, added=added
+        "events/console.html", **_console_view(fresh), error=problem.message if problem else None, added=added
     )
     code = 200 if problem is None else (409 if problem.conflict else 422)
     return no_store(make_response(html, code))
