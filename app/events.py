@@ -359,6 +359,7 @@ class Events:
             return made
         scenario, tables = made
         if not self.store.events.save_round(snap.event.id, number + 1, scenario, tables):
+            self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
             return Problem.refusal("Another pairing of this round was saved first; reload.", conflict=True)
         fresh = self.store.events.snapshot(snap.event.id) or snap
         return Paired(number + 1, self.pairings_json(fresh, number + 1))
@@ -384,11 +385,12 @@ class Events:
         if isinstance(made, Problem):
             return made
         scenario, tables = made
-        self._retire(self.tables_of(snap, number))
         if not self.store.events.save_round(snap.event.id, number, scenario, tables, replace=True):
+            self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
             return Problem.refusal(
                 f"Round {number} has a result in: it can no longer be paired again.", conflict=True
             )
+        self._retire(self.tables_of(snap, number))
         fresh = self.store.events.snapshot(snap.event.id) or snap
         return Paired(number, self.pairings_json(fresh, number))
 
@@ -529,6 +531,7 @@ class Events:
                 }
             )
         if not self.store.events.swap(snap.event.id, number, changed):
+            self.store.events.archive_games([t["game_id"] for t in changed if t["game_id"]])
             return Problem.refusal(
                 f"Round {number} has started: players can no longer be swapped.", conflict=True
             )

@@ -270,6 +270,10 @@ def test_swap_before_the_round_starts_and_repair_until_a_result_is_in(client):
     org.post("/rounds/2/swap", {"players": [a, c]}, 404)
     again = org.post("/rounds/1/repair", status=201).json
     assert {g["game"] for g in again["pairings"]}.isdisjoint({g["game"] for g in swapped})
+    # The replaced games leave the club home; the round's games are on it.
+    home = client.get("/").get_data(True)
+    assert all(g["game"] in home for g in again["pairings"])
+    assert not any(g["game"] in home for g in first + swapped)
     started = org.post("/rounds/1/start", status=200).json
     assert started["started"] and started["ends"]
     org.post("/rounds/1/swap", {"players": [a, c]}, 409)
