@@ -88,7 +88,7 @@ class Events:
         if problem:
             return Problem.refusal(problem)
         pack = self.packs.get(data.get("pack")) if isinstance(data.get("pack"), str) else None
-        two = sorted(k for k, p in self.packs.items() if self._two_player_scenarios(p, None))
+        two = sorted(k for k, p in self.packs.items() if self.scenarios_for(p, None))
         if pack is None or pack.id not in two:
             return Problem.refusal(
                 f"pack must be one of the rulepacks two players can play: {', '.join(two)}."
@@ -108,7 +108,7 @@ class Events:
             return Problem.refusal(
                 "scenarios must be a list of scenario ids of the pack (one per round, repeated), or left out."
             )
-        fit = self._two_player_scenarios(pack, points)
+        fit = self.scenarios_for(pack, points)
         if not fit:
             _made, problem = parse_setup(
                 self._setup(pack, pack.playable[0].id, points, ("A", "B")), self.packs
@@ -159,8 +159,9 @@ class Events:
             "players": [{"name": n, "side": s} for n, s in zip(names, sides, strict=True)],
         }
 
-    def _two_player_scenarios(self, pack: Pack, points: int | None) -> list[str]:
-        """The pack's scenarios a game of two can be set up in (at that points limit)."""
+    def scenarios_for(self, pack: Pack, points: int | None) -> list[str]:
+        """The pack's scenarios a game of two can be set up in (at that points limit, else its
+        first preset): an event of a pack without any cannot be made."""
         if not pack.playable:
             return []
         limit = points if points is not None else (pack.points.presets[0] if pack.points.presets else 1000)
@@ -461,7 +462,7 @@ class Events:
         """The round's scenario: the event's list in turn, else rolled among those that fit."""
         if event.scenarios:
             return event.scenarios[(number - 1) % len(event.scenarios)]
-        return self.rng.choice(self._two_player_scenarios(self.packs[event.pack], event.points_limit))
+        return self.rng.choice(self.scenarios_for(self.packs[event.pack], event.points_limit))
 
     def _game(self, pack: Pack, event: EventRow, scenario: str, a: str, b: str) -> tuple[str, str] | Problem:
         made = self.games.create(self._setup(pack, scenario, event.points_limit, (a, b)))

@@ -60,6 +60,11 @@ def _address() -> str:
     return request.remote_addr or "unknown"
 
 
+def admin_password() -> str | None:
+    """The admin password, or ``None`` when admin is switched off (for the events API's bearer)."""
+    return _password()
+
+
 def signed_in() -> bool:
     """Whether this request carries a live admin session (for admin-only choices on other screens)."""
     return _logged_in()

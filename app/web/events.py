@@ -32,7 +32,7 @@ from app.limits import check, limited
 from app.rules.problems import Problem
 from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
-from app.web.admin import _password, signed_in
+from app.web.admin import admin_password, signed_in
 from app.web.api import _body
 from app.web.pages import wants_fragment
 from app.web.prints import sheet_pdf
@@ -63,7 +63,7 @@ def _refuse(problem: Problem) -> Any:
 
 # --- JSON API -----------------------------------------------------------------------------
 def _admin_bearer() -> None:
-    password = _password()
+    password = admin_password()
     given = request.headers.get("Authorization", "")
     if password is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
@@ -337,7 +337,7 @@ def new() -> Any:
 
 def _packs_for_events() -> list[Any]:
     svc = service()
-    return [p for p in sorted(packs().values(), key=lambda p: p.name) if svc._two_player_scenarios(p, None)]
+    return [p for p in sorted(packs().values(), key=lambda p: p.name) if svc.scenarios_for(p, None)]
 
 
 @bp.post("/events/new")
