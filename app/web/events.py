@@ -477,6 +477,7 @@ def console_action(event_id: str, action: str) -> Any:
             added = {
                 "name": form.get("name"),
                 "url": url_for("events.phone", event_id=event_id, token=made[1], _external=True),
+                "qr": url_for("events.phone_qr", event_id=event_id, token=made[1]),
             }
     elif action in ("drop", "rejoin"):
         problem = svc.set_dropped(snap, _number(form.get("player")), action == "drop")
@@ -563,6 +564,13 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
 def phone(event_id: str, token: str) -> Any:
     snap, player = _player(event_id, token)
     return _phone_view(snap, player, token)
+
+
+@bp.get("/events/<event_id>/me/<token>/qr.svg")
+def phone_qr(event_id: str, token: str) -> Any:
+    """The QR code of a player's own link, to open it on their phone (kept by no cache)."""
+    _player(event_id, token)
+    return qr_response(url_for("events.phone", event_id=event_id, token=token, _external=True), private=True)
 
 
 @bp.post("/events/<event_id>/me/<token>/confirm")

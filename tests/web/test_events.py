@@ -347,6 +347,9 @@ def test_the_console_runs_a_round_and_needs_the_organiser_link(client):
     for name in ("Ann", "Bo"):
         added = client.post(f"{console}/player", data={"csrf_token": token, "name": name})
         assert added.status_code == 200 and "/me/" in soup(added).select_one(".added a")["href"]
+        qr = client.get(soup(added).select_one(".added img.qr")["src"])
+        assert qr.mimetype == "image/svg+xml" and qr.headers["Cache-Control"] == "no-store"
+    assert client.get(f"/events/{event['id']}/me/not-a-token/qr.svg").status_code == 403
     assert client.post(f"{console}/pair", data={"csrf_token": token}).status_code == 303
     page = soup(client.get(console))
     assert "Round 1" in page.select_one("#round-h").text and page.select_one(".waiting-table")
