@@ -494,7 +494,7 @@ class Events:
             if table.player_b is not None:
                 seat[table.player_b] = (table, 1)
         for field, player in (("players[0]", first), ("players[1]", second)):
-            if isinstance(player, bool) or player not in seat:
+            if isinstance(player, bool) or not isinstance(player, int) or player not in seat:
                 return Problem.refusal(f"{field} must be the id of a player seated in round {number}.")
         if first == second:
             return Problem.refusal("players must name two different players.")
@@ -630,7 +630,7 @@ class Events:
             not isinstance(order, list)
             or len(order) < 2
             or len(set(map(str, order))) != len(order)
-            or any(isinstance(p, bool) or p not in ids for p in order)
+            or any(isinstance(p, bool) or not isinstance(p, int) or p not in ids for p in order)
         ):
             return Problem.refusal(
                 "players must list two or more different players of this event, the roll-off's winner first."

@@ -478,3 +478,22 @@ def test_event_answers_conform_to_openapi(client):
     assert first["round"] == 1
     met = {(m, t) for (m, t, s) in api.seen if s < 300}
     assert met == {(m, t) for m, t in spec_routes(api.spec) if t.startswith("/api/v1/events")}
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/rounds/1/swap", {"players": [[1], {"a": 2}]}),
+        ("/rolloffs", {"players": [[1], [2]]}),
+        ("/results", {"round": [1], "table": {"x": 1}, "winner": [2], "vp": [[1], 2]}),
+        ("/results/confirm", {"round": [1], "table": [1]}),
+        ("/players", {"name": ["Ann"], "club": {"x": 1}, "roster": [1]}),
+        ("/signup", ["open"]),
+    ],
+)
+def test_odd_json_is_a_sentence_never_a_500(client, path, body):
+    org = Organiser(client, make_event(client))
+    org.add("Ann"), org.add("Bo"), org.add("Cy")
+    org.post("/rounds", status=201)
+    answer = org.post(path, body)
+    assert answer.status_code in (403, 409, 422) and answer.json["error"].endswith(".")
