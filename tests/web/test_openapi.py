@@ -485,6 +485,18 @@ class KnownRoster:
 
 
 @dataclass
+class KnownEvent:
+    """A club event made before the fuzzing starts: its organiser token and players."""
+
+    id: str
+    token: str
+    players: list[int]
+
+
+FUZZ_ADMIN = "fuzz-admin-password"
+
+
+@dataclass
 class World:
     """The games and rosters on the server when the fuzzing starts."""
 
@@ -492,6 +504,11 @@ class World:
     rosters: list[KnownRoster] = field(default_factory=list)
     exports: list[dict[str, Any]] = field(default_factory=list)
     ids: random.Random = field(default_factory=random.Random)  # fresh event ids, seeded by the run
+    # Club events by their part: "open" and "scored" take the drawn requests; "fresh" (nothing
+    # paired), "kept" (round 1 paired, never scored) and "swapping" (never started) only the
+    # valid ones, so that pairing, re-pairing, starting and swapping each meet a state where
+    # they can succeed.
+    events: dict[str, KnownEvent] = field(default_factory=dict)
 
     def game(self, game_id: Any) -> KnownGame | None:
         """The known game with that id, if the request names one."""
@@ -604,6 +621,34 @@ def build_world(app: Flask, client: FlaskClient) -> World:
     finally:
         store.close()
     world.exports = [client.get(f"/api/v1/games/{g.id}/export").json for g in world.games[:6]]
+    app.config["ADMIN_PASSWORD"] = FUZZ_ADMIN
+    for part in ("open", "scored", "fresh", "kept", "swapping"):
+        made = client.post(
+            "/api/v1/events",
+            json={"name": part, "pack": "conquest-first-blood", "points_limit": 500, "rounds": 3},
+            headers={"Authorization": f"Bearer {FUZZ_ADMIN}"},
+        ).json
+        org = {"X-Organiser-Token": made["organiser_token"]}
+        players = [
+            client.post(f"/api/v1/events/{made['id']}/players", json={"name": f"P{i}"}, headers=org).json[
+                "player"
+            ]
+            for i in range(7)
+        ]
+        world.events[part] = KnownEvent(made["id"], made["organiser_token"], players)
+        if part != "fresh":
+            paired = client.post(f"/api/v1/events/{made['id']}/rounds", headers=org)
+            assert paired.status_code == 201, paired.json
+        if part == "scored":
+            for table in paired.json["pairings"]:
+                if "table" in table:
+                    body = {"round": 1, "table": table["table"], "winner": None, "vp": [3, 3]}
+                    assert (
+                        client.post(
+                            f"/api/v1/events/{made['id']}/results", json=body, headers=org
+                        ).status_code
+                        == 201
+                    )
     return world
 
 
@@ -791,6 +836,24 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
                     variants.append(game_op.as_strategy(generation_mode=negative, **fixed, **token))
                 if secured and i % 8 == 0:
                     variants.append(game_op.as_strategy(generation_mode=positive, **fixed))  # no token: 403
+        elif "{event_id}" in op.path or op.path == "/api/v1/events":
+            event_op = known[op.path][op.method.upper()]
+            # First a request that can succeed, made from the event's state when it is drawn.
+            valid = st.integers(0, 2**32).map(lambda n, op=op, key=key: _event_case(app, world, op, key, n))
+            variants.append(valid)
+            for e in (world.events["open"], world.events["scored"]):
+                fixed: dict[str, Any] = {"event_id": e.id}
+                if "{number}" in op.path:
+                    fixed["number"] = 1
+                if "{player}" in op.path:
+                    fixed["player"] = e.players[0]
+                token = {"headers": {"X-Organiser-Token": e.token}} if secured else {}
+                if op.path == "/api/v1/events":
+                    fixed, token = {}, {"headers": {"Authorization": f"Bearer {FUZZ_ADMIN}"}}
+                params = {"path_parameters": fixed} if fixed else {}
+                variants.append(event_op.as_strategy(generation_mode=positive, **params, **token))
+                if has_body:
+                    variants.append(event_op.as_strategy(generation_mode=negative, **params, **token))
         elif "{roster_id}" in op.path:
             roster_op = known[op.path][op.method.upper()]
             for r in world.rosters:
@@ -827,6 +890,67 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
         plans.append(Plan(key, st.one_of(variants), per_round))
     # Writes first in each round, then the reads that show what they did.
     return sorted(plans, key=lambda p: (p.key[0] == "GET", p.label))
+
+
+# Which known event a valid request goes to (by the path after /api/v1/events/{event_id}).
+EVENT_PARTS = {
+    "/rounds": "fresh",
+    "/rounds/{number}/repair": "kept",
+    "/rounds/{number}/swap": "swapping",
+    "/rounds/{number}/start": "kept",
+    "/players": "open",
+    "/players/{player}": "open",
+    "/signup": "open",
+}
+
+
+def _event_case(app: Flask, world: World, op: Any, key: tuple[str, str], n: int) -> Any:
+    """A request to a club event's operation that can succeed, from the event's state now."""
+    method, path = key
+    part = EVENT_PARTS.get(path.removeprefix("/api/v1/events/{event_id}"), "scored")
+    event = world.events[part]
+    org = {"X-Organiser-Token": event.token}
+    params: dict[str, Any] = {"event_id": event.id}
+    body: Any = None
+    if path == "/api/v1/events":
+        body = {
+            "name": f"Night {n}",
+            "pack": "conquest-first-blood",
+            "points_limit": 500,
+            "rounds": 1 + n % 5,
+        }
+        return op.Case(
+            body=body, media_type="application/json", headers={"Authorization": f"Bearer {FUZZ_ADMIN}"}
+        )
+    if "{number}" in path:
+        params["number"] = 1
+    if "{player}" in path:
+        params["player"] = event.players[n % len(event.players)]
+        body = {"dropped": False}
+    elif path.endswith("/players"):
+        body = {"name": f"Fuzz {n % 1000}", "club": None}
+    elif path.endswith("/signup"):
+        body = {"open": n % 2 == 0}
+    elif path.endswith("/rolloffs"):
+        body = {"players": event.players[:2]}
+    elif path.endswith("/results") or path.endswith("/results/confirm") or path.endswith("/swap"):
+        state = app.test_client().get(f"/api/v1/events/{event.id}/rounds/1").json
+        tables = [p for p in state["pairings"] if "table" in p]
+        if path.endswith("/swap"):
+            body = {"players": [tables[0]["players"][n % 2], tables[1]["players"][n % 2]]}
+        elif path.endswith("/confirm"):
+            body = {"round": 1, "table": tables[0]["table"]}
+        else:
+            body = {"round": 1, "table": tables[0]["table"], "winner": None, "vp": [n % 20, n % 20]}
+    headers = org if method == "POST" else {}
+    if method == "GET":
+        return op.Case(path_parameters=params)
+    return op.Case(
+        path_parameters=params,
+        headers=headers,
+        body=body if body is not None else {},
+        media_type="application/json",
+    )
 
 
 # The events each engine takes; the other engine's are still drawn from the plain copy.
@@ -935,6 +1059,8 @@ def _send(
     if game is not None or world.is_roster(case.path_parameters.get("roster_id")):
         tally.real[plan.label] += 1
     case.validate_response(response, checks=CHECKS)
+    if not response.headers.get("Content-Type", "").startswith("application/json"):
+        return  # an event's CSV export (its refusals are JSON)
     answer = response.json()
     if events:
         game.learn(case.body, response.status_code, answer)
