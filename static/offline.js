@@ -513,6 +513,8 @@
       .catch(function () { return []; })
       .then(function (entries) {
         if (document.getElementById("game") !== old) return render(false); // replaced meanwhile
+        // An answer older than the game shown (an htmx answer landed first) changes nothing.
+        if (Number(fresh.dataset.version) < Number(old.dataset.version)) return render(false);
         var waiting = entries.filter(function (e) { return e.status !== "refused"; });
         var game = document.importNode(fresh, true);
         var slot = game.querySelector("#step");

@@ -382,3 +382,16 @@ def test_squeezed_markup_shows_the_same_and_stays_escaped(app):
     with app.test_request_context():
         page = app.jinja_env.from_string("{% filter squeeze %}<i>\n\n {{ name }}</i>{% endfilter %}")
         assert page.render(name="<Bo>") == "<i>\n&lt;Bo&gt;</i>"
+
+
+def test_the_game_carries_its_version_for_the_phone_to_order_answers(client):
+    """#game's data-version counts the stored events: the phone never puts an older game over a newer."""
+    made = new_game(client)
+    page = _joined(client, made)
+    assert page.select_one("#game")["data-version"] == "0"
+    api = Api(client, made)
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
+    assert soup(client.get(f"/games/{made['id']}")).select_one("#game")["data-version"] == "2"
+    fb = _first_blood(client)
+    assert _joined(client, fb).select_one("#game")["data-version"] == "0"
