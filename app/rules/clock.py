@@ -84,7 +84,8 @@ class ClockState:
             "limit": self.limit,
             "out_of_time": self.out_of_time,
             "since": write_time(self.since) if self.since else None,
-            "now": write_time(self.now),
+            # ``used`` is counted to here: now while the clock runs, else when it stopped.
+            "as_of": write_time(self.now if self.running is not None else self.since) if self.since else None,
             "next": self.next_player(),
             "last": self.last,
             "taps": self.taps,
