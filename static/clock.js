@@ -142,9 +142,13 @@
   }
 
   var asking = false;
-  function refresh() {
+  var quiet = 0;
+  // ``timer``: the regular refresh, every 5 s while the clock runs and every 15 s while it is
+  // stopped (a start on the other phone shows a little later; a club of phones asks less).
+  function refresh(timer) {
     var el = strip();
     if (!el || asking || !navigator.onLine || document.visibilityState !== "visible") return;
+    if (timer === true && local && local.running === null && quiet++ % 3) return;
     if (el.querySelector("details[open]") || el.querySelector(".htmx-request")) return;
     asking = true;
     waitingTaps(el.dataset.game)
@@ -173,13 +177,13 @@
     // A page from the phone's cache (offline) holds an old time: only a fresh page measures.
     read(el, !localStorage.getItem(SKEW_KEY));
     setInterval(paint, TICK);
-    setInterval(refresh, REFRESH);
+    setInterval(function () { refresh(true); }, REFRESH);
   });
   // The server's new strip after a tap (htmx), or the game after a replay of the outbox.
   document.addEventListener("htmx:after:swap", function () {
     var el = strip();
     if (el && (!local || local.el !== el)) read(el, true);
   });
-  document.addEventListener("muster:enhance", refresh);
-  document.addEventListener("visibilitychange", refresh);
+  document.addEventListener("muster:enhance", function () { refresh(false); });
+  document.addEventListener("visibilitychange", function () { refresh(false); });
 })();
