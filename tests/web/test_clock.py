@@ -254,9 +254,25 @@ def test_a_watcher_sees_the_clock_but_no_buttons(app, client):
     assert strip.select("form") == [] and strip.select("button") == []
     assert [d.select_one(".clock-name").text for d in strip.select(".clock-player")] == ["Ann", "Bo"]
     assert "running" in strip.select(".clock-player")[1]["class"]
-    answer = watcher.post(f"/games/{made['id']}/clock", data={"id": uid(), "action": "pause"}, headers=HX)
-    assert answer.status_code in (400, 403)  # no form token, or no edit token: nothing changes
+    # With the page's own form token but no edit token, a tap is refused and changes nothing.
+    page = soup(watcher.get(f"/games/{made['id']}"))
+    form = {
+        "csrf_token": page.select_one('meta[name="csrf-token"]')["content"],
+        "id": uid(),
+        "action": "pause",
+    }
+    answer = watcher.post(f"/games/{made['id']}/clock", data=form, headers=HX)
+    assert answer.status_code == 403
     assert Clock(client, made).state()["running"] == 1
+
+
+def test_a_tap_without_the_forms_token_is_refused(client):
+    made, page = _page_game(client)
+    form = _form(page.select_one("#clock"), '[data-clock-player="0"]')
+    del form["csrf_token"]
+    answer = client.post(f"/games/{made['id']}/clock", data=form, headers=HX)
+    assert answer.status_code == 400
+    assert Clock(client, made).state()["taps"] == 0
 
 
 def _form(strip: Any, selector: str) -> dict[str, str]:
@@ -355,3 +371,21 @@ def test_a_backup_keeps_the_clock(app, clock):
     finally:
         store.close()
     assert [(r["game_id"], r["action"]) for r in rows] == [(clock.id, "start")]
+
+
+def test_the_strip_says_who_is_out_of_time(app, client):
+    game, opened = opened_earlier(app, minutes=20, players=3)
+    clock = Clock(client, game)
+    at = lambda minutes: stamp(opened + timedelta(minutes=minutes))  # noqa: E731
+    clock.ok(action="start", at=at(1))
+    clock.ok(action="pass", at=at(7))  # Ann used 6 minutes of her 5
+    clock.ok(action="pass", at=at(9))  # Bo used 2
+    clock.ok(action="pause", at=at(10))  # Cy used 1
+    clock.ok(action="limit", seconds=300)  # set afterwards, it applies to the time used before
+    client.get(f"/games/{game['id']}/join/{game['edit_token']}")
+    strip = soup(client.get(f"/games/{game['id']}/clock")).select_one("#clock")
+    assert strip.select_one(".clock-out").text == "Out of time: Ann."
+    assert [t.text for t in strip.select(".clock-time")] == ["0:00", "3:00", "4:00"]
+    assert ["out" in b["class"] for b in strip.select(".clock-player")] == [True, False, False]
+    assert strip.select_one("h2").text == "Clock 5:00 each"
+    assert strip.select_one("[data-start-label]").text == "Start: Cy"
