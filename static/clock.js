@@ -14,9 +14,12 @@
   function strip() { return document.getElementById("clock"); }
 
   // The server's time minus this phone's, as last measured from a fresh answer (ms).
+  function kept() {
+    try { return localStorage.getItem(SKEW_KEY); } catch (e) { return null; } // storage may be off
+  }
   function skew() {
-    var kept = Number(localStorage.getItem(SKEW_KEY));
-    return isFinite(kept) ? kept : 0;
+    var value = Number(kept());
+    return isFinite(value) ? value : 0;
   }
   function serverNow() { return Date.now() + skew(); }
 
@@ -175,7 +178,7 @@
     var el = strip();
     if (!el) return;
     // A page from the phone's cache (offline) holds an old time: only a fresh page measures.
-    read(el, !localStorage.getItem(SKEW_KEY));
+    read(el, !kept());
     setInterval(paint, TICK);
     setInterval(function () { refresh(true); }, REFRESH);
   });
