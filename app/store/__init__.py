@@ -4,8 +4,9 @@
 ``store.games`` (set-ups, event logs, the home's cards, export and import of a game),
 ``store.rosters`` (rosters, typed units, rosters attached to games), ``store.terrain``
 (terrain sets and their change logs, saved sets, presets), ``store.backups`` (whole-database
-copies and JSON dumps), ``store.admin`` (login attempts, admin sessions) and ``store.events``
-(club events: players, rounds, tables, results, roll-offs). Both event logs
+copies and JSON dumps), ``store.admin`` (login attempts, admin sessions), ``store.clocks``
+(each game's clock taps) and ``store.events`` (club events: players, rounds, tables, results,
+roll-offs). Both event logs
 append through one helper (app/store/event_log.py); the schema (its numbered migrations) is in app/store/schema.py.
 
 Writes are transactions: an event is checked against the existing events and inserted under
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from app.store.admin import Admin
 from app.store.backups import Backups
+from app.store.clock import Clocks
 from app.store.connection import Connection
 from app.store.events import Events
 from app.store.games import GameRow, Games
@@ -39,6 +41,7 @@ class Store:
         self.terrain = Terrain(self.connection)
         self.backups = Backups(self.connection)
         self.admin = Admin(self.connection)
+        self.clocks = Clocks(self.connection)
         self.events = Events(self.connection)
 
     @classmethod
