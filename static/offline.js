@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   var Outbox = window.MusterOutbox;
-  var EVENTS = /\/games\/([^/]+)\/events$/;
+  var EVENTS = /\/games\/([^/]+)\/(?:events|clock)$/; // a game's entries and its clock taps
   var SYNC_TAG = "muster-outbox";
   var waitingTotal = 0;
   var pristineMaps = new WeakMap();

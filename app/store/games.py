@@ -169,6 +169,7 @@ class Games:
                 db.execute("DELETE FROM terrain_events WHERE set_id = ?", [set_row["id"]])
             db.execute("DELETE FROM terrain_sets WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM game_rosters WHERE game_id = ?", [game_id])
+            db.execute("DELETE FROM clock_events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM games WHERE id = ?", [game_id])
         return True

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
+from app import clocks, list_import, rosters, terrain_sets
 from app import games as game_service
-from app import list_import, rosters, terrain_sets
 from app.limits import limited
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
@@ -237,7 +237,8 @@ def _game_links(game_id: str, token: str) -> Any:
 
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> Any:
-    return jsonify(game_service.summary(loaded_game(game_id)))
+    loaded = loaded_game(game_id)
+    return jsonify({**game_service.summary(loaded), "clock": clocks.state(store(), loaded.row).as_dict()})
 
 
 @bp.get("/games/<game_id>/events")
@@ -263,6 +264,25 @@ def post_event(game_id: str) -> Any:
         abort(404, description="There is no such game.")
     code = 201 if outcome.status == "recorded" else 200
     return jsonify(status=outcome.status, id=log.event_id(event), game=game_service.summary(loaded)), code
+
+
+@bp.post("/games/<game_id>/clock")
+def post_clock(game_id: str) -> Any:
+    """A tap on the game's clock (start, pass, pause, limit): 201 with the clock after it."""
+    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    if row is None:
+        abort(404, description="There is no such game.")
+    if not token_ok:
+        return _refuse("X-Edit-Token must hold this game's edit token to use its clock.", 403)
+    outcome = clocks.record(store(), row, _body())
+    if outcome.status == "refused" or outcome.state is None:
+        return _refuse(outcome.error or "The tap is refused.")
+    answer: dict[str, Any] = {"status": outcome.status, "id": outcome.id, "clock": outcome.state.as_dict()}
+    if outcome.status == "recorded":
+        answer["time"] = "client" if outcome.client_time else "server"
+        if outcome.note:
+            answer["note"] = outcome.note
+    return jsonify(answer), 201 if outcome.status == "recorded" else 200
 
 
 @bp.get("/games/<game_id>/export")

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import games, terrain_sets
+from app import clocks, games, terrain_sets
 from app.limits import limited
 from app.rules import dice, log, seizing
 from app.rules.problems import Problem
@@ -57,7 +57,8 @@ def _with_token(response: Any, game_id: str, token: str) -> Any:
 
 # --- new game ---------------------------------------------------------------------------
 def _default_pack() -> Any:
-    available = sorted((p for p in packs().values() if p.playable), key=lambda p: p.id)
+    # Two-player packs first: the new-game screen opens on the usual game, not a multiplayer one.
+    available = sorted((p for p in packs().values() if p.playable), key=lambda p: (p.players.min or 2, p.id))
     if not available:
         abort(404, description="No rulepack with scenarios is installed, so no game can start.")
     chosen = packs().get(request.values.get("pack", ""))
@@ -200,6 +201,7 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
+        "clock": clocks.view(clocks.state(store(), loaded.row), loaded.row, token is not None),
         **web.view(loaded, draft),
     }
 
@@ -226,6 +228,11 @@ def held(game_id: str) -> Any:
     the game to ask. One partial of the game system renders both, in the same lines and words.
     """
     loaded = loaded_game(game_id)
+    if request.args.get("action"):  # a tap on the game's clock: what the clock shows now
+        clock = clocks.view(clocks.state(store(), loaded.row), loaded.row, can_edit=False)
+        return private_page(
+            make_response(render_template("partials/_clock_strip.html", c={**clock, "held": True}))
+        )
     place: dict[str, int | None] = {}
     for name in ("round", "player"):
         raw = request.args.get(name, "").strip()

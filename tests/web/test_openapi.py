@@ -96,6 +96,7 @@ def test_openapi_is_a_loadable_description():
     secured = {(op.method.upper(), op.path) for op in operations if op.definition.raw.get("security")}
     assert secured == {
         ("POST", "/api/v1/games/{game_id}/events"),
+        ("POST", "/api/v1/games/{game_id}/clock"),
         ("POST", "/api/v1/games/{game_id}/rosters"),
         ("PUT", "/api/v1/rosters/{roster_id}"),
     }
@@ -175,6 +176,19 @@ def test_normal_flows_conform_to_openapi(client):
     }
     api.call("POST", events, 201, json=roll, headers=token)
     api.call("POST", events, 200, json=roll, headers=token)
+    # The game's clock: a tap, its replay, refusals.
+    clock = f"/api/v1/games/{game}/clock"
+    start = {"id": _uid(), "action": "start", "player": 1}
+    api.call("POST", clock, 201, json=start, headers=token)
+    api.call("POST", clock, 200, json=start, headers=token)
+    api.call("POST", clock, 201, json={"id": _uid(), "action": "limit", "seconds": 1800}, headers=token)
+    api.call(
+        "POST", clock, 201, json={"id": _uid(), "action": "pass", "at": "2000-01-01T00:00:00Z"}, headers=token
+    )
+    api.call("POST", clock, 422, json={"id": _uid(), "action": "start"}, headers=token)
+    api.call("POST", clock, 403, json={"id": _uid(), "action": "pause"})
+    api.call("POST", "/api/v1/games/nope/clock", 404, json={}, headers=token)
+    api.call("POST", clock, 400, data="not json", headers=token)
     for r in range(1, 6):
         api.call(
             "POST",
@@ -400,6 +414,7 @@ PER_ROUND = {
     ("GET", "/api/v1/games/{game_id}/export"): 55,
     ("GET", "/api/v1/games/{game_id}/terrain"): 55,
     ("POST", "/api/v1/games/{game_id}/rosters"): 55,
+    ("POST", "/api/v1/games/{game_id}/clock"): 20,
     ("POST", "/api/v1/games"): 45,
     ("POST", "/api/v1/games/import"): 30,
     ("GET", "/api/v1/packs"): 1,
@@ -507,8 +522,8 @@ def _advance(client: FlaskClient, game: KnownGame, rounds: int, finish: bool = F
                 client, game, {"type": "battle_round", "round": r, "first": 0, "alpha": objective.id}
             ):
                 break
-        _post_event(client, game, {"type": "turn", "round": r, "player": 0})
-        _post_event(client, game, {"type": "turn", "round": r, "player": 1})
+        for player in range(game.pack.players_for(scenario).min or 2):
+            _post_event(client, game, {"type": "turn", "round": r, "player": player})
     if finish:
         for player in (0, 1):
             _post_event(
@@ -522,15 +537,20 @@ def build_world(app: Flask, client: FlaskClient) -> World:
     packs: dict[str, Pack] = app.extensions["muster.packs"]
     world = World()
     for pack in sorted(packs.values(), key=lambda p: p.id):
-        sides = pack.sides or [None, None]
         for i, scenario in enumerate(s for s in pack.scenarios if s.playable):
+            # As few players as the scenario takes: two, or three in a Triumph & Treachery pack.
+            count = pack.players_for(scenario).min or 2
+            sides = pack.sides or [None] * count
+            names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:count]
             made = client.post(
                 "/api/v1/games",
                 json={
                     "pack": pack.id,
                     "scenario": scenario.id,
                     "points_limit": pack.points.presets[0],
-                    "players": [{"name": "Ann", "side": sides[0]}, {"name": "Bo", "side": sides[1]}],
+                    "players": [
+                        {"name": name, "side": side} for name, side in zip(names, sides, strict=True)
+                    ],
                 },
             )
             assert made.status_code == 201, made.json
@@ -557,7 +577,9 @@ def build_world(app: Flask, client: FlaskClient) -> World:
         made = client.post("/api/v1/rosters", json=body)
         assert made.status_code == 201, made.json
         world.rosters.append(KnownRoster(made.json["id"], made.json["edit_token"], body["pack"]))
-    for game in world.games[:2] + world.games[-2:]:
+    # Games of the packs the rosters were made for: two of the first pack's, two of the last's.
+    fielded = [g for g in world.games if any(r.pack == g.pack.id for r in world.rosters)]
+    for game in fielded[:2] + fielded[-2:]:
         roster = next(r for r in world.rosters if r.pack == game.pack.id)
         attached = client.post(
             f"/api/v1/games/{game.id}/rosters",
@@ -813,6 +835,22 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
 ENGINE_EVENTS = {
     "turns": ["TurnEvent", "BattleRoundEvent", "EndEvent", "ClaimEvent", "RollEvent", "UndoEvent"],
     "rounds": ["VictoryPhaseEvent", "RollEvent", "UndoEvent"],
+    "treachery": [
+        "TreacheryBattleRoundEvent",
+        "RollOffEvent",
+        "EnemyEvent",
+        "DealEvent",
+        "BuyEvent",
+        "BonusPloyEvent",
+        "DiscardEvent",
+        "PlayEvent",
+        "DestroyedEvent",
+        "ContingentsEvent",
+        "TreacheryTurnEvent",
+        "TreacheryEndEvent",
+        "RollEvent",
+        "UndoEvent",
+    ],
 }
 
 
