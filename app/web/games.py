@@ -304,7 +304,10 @@ def record(game_id: str) -> Any:
     if problem is None:
         outcome = games_service().record(game_id, event, loaded.row)
         problem = outcome.error
-        loaded = loaded.after(outcome)
+        # A replayed entry the server already holds may have been recorded by a request still
+        # finishing when this one read the game: answer with the game as stored now, which
+        # holds it, never an older one (the phone puts the answer on screen).
+        loaded = loaded_game(game_id) if outcome.status == "duplicate" else loaded.after(outcome)
     # The screen (and the phone that kept the entry) names the field in the player's words.
     problem = in_player_words(loaded, problem)
     fragment = wants_fragment()
