@@ -507,8 +507,8 @@ def _advance(client: FlaskClient, game: KnownGame, rounds: int, finish: bool = F
                 client, game, {"type": "battle_round", "round": r, "first": 0, "alpha": objective.id}
             ):
                 break
-        _post_event(client, game, {"type": "turn", "round": r, "player": 0})
-        _post_event(client, game, {"type": "turn", "round": r, "player": 1})
+        for player in range(game.pack.players_for(scenario).min or 2):
+            _post_event(client, game, {"type": "turn", "round": r, "player": player})
     if finish:
         for player in (0, 1):
             _post_event(
@@ -522,15 +522,20 @@ def build_world(app: Flask, client: FlaskClient) -> World:
     packs: dict[str, Pack] = app.extensions["muster.packs"]
     world = World()
     for pack in sorted(packs.values(), key=lambda p: p.id):
-        sides = pack.sides or [None, None]
         for i, scenario in enumerate(s for s in pack.scenarios if s.playable):
+            # As few players as the scenario takes: two, or three in a Triumph & Treachery pack.
+            count = pack.players_for(scenario).min or 2
+            sides = pack.sides or [None] * count
+            names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:count]
             made = client.post(
                 "/api/v1/games",
                 json={
                     "pack": pack.id,
                     "scenario": scenario.id,
                     "points_limit": pack.points.presets[0],
-                    "players": [{"name": "Ann", "side": sides[0]}, {"name": "Bo", "side": sides[1]}],
+                    "players": [
+                        {"name": name, "side": side} for name, side in zip(names, sides, strict=True)
+                    ],
                 },
             )
             assert made.status_code == 201, made.json
@@ -557,7 +562,9 @@ def build_world(app: Flask, client: FlaskClient) -> World:
         made = client.post("/api/v1/rosters", json=body)
         assert made.status_code == 201, made.json
         world.rosters.append(KnownRoster(made.json["id"], made.json["edit_token"], body["pack"]))
-    for game in world.games[:2] + world.games[-2:]:
+    # Games of the packs the rosters were made for: two of the first pack's, two of the last's.
+    fielded = [g for g in world.games if any(r.pack == g.pack.id for r in world.rosters)]
+    for game in fielded[:2] + fielded[-2:]:
         roster = next(r for r in world.rosters if r.pack == game.pack.id)
         attached = client.post(
             f"/api/v1/games/{game.id}/rosters",
@@ -813,6 +820,22 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
 ENGINE_EVENTS = {
     "turns": ["TurnEvent", "BattleRoundEvent", "EndEvent", "ClaimEvent", "RollEvent", "UndoEvent"],
     "rounds": ["VictoryPhaseEvent", "RollEvent", "UndoEvent"],
+    "treachery": [
+        "TreacheryBattleRoundEvent",
+        "RollOffEvent",
+        "EnemyEvent",
+        "DealEvent",
+        "BuyEvent",
+        "BonusPloyEvent",
+        "DiscardEvent",
+        "PlayEvent",
+        "DestroyedEvent",
+        "ContingentsEvent",
+        "TreacheryTurnEvent",
+        "TreacheryEndEvent",
+        "RollEvent",
+        "UndoEvent",
+    ],
 }
 
 
