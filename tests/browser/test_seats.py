@@ -3,6 +3,7 @@ an enemy pick, a bonus ploy and a ploy played; no phone ever shows another playe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -30,15 +31,18 @@ def _context(browser: Browser, base: str, viewport: dict[str, int], mobile: bool
 
 
 def _check(pages: dict[str, Page], held: dict[str, tuple[str, str]]) -> None:
-    """Reload every screen; none but the holder's phone holds a held ploy's id or name."""
+    """Every screen as it stands and as its phone would load it now: none but the holder's
+    holds a held ploy's id or name (the pack's list of ploys to buy aside)."""
     for who, page in pages.items():
-        page.reload()
-        html = page.evaluate(PAGE_HTML)
+        shown = page.evaluate(PAGE_HTML)
+        loaded = page.context.request.get(page.url).text()
+        fresh = re.sub(r"<select[^>]*data-catalogue.*?</select>", "", loaded, flags=re.S).lower()
         for holder, ploy in held.items():
             if holder == who:
-                expect(page.locator("#hand")).to_contain_text(ploy[1])
+                assert ploy[1] in fresh, f"{who}'s own {ploy[1]} is missing from their phone"
                 continue
-            assert not [w for w in ploy if w in html], f"{who}'s screen shows {holder}'s {ploy[1]}"
+            for html in (shown, fresh):
+                assert not [w for w in ploy if w in html], f"{who}'s screen shows {holder}'s {ploy[1]}"
 
 
 def _shot(page: Page, name: str) -> None:
@@ -70,6 +74,7 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
 
     # The round begins on the table; a deal: Ann gives Bo 5 CP for a promise.
     table.get_by_role("button", name="Start battle round 1").click()
+    expect(table.locator(".history")).to_contain_text("Battle round 1 begins")
     expect(table.locator("#buy-form")).to_have_count(0)
     table.locator("#deal summary").click()
     table.locator("#deal-from").select_option(label="Ann")
@@ -79,16 +84,17 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     table.get_by_role("button", name="Record the deal").click()
     expect(table.locator(".history")).to_contain_text("Deal: Ann gives Bo 5 CP")
     _check(screens, {})
-    expect(phones["Ann"].locator(".score").first).to_contain_text("45 CP")
 
     # Ann buys Hidden Pitfalls on her phone.
     ann = phones["Ann"]
+    ann.reload()
     ann.locator("#buy-ploy").select_option("hidden-pitfalls")
     ann.get_by_role("button", name="Buy", exact=True).click()
     expect(ann.locator("#hand li.ploy")).to_contain_text("Hidden Pitfalls")
     _shot(ann, "seats-seat-screen")
     held = {"Ann": ("hidden-pitfalls", "hidden pitfalls")}
     _check(screens, held)
+    table.reload()
     expect(table.get_by_test_id("held-0")).to_have_text("1")
 
     # The table: Ann's turn, movement phase, Bo is her enemy; Cy is neutral.
@@ -104,7 +110,9 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
 
     # Cy rolls a 5 for the neutral bonus ploy (three players: 5 or 6) and gains Caltrops.
     cy = phones["Cy"]
+    cy.reload()
     expect(cy.locator("#bonus-form")).to_be_visible()
+    phones["Bo"].reload()
     expect(phones["Bo"].locator("#bonus-form")).to_have_count(0)
     cy.locator("#bonus-roll").fill("5")
     cy.locator("#bonus-ploy").select_option("caltrops")
@@ -119,7 +127,9 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     del held["Ann"]
     _check(screens, held)
     for page in screens.values():
+        page.reload()
         expect(page.locator(".history")).to_contain_text("Ann played Hidden Pitfalls")
+    expect(ann.locator(".score").first).to_contain_text("44 CP")
     _shot(table, "seats-table-after-play")
     for page in screens.values():
         page.context.close()

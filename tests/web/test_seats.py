@@ -253,7 +253,9 @@ def test_a_held_ploy_is_in_no_answer_page_fragment_export_or_pdf_but_its_holders
     # The page, its step data and the steps rendered ahead for offline use (all in the page);
     # a seat's own buy form lists the pack's ploys, public data, taken out for this check.
     seen["page"] = catalogue_free(page.data)
-    seen["step data"] = " ".join(str(t) for t in soup(page).select("template, [data-plan], [data-plans]"))
+    steps = soup_of(seen["page"].encode()).select("template, [data-plan], [data-plans]")
+    assert steps, "the page carries no step data"
+    seen["step data"] = " ".join(str(t) for t in steps)
     if who != "no token":
         # An htmx entry from this phone: the fragment it gets back.
         fields = {
