@@ -444,6 +444,8 @@ def _forbidden(
     A secret entry belongs to its holder's seat, and so does taking one back: the table's
     edit token and the other seats are refused, whatever the entry says.
     """
+    if not isinstance(event.get("type"), str):
+        return None  # not an event at all: the rules refuse it with their own sentence
     if event.get("type") == "undo":
         target = next((e for e in events if e.get("id") == event.get("event")), None)
         holder = system.holder(target) if target is not None else None

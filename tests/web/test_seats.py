@@ -357,3 +357,10 @@ def test_the_blank_multiplayer_sheet_has_a_column_per_player(client, players, pa
 def test_a_blank_sheet_for_too_many_players_is_refused(client):
     answer = client.get(f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf?players=7")
     assert answer.status_code == 400 and b"players must be a whole number from 3 to 6" in answer.data
+
+
+@pytest.mark.parametrize("kind", [[], {}, 3, None])
+def test_an_event_whose_type_is_not_text_is_refused_not_a_500(client, kind):
+    game = made(client)
+    answer = post(client, game, {"type": kind, "player": 0, "ploy": HELD[0]}, seat=seat(game, 1))
+    assert answer.status_code == 422 and "type" in answer.json["error"]
