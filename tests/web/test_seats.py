@@ -364,3 +364,33 @@ def test_an_event_whose_type_is_not_text_is_refused_not_a_500(client, kind):
     game = made(client)
     answer = post(client, game, {"type": kind, "player": 0, "ploy": HELD[0]}, seat=seat(game, 1))
     assert answer.status_code == 422 and "type" in answer.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("pack", "scenario"),
+    [
+        (PACK, "altar-of-the-gods"),
+        (PACK, "relic-of-power"),
+        (PACK, "rain-of-stars"),
+        (PACK, "blood-in-the-badlands"),
+        ("aos-conquest-unbound", "convergence-of-fate"),
+    ],
+)
+def test_every_scenario_opens_on_the_table_a_seat_and_to_watch(app, pack, scenario):
+    client = app.test_client()
+    answer = client.post("/api/v1/games", json={**body(scenario=scenario), "pack": pack})
+    assert answer.status_code == 201, answer.json
+    game = answer.json
+    screens = {who: soup(phone(app, game, who).get(f"/games/{game['id']}")) for who in ("table", 0, None)}
+    assert screens["table"].select_one("#round-form, #turn-form") is not None
+    assert screens[0].select_one("#hand") is not None and screens["table"].select_one("#hand") is None
+    assert screens[None].select_one("#step") is None
+    assert client.get(f"/games/{game['id']}/scoresheet.pdf").status_code == 200
+
+
+def test_the_pack_page_offers_a_blank_sheet_for_three_to_six_players(client):
+    page = soup(client.get(f"/packs/{PACK}"))
+    form = page.select_one("#altar-of-the-gods form.prints")
+    assert [o["value"] for o in form.select("select[name=players] option")] == ["3", "4", "5", "6"]
+    assert [b["value"] for b in form.select("button[name=paper]")] == ["a4", "letter"]
+    assert form["action"] == f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf"
