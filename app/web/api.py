@@ -279,7 +279,7 @@ def _private(response: Any) -> Any:
     """An answer that may hold a seat's secrets depends on the seat header; kept by no shared cache."""
     if request.headers.get("X-Seat-Token"):
         response.headers["Cache-Control"] = "private, no-store"
-    response.headers["Vary"] = "X-Seat-Token"
+    response.vary.add("X-Seat-Token")
     return response
 
 

@@ -284,7 +284,10 @@ def test_the_holder_sees_their_ploy_everywhere_it_is_theirs(app):
     game = bought(client)
     gid = game["id"]
     mine = {"X-Seat-Token": seat(game, 0)}
-    assert client.get(f"/api/v1/games/{gid}", headers=mine).json["players"][0]["ploys"] == [HELD[0]]
+    answer = client.get(f"/api/v1/games/{gid}", headers=mine)
+    assert answer.json["players"][0]["ploys"] == [HELD[0]]
+    # No cache between the phone and Muster keeps a seat's answer or hands it to another seat.
+    assert answer.headers["Cache-Control"] == "private, no-store" and "X-Seat-Token" in answer.headers["Vary"]
     events = client.get(f"/api/v1/games/{gid}/events", headers=mine).json
     assert events[-1]["ploy"] == HELD[0]
     assert leaks(client.get(f"/api/v1/games/{gid}/export", headers=mine).data)
