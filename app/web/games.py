@@ -73,7 +73,8 @@ def _with_token(response: Any, game_id: str, token: str, cookie: str | None = No
 
 # --- new game ---------------------------------------------------------------------------
 def _default_pack() -> Any:
-    available = sorted((p for p in packs().values() if p.playable), key=lambda p: p.id)
+    # Two-player packs first: the new-game screen opens on the usual game, not a multiplayer one.
+    available = sorted((p for p in packs().values() if p.playable), key=lambda p: (p.players.min or 2, p.id))
     if not available:
         abort(404, description="No rulepack with scenarios is installed, so no game can start.")
     chosen = packs().get(request.values.get("pack", ""))

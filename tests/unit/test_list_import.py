@@ -646,7 +646,7 @@ def test_a_list_for_another_game_names_the_pack_to_use(packs):
     message = refused(packs, "conquest-first-blood", WARSCROLL_BUILDER)
     assert (
         message
-        == "pack: this is a list for Age of Sigmar, not for Conquest: First Blood; import it into aos-ghb-2021."
+        == "pack: this is a list for Age of Sigmar, not for Conquest: First Blood; import it into aos-conquest-unbound or aos-ghb-2021."
     )
 
 

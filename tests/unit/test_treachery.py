@@ -168,6 +168,12 @@ def test_a_ploy_costs_command_points_the_buyer_holds(tow):
 def test_a_discard_needs_the_ploy_held(tow):
     game = altar(tow)
     assert game.rule({"type": "discard", "round": 1, "player": ANN, "ploy": "caltrops"}) == "ploy"
+    game.ok(
+        {"type": "battle_round", "round": 1}, {"type": "buy", "round": 1, "player": ANN, "ploy": "caltrops"}
+    )
+    assert game.rule({"type": "discard", "round": 2, "player": ANN, "ploy": "caltrops"}) == "round"
+    assert game.rule({"type": "discard", "player": ANN, "ploy": "caltrops"}) is None  # round may be left out
+    assert game.summary()["players"][ANN]["ploys_held"] == 0
 
 
 # --- the neutral bonus ploy ----------------------------------------------------------------------

@@ -475,6 +475,8 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     _only(event, {"round", "player", "ploy"}, "a discard")
+    if "round" in event:  # optional (the discard names no round), checked when given
+        _current_round(game, event)
     player = _player(game, event)
     ploy = _ploy(game, event)
     held = game.ploys(player)
