@@ -3,10 +3,14 @@
 (function () {
   "use strict";
   var Outbox = window.MusterOutbox;
-  var EVENTS = /\/games\/([^/]+)\/events$/;
+  var EVENTS = /\/games\/([^/]+)\/(?:events|clock)$/; // a game's entries and its clock taps
   var SYNC_TAG = "muster-outbox";
   var waitingTotal = 0;
   var pristineMaps = new WeakMap();
+  // The step form each #game came with from the server, before a waiting entry moved #step on.
+  var pristineSteps = new WeakMap();
+  // The held entry being edited, and its editor: kept across re-renders of the outbox.
+  var editing = { id: null, box: null };
   var reloading = false;
   var waitingWorker = null;
   var cacheChain = Promise.resolve();
@@ -344,6 +348,13 @@
       var form = event.target;
       var game = gameOf(form);
       if (!game) return;
+      if (form.dataset.editOf) {
+        // The editor of a held entry: its new values replace the entry's, nothing is posted.
+        event.preventDefault();
+        event.stopPropagation();
+        saveEdit(form, event.submitter);
+        return;
+      }
       var game$ = document.getElementById("game");
       var behind = game$ && game$.dataset.game === game && game$.dataset.pending === "1";
       if (navigator.onLine && !behind) return; // htmx sends it; if that fails, htmx:error keeps it
@@ -502,9 +513,12 @@
       .catch(function () { return []; })
       .then(function (entries) {
         if (document.getElementById("game") !== old) return render(false); // replaced meanwhile
+        // An answer older than the game shown (an htmx answer landed first) changes nothing.
+        if (Number(fresh.dataset.version) < Number(old.dataset.version)) return render(false);
         var waiting = entries.filter(function (e) { return e.status !== "refused"; });
         var game = document.importNode(fresh, true);
         var slot = game.querySelector("#step");
+        keepPristineStep(game, slot);
         if (touched) {
           var m = fold(game, waiting);
           if (slot && m.key && m.key === shown.split(":")[0]) {
@@ -589,7 +603,10 @@
   // A once-only choice a waiting entry took is offered no more: a select's option goes, a box
   // is hidden and cleared, a form is hidden; given back if that entry is removed.
   function withdraw(root, taken) {
+    var inEditor = !!(root.closest && root.closest(".entry-edit"));
     root.querySelectorAll("[data-once]").forEach(function (node) {
+      // A held entry's editor offers what that entry took: the game's withdrawals leave it be.
+      if (!inEditor && node.closest(".entry-edit")) return;
       var gone = taken.indexOf(node.dataset.once) >= 0;
       if (node.tagName === "SELECT") {
         Array.prototype.slice.call(node.options).forEach(function (option) {
@@ -671,14 +688,26 @@
     return el.apply(null, ["ul", { class: "values" }].concat((lines || []).map(function (line) { return el("li", {}, line); })));
   }
 
-  // What the server holds for the place of a refused entry: its own HTML (GET /games/<id>/held).
-  function heldView(entry) {
-    if (!entry.held) return values(entry.server || ["Muster could not be asked; open the game when the connection is back."]);
-    var doc = new DOMParser().parseFromString(entry.held, "text/html");
-    doc.querySelectorAll("script, style, link").forEach(function (n) { n.remove(); });
-    var box = el("div", { class: "held-view" });
-    Array.prototype.forEach.call(doc.body.childNodes, function (n) { box.append(document.importNode(n, true)); });
-    return box;
+  // Both versions of a refused entry, the phone's and the server's, as the server renders them
+  // with one partial (GET /games/<id>/held): the same lines in the same words on both sides.
+  // Without it (the server could not be asked), the values as the player saw them on the form.
+  function versionsView(entry) {
+    var theirs = values(["Muster could not be asked; open the game when the connection is back."]);
+    if (entry.held) {
+      var doc = new DOMParser().parseFromString(entry.held, "text/html");
+      doc.querySelectorAll("script, style, link").forEach(function (n) { n.remove(); });
+      var found = doc.querySelector(".versions");
+      if (found) return document.importNode(found, true);
+      // Kept by an older release, which sent the server's version alone.
+      theirs = el("div", { class: "held-view" });
+      Array.prototype.forEach.call(doc.body.childNodes, function (n) { theirs.append(document.importNode(n, true)); });
+    }
+    return el(
+      "div",
+      { class: "versions" },
+      el("div", { class: "version mine" }, el("h3", {}, "What you entered"), values(entry.lines)),
+      el("div", { class: "version theirs" }, el("h3", {}, "What Muster holds now"), theirs)
+    );
   }
 
   function renderOutbox(game, entries) {
@@ -713,32 +742,34 @@
       item.append(el("div", { class: "entry-head" }, el("span", {}, entry.title), el("span", { class: "badge" }, badge)));
       if (entry.status === "refused") {
         item.append(el("p", { class: "alert" }, "Muster refused it: " + entry.reason));
-        item.append(
-          el(
-            "div",
-            { class: "versions" },
-            el("div", { class: "version" }, el("h3", {}, "What you entered"), values(entry.lines)),
-            el("div", { class: "version" }, el("h3", {}, "What Muster holds now"), heldView(entry))
-          )
-        );
+        item.append(versionsView(entry));
         var dismiss = el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Remove it from this phone");
         item.append(dismiss);
       } else {
         item.append(values(entry.lines));
         if (entry.note) item.append(el("p", { class: "hint" }, entry.note));
+        var editable = stepFormFor(game, entry) !== null;
         if (badge === "Held") {
           item.append(el("p", { class: "hint" }, "Held back until the refused entry above is removed."));
+          if (editable) item.append(el("button", { type: "button", class: "secondary wide", "data-edit": entry.id }, "Edit it"));
           item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Discard it"));
         } else if (badge === "Check it" && i === reviewAt) {
           item.append(el("p", { class: "hint" }, "Check this one first: it is sent only once you keep it."));
           item.append(el("button", { type: "button", class: "primary wide", "data-keep": entry.id }, "Keep it and send it"));
+          if (editable) item.append(el("button", { type: "button", class: "secondary wide", "data-edit": entry.id }, "Edit it"));
           item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Discard it"));
         } else if (badge === "Check it") {
           item.append(el("p", { class: "hint" }, "Waits for the entry above to be checked."));
         }
       }
+      // An editor open on this entry stays open (and as the player left it) across re-renders.
+      if (editing.id === entry.id && editing.box && badge !== "Not recorded") {
+        item.querySelectorAll("[data-edit]").forEach(function (b) { b.hidden = true; });
+        item.append(editing.box);
+      }
       list.append(item);
     });
+    if (editing.id && !entries.some(function (e) { return e.id === editing.id; })) editing = { id: null, box: null };
     box.append(list);
     if (waiting && refusedAt < 0 && reviewAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, "Try sending now"));
     box.hidden = false;
@@ -790,6 +821,7 @@
         listKeptPages(all);
         if (!game || !game.dataset.game) return;
         if (storedStep && storedStep === game.dataset.step) markStored(storedStep);
+        if (!pristineSteps.has(game)) keepPristineStep(game, game.querySelector("#step"));
         if (!pristineMaps.has(game)) {
           var svg = game.querySelector("[data-map-live] svg");
           if (svg) pristineMaps.set(game, svg.cloneNode(true));
@@ -806,10 +838,19 @@
   }
 
   document.addEventListener("click", function (event) {
-    var target = event.target.closest ? event.target.closest("[data-dismiss], [data-send-now], [data-keep]") : null;
+    var target = event.target.closest ? event.target.closest("[data-dismiss], [data-send-now], [data-keep], [data-edit], [data-edit-cancel]") : null;
     if (!target) return;
     if (target.dataset.sendNow) {
       flushNow();
+      return;
+    }
+    if (target.dataset.edit) {
+      openEditor(target.dataset.edit);
+      return;
+    }
+    if (target.hasAttribute("data-edit-cancel")) {
+      editing = { id: null, box: null };
+      render(false);
       return;
     }
     var done = target.dataset.keep ? keepReviewed(target.dataset.keep) : dismiss(target.dataset.dismiss);
@@ -820,13 +861,132 @@
     });
   });
 
+  // --- editing a held entry ------------------------------------------------------------------
+  function keepPristineStep(game, step) {
+    if (game && step && !step.dataset.shown) pristineSteps.set(game, step.cloneNode(true));
+  }
+
+  // The form of an entry's step, as the server rendered it: a step rendered ahead (<template>),
+  // or the step #game came with; for a step several forms complete, the entry's own part.
+  function stepFormFor(game, entry) {
+    if (!game || !entry.step) return null;
+    var roots = [];
+    var template = game.querySelector('template[data-step="' + CSS.escape(entry.step) + '"]');
+    if (template) roots.push(template.content);
+    var pristine = pristineSteps.get(game);
+    if (pristine) roots.push(pristine);
+    for (var r = 0; r < roots.length; r++) {
+      var forms = Array.prototype.filter.call(roots[r].querySelectorAll("form[data-step]"), function (f) {
+        return f.dataset.step === entry.step && (entry.part === undefined || f.dataset.part === entry.part);
+      });
+      if (forms.length) return forms[0];
+    }
+    return null;
+  }
+
+  // Put an entry's values back into its form: fields by name, boxes and choices by value.
+  function fill(form, data) {
+    Array.prototype.forEach.call(form.elements, function (f) {
+      if (!f.name || f.tagName === "BUTTON" || f.tagName === "FIELDSET") return;
+      var given = data.getAll(f.name);
+      if (f.type === "checkbox" || f.type === "radio") {
+        f.checked = given.indexOf(f.value || "on") >= 0;
+      } else if (f.tagName === "SELECT") {
+        f.value = given.length ? given[0] : "";
+        if (f.selectedIndex < 0) f.selectedIndex = 0;
+      } else if (given.length) {
+        f.value = given[0];
+      } else if (f.type !== "hidden") {
+        f.value = "";
+      }
+    });
+  }
+
+  // The step's form with the entry's values, in the entry, to change and record again: a held
+  // entry stays held with its new values; one to check is sent with them.
+  function openEditor(id) {
+    var game = document.getElementById("game");
+    return Outbox.list(game ? game.dataset.game : undefined).then(function (entries) {
+      var entry = entries.filter(function (e) { return e.id === id; })[0];
+      var source = entry ? stepFormFor(game, entry) : null;
+      if (!source) return;
+      var form = source.cloneNode(true);
+      // Inert beside the live step: no htmx, no ids twice on the page, no map or widget copies.
+      form.querySelectorAll("*").forEach(function (n) {
+        Array.prototype.slice.call(n.attributes).forEach(function (a) { if (a.name.indexOf("hx-") === 0) n.removeAttribute(a.name); });
+      });
+      Array.prototype.slice.call(form.attributes).forEach(function (a) { if (a.name.indexOf("hx-") === 0) form.removeAttribute(a.name); });
+      form.querySelectorAll("button.cycle, [data-map-slot], [data-map-live], details.calculator").forEach(function (n) { n.remove(); });
+      form.querySelectorAll("[data-upgraded]").forEach(function (n) { delete n.dataset.upgraded; });
+      form.querySelectorAll("[id]").forEach(function (n) { n.id = "edit-" + n.id; });
+      form.querySelectorAll("label[for]").forEach(function (n) { n.htmlFor = "edit-" + n.htmlFor; });
+      form.id = "edit-form";
+      form.classList.remove("card");
+      form.classList.add("entry-form");
+      form.dataset.editOf = entry.id;
+      fill(form, params(entry));
+      // Once-only choices other waiting entries took are not offered; this entry's own are.
+      var others = entries.filter(function (e) { return e.id !== entry.id && e.status !== "refused"; });
+      withdraw(form, fold(game, others).taken);
+      var held = entries.some(function (e) { return e.status === "refused" && e.seq < entry.seq; });
+      form.querySelectorAll('button[type="submit"]:not([name]), button:not([type]):not([name])').forEach(function (b) {
+        b.textContent = held ? "Keep the change (still held)" : "Send it with the change";
+      });
+      var box = el(
+        "div",
+        { class: "entry-edit" },
+        el("p", { class: "hint" }, held
+          ? "Change what you need: the entry keeps its place and stays held until the refused entry above is removed."
+          : "Change what you need: the entry is then sent with the change."),
+        form,
+        el("button", { type: "button", class: "secondary wide", "data-edit-cancel": "1" }, "Cancel the change")
+      );
+      editing = { id: entry.id, box: box };
+      return render(false).then(function () {
+        document.dispatchEvent(new Event("muster:enhance"));
+        var first = form.querySelector("select, input:not([type=hidden]), button");
+        box.scrollIntoView({ block: "start" });
+        if (first) first.focus({ preventScroll: true });
+      });
+    });
+  }
+
+  function saveEdit(form, submitter) {
+    var id = form.dataset.editOf;
+    return Outbox.get(id).then(function (entry) {
+      if (!entry) return null;
+      var data = new URLSearchParams(new FormData(form, submitter || undefined));
+      data.set("id", entry.id);
+      var found = stepOf(form, data);
+      Object.keys(found).forEach(function (k) { entry[k] = found[k]; });
+      entry.body = data.toString();
+      entry.title = titleOf(form);
+      entry.lines = describe(form, submitter);
+      entry.once = takenBy(form);
+      // Edited after the refusal was in sight: checked, so not asked about again.
+      entry.checked = true;
+      delete entry.review;
+      delete entry.note;
+      return Outbox.put(entry).then(function () {
+        editing = { id: null, box: null };
+        return Outbox.list(entry.game);
+      }).then(function (entries) {
+        var held = entries.some(function (e) { return e.status === "refused"; });
+        say("sync", "Changed on this phone: " + entry.title + (held ? ". It stays held behind the entry Muster refused." : "."));
+        return render(false);
+      }).then(function () {
+        if (navigator.onLine) flushNow();
+      });
+    });
+  }
+
   // Removing a refused entry does not send the entries held behind it: they were made on the
   // refused version, so each waits for the player to check it (review) and keep or discard it.
   function dismiss(id) {
     return Outbox.get(id).then(function (entry) {
       if (!entry || entry.status !== "refused") return Outbox.remove(id);
       return Outbox.list(entry.game).then(function (entries) {
-        var behind = entries.filter(function (e) { return e.seq > entry.seq && e.status !== "refused"; });
+        var behind = entries.filter(function (e) { return e.seq > entry.seq && e.status !== "refused" && !e.checked; });
         return Promise.all(behind.map(function (e) {
           e.review = true;
           return Outbox.put(e);

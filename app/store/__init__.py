@@ -4,7 +4,8 @@
 ``store.games`` (set-ups, event logs, the home's cards, export and import of a game),
 ``store.rosters`` (rosters, typed units, rosters attached to games), ``store.terrain``
 (terrain sets and their change logs, saved sets, presets), ``store.backups`` (whole-database
-copies and JSON dumps) and ``store.admin`` (login attempts, admin sessions). Both event logs
+copies and JSON dumps), ``store.admin`` (login attempts, admin sessions) and ``store.clocks``
+(each game's clock taps). Both event logs
 append through one helper (app/store/event_log.py); the schema (its numbered migrations) is in app/store/schema.py.
 
 Writes are transactions: an event is checked against the existing events and inserted under
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from app.store.admin import Admin
 from app.store.backups import Backups
+from app.store.clock import Clocks
 from app.store.connection import Connection
 from app.store.games import GameRow, Games
 from app.store.rosters import RosterRow, Rosters
@@ -37,6 +39,7 @@ class Store:
         self.terrain = Terrain(self.connection)
         self.backups = Backups(self.connection)
         self.admin = Admin(self.connection)
+        self.clocks = Clocks(self.connection)
 
     @classmethod
     def initialise(cls, path: str | Path) -> None:

@@ -13,6 +13,7 @@ BACKUP_FORMAT = "muster-backup/1"
 EXPORTED_TABLES = (
     "games",
     "events",
+    "clock_events",
     "rosters",
     "custom_units",
     "game_rosters",

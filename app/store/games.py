@@ -177,6 +177,7 @@ class Games:
             db.execute("DELETE FROM terrain_sets WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM game_rosters WHERE game_id = ?", [game_id])
             self.seats.delete(game_id)
+            db.execute("DELETE FROM clock_events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM games WHERE id = ?", [game_id])
         return True

@@ -178,6 +178,34 @@ def m010_roster_owners(db: Database) -> None:
 
 
 @migrations()
+def m013_clock(db: Database) -> None:
+    # A game's clock: its taps (start, pass, pause, limit), append-only, apart from the game's
+    # rules events so they never count toward its event limit nor meet undo. ``received`` is the
+    # server's time, ``at`` the client's time of a tap replayed from a phone's outbox.
+    db["clock_events"].create(
+        {
+            "seq": int,
+            "id": str,
+            "game_id": str,
+            "action": str,
+            "player": int,
+            "seconds": int,
+            "at": str,
+            "received": str,
+        },
+        pk="seq",
+        not_null={"id", "game_id", "action", "received"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["clock_events"].create_index(["id"], unique=True)
+    db["clock_events"].create_index(["game_id", "seq"])
+    db.execute(
+        "CREATE TRIGGER clock_events_no_update BEFORE UPDATE ON clock_events "
+        "BEGIN SELECT RAISE(ABORT, 'clock events are append-only'); END"
+    )
+
+
+@migrations()
 def m011_seats(db: Database) -> None:
     # Games with secrets give each player a seat token. Stored as its hash (to check it) and
     # sealed with the game's edit token (so the table screen, which holds that token, can show

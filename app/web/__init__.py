@@ -320,7 +320,7 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import admin, api, games, home, prints, pwa, rosters, terrain
+    from app.web import admin, api, clock, games, home, prints, pwa, rosters, terrain
 
     app.session_interface = _SessionCookies()
     csrf.init_app(app)
@@ -345,6 +345,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(clock.bp)
     app.register_blueprint(prints.bp)
     app.register_blueprint(rosters.bp)
     app.register_blueprint(terrain.bp)

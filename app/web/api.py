@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
+from app import clocks, list_import, rosters, terrain_sets
 from app import games as game_service
-from app import list_import, rosters, terrain_sets
 from app.limits import limited
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
@@ -271,7 +271,8 @@ def _seat(game_id: str) -> int | None:
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> Any:
     loaded = loaded_game(game_id)
-    response = jsonify(game_service.summary(loaded, _seat(game_id)))
+    clock = clocks.state(store(), loaded.row).as_dict()
+    response = jsonify({**game_service.summary(loaded, _seat(game_id)), "clock": clock})
     return _private(response)
 
 
@@ -317,6 +318,25 @@ def post_event(game_id: str) -> Any:
     code = 201 if outcome.status == "recorded" else 200
     game = game_service.summary(loaded, access.seat)
     return _private(jsonify(status=outcome.status, id=log.event_id(event), game=game)), code
+
+
+@bp.post("/games/<game_id>/clock")
+def post_clock(game_id: str) -> Any:
+    """A tap on the game's clock (start, pass, pause, limit): 201 with the clock after it."""
+    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    if row is None:
+        abort(404, description="There is no such game.")
+    if not token_ok:
+        return _refuse("X-Edit-Token must hold this game's edit token to use its clock.", 403)
+    outcome = clocks.record(store(), row, _body())
+    if outcome.status == "refused" or outcome.state is None:
+        return _refuse(outcome.error or "The tap is refused.")
+    answer: dict[str, Any] = {"status": outcome.status, "id": outcome.id, "clock": outcome.state.as_dict()}
+    if outcome.status == "recorded":
+        answer["time"] = "client" if outcome.client_time else "server"
+        if outcome.note:
+            answer["note"] = outcome.note
+    return jsonify(answer), 201 if outcome.status == "recorded" else 200
 
 
 @bp.get("/games/<game_id>/export")

@@ -10,15 +10,16 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import games, terrain_sets
+from app import clocks, games, terrain_sets
 from app.limits import limited
-from app.rules import dice, seizing
+from app.rules import dice, log, seizing
 from app.rules.problems import Problem
 from app.store import GameRow
 from app.web import games_service, loaded_game, no_store, packs, phone, private_page, qr_response, store
 from app.web.forms import number, whole
 from app.web.pages import refused, shaped, wants_fragment
 from app.web.systems import web_system_for
+from app.web.wording import in_player_words
 
 bp = Blueprint("games", __name__)
 
@@ -228,6 +229,7 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
+        "clock": clocks.view(clocks.state(store(), loaded.row), loaded.row, token is not None),
         **web.view(loaded, draft, seat),
     }
 
@@ -264,26 +266,49 @@ def show(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/held")
 def held(game_id: str) -> Any:
-    """What the server holds for the place of an entry (its type, round and player), as HTML.
+    """Both versions of a refused entry, as HTML: the phone's and what the server holds there.
 
     The offline layer shows it beside an entry the server refused; the query is the entry's
-    own form fields, so the page needs to know nothing of the game to ask.
+    own form fields (read as the form's POST would be), so the page needs to know nothing of
+    the game to ask. One partial of the game system renders both, in the same lines and words.
     """
     loaded = loaded_game(game_id)
+    if request.args.get("action"):  # a tap on the game's clock: what the clock shows now
+        clock = clocks.view(clocks.state(store(), loaded.row), loaded.row, can_edit=False)
+        return private_page(
+            make_response(render_template("partials/_clock_strip.html", c={**clock, "held": True}))
+        )
     place: dict[str, int | None] = {}
     for name in ("round", "player"):
         raw = request.args.get(name, "").strip()
         place[name] = number(raw)
         if raw and place[name] is None:
             abort(422, description=f"{name} must be a whole number.")
+    kind = request.args.get("type", "")
+    mine, unread = form_event(loaded, request.args)
+    system = loaded.system
     html = render_template(
         web_system_for(loaded.pack, loaded.row.scenario).held_template,
         game=loaded.state,
         pack=loaded.pack,
-        kind=request.args.get("type", ""),
+        kind=kind,
+        mine=None if unread else mine,
+        unread=in_player_words(loaded, unread) if unread else None,
+        theirs=_in_force_at(loaded, kind, place["round"], place["player"]),
+        facts=[f for f in system.facts(loaded.pack, loaded.state.scenario) if f.event == kind],
         **place,
     )
     return private_page(make_response(html))
+
+
+def _in_force_at(loaded: games.Loaded, kind: str, round_: int | None, player: int | None) -> dict | None:
+    """The event in force that holds a place (its type, round and player), if any: the last one."""
+    for event in reversed(log.effective(loaded.log)):
+        if event.get("type") != kind or event.get("round") != round_:
+            continue
+        if player is None or "player" not in event or event.get("player") == player:
+            return event
+    return None
 
 
 @bp.get("/games/<game_id>/watch.svg")
@@ -360,6 +385,8 @@ def record(game_id: str) -> Any:
         problem = outcome.error
         status = 403 if outcome.status == "forbidden" else 422
         loaded = loaded.after(outcome)
+    # The screen (and the phone that kept the entry) names the field in the player's words.
+    problem = in_player_words(loaded, problem)
     fragment = wants_fragment()
     if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)

@@ -28,6 +28,7 @@ SHELL_STATIC = (
     "outbox.js",
     "offline.js",
     "dice.js",
+    "clock.js",
     # The app icons are left to the browser, which fetches them from the manifest when it
     # installs the app: no page shows them, and precaching them cost a phone's first visit
     # a tenth of its bytes.

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -52,6 +54,37 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
+class CompiledOnce(BytecodeCache):
+    """Templates compiled once a test session, in memory: each test's own Muster reuses them.
+
+    A fresh app compiles the game page's templates on its first request (about a second on
+    these machines); a bucket is keyed by the template's name and source, so a changed
+    template is compiled again.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledOnce()
+
+
+def serve(app: Flask) -> tuple[Any, threading.Thread]:
+    """Serve the app on a free port in a thread, with the session's compiled templates."""
+    app.jinja_env.bytecode_cache = COMPILED
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server, thread
+
+
 @dataclass
 class Served:
     """A running Muster: its address and the Flask app behind it (to change its config)."""
@@ -64,9 +97,7 @@ class Served:
 def served(tmp_path: Path) -> Iterator[Served]:
     """Muster on a free port, on its own SQLite file, for one test."""
     app = create_app({"DATABASE": str(tmp_path / "muster.sqlite"), "SECRET_KEY": "browser-tests"})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server, thread = serve(app)
     try:
         yield Served(f"http://127.0.0.1:{server.server_port}", app)
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -40,6 +41,7 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
     # The server hangs on the first entry it is sent (8 s, four times the timeout).
     plain = served.app.wsgi_app
     hung = {"left": 1}
+    over = threading.Event()  # the hung request has been answered
 
     def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
         if (
@@ -49,6 +51,10 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
         ):
             hung["left"] -= 1
             time.sleep(8)
+            try:
+                return plain(environ, start_response)
+            finally:
+                over.set()
         return plain(environ, start_response)
 
     served.app.wsgi_app = wsgi  # type: ignore[method-assign]
@@ -67,6 +73,6 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
         expect(page.get_by_test_id("vp-0")).to_have_text("3")
     finally:
         served.app.wsgi_app = plain  # type: ignore[method-assign]
-    page.wait_for_timeout(7000)  # the hung request ends on the server: it changes nothing
+    assert over.wait(10)  # the hung request ends on the server: it changes nothing
     turns = [e for e in server_events(page, served.url, game["id"]) if e["type"] == "turn"]
     assert [(e["round"], e["player"]) for e in turns] == [(1, 0)]

@@ -49,7 +49,7 @@ def test_a_refused_victory_phase_shows_the_servers_own_view(page: Page, live_ser
     )
     held = refused.locator(".version").nth(1)
     expect(held.locator("li").first).to_have_text("Round 1: Zoë +0 VP, Bo +0 VP")
-    expect(held.locator("li").last).to_have_text("Totals: Zoë 0 VP, Bo 0 VP")
+    expect(held.locator(".totals")).to_have_text("Totals: Zoë 0 VP, Bo 0 VP")
     shot("offline-first-blood-refused")
     # The next step is what the server expects: round 2, the refused phase held aside.
     expect(page.locator("#phase-form h2")).to_have_text("Round 2: Victory Phase")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.test_offline import open_game, server_state
 from tests.browser.test_score_a_game import record_turn, start_round
@@ -12,8 +14,21 @@ from tests.setups import live_game
 pytestmark = pytest.mark.browser
 
 
+def other_phone_records_anns_turn(page: Page, base: str, game: dict) -> None:
+    """Phone B records Ann's turn (W held) first, through the API as its page would post it.
+
+    (Phone B as a second browser is in test_offline.py; here it only sets the scene.)
+    """
+    answer = page.request.post(
+        f"{base}/api/v1/games/{game['id']}/events",
+        headers={"X-Edit-Token": game["edit_token"]},
+        data={"id": str(uuid.uuid4()), "type": "turn", "round": 1, "player": 0, "control": {"west": 0}},
+    )
+    assert answer.status == 201, answer.text()
+
+
 def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
-    page: Page, browser: Browser, browser_context_args: dict, live_server: str, shot
+    page: Page, live_server: str, shot
 ) -> None:
     game = live_game(page.request, live_server)
     open_game(page, game)
@@ -26,11 +41,7 @@ def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
     expect(page.locator("#outbox")).to_contain_text("Waiting to sync (2)")
 
     # Phone B records Ann's turn first.
-    other = browser.new_context(**browser_context_args)
-    phone_b = other.new_page()
-    phone_b.goto(game["join_url"])
-    record_turn(phone_b, 1, "Ann", taps={"W": "Ann"})
-    other.close()
+    other_phone_records_anns_turn(page, live_server, game)
 
     page.context.set_offline(False)
     outbox = page.locator("#outbox")
@@ -58,20 +69,14 @@ def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
     assert [(t["round"], t["player"]) for t in turns] == [(1, 0), (1, 1)]
 
 
-def test_a_checked_entry_can_be_discarded_instead(
-    page: Page, browser: Browser, browser_context_args: dict, live_server: str
-) -> None:
+def test_a_checked_entry_can_be_discarded_instead(page: Page, live_server: str) -> None:
     game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
     page.context.set_offline(True)
     record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
     record_turn(page, 1, "Bo", taps={"D border": "Bo"})
-    other = browser.new_context(**browser_context_args)
-    phone_b = other.new_page()
-    phone_b.goto(game["join_url"])
-    record_turn(phone_b, 1, "Ann", taps={"W": "Ann"})
-    other.close()
+    other_phone_records_anns_turn(page, live_server, game)
 
     page.context.set_offline(False)
     outbox = page.locator("#outbox")
@@ -85,19 +90,13 @@ def test_a_checked_entry_can_be_discarded_instead(
     ]
 
 
-def test_an_entry_made_online_behind_a_refusal_says_what_holds_it(
-    page: Page, browser: Browser, browser_context_args: dict, live_server: str
-) -> None:
+def test_an_entry_made_online_behind_a_refusal_says_what_holds_it(page: Page, live_server: str) -> None:
     game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
     page.context.set_offline(True)
     record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
-    other = browser.new_context(**browser_context_args)
-    phone_b = other.new_page()
-    phone_b.goto(game["join_url"])
-    record_turn(phone_b, 1, "Ann", taps={"W": "Ann"})
-    other.close()
+    other_phone_records_anns_turn(page, live_server, game)
     page.context.set_offline(False)
     expect(page.locator("#outbox .pending.refused")).to_contain_text("Ann has already taken their turn")
 

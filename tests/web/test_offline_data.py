@@ -190,45 +190,103 @@ def test_refused_posts_of_every_kind_carry_the_header(client, headers, fields, c
     assert unquote(answer.headers["X-Muster-Refusal"]) == sentence
 
 
-# --- what the server holds ------------------------------------------------------------------
-def test_what_the_server_holds_for_a_refused_turn(client):
+# --- both versions of a refused entry -------------------------------------------------------
+def _versions(answer) -> tuple[list[str], list[str], str]:
+    """The lines of the phone's version and of the server's, and the totals line."""
+    page = soup(answer)
+    mine = [li.text.strip() for li in page.select(".version.mine li")]
+    theirs = [li.text.strip() for li in page.select(".version.theirs li")]
+    return mine, theirs, page.select_one(".version.theirs .totals").text.strip()
+
+
+def test_both_versions_of_a_refused_turn_in_the_same_lines(client):
     made = new_game(client)
     api = Api(client, made)
     api.ok({"type": "battle_round", "round": 1, "first": 0})
     api.ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}, "tactic": "conquer"})
-    held = client.get(f"/games/{made['id']}/held?type=turn&round=1&player=0&control.west=1&csrf_token=")
+    held = client.get(
+        f"/games/{made['id']}/held?type=turn&round=1&player=0&control.east=1&control.west=1"
+        "&tactic=ferocious-advance&tactic_completed=on&csrf_token="
+    )
     assert held.status_code == 200 and held.mimetype == "text/html"
-    lines = [li.text.strip() for li in soup(held).select("li")]
+    mine, theirs, totals = _versions(held)
     vp = api.state()["players"][0]["vp"]
-    assert lines[0] == f"Battle round 1: Ann's turn, {vp} VP"
-    assert lines[1].startswith("Battle tactic: Conquer, ")
-    assert "W: Ann" in lines
-    assert lines[-1] == f"Totals: Ann {vp} VP, Bo 0 VP"
+    assert theirs[0] == f"Battle round 1: Ann's turn, {vp} VP"
+    assert mine[0] == "Battle round 1: Ann's turn"
+    # Tactics by name, "not completed" as plainly as "completed".
+    assert theirs[1] == "Battle tactic: Conquer, not completed"
+    assert mine[1] == "Battle tactic: Ferocious Advance, completed"
+    # The objectives in the same order on both sides, whatever order the fields came in.
+    assert [line.split(":")[0] for line in mine[2:]] == [line.split(":")[0] for line in theirs[2:]]
+    assert "W: Ann" in theirs and "W: Bo" in mine
+    assert totals == f"Totals: Ann {vp} VP, Bo 0 VP"
     # Edge: the place holds nothing yet.
-    nothing = soup(client.get(f"/games/{made['id']}/held?type=turn&round=1&player=1")).select("li")
-    assert nothing[0].text.strip() == "No turn of Bo in battle round 1."
-    start = soup(client.get(f"/games/{made['id']}/held?type=battle_round&round=1")).select_one("li")
-    assert start.text.strip() == "Battle round 1: Ann takes the first turn."
+    nothing = soup(client.get(f"/games/{made['id']}/held?type=turn&round=1&player=1"))
+    assert nothing.select_one(".version.theirs p").text.strip() == "No turn of Bo in battle round 1."
+    start = soup(client.get(f"/games/{made['id']}/held?type=battle_round&round=1&first=1"))
+    assert start.select_one(".version.theirs li").text.strip() == "Battle round 1: Ann takes the first turn"
+    assert start.select_one(".version.mine li").text.strip() == "Battle round 1: Bo takes the first turn"
     # Beyond: a round that is not a number gets one plain sentence.
     bad = client.get(f"/games/{made['id']}/held?type=turn&round=two&player=0")
     assert bad.status_code == 422 and "round must be a whole number." in bad.get_data(as_text=True)
 
 
-def test_what_the_server_holds_for_a_refused_victory_phase(client):
+def test_both_versions_of_a_refused_victory_phase(client):
     made = _first_blood(client)
     api = Api(client, made)
     api.ok({"type": "round", "round": 1, "control": {}, "players": [{}, {}]})
-    lines = [
-        li.text.strip()
-        for li in soup(client.get(f"/games/{made['id']}/held?type=round&round=1")).select("li")
+    mine, theirs, totals = _versions(
+        client.get(f"/games/{made['id']}/held?type=round&round=1&p0.character_slain=on")
+    )
+    assert theirs[0] == "Round 1: Ann +0 VP, Bo +0 VP"
+    assert mine[0] == "Round 1: Victory Phase"
+    assert mine[1:] == [
+        "What Ann did this round: Slew the enemy Character Regiment",
+        "What Bo did this round: nothing recorded",
     ]
-    assert lines == ["Round 1: Ann +0 VP, Bo +0 VP", "Totals: Ann 0 VP, Bo 0 VP"]
-    lines = [
-        li.text.strip()
-        for li in soup(client.get(f"/games/{made['id']}/held?type=round&round=2")).select("li")
+    assert theirs[1:] == [
+        "What Ann did this round: nothing recorded",
+        "What Bo did this round: nothing recorded",
     ]
-    assert lines[0] == "No Victory Phase for round 2."
+    assert totals == "Totals: Ann 0 VP, Bo 0 VP"
+    later = soup(client.get(f"/games/{made['id']}/held?type=round&round=2"))
+    assert later.select_one(".version.theirs p").text.strip() == "No Victory Phase for round 2."
     assert client.get("/games/no-such-game/held?type=round&round=1").status_code == 404
+
+
+def test_a_refusal_on_screen_names_the_field_in_player_words(client):
+    made = _first_blood(client)
+    page = _joined(client, made)
+    token = page.select_one('meta[name="csrf-token"]')["content"]
+    marker = page.select_one('input[name="p0.markers_destroyed"]')["value"]
+    answer = client.post(
+        f"/games/{made['id']}/events",
+        data={
+            "csrf_token": token,
+            "id": "5d7c2b1e-0f3a-4c7e-9b1d-2a3b4c5d6e7f",
+            "type": "round",
+            "round": "1",
+            "p0.markers_destroyed": marker,
+        },
+        headers={"HX-Request": "true"},
+    )
+    sentence = unquote(answer.headers["X-Muster-Refusal"])
+    assert answer.status_code == 422
+    assert sentence == "Markers Ann destroyed this round: markers cannot be damaged or destroyed in round 1."
+    assert "players[" not in answer.get_data(as_text=True)
+    # The API keeps the path, for the tools that read it.
+    api = client.post(
+        f"/api/v1/games/{made['id']}/events",
+        json={
+            "id": "6e7c2b1e-0f3a-4c7e-9b1d-2a3b4c5d6e7f",
+            "type": "round",
+            "round": 1,
+            "control": {},
+            "players": [{"markers_destroyed": [marker]}, {}],
+        },
+        headers={"X-Edit-Token": made["edit_token"]},
+    )
+    assert api.status_code == 422 and "players[0].markers_destroyed" in api.json["error"]
 
 
 # --- fragment or page ---------------------------------------------------------------------
@@ -324,3 +382,16 @@ def test_squeezed_markup_shows_the_same_and_stays_escaped(app):
     with app.test_request_context():
         page = app.jinja_env.from_string("{% filter squeeze %}<i>\n\n {{ name }}</i>{% endfilter %}")
         assert page.render(name="<Bo>") == "<i>\n&lt;Bo&gt;</i>"
+
+
+def test_the_game_carries_its_version_for_the_phone_to_order_answers(client):
+    """#game's data-version counts the stored events: the phone never puts an older game over a newer."""
+    made = new_game(client)
+    page = _joined(client, made)
+    assert page.select_one("#game")["data-version"] == "0"
+    api = Api(client, made)
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
+    assert soup(client.get(f"/games/{made['id']}")).select_one("#game")["data-version"] == "2"
+    fb = _first_blood(client)
+    assert _joined(client, fb).select_one("#game")["data-version"] == "0"

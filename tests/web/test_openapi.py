@@ -96,6 +96,7 @@ def test_openapi_is_a_loadable_description():
     secured = {(op.method.upper(), op.path) for op in operations if op.definition.raw.get("security")}
     assert secured == {
         ("POST", "/api/v1/games/{game_id}/events"),
+        ("POST", "/api/v1/games/{game_id}/clock"),
         ("POST", "/api/v1/games/{game_id}/rosters"),
         ("PUT", "/api/v1/rosters/{roster_id}"),
     }
@@ -175,6 +176,19 @@ def test_normal_flows_conform_to_openapi(client):
     }
     api.call("POST", events, 201, json=roll, headers=token)
     api.call("POST", events, 200, json=roll, headers=token)
+    # The game's clock: a tap, its replay, refusals.
+    clock = f"/api/v1/games/{game}/clock"
+    start = {"id": _uid(), "action": "start", "player": 1}
+    api.call("POST", clock, 201, json=start, headers=token)
+    api.call("POST", clock, 200, json=start, headers=token)
+    api.call("POST", clock, 201, json={"id": _uid(), "action": "limit", "seconds": 1800}, headers=token)
+    api.call(
+        "POST", clock, 201, json={"id": _uid(), "action": "pass", "at": "2000-01-01T00:00:00Z"}, headers=token
+    )
+    api.call("POST", clock, 422, json={"id": _uid(), "action": "start"}, headers=token)
+    api.call("POST", clock, 403, json={"id": _uid(), "action": "pause"})
+    api.call("POST", "/api/v1/games/nope/clock", 404, json={}, headers=token)
+    api.call("POST", clock, 400, data="not json", headers=token)
     for r in range(1, 6):
         api.call(
             "POST",
@@ -400,6 +414,7 @@ PER_ROUND = {
     ("GET", "/api/v1/games/{game_id}/export"): 55,
     ("GET", "/api/v1/games/{game_id}/terrain"): 55,
     ("POST", "/api/v1/games/{game_id}/rosters"): 55,
+    ("POST", "/api/v1/games/{game_id}/clock"): 20,
     ("POST", "/api/v1/games"): 45,
     ("POST", "/api/v1/games/import"): 30,
     ("GET", "/api/v1/packs"): 1,

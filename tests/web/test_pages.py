@@ -126,7 +126,11 @@ def test_a_refused_form_shows_the_sentence_and_keeps_the_entries(client):
     response = client.post(action, data=data, headers={"HX-Request": "true"})
     assert response.status_code == 422
     fragment = soup(response)
-    assert fragment.select_one("#error").text == "tactic_bonus: Monstrous Takeover has no bonus."
+    # The screen names the field as the form does (the JSON API says tactic_bonus).
+    assert (
+        fragment.select_one("#error").text
+        == "MONSTER bonus earned (where the tactic has one): Monstrous Takeover has no bonus."
+    )
     assert fragment.select_one("#tactic option[selected]")["value"] == "monstrous-takeover"
     assert fragment.select_one('select[name="control.east"] option[selected]')["value"] == "0"
 

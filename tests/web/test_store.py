@@ -30,11 +30,11 @@ def test_a_database_made_before_the_store_package_opens_and_plays_on(tmp_path: P
     old.executescript(OLD_DUMP.read_text())
     old.close()
     # Every migration it recorded is one of today's, by name: none would run a second time;
-    # only the ones written since (seats, m011, and on) are still to run.
+    # only the ones added since (m013_clock, m011_seats and on) wait to run.
     applied = [m.name for m in migrations.applied(Database(path))]
     assert applied[-1] == "m010_roster_owners" and len(applied) == 9
     pending = [m.name for m in migrations.pending(Database(path))]
-    assert pending and all(name > "m010" for name in pending), pending
+    assert {"m013_clock", "m011_seats"} <= set(pending) and all(name > applied[-1] for name in pending)
 
     client = create_app({"DATABASE": str(path), "TESTING": True, "SECRET_KEY": "test"}).test_client()
     game_id, token = OLD_AOS
@@ -53,7 +53,11 @@ def test_a_database_made_before_the_store_package_opens_and_plays_on(tmp_path: P
     assert client.get(f"/api/v1/rosters/{OLD_ROSTER}").json["roster"]["name"] == "Hammerfest"
     pieces = client.get(f"/api/v1/games/{OLD_FIRST_BLOOD}/terrain").json["pieces"]
     assert sorted(p["name"] for p in pieces) == ["Hill", "Old Ruin"]
-    assert [m.name for m in migrations.applied(Database(path))] == [*applied, *pending]
+    assert [m.name for m in migrations.applied(Database(path))] == applied + pending
+    # The old game has a clock, in the table the pending migration made.
+    tap = {"id": str(uuid.uuid4()), "action": "start"}
+    started = client.post(f"/api/v1/games/{game_id}/clock", json=tap, headers={"X-Edit-Token": token})
+    assert started.status_code == 201 and started.json["clock"]["running"] == 0
 
 
 def _store(app: Any) -> Store:

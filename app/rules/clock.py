@@ -1,0 +1,255 @@
+"""The game clock: a chess clock for any number of players, as a pure function of its taps.
+
+A clock is a list of taps, each one a player's touch on the clock at the table: ``start``
+(the clock runs for a player), ``pass`` (the running player's time stops and another's runs:
+the next in order unless one is named), ``pause`` (nobody's time runs) and ``limit`` (the time
+each player may use, or none). Who is running, the time each player has used and who is out
+of time are folded from the taps and never stored.
+
+Each tap has the server's time it was received and, from a phone replaying taps it made
+offline, the client's time ``at`` of the tap itself. The clock takes ``at`` only within sane
+bounds: not after the server received the tap, not before the tap before it (nor before the
+game began); otherwise the server's time counts. So the times a clock uses never go back.
+
+Taps belong to no game system: they are not the game's rules events (they never count
+toward its event limit and undo never reaches them).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from app.rules.problems import field_name
+
+ACTIONS = ("start", "pass", "pause", "limit")
+# The longest limit a clock takes: a day, far past any game.
+MOST_SECONDS = 24 * 3600
+# How many taps one game's clock keeps: a tap a turn, with room to spare.
+MOST_TAPS = 5000
+KEYS = {"id", "action", "player", "at", "seconds"}
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One touch on the clock: what it did, and when (the server's time, the client's if sent)."""
+
+    id: str
+    action: str
+    received: datetime
+    player: int | None = None
+    seconds: int | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """The clock as of ``now``: who runs, what each player has used, the limit."""
+
+    running: int | None
+    used: tuple[float, ...]
+    limit: int | None
+    since: datetime | None  # when the running player's time began, or when the clock stopped
+    now: datetime
+    last: int | None  # who had the clock last: a start without a player resumes them
+    taps: int
+
+    @property
+    def started(self) -> bool:
+        return self.since is not None
+
+    def left(self, player: int) -> float | None:
+        """The seconds the player has left under the limit (never below 0), or ``None`` without one."""
+        return None if self.limit is None else max(self.limit - self.used[player], 0.0)
+
+    @property
+    def out_of_time(self) -> list[int]:
+        """The players who have used their whole limit, in order."""
+        if self.limit is None:
+            return []
+        return [p for p, used in enumerate(self.used) if used >= self.limit]
+
+    def next_player(self) -> int | None:
+        """Who a pass without a player gives the clock to: the next in order, after the last."""
+        return None if self.running is None else (self.running + 1) % len(self.used)
+
+    def as_dict(self) -> dict[str, Any]:
+        """As the API answers it (docs/api.md)."""
+        return {
+            "running": self.running,
+            "used": [round(u, 3) for u in self.used],
+            "limit": self.limit,
+            "out_of_time": self.out_of_time,
+            "since": write_time(self.since) if self.since else None,
+            # ``used`` is counted to here: now while the clock runs, else when it stopped.
+            "as_of": write_time(self.now if self.running is not None else self.since) if self.since else None,
+            "next": self.next_player(),
+            "last": self.last,
+            "taps": self.taps,
+        }
+
+
+def write_time(when: datetime) -> str:
+    """A time as Muster writes times: UTC, ISO 8601, to the millisecond."""
+    return when.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def read_time(raw: str) -> datetime:
+    """A time Muster wrote (ISO 8601, UTC when no offset is given)."""
+    when = datetime.fromisoformat(raw)
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+def times(taps: Sequence[Tap], opened: datetime) -> list[tuple[datetime, bool]]:
+    """When each tap counts, and whether that is the client's ``at`` (else the server's time).
+
+    ``at`` counts when it lies between the previous tap's time (or ``opened``, the game's
+    start) and the time the server received the tap; otherwise the server's time does, never
+    earlier than the previous tap's.
+    """
+    out: list[tuple[datetime, bool]] = []
+    previous = opened
+    for tap in taps:
+        if tap.at is not None and previous <= tap.at <= tap.received:
+            when, client = tap.at, True
+        else:
+            when, client = max(tap.received, previous), False
+        out.append((when, client))
+        previous = when
+    return out
+
+
+def fold(taps: Sequence[Tap], players: int, opened: datetime, now: datetime) -> ClockState:
+    """The clock after ``taps`` (already judged, in order), as of ``now``."""
+    used = [0.0] * players
+    running: int | None = None
+    last: int | None = None
+    limit: int | None = None
+    since: datetime | None = None
+    for tap, (when, _client) in zip(taps, times(taps, opened), strict=True):
+        if tap.action == "limit":
+            limit = tap.seconds
+            continue
+        if running is not None and since is not None:
+            used[running] += max((when - since).total_seconds(), 0.0)
+        if tap.action == "start":
+            running = _start_player(tap.player, last)
+        elif tap.action == "pass":
+            running = tap.player if tap.player is not None else ((running or 0) + 1) % players
+        elif tap.action == "pause":
+            running = None
+        if running is not None:
+            last = running
+        since = when
+    if running is not None and since is not None:
+        used[running] += max((now - since).total_seconds(), 0.0)
+    return ClockState(running, tuple(used), limit, since, now, last, len(taps))
+
+
+def _start_player(player: int | None, last: int | None) -> int:
+    if player is not None:
+        return player
+    return last if last is not None else 0
+
+
+def refusal(state: ClockState, tap: Tap, names: Sequence[str]) -> str | None:
+    """Why the clock cannot take ``tap`` after the taps folded into ``state``, or ``None``."""
+    if state.taps >= MOST_TAPS:
+        return f"This game's clock holds {MOST_TAPS} taps, the most it keeps; start a new game for more."
+    if tap.action == "start" and state.running is not None:
+        return f"The clock is already running ({names[state.running]}'s time): pass it or pause it."
+    if tap.action == "pass":
+        if state.running is None:
+            return "The clock is paused, so there is nothing to pass: start it first."
+        if tap.player == state.running:
+            return f"{names[state.running]} already has the clock: pass it to another player."
+    if tap.action == "pause" and state.running is None:
+        return "The clock is not running, so there is nothing to pause."
+    return None
+
+
+@dataclass(frozen=True)
+class Request:
+    """A tap as a client sent it, checked for shape (see :func:`parse`)."""
+
+    id: str
+    action: str
+    player: int | None
+    seconds: int | None
+    at: datetime | None
+
+
+def parse(data: Any, players: int) -> tuple[Request | None, str | None]:
+    """A client's tap checked for shape: the request, or one sentence naming the field.
+
+    ``{"id": uuid, "action": "start"|"pass"|"pause"|"limit", "player"?: i, "at"?: iso time,
+    "seconds"?: n}``: ``player`` goes with start and pass, ``seconds`` (or null) with limit.
+    """
+    if not isinstance(data, dict):
+        return None, 'The body must be one JSON object such as {"id": "<uuid>", "action": "pass"}.'
+    extra = sorted(set(data) - KEYS)
+    if extra:
+        return (
+            None,
+            f"{field_name(extra[0])} is not a field of a clock tap: send id, action, player, at, seconds.",
+        )
+    raw_id = data.get("id")
+    try:
+        tap_id = str(uuid.UUID(raw_id)) if isinstance(raw_id, str) else None
+    except ValueError:
+        tap_id = None
+    if tap_id is None:
+        return None, "id must be a UUID made by the client, such as 'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'."
+    action = data.get("action")
+    if action not in ACTIONS:
+        return None, "action must be one of start, pass, pause, limit."
+    player = data.get("player")
+    if player is not None:
+        if action not in ("start", "pass"):
+            return None, f"player goes only with start and pass, not with {action}."
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+            return (
+                None,
+                f"player must be a whole number from 0 to {players - 1} (the game's {players} players).",
+            )
+    seconds = data.get("seconds")
+    if "seconds" in data and action != "limit":
+        return None, f"seconds goes only with limit, not with {action}."
+    if action == "limit":
+        if "seconds" not in data:
+            return (
+                None,
+                "seconds must be given with limit: the seconds each player may use, or null for none.",
+            )
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= MOST_SECONDS
+        ):
+            return None, f"seconds must be a whole number from 1 to {MOST_SECONDS}, or null for no limit."
+    at = data.get("at")
+    when = None
+    if at is not None:
+        when = _client_time(at)
+        if when is None:
+            return (
+                None,
+                "at must be a time in ISO 8601 with its offset, such as 2026-12-01T20:15:00Z, or left out.",
+            )
+    return Request(tap_id, action, player, seconds, when), None
+
+
+def _client_time(raw: Any) -> datetime | None:
+    if not isinstance(raw, str) or not 10 <= len(raw) <= 40:
+        return None
+    try:
+        when = datetime.fromisoformat(raw)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        return None
+    try:
+        return when.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return None  # an offset that moves the time past year 1 or 9999

@@ -1,0 +1,40 @@
+"""A refusal's sentence as a screen shows it: the field it names in the player's words.
+
+The rules name a field by its path in the JSON API (``players[0].markers_destroyed``), which is
+what an API client needs. A player at the table reads the same sentence on the game screen and
+beside an entry the phone kept: there the path becomes the fact's label from the game system
+(``Markers Ann destroyed this round``). The API's answers keep the path.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.games import Loaded
+
+# A player's part of an event, and the fact in it: players[1].marker_wounds['marker-a'].
+_PLAYER_PATH = re.compile(r"players\[(\d+)\]\.([a-z_]+)(?:\[[^\]]*\])?")
+# A top-level field opening the sentence, before what is said of it.
+_LEADING_FIELD = re.compile(r"^([a-z_]+)(?:\[[^\]]*\])?(?=:| must | needs | names | is )")
+
+
+def in_player_words(loaded: Loaded, message: str | None) -> str | None:
+    """``message`` with each field path it names replaced by that fact's label for the player."""
+    if not message:
+        return message
+    labels = {f.name: f.label for f in loaded.system.facts(loaded.pack, loaded.state.scenario)}
+    names = [p.name for p in loaded.setup.players]
+
+    def player_part(match: re.Match[str]) -> str:
+        i, name = int(match.group(1)), match.group(2)
+        who = names[i] if i < len(names) else f"player {i + 1}"
+        label = labels.get(name, name.replace("_", " "))
+        if "this player" in label.lower():
+            return re.sub("(?i)this player", who, label, count=1)
+        return f"{label} ({who})"
+
+    message = _PLAYER_PATH.sub(player_part, message)
+    field = _LEADING_FIELD.match(message)
+    if field and field.group(1) in labels:
+        message = labels[field.group(1)] + message[field.end() :]
+    return message

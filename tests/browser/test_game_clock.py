@@ -1,0 +1,97 @@
+"""The game clock on two phones at one table: start, pass by tapping one's own time, pause,
+a reload showing the same time on both, a limit run out, and a tap made offline that the
+outbox replays with the time it was made."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.setups import live_game
+
+pytestmark = pytest.mark.browser
+
+
+def faces(page: Page) -> list[str]:
+    return page.locator("#clock .clock-time").all_text_contents()
+
+
+def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
+    # Two phones with no service worker: the outbox needs none, and the worker's install would
+    # only slow the server the test is timing.
+    phones = [
+        browser.new_context(
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            service_workers="block",
+        )
+        for _ in range(2)
+    ]
+    try:
+        page, phone = phones[0].new_page(), phones[1].new_page()
+        made = live_game(page.request, live_server)
+        page.goto(made["join_url"])
+        ann, bo = page.get_by_test_id("clock-0"), page.get_by_test_id("clock-1")
+        expect(page.locator("#clock h2")).to_have_text("Clock not started")
+        phone.goto(made["join_url"])  # the second phone joined by the link
+        expect(phone.locator("#clock h2")).to_have_text("Clock not started")
+
+        ann.click()  # Ann starts her time
+        expect(ann).to_have_class(re.compile(r"\brunning\b"))
+        shown = ann.locator(".clock-time").text_content()
+        expect(ann.locator(".clock-time")).not_to_have_text(
+            shown or "", timeout=2500
+        )  # it ticks in the browser
+        page.screenshot(path=str(ARTIFACTS / "clock-running.png"))  # the phone's screen, not the whole page
+        ann.click()  # Ann taps her own time: the clock passes to Bo
+        expect(bo).to_have_class(re.compile(r"\brunning\b"))
+        page.get_by_role("button", name="Pause").click()
+        expect(page.get_by_role("button", name="Start: Bo")).to_be_visible()
+        stopped = faces(page)
+        assert stopped[0] != "0:00" and stopped[1] == "0:00"
+
+        # The other phone shows the same clock after a reload.
+        phone.reload()
+        expect(phone.locator("#clock .clock-time")).to_have_text(stopped)
+
+        # A limit of one minute each, then Bo runs: the other phone counts his time down too.
+        page.locator("#clock summary").click()
+        page.get_by_label("Minutes each player may use").fill("1")
+        page.get_by_role("button", name="Set the limit").click()
+        expect(page.locator("#clock h2")).to_have_text("Clock 1:00 each")
+        started = time.monotonic()
+        page.get_by_role("button", name="Start: Bo").click()
+        phone.reload()
+        expect(phone.get_by_test_id("clock-1")).to_have_class(re.compile(r"\brunning\b"))
+        expect(phone.get_by_test_id("clock-1").locator(".clock-time")).to_have_text(
+            re.compile(r"0:5\d"), timeout=3000
+        )
+
+        # Offline, Bo passes to Ann: kept on the phone, the strip moves on at once, and the
+        # replay counts the tap from when it was made.
+        page.context.set_offline(True)
+        page.wait_for_timeout(500)
+        page.get_by_test_id("clock-1").click()
+        tapped = time.monotonic()
+        expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
+        expect(ann).to_have_class(re.compile(r"\brunning\b"))
+        page.screenshot(path=str(ARTIFACTS / "clock-offline.png"))
+        page.wait_for_timeout(1200)  # the tap reaches the server later than it was made
+        online = time.monotonic()
+        page.context.set_offline(False)
+        expect(page.locator("#outbox")).to_be_hidden(timeout=8000)
+        clock = page.request.get(f"{live_server}/api/v1/games/{made['id']}").json()["clock"]
+        assert clock["running"] == 0 and clock["taps"] == 6
+        # Bo ran from his start until the offline tap, not until it was replayed.
+        assert 0.5 <= clock["used"][1] <= tapped - started + 0.3 < online - started - 0.8, clock
+        phone.reload()
+        expect(phone.get_by_test_id("clock-0")).to_have_class(re.compile(r"\brunning\b"))
+    finally:
+        for context in phones:
+            context.close()
