@@ -187,7 +187,8 @@ class Games:
         if setup is None:
             return Problem.refusal(problem or "The set-up is not valid.")
         seats = len(setup.players) if systems.system_for(self.packs[setup.pack], setup.scenario).seated else 0
-        return Made(*self.store.games.create(setup.as_dict(), seats=seats))
+        game_id, token = self.store.games.create(setup.as_dict(), seats=seats)
+        return Made(game_id, token, self.seat_tokens(game_id, token))
 
     def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:
         """Every seat's token of a game, for the holder of its edit token (the table); else []."""
@@ -357,10 +358,10 @@ class Games:
                 "events: some event ids are already recorded on this server in another game.", conflict=True
             )
         seats = len(setup.players) if system.seated else 0
-        token, seat_tokens = self.store.games.import_game(
+        token = self.store.games.import_game(
             setup.as_dict(), game_id, created, clean, card(state), seats=seats
         )
-        return Made(game_id, token, seat_tokens)
+        return Made(game_id, token, self.seat_tokens(game_id, token))
 
 
 # id(pack) -> (pack, fingerprint); the pack is held so that its id is not reused meanwhile.

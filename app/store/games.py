@@ -63,14 +63,18 @@ class Games:
         game_id: str | None = None,
         created: str | None = None,
         seats: int = 0,
-    ) -> tuple[str, str, list[str]]:
-        """Store a new game's set-up; return its id, its edit token and ``seats`` seat tokens."""
+    ) -> tuple[str, str]:
+        """Store a new game's set-up; return its id and its edit token.
+
+        ``seats`` players get a seat token each (read back with ``seats.tokens`` and the edit token).
+        """
         game_id = game_id or new_id()
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created or now())
-            seat_tokens = self.seats.insert(game_id, token, seats) if seats else []
-        return game_id, token, seat_tokens
+            if seats:
+                self.seats.insert(game_id, token, seats)
+        return game_id, token
 
     def import_game(
         self,
@@ -80,16 +84,17 @@ class Games:
         events: list[dict[str, Any]],
         summary: dict[str, Any] | None = None,
         seats: int = 0,
-    ) -> tuple[str, list[str]]:
-        """Store an exported game with its events as they were; return a new edit token and
-        ``seats`` new seat tokens (an export carries no token).
+    ) -> str:
+        """Store an exported game with its events as they were; return a new edit token
+        (``seats`` players get new seat tokens: an export carries none).
 
         ``summary`` is what the club home shows of the game after all its events.
         """
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created)
-            seat_tokens = self.seats.insert(game_id, token, seats) if seats else []
+            if seats:
+                self.seats.insert(game_id, token, seats)
             seq = None
             for event in events:
                 body = {k: v for k, v in event.items() if k != "recorded"}
@@ -99,7 +104,7 @@ class Games:
                     "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ?",
                     [json.dumps(summary), seq, game_id],
                 )
-        return token, seat_tokens
+        return token
 
     def _insert(self, setup: dict[str, Any], game_id: str, token: str, created: str) -> None:
         self._c.db["games"].insert(
