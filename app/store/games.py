@@ -15,6 +15,7 @@ from typing import Any
 
 from app.store.connection import Connection, new_edit_token, new_id, now, token_hash, token_matches
 from app.store.event_log import Appended, EventLog, Refuse
+from app.store.seats import Seats
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Games:
 
     def __init__(self, connection: Connection) -> None:
         self._c = connection
+        self.seats = Seats(connection)
         self._log = EventLog(
             connection,
             "events",
@@ -60,12 +62,18 @@ class Games:
         setup: dict[str, Any],
         game_id: str | None = None,
         created: str | None = None,
+        seats: int = 0,
     ) -> tuple[str, str]:
-        """Store a new game's set-up; return its id and its edit token."""
+        """Store a new game's set-up; return its id and its edit token.
+
+        ``seats`` players get a seat token each (read back with ``seats.tokens`` and the edit token).
+        """
         game_id = game_id or new_id()
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created or now())
+            if seats:
+                self.seats.insert(game_id, token, seats)
         return game_id, token
 
     def import_game(
@@ -75,14 +83,18 @@ class Games:
         created: str,
         events: list[dict[str, Any]],
         summary: dict[str, Any] | None = None,
+        seats: int = 0,
     ) -> str:
-        """Store an exported game with its events as they were; return a new edit token.
+        """Store an exported game with its events as they were; return a new edit token
+        (``seats`` players get new seat tokens: an export carries none).
 
         ``summary`` is what the club home shows of the game after all its events.
         """
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created)
+            if seats:
+                self.seats.insert(game_id, token, seats)
             seq = None
             for event in events:
                 body = {k: v for k, v in event.items() if k != "recorded"}
@@ -169,6 +181,7 @@ class Games:
                 db.execute("DELETE FROM terrain_events WHERE set_id = ?", [set_row["id"]])
             db.execute("DELETE FROM terrain_sets WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM game_rosters WHERE game_id = ?", [game_id])
+            self.seats.delete(game_id)
             db.execute("DELETE FROM clock_events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM games WHERE id = ?", [game_id])

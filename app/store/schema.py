@@ -291,3 +291,16 @@ def m012_events(db: Database) -> None:
         not_null={"event_id", "players", "recorded"},
         foreign_keys=[("event_id", "club_events", "id")],
     )
+
+
+@migrations()
+def m011_seats(db: Database) -> None:
+    # Games with secrets give each player a seat token. Stored as its hash (to check it) and
+    # sealed with the game's edit token (so the table screen, which holds that token, can show
+    # every seat's link again), never as itself.
+    db["game_seats"].create(
+        {"game_id": str, "player": int, "token_hash": str, "sealed": str},
+        pk=("game_id", "player"),
+        not_null={"token_hash", "sealed"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
