@@ -46,6 +46,16 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.Victory,
         p.VictoryCheck,
         p.ImmediateVictory,
+        p.SiegeRules,
+        p.SiegeTactic,
+        p.SiegeCell,
+        p.SiegeTerrain,
+        p.Relief,
+        p.EdgeRoll,
+        p.ObjectiveResult,
+        p.Contingents,
+        p.SeriesResult,
+        p.TunnelFighting,
     ]
     missing = [f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in doc]
     assert missing == []
