@@ -7,9 +7,11 @@ Supplies, 5 Rebuild, 6 Counter-mine) down.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
-from app.rules import contingents
+from app.rules import contingents, log
 from app.rules.systems.siege import engine
 from tests.unit.siege_play import ANN, BO, PACK, Play
 
@@ -424,3 +426,17 @@ def test_contingents_by_name_are_checked_against_the_roster(siege):
         "Gryph-hounds is not in the attached roster.",
         "Knight-Questor from the attached roster is in no contingent.",
     ]
+
+
+def test_apply_never_changes_the_state_it_is_given(siege):
+    to_battle(siege)
+    kept = siege.game
+    before = siege.summary()
+    for event in (
+        {"type": "battle_round", "round": 1, "first": BO},
+        {"type": "relief_roll", "round": 1, "dice": [6, 6]},
+        {"type": "end", "attacker_objectives": 1},
+    ):
+        after, problem = log.apply(siege.system, kept, {"id": str(uuid.uuid4()), **event}, siege.log)
+        assert problem is None and after is not kept
+    assert siege.system.summary(kept) == before
