@@ -113,7 +113,7 @@ class Games:
         if missing:
             raise PackMissing(missing)
         pack = self.packs[row.pack]
-        system = systems.system_for(pack)
+        system = systems.system_for(pack, row.scenario)
         events = self.store.games.events(game_id)
         state = self.replays.state(game_id, system, pack, setup_of(row), events)
         return Loaded(row, pack, system, state, self._armies(game_id), events)
@@ -123,7 +123,14 @@ class Games:
         if outcome.state is None:
             return self.load(row.id, row)
         pack = outcome.state.pack
-        return Loaded(row, pack, systems.system_for(pack), outcome.state, self._armies(row.id), outcome.log)
+        return Loaded(
+            row,
+            pack,
+            systems.system_for(pack, row.scenario),
+            outcome.state,
+            self._armies(row.id),
+            outcome.log,
+        )
 
     def rearmed(self, loaded: Loaded) -> Loaded:
         """The same game with its attached rosters read again (after one is attached)."""
@@ -142,7 +149,9 @@ class Games:
         if card_is_current(row.summary, pack):
             return row.summary  # type: ignore[return-value]
         events, seq = self.store.games.log(row.id)
-        state = self.replays.state(row.id, systems.system_for(pack), pack, setup_of(row), events)
+        state = self.replays.state(
+            row.id, systems.system_for(pack, row.scenario), pack, setup_of(row), events
+        )
         made = card(state)
         self.store.games.save_summary(row.id, made, seq)
         return made
@@ -169,7 +178,7 @@ class Games:
         if missing:
             return Outcome("refused", missing)
         pack = self.packs[row.pack]
-        system = systems.system_for(pack)
+        system = systems.system_for(pack, row.scenario)
         body = {**event, "id": eid}
         setup = setup_of(row)
         judged: list[Any] = [None, []]
@@ -258,7 +267,7 @@ class Games:
                 f"events must hold at most {MAX_EVENTS:,} events; this export has {len(events):,}."
             )
         pack = self.packs[setup.pack]
-        system = systems.system_for(pack)
+        system = systems.system_for(pack, setup.scenario)
         state = system.new_game(pack, setup)
         seen: set[str] = set()
         clean: list[dict[str, Any]] = []

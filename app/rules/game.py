@@ -86,25 +86,30 @@ def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | 
         allowed = _words([str(p) for p in pack.points.presets])
         return None, f"points_limit must be {allowed} in {pack.name}."
     raw_players = data.get("players")
-    low = pack.players.min or 1
-    high = pack.players.max or 4
+    # A scenario may take its own number of players (a two-player siege in a multiplayer pack).
+    counts = pack.players_for(scenario)
+    low = counts.min or 1
+    high = counts.max or 4
     if not isinstance(raw_players, list) or not low <= len(raw_players) <= high:
         count = str(low) if low == high else f"{low} to {high}"
         return None, f"players must be a list of {count} players for {pack.name}."
     players: list[Player] = []
     for i, raw in enumerate(raw_players):
-        player, problem = _parse_player(raw, i, pack)
+        player, problem = _parse_player(raw, i, pack, pack.sides_for(scenario))
         if problem:
             return None, problem
         players.append(player)
-    if pack.sides:
+    if pack.sides_for(scenario):
         sides = [p.side for p in players]
         if len(set(sides)) != len(sides):
-            return None, f"players[*].side must differ: one player each is {_words(pack.sides)}."
+            return (
+                None,
+                f"players[*].side must differ: one player each is {_words(pack.sides_for(scenario))}.",
+            )
     return Setup(pack.id, scenario.id, points, tuple(players)), None
 
 
-def _parse_player(raw: Any, i: int, pack: Pack) -> tuple[Player, str | None]:
+def _parse_player(raw: Any, i: int, pack: Pack, sides: list[str]) -> tuple[Player, str | None]:
     blank = Player(name="")
     if not isinstance(raw, dict):
         return blank, f"players[{i}] must be an object with name, side and grand_strategy."
@@ -112,9 +117,9 @@ def _parse_player(raw: Any, i: int, pack: Pack) -> tuple[Player, str | None]:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
         return blank, f"players[{i}].name must be 1 to {MAX_NAME} characters."
     side = raw.get("side")
-    if pack.sides:
-        if side not in pack.sides:
-            return blank, f"players[{i}].side must be {_words(pack.sides)}."
+    if sides:
+        if side not in sides:
+            return blank, f"players[{i}].side must be {_words(sides)}."
     elif side is not None:
         return blank, f"players[{i}].side must be left out: {pack.name} has no sides."
     strategy = raw.get("grand_strategy") or None

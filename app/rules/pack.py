@@ -180,8 +180,8 @@ class Objective(Model):
     from_round: int = Field(default=1, ge=1)
     until_round: int | None = Field(default=None, ge=1)
     moves: list[Move] = []
-    # Set up during the battle where a dice roll says (The Veins of Ghur).
-    placed_by_roll: Literal["2d6"] | None = None
+    # Set up during the battle where a dice roll says (The Veins of Ghur: 2D6; Rain of Stars: D6).
+    placed_by_roll: Literal["2d6", "d6"] | None = None
     # Round-scored games (First Blood): what the item is, its size and whose it is.
     kind: Literal["objective", "zone", "marker", "point"] = "objective"
     diameter: float | None = Field(default=None, gt=0)
@@ -494,6 +494,38 @@ class ChainBonus(Model):
     vp: int = Field(ge=0)
 
 
+# Triumph & Treachery blocks (app/rules/systems/treachery/), scored for every player.
+class DestroyedPoints(Model):
+    """VP to the destroyer for each full ``per_points`` the destroyed unit cost."""
+
+    block: Literal["destroyed-points"]
+    per_points: int = Field(default=100, ge=1)
+    vp: int = Field(default=1, ge=0)
+
+
+class TurnEndControl(Model):
+    """VP at the end of every turn to whoever controls ``objective``: a number, or the battle round."""
+
+    block: Literal["turn-end-control"]
+    objective: Id
+    vp: int | Literal["round"]
+
+
+class ObjectiveDice(Model):
+    """At the end of every turn, a die of VP for each objective a player holds (each die recorded)."""
+
+    block: Literal["objective-dice"]
+    die: int = Field(default=6, ge=2, le=20)
+
+
+class ZoneDice(Model):
+    """At the end of every turn, a die of VP for each zone holding only that player's units."""
+
+    block: Literal["zone-dice"]
+    die: int = Field(default=6, ge=2, le=20)
+    zones: Text
+
+
 Block = Annotated[
     ControlCount
     | ControlMore
@@ -521,13 +553,19 @@ Block = Annotated[
     | EnemyZoneAndMarker
     | MarkerHome
     | PointsHeld
-    | ChainBonus,
+    | ChainBonus
+    | DestroyedPoints
+    | TurnEndControl
+    | ObjectiveDice
+    | ZoneDice,
     Field(discriminator="block"),
 ]
 
 
 class VictoryCheck(Model):
-    check: Literal["most-vp", "most-tactics", "only-grand-strategy"]
+    # Triumph & Treachery: "ranking" ranks every player by VP (first wins ``kind``, second a
+    # minor victory); "monolith" and "closest" are Convergence of Fate's end facts.
+    check: Literal["most-vp", "most-tactics", "only-grand-strategy", "ranking", "monolith", "closest"]
     kind: Literal["major", "minor", "win"]
 
 
@@ -652,6 +690,84 @@ class ObjectiveResult(Model):
     side: Literal["attacker", "defender"]
 
 
+# Triumph & Treachery (app/rules/systems/treachery/): phases, ploys, command points.
+class Phase(Model):
+    """A phase of a turn in which the active player picks an enemy; ``neutral`` is its rule for neutral models."""
+
+    id: Id
+    name: Text
+    neutral: Text
+
+
+class PloyTable(Model):
+    """A table of ploys; ``repeatable`` when several may be bought from it in one turn (Miscellaneous)."""
+
+    id: Id
+    name: Text
+    repeatable: bool = False
+
+
+class Ploy(Entry):
+    """A treacherous ploy: its table, its cost in command points; ``cancels`` when it cancels a ploy just played."""
+
+    table: Id
+    cost: int = Field(ge=0)
+    cancels: bool = False
+
+
+class BuyLimits(Model):
+    """How many ploys a player may buy at the start of a round, by standing in VP."""
+
+    most: int = Field(ge=0)
+    fewest: int = Field(ge=0)
+    others: int = Field(ge=0)
+    all_tied: int = Field(ge=0)
+
+
+class BonusPloy(Model):
+    """The neutral players' bonus ploy: the least D6 roll that gains one, at three players and at more."""
+
+    three_players: int = Field(ge=1, le=6)
+    more_players: int = Field(ge=1, le=6)
+
+
+class Treachery(Model):
+    """A multiplayer game's own rules: the phases with their neutral rules, command points and ploys."""
+
+    phases: list[Phase] = Field(min_length=1)
+    command_points: int | None = Field(default=None, ge=0)
+    deals: bool = False
+    buy_limits: BuyLimits | None = None
+    max_held: int | None = Field(default=None, ge=1)
+    bonus_ploy: BonusPloy | None = None
+    ploy_tables: list[PloyTable] = []
+    ploys: list[Ploy] = []
+    rules: list[Entry] = []
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Treachery:
+        _unique([ph.id for ph in self.phases], "phase id")
+        _unique([t.id for t in self.ploy_tables], "ploy table id")
+        _unique([pl.id for pl in self.ploys], "ploy id")
+        tables = {t.id for t in self.ploy_tables}
+        for ploy in self.ploys:
+            if ploy.table not in tables:
+                raise ValueError(f"ploy {ploy.id!r} names unknown table {ploy.table!r}")
+        if self.ploys and (self.buy_limits is None or self.max_held is None):
+            raise ValueError("a pack with ploys needs buy_limits and max_held")
+        if sum(pl.cancels for pl in self.ploys) > 1:
+            raise ValueError("at most one ploy cancels another")
+        return self
+
+    def ploy(self, ploy_id: str) -> Ploy | None:
+        """The ploy with that id, if any."""
+        return next((pl for pl in self.ploys if pl.id == ploy_id), None)
+
+    def phase(self, phase_id: str) -> Phase | None:
+        """The phase with that id, if any."""
+        return next((ph for ph in self.phases if ph.id == phase_id), None)
+
+
 class Contingents(Model):
     """How an army is split into contingents, and the limits on their sizes."""
 
@@ -717,11 +833,20 @@ class Scenario(Model):
     victory: Victory | None = None
     playable: bool = True
     not_playable_reason: Text | None = None
+    # A scenario played by another system than the pack's (a two-player siege in a multiplayer
+    # pack), with its own player counts; left out, the pack's.
+    system: Id | None = None
+    players: Range | None = None
+    sides: list[Id] | None = None
+    contingents: Contingents | None = None
+    # The player's own movement phase at whose end their reinforcements arrive (Convergence of Fate: 2).
+    reinforcements_after_movement: int | None = Field(default=None, ge=1)
+    # What gains bonus renown at the end (Old World Conquest), noted per unit, no VP.
+    renown: Text | None = None
     # Sieges (The Relief Force) and Tunnel Wars: the facts their game systems play by.
     siege_terrain: SiegeTerrain | None = None
     relief: Relief | None = None
     objective_results: list[ObjectiveResult] = []
-    contingents: Contingents | None = None
     battles: int | None = Field(default=None, ge=1, le=9)
     series: list[SeriesResult] = []
     tunnel_fighting: TunnelFighting | None = None
@@ -786,6 +911,8 @@ class Pack(Model):
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
     siege: SiegeRules | None = None
+    # Triumph & Treachery packs: phases, command points, deals and ploys (see Treachery).
+    treachery: Treachery | None = None
     scenarios: list[Scenario] = []
 
     @model_validator(mode="before")
@@ -826,11 +953,13 @@ class Pack(Model):
             named += [o.territory for o in s.objectives]
             named += [a.side for a in s.deployment_zones] + [z.side for z in s.reinforcement_zones]
             for side in named:
-                if side is not None and side not in self.sides:
+                if side is not None and side not in self.sides_for(s):
                     raise ValueError(
-                        f"scenario {s.id!r} names side {side!r}, which is not one of {self.sides}"
+                        f"scenario {s.id!r} names side {side!r}, which is not one of {self.sides_for(s)}"
                     )
-            if s.playable and s.victory is None and not self.victory_order:
+            # A siege is decided by the objectives the attacker holds, a series by battles won.
+            decided = s.victory is not None or s.objective_results or s.series
+            if s.playable and not decided and not self.victory_order:
                 raise ValueError(f"scenario {s.id!r} has no victory rules and the pack has no victory_order")
         return self
 
@@ -862,6 +991,14 @@ class Pack(Model):
     def limit(self, points: int) -> PointsLimit | None:
         """The points-limit row for exactly that many points, if the pack has one."""
         return next((p for p in self.points.limits if p.points == points), None)
+
+    def sides_for(self, scenario: Scenario | None) -> list[str]:
+        """The sides players take in a game of that scenario: its own list, else the pack's."""
+        return scenario.sides if scenario is not None and scenario.sides is not None else self.sides
+
+    def players_for(self, scenario: Scenario | None) -> Range:
+        """How many players a game of that scenario takes: its own range, else the pack's."""
+        return scenario.players if scenario is not None and scenario.players is not None else self.players
 
     def victory(self, scenario: Scenario) -> Victory:
         """The scenario's victory rules, falling back to the pack's shared order."""
@@ -960,6 +1097,12 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
         return None, [
             PackError.at(file, "system", f"must be one of the game systems: {', '.join(systems.names())}")
         ]
+    for i, scenario in enumerate(pack.scenarios):
+        if scenario.system is not None and scenario.system not in systems.names():
+            where = f"scenarios[{i}].system"
+            return None, [
+                PackError.at(file, where, f"must be one of the game systems: {', '.join(systems.names())}")
+            ]
     return pack, []
 
 

@@ -20,7 +20,8 @@ class Play:
         self, pack: Pack, scenario: str, system: str, sides: tuple[str | None, ...] = (None, None)
     ) -> None:
         self.pack = pack
-        self.system = systems.REGISTRY[system] if systems.names() else None
+        self.system = systems.system_for(pack, scenario)
+        assert self.system.name == system
         self.setup = Setup(PACK, scenario, 2000, (Player("Ann", sides[0]), Player("Bo", sides[1])))
         self.log: list[dict[str, Any]] = []
 

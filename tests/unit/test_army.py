@@ -607,7 +607,7 @@ def test_real_list_gloomspite_over_the_limit_is_invalid(packs):
         ([], "The body must be a JSON object"),
         (
             {"pack": "chess"},
-            "pack must be one of the rulepacks that build armies: aos-ghb-2021, conquest-first-blood, old-world-rosters.",
+            "pack must be one of the rulepacks that build armies: aos-conquest-unbound, aos-ghb-2021, conquest-first-blood, old-world-rosters, tow-triumph-treachery.",
         ),
         ({"pack": "aos-ghb-2021", "entries": []}, "points_limit: Field required."),
         (

@@ -53,9 +53,15 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.Relief,
         p.EdgeRoll,
         p.ObjectiveResult,
-        p.Contingents,
         p.SeriesResult,
         p.TunnelFighting,
+        p.Treachery,
+        p.Phase,
+        p.PloyTable,
+        p.Ploy,
+        p.BuyLimits,
+        p.BonusPloy,
+        p.Contingents,
     ]
     missing = [f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in doc]
     assert missing == []

@@ -507,8 +507,8 @@ def _advance(client: FlaskClient, game: KnownGame, rounds: int, finish: bool = F
                 client, game, {"type": "battle_round", "round": r, "first": 0, "alpha": objective.id}
             ):
                 break
-        _post_event(client, game, {"type": "turn", "round": r, "player": 0})
-        _post_event(client, game, {"type": "turn", "round": r, "player": 1})
+        for player in range(game.pack.players_for(scenario).min or 2):
+            _post_event(client, game, {"type": "turn", "round": r, "player": player})
     if finish:
         for player in (0, 1):
             _post_event(
@@ -522,15 +522,20 @@ def build_world(app: Flask, client: FlaskClient) -> World:
     packs: dict[str, Pack] = app.extensions["muster.packs"]
     world = World()
     for pack in sorted(packs.values(), key=lambda p: p.id):
-        sides = pack.sides or [None, None]
         for i, scenario in enumerate(s for s in pack.scenarios if s.playable):
+            # As few players as the scenario takes: two, or three in a Triumph & Treachery pack.
+            count = pack.players_for(scenario).min or 2
+            sides = pack.sides or [None] * count
+            names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:count]
             made = client.post(
                 "/api/v1/games",
                 json={
                     "pack": pack.id,
                     "scenario": scenario.id,
                     "points_limit": pack.points.presets[0],
-                    "players": [{"name": "Ann", "side": sides[0]}, {"name": "Bo", "side": sides[1]}],
+                    "players": [
+                        {"name": name, "side": side} for name, side in zip(names, sides, strict=True)
+                    ],
                 },
             )
             assert made.status_code == 201, made.json

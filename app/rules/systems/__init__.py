@@ -1,9 +1,10 @@
 """Game systems: each one package behind one small protocol, found through the registry.
 
 A game system turns a pack's scenario and a game's events into a state: Pitched Battles
-score player turns (``turns``), Conquest: First Blood scores Victory Phases (``rounds``).
-The pack names its system; everything outside a system's package asks the registry, never
-which system it is. The event log's own mechanics (ids, undo, replay) are in
+score player turns (``turns``), Conquest: First Blood scores Victory Phases (``rounds``),
+Triumph & Treachery plays three to six players with secret ploys (``treachery``). The pack
+names its system (a scenario may name its own); everything outside a system's package asks
+the registry, never which system it is. The event log's own mechanics (ids, undo, replay) are in
 :mod:`app.rules.log`, once for all of them.
 """
 
@@ -26,6 +27,8 @@ class GameSystem(Protocol):
     event_types: tuple[str, ...]
     #: Words for a step of play in this system ("battle round", "round").
     round_word: str
+    #: Whether each player of a game gets a seat token (their own phone, their own secrets).
+    seated: bool
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
         """An empty game for that set-up."""
@@ -42,14 +45,24 @@ class GameSystem(Protocol):
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         """One short sentence per way the scenario gives VP, in the order they apply."""
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        """The public state as the API answers it (docs/api.md), without the stored row."""
+    def summary(self, state: Any, seat: int | None = None) -> dict[str, Any]:
+        """The public state as the API answers it (docs/api.md), without the stored row.
+
+        With ``seat`` (a player's index, the seat token's owner) the answer adds that player's
+        own secrets; without it no secret is in it. Systems without secrets ignore ``seat``.
+        """
 
     def next_steps(self, state: Any) -> dict[str, Any]:
         """What a phone may record next, as plain data (the offline layer follows it)."""
 
+    def holder(self, event: dict[str, Any]) -> int | None:
+        """The player whose seat token a secret event needs, or ``None`` for a public event."""
+
     def secret(self, event: dict[str, Any]) -> bool:
-        """Whether an event holds a secret that only its player may see until it is played."""
+        """Whether an event holds a secret that only its player may see: ``holder`` is not None."""
+
+    def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out."""
 
 
 class EngineSystem:
@@ -60,6 +73,7 @@ class EngineSystem:
     """
 
     round_word = "round"
+    seated = False
 
     def __init__(self, name: str, engine: Any) -> None:
         self.name = name
@@ -78,8 +92,14 @@ class EngineSystem:
     def next_steps(self, state: Any) -> dict[str, Any]:
         return self.engine.next_steps(state)
 
+    def holder(self, event: dict[str, Any]) -> int | None:
+        return None  # a system with secrets says which events hold them
+
     def secret(self, event: dict[str, Any]) -> bool:
-        return False  # a system with secrets says which events hold them
+        return self.holder(event) is not None
+
+    def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return event
 
 
 REGISTRY: dict[str, GameSystem] = {}
@@ -91,9 +111,16 @@ def register(system: GameSystem) -> GameSystem:
     return system
 
 
-def system_for(pack: Pack) -> GameSystem:
-    """The game system that plays this pack's games."""
+def system_for(pack: Pack, scenario: Scenario | str | None = None) -> GameSystem:
+    """The game system that plays this pack's games, or that scenario's when it names its own.
+
+    ``scenario`` is the scenario or its id; a scenario with no ``system`` of its own (or none
+    given, or an id the pack does not have) is played by the pack's system.
+    """
     _load()
+    found = pack.scenario(scenario) if isinstance(scenario, str) else scenario
+    if found is not None and found.system is not None:
+        return REGISTRY[found.system]
     return REGISTRY[pack.system]
 
 

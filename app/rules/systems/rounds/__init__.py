@@ -33,7 +33,7 @@ class Rounds(EngineSystem):
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         return scoring.describe_scoring(pack, scenario)
 
-    def summary(self, state: RoundGame) -> dict[str, Any]:
+    def summary(self, state: RoundGame, seat: int | None = None) -> dict[str, Any]:
         result = state.result
         holders = scoring.map_state(state).holders
         return {

@@ -26,7 +26,7 @@ class Turns(EngineSystem):
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         return scoring.describe_scoring(scenario)
 
-    def summary(self, state: Game) -> dict[str, Any]:
+    def summary(self, state: Game, seat: int | None = None) -> dict[str, Any]:
         result = state.result
         players = []
         for i, player in enumerate(state.setup.players):

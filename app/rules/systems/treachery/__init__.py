@@ -1,0 +1,65 @@
+"""Triumph & Treachery: three to six players, each on their own phone with their own secrets.
+
+The state is :class:`.state.TreacheryGame`; :mod:`.events` applies one event, :mod:`.standing`
+holds the purchase limits and the ranking, :mod:`.plan` the next steps, :mod:`.describe` the
+facts and scoring lines. Buying a ploy, a bonus ploy, a discard and a player's contingents are
+secrets of that player's seat until a ploy is played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.facts import FactSpec
+from app.rules.pack import Pack, Scenario
+from app.rules.systems import EngineSystem, register
+from app.rules.systems.treachery import describe, events, plan
+from app.rules.systems.treachery.state import TreacheryGame
+
+#: The events only their player's seat may record, and the fields another seat never sees.
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {
+    "buy": ("ploy",),
+    # The bonus roll is thrown at the table for all to see; the ploy it gains is secret.
+    "bonus_ploy": ("ploy",),
+    "discard": ("ploy",),
+    # Every contingent's units or count (the fields are the scenario's contingent ids).
+    "contingents": (),
+}
+
+
+class Treachery(EngineSystem):
+    """The game system of multiplayer battles with command points, deals and secret ploys."""
+
+    round_word = "battle round"
+    seated = True
+
+    def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
+        return describe.facts(pack, scenario)
+
+    def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
+        return describe.scoring(pack, scenario)
+
+    def holder(self, event: dict[str, Any]) -> int | None:
+        if event.get("type") not in SECRET_FIELDS:
+            return None
+        player = event.get("player")
+        # A malformed player is no seat's secret; the rules refuse the event for it.
+        return player if isinstance(player, int) and not isinstance(player, bool) and player >= 0 else None
+
+    def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        holder = self.holder(event)
+        if holder is None or holder == seat:
+            return event
+        hidden = SECRET_FIELDS[str(event["type"])]
+        if not hidden:  # contingents: everything but who recorded them
+            return {k: v for k, v in event.items() if k in ("id", "type", "round", "player")}
+        return {k: v for k, v in event.items() if k not in hidden}
+
+    def summary(self, state: TreacheryGame, seat: int | None = None) -> dict[str, Any]:
+        return describe.summary(state, seat)
+
+    def next_steps(self, state: TreacheryGame) -> dict[str, Any]:
+        return plan.next_steps(state)
+
+
+SYSTEM = register(Treachery("treachery", events))

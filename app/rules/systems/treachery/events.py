@@ -1,0 +1,646 @@
+"""Triumph & Treachery events: each checked against the rules, then folded into the state.
+
+Every refusal is :class:`~app.rules.log.Refused` with one sentence naming the field and what
+is allowed, and its ``rule`` naming the rule that refuses (``buy-limit``, ``same-table``...).
+Readings Muster takes where the seeds leave room are in docs/api.md (Triumph & Treachery).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.rules import pack as p
+from app.rules.contingents import read_part, split_problems
+from app.rules.game import Setup
+from app.rules.log import Refused, extra_key
+from app.rules.rolls import parse_roll
+from app.rules.systems.treachery.standing import buy_limits, ranking
+from app.rules.systems.treachery.state import (
+    Arrival,
+    Award,
+    Contingent,
+    Deal,
+    Destroyed,
+    Discard,
+    End,
+    Gain,
+    Pick,
+    Play,
+    Result,
+    RollOff,
+    RoundStart,
+    TreacheryGame,
+    Turn,
+)
+from app.rules.text import clean_text
+
+EVENT_TYPES = (
+    "battle_round",
+    "roll_off",
+    "deal",
+    "buy",
+    "discard",
+    "enemy",
+    "bonus_ploy",
+    "play",
+    "destroyed",
+    "contingents",
+    "turn",
+    "end",
+    "roll",
+)
+ROLL_OFF_PURPOSES = ("order", "ranking", "deployment", "other")
+MAX_NOTE = 200
+MAX_UNIT = 80
+MAX_POSITION = 60
+MAX_ZONES = 12
+MAX_POINTS = 10_000
+MAX_UNITS = 60
+NO_RULES = p.Treachery(phases=[p.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")])
+
+
+def new_game(pack: p.Pack, setup: Setup) -> TreacheryGame:
+    """An empty game for that set-up: each player with the pack's command points and no ploys."""
+    scenario = pack.scenario(setup.scenario)
+    if scenario is None:
+        raise ValueError(f"pack {pack.id} has no scenario {setup.scenario}")
+    rules = pack.treachery or NO_RULES
+    start = rules.command_points or 0
+    return TreacheryGame(
+        setup=setup, pack=pack, scenario=scenario, rules=rules, cp=[start] * len(setup.players)
+    )
+
+
+def apply_event(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    kind = event["type"]
+    APPLY[kind](game, event, eid)
+    # A bonus roll answers the enemy pick just made (a discard may make room for its ploy, a
+    # dice roll may be the roll itself); Misheard Orders answers the play just made.
+    if kind not in ("enemy", "bonus_ploy", "discard", "roll"):
+        game.open_pick = None
+    if kind != "play":
+        game.just_played = None
+
+
+# --- reading fields -------------------------------------------------------------------------
+def _only(event: dict[str, Any], allowed: set[str], what: str) -> None:
+    if key := extra_key(event, {"id", "type", *allowed}):
+        raise Refused(f"{key} is not part of {what}; it takes {_words(sorted(allowed))}.", key)
+
+
+def _words(items: list[str], last: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _player(game: TreacheryGame, event: dict[str, Any], name: str = "player") -> int:
+    value = event.get(name)
+    if not _int(value) or not 0 <= value < game.player_count:
+        raise Refused(f"{name} must be a player's index in this game, 0 to {game.player_count - 1}.", name)
+    return int(value)
+
+
+def _current_round(game: TreacheryGame, event: dict[str, Any]) -> int:
+    """The event's round, which must be the battle round now being played."""
+    value = event.get("round")
+    last = game.last_round
+    if not _int(value) or not 1 <= value <= last:
+        raise Refused(f"round must be a battle round from 1 to {last}.", "round")
+    if game.turns_complete:
+        raise Refused(f"round {value} is over: every turn of the battle is recorded.", "round")
+    if value != game.current_round:
+        raise Refused(f"round must be {game.current_round}, the battle round being played.", "round")
+    return int(value)
+
+
+def _die(value: Any, name: str, faces: int = 6) -> int:
+    if not _int(value) or not 1 <= value <= faces:
+        raise Refused(f"{name} must be a die from 1 to {faces}.", name)
+    return int(value)
+
+
+def _text(value: Any, name: str, most: int, required: bool = True, notes: bool = False) -> str:
+    text = clean_text(value, notes=notes) if isinstance(value, str) else None
+    if text is None or (required and not text) or len(text) > most:
+        least = 1 if required else 0
+        raise Refused(f"{name} must be text of {least} to {most} characters.", name)
+    return text
+
+
+def _ploy(game: TreacheryGame, event: dict[str, Any]) -> p.Ploy:
+    value = event.get("ploy")
+    found = game.rules.ploy(value) if isinstance(value, str) else None
+    if found is None:
+        if not game.rules.ploys:
+            raise Refused(f"ploy: {game.pack.name} has no ploys.", "ploy")
+        raise Refused(f"ploy must be the id of a ploy in {game.pack.name}, such as 'caltrops'.", "ploy")
+    return found
+
+
+def _names(game: TreacheryGame, players: list[int]) -> str:
+    return _words([game.name(i) for i in players])
+
+
+# --- the round and its turns ------------------------------------------------------------
+def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "arrivals"}, "a battle_round")
+    r = _current_round(game, event)
+    if r in game.rounds:
+        raise Refused(f"round {r} has already started: its battle_round is recorded.", "round")
+    if game.turns_in(r):
+        raise Refused(f"round {r} has already had a turn; a battle_round comes before the first.", "round")
+    arrivals = event.get("arrivals", [])
+    due = [o for o in game.scenario.objectives if o.placed_by_roll == "d6" and o.from_round == r]
+    if not isinstance(arrivals, list):
+        raise Refused("arrivals must be a list of {objective, die, position}.", "arrivals")
+    seen: set[str] = set()
+    for i, raw in enumerate(arrivals):
+        where = f"arrivals[{i}]"
+        if not isinstance(raw, dict) or extra_key(raw, {"objective", "die", "position"}):
+            raise Refused(f"{where} must be an object with objective, die and position.", "arrivals")
+        oid = raw.get("objective")
+        if not isinstance(oid, str) or oid not in {o.id for o in due} or oid in seen:
+            ids = _words([o.id for o in due if o.id not in seen], "or") or "none"
+            raise Refused(f"{where}.objective must be an objective arriving in round {r}: {ids}.", "arrivals")
+        seen.add(oid)
+        die = _die(raw.get("die"), f"{where}.die")
+        position = _text(raw.get("position", ""), f"{where}.position", MAX_POSITION, required=False)
+        game.arrivals.append(Arrival(eid, r, oid, die, position))
+    standing = tuple(game.vp(i) for i in range(game.player_count))
+    game.rounds[r] = RoundStart(eid, r, standing, buy_limits(game.rules, standing))
+
+
+def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "player", "control", "dice", "zones"}, "a turn")
+    r = _current_round(game, event)
+    player = _player(game, event)
+    if player not in game.waiting():
+        raise Refused(f"player: {game.name(player)} has already had their turn in round {r}.", "player")
+    in_play = [o.id for o in game.scenario.objectives if o.from_round <= r]
+    control = _control(game, event.get("control", {}), in_play)
+    dice = _dice(game, event.get("dice", {}), control)
+    zones = _zones(game, event.get("zones", []))
+    awards: list[Award] = []
+    for block in game.scenario.scoring:
+        if isinstance(block, p.TurnEndControl):
+            who = control.get(block.objective)
+            if who is not None:
+                vp = r if block.vp == "round" else block.vp
+                awards.append(Award(eid, r, who, block.objective, vp, block.objective))
+        elif isinstance(block, p.ObjectiveDice):
+            for oid, die in dice.items():
+                holder = control[oid]
+                assert holder is not None  # _dice takes dice only for objectives someone holds
+                awards.append(Award(eid, r, holder, "objective-dice", die, oid, die))
+        elif isinstance(block, p.ZoneDice):
+            for holder, die in zones:
+                awards.append(Award(eid, r, holder, "zone-dice", die, "border zone", die))
+    turn = Turn(eid, r, player, control, dice, zones, tuple(awards))
+    game.turns.append(turn)
+    game.awards.extend(awards)
+    game.active = None
+    game.tied = None
+
+
+def _control(game: TreacheryGame, raw: Any, in_play: list[str]) -> dict[str, int | None]:
+    if not isinstance(raw, dict):
+        raise Refused("control must map each objective's id to a player's index or null.", "control")
+    out: dict[str, int | None] = {}
+    for key, who in raw.items():
+        if key not in in_play:
+            ids = _words(in_play, "or") or "none in play"
+            raise Refused(f"control: {key!r} is not an objective in play; use {ids}.", "control")
+        if who is not None and (not _int(who) or not 0 <= who < game.player_count):
+            top = game.player_count - 1
+            raise Refused(f"control.{key} must be a player's index, 0 to {top}, or null.", "control")
+        out[key] = who
+    return out
+
+
+def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict[str, int]:
+    block = next((b for b in game.scenario.scoring if isinstance(b, p.ObjectiveDice)), None)
+    if block is None:
+        if raw:
+            raise Refused(f"dice: {game.scenario.name} scores no dice for objectives.", "dice")
+        return {}
+    if not isinstance(raw, dict):
+        raise Refused("dice must map each held objective's id to its die of VP.", "dice")
+    held = [oid for oid, who in control.items() if who is not None]
+    for key in raw:
+        if key not in held:
+            raise Refused(f"dice.{key}: only an objective someone holds (in control) scores a die.", "dice")
+    out: dict[str, int] = {}
+    for oid in held:
+        if oid not in raw:
+            raise Refused(f"dice.{oid} must be the D{block.die} rolled for the objective held.", "dice")
+        out[oid] = _die(raw[oid], f"dice.{oid}", block.die)
+    return out
+
+
+def _zones(game: TreacheryGame, raw: Any) -> tuple[tuple[int, int], ...]:
+    block = next((b for b in game.scenario.scoring if isinstance(b, p.ZoneDice)), None)
+    if block is None:
+        if raw:
+            raise Refused(f"zones: {game.scenario.name} has no zones to score.", "zones")
+        return ()
+    if not isinstance(raw, list) or len(raw) > MAX_ZONES:
+        raise Refused(
+            f"zones must be a list of at most {MAX_ZONES} {{player, die}}, one per zone held alone.", "zones"
+        )
+    out = []
+    for i, zone in enumerate(raw):
+        if not isinstance(zone, dict) or extra_key(zone, {"player", "die"}):
+            raise Refused(f"zones[{i}] must be an object with player and die.", "zones")
+        holder = _player(game, zone, "player") if "player" in zone else -1
+        if holder < 0:
+            raise Refused(
+                f"zones[{i}].player must be a player's index, 0 to {game.player_count - 1}.", "zones"
+            )
+        out.append((holder, _die(zone.get("die"), f"zones[{i}].die", block.die)))
+    return tuple(out)
+
+
+def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "purpose", "rolls", "next"}, "a roll_off")
+    purpose = event.get("purpose")
+    if purpose not in ROLL_OFF_PURPOSES:
+        raise Refused(f"purpose must be {_words(list(ROLL_OFF_PURPOSES), 'or')}.", "purpose")
+    value = event.get("round")
+    if not _int(value) or not 1 <= value <= game.last_round:
+        raise Refused(f"round must be a battle round from 1 to {game.last_round}.", "round")
+    rolls = event.get("rolls")
+    if (
+        not isinstance(rolls, list)
+        or len(rolls) < 2
+        or any(not isinstance(r, list) or len(r) != 2 for r in rolls)
+    ):
+        raise Refused("rolls must be a list of [player, die] pairs, one for each player rolling.", "rolls")
+    pairs: list[tuple[int, int]] = []
+    for i, (who, die) in enumerate(rolls):
+        if not _int(who) or not 0 <= who < game.player_count:
+            raise Refused(f"rolls[{i}][0] must be a player's index, 0 to {game.player_count - 1}.", "rolls")
+        pairs.append((int(who), _die(die, f"rolls[{i}][1]")))
+    players = [who for who, _ in pairs]
+    if len(set(players)) != len(players):
+        raise Refused("rolls must name each player once.", "rolls")
+    if purpose == "order":
+        r = _current_round(game, event)
+        if game.active is not None:
+            raise Refused(
+                f"rolls: {game.name(game.active)} is already picked to take the next turn.", "roll-off"
+            )
+        expected = sorted(game.waiting())
+    else:
+        r = int(value)
+        expected = sorted(players)
+    if game.tied is not None and game.tied[0] == purpose:
+        expected = list(game.tied[1])
+        if sorted(players) != expected:
+            raise Refused(f"rolls: the tie is rolled again by {_names(game, expected)} only.", "roll-off")
+    elif sorted(players) != expected:
+        raise Refused(f"rolls: every player yet to take a turn rolls: {_names(game, expected)}.", "roll-off")
+    top = max(die for _, die in pairs)
+    leaders = [who for who, die in pairs if die == top]
+    winner = leaders[0] if len(leaders) == 1 else None
+    chosen = event.get("next")
+    if chosen is not None:
+        if purpose != "order" or winner is None:
+            raise Refused("next is named only by the winner of a turn-order roll-off.", "next")
+        if not _int(chosen) or chosen not in expected:
+            raise Refused(
+                f"next must be one of the players yet to take a turn: {_names(game, expected)}.", "next"
+            )
+        game.active = int(chosen)
+    game.tied = (purpose, tuple(sorted(leaders))) if winner is None else None
+    game.roll_offs.append(RollOff(eid, r, purpose, tuple(pairs), winner, chosen))
+
+
+def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "player", "phase", "enemy"}, "an enemy pick")
+    r = _current_round(game, event)
+    player = _player(game, event)
+    if player not in game.waiting():
+        raise Refused(f"player: {game.name(player)} has already had their turn in round {r}.", "player")
+    if game.active is not None and game.active != player:
+        raise Refused(
+            f"player must be {game.name(game.active)}, whose turn it is; record their turn first.", "player"
+        )
+    phase = event.get("phase")
+    if not isinstance(phase, str) or game.rules.phase(phase) is None:
+        raise Refused(f"phase must be {_words([ph.id for ph in game.rules.phases], 'or')}.", "phase")
+    enemy = _player(game, event, "enemy")
+    if enemy == player:
+        raise Refused("enemy must be another player than the one whose turn it is.", "enemy")
+    neutral = tuple(i for i in range(game.player_count) if i not in (player, enemy))
+    game.picks.append(Pick(eid, r, player, phase, enemy, neutral))
+    game.active = player
+    game.open_pick = eid
+
+
+# --- command points, deals and ploys ------------------------------------------------------
+def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "from", "to", "cp", "vp", "note"}, "a deal")
+    if not game.rules.deals:
+        raise Refused(f"type: {game.pack.name} has no deals.", "type")
+    r = _current_round(game, event)
+    giver = _player(game, event, "from")
+    receiver = _player(game, event, "to")
+    if giver == receiver:
+        raise Refused("to must be another player than from.", "to")
+    cp, vp = event.get("cp", 0), event.get("vp", 0)
+    for name, value in (("cp", cp), ("vp", vp)):
+        if not _int(value) or value < 0:
+            raise Refused(f"{name} must be a whole number, 0 or more.", name)
+    if cp == 0 and vp == 0:
+        raise Refused("cp or vp must be more than 0: a deal gives something.", "cp")
+    if cp > game.cp[giver]:
+        held = game.cp[giver]
+        raise Refused(f"cp must be at most {held}: {game.name(giver)} holds {held} command points.", "cp")
+    if vp > game.vp(giver):
+        held = game.vp(giver)
+        raise Refused(f"vp must be at most {held}: {game.name(giver)} holds {held} victory points.", "vp")
+    note = _text(event.get("note", ""), "note", MAX_NOTE, required=False, notes=True)
+    game.cp[giver] -= cp
+    game.cp[receiver] += cp
+    if vp:
+        game.awards.append(Award(eid, r, giver, "deal", -vp, game.name(receiver)))
+        game.awards.append(Award(eid, r, receiver, "deal", vp, game.name(giver)))
+    game.deals.append(Deal(eid, r, giver, receiver, cp, vp, note))
+
+
+def _can_gain(game: TreacheryGame, player: int, ploy: p.Ploy) -> None:
+    """The restrictions on every ploy gained: not twice in a turn, not two held, not past the most held."""
+    period = game.period()
+    who = game.name(player)
+    if any(g.player == player and g.ploy == ploy.id and g.period == period for g in game.gains):
+        raise Refused(
+            f"ploy: {who} has already gained {ploy.name} this turn; a ploy is gained once a turn.",
+            "same-ploy",
+        )
+    held = game.ploys(player)
+    if ploy.id in held:
+        raise Refused(
+            f"ploy: {who} already holds {ploy.name}; nobody holds two of the same ploy.", "held-twice"
+        )
+    most = game.rules.max_held or 0
+    if len(held) >= most:
+        raise Refused(
+            f"ploy: {who} already holds {most} ploys, the most allowed; discard one first.", "max-held"
+        )
+
+
+def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "player", "ploy"}, "a buy")
+    r = _current_round(game, event)
+    player = _player(game, event)
+    ploy = _ploy(game, event)
+    start = game.rounds.get(r)
+    if start is None:
+        raise Refused(
+            f"round: ploys are bought once round {r} has started; record its battle_round first.", "round"
+        )
+    if game.turns_in(r):
+        raise Refused(f"round: ploys are bought before round {r}'s first turn, which is recorded.", "round")
+    who = game.name(player)
+    bought = [g for g in game.gains if g.player == player and g.how == "buy" and g.round == r]
+    limit = start.limits[player]
+    if len(bought) >= limit:
+        raise Refused(
+            f"ploy: {who} may buy {limit} ploy{'s' if limit != 1 else ''} this round by their standing at its start.",
+            "buy-limit",
+        )
+    table = next(t for t in game.rules.ploy_tables if t.id == ploy.table)
+    if not table.repeatable and any(game.rules.ploy(g.ploy).table == table.id for g in bought):  # type: ignore[union-attr]
+        raise Refused(
+            f"ploy: {who} has already bought from the {table.name} table this turn; only "
+            f"{_words([t.name for t in game.rules.ploy_tables if t.repeatable], 'or') or 'no table'} may be bought from twice.",
+            "same-table",
+        )
+    _can_gain(game, player, ploy)
+    if ploy.cost > game.cp[player]:
+        raise Refused(f"ploy: {ploy.name} costs {ploy.cost} CP and {who} holds {game.cp[player]}.", "cp")
+    game.cp[player] -= ploy.cost
+    game.held[player] = (*game.ploys(player), ploy.id)
+    game.gains.append(Gain(eid, r, player, ploy.id, "buy", game.period(), cost=ploy.cost))
+
+
+def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "player", "roll", "ploy"}, "a bonus_ploy")
+    bonus = game.rules.bonus_ploy
+    if bonus is None:
+        raise Refused(f"type: {game.pack.name} has no bonus ploys.", "type")
+    r = _current_round(game, event)
+    player = _player(game, event)
+    pick = next((pk for pk in game.picks if pk.event == game.open_pick), None)
+    if pick is None:
+        raise Refused(
+            "type: a bonus ploy is rolled right after an enemy pick; record the pick first.",
+            "bonus-after-pick",
+        )
+    who = game.name(player)
+    if player == pick.player:
+        raise Refused(
+            f"player: {who} is taking the turn and is not neutral, so rolls no bonus ploy.", "bonus-neutral"
+        )
+    if player == pick.enemy:
+        raise Refused(
+            f"player: {who} is the enemy this phase, not neutral, so rolls no bonus ploy.", "bonus-neutral"
+        )
+    if any(g.pick == pick.event and g.player == player for g in game.gains):
+        raise Refused(
+            f"player: {who} has already rolled for a bonus ploy after this enemy pick.", "bonus-once"
+        )
+    roll = _die(event.get("roll"), "roll")
+    need = bonus.three_players if game.player_count == 3 else bonus.more_players
+    if roll < need:
+        players = "three players" if game.player_count == 3 else f"{game.player_count} players"
+        raise Refused(
+            f"roll must be {need} or more to gain a bonus ploy with {players}; {roll} gains none.",
+            "bonus-roll",
+        )
+    ploy = _ploy(game, event)
+    _can_gain(game, player, ploy)
+    game.held[player] = (*game.ploys(player), ploy.id)
+    game.gains.append(Gain(eid, r, player, ploy.id, "bonus", game.period(), roll=roll, pick=pick.event))
+
+
+def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "player", "ploy"}, "a discard")
+    player = _player(game, event)
+    ploy = _ploy(game, event)
+    held = game.ploys(player)
+    if ploy.id not in held:
+        raise Refused(f"ploy: {game.name(player)} holds no {ploy.name} to discard.", "ploy")
+    game.held[player] = tuple(x for x in held if x != ploy.id)
+    game.discards.append(Discard(eid, min(game.current_round, game.last_round), player, ploy.id))
+
+
+def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "player", "ploy"}, "a play")
+    r = _current_round(game, event)
+    player = _player(game, event)
+    ploy = _ploy(game, event)
+    held = game.ploys(player)
+    if ploy.id not in held:
+        raise Refused(f"ploy: {game.name(player)} holds no {ploy.name} to play.", "ploy")
+    cancels = None
+    if ploy.cancels:
+        last = next((pl for pl in game.plays if pl.event == game.just_played), None)
+        if last is None or last.player == player:
+            raise Refused(
+                f"ploy: {ploy.name} cancels a ploy another player has just played; record it right after that play.",
+                "cancel-just-played",
+            )
+        cancels = last.event
+        game.cancelled[last.event] = eid
+    game.held[player] = tuple(x for x in held if x != ploy.id)
+    game.plays.append(Play(eid, r, player, ploy.id, cancels))
+    game.just_played = eid
+
+
+# --- scenario events ------------------------------------------------------------------------
+def _destroyed(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    _only(event, {"round", "by", "owner", "unit", "points"}, "a destroyed unit")
+    block = next((b for b in game.scenario.scoring if isinstance(b, p.DestroyedPoints)), None)
+    if block is None:
+        raise Refused(f"type: {game.scenario.name} scores no VP for destroyed units.", "type")
+    r = _current_round(game, event)
+    by = _player(game, event, "by")
+    owner = _player(game, event, "owner")
+    if by == owner:
+        raise Refused("by must be another player than owner: VP come from another army's units.", "by")
+    unit = _text(event.get("unit"), "unit", MAX_UNIT)
+    points = event.get("points")
+    if not _int(points) or not 0 <= points <= MAX_POINTS:
+        raise Refused(f"points must be the unit's points cost, 0 to {MAX_POINTS}.", "points")
+    vp = points // block.per_points * block.vp
+    game.destroyed.append(Destroyed(eid, r, by, owner, unit, int(points), vp))
+    if vp:
+        game.awards.append(Award(eid, r, by, "destroyed", vp, unit))
+
+
+def _contingents(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    rule = game.scenario.contingents
+    if rule is None:
+        raise Refused(f"type: {game.scenario.name} has no contingents.", "type")
+    _only(event, {"player", *rule.ids}, "contingents")
+    if game.turns:
+        raise Refused("type: contingents are recorded before the first turn.", "contingents")
+    player = _player(game, event)
+    # Each contingent is a count (no roster attached: counted by hand) or its units' names;
+    # the names are checked against the attached roster where the game has one (roster_problems).
+    parts = [read_part(event.get(cid), cid) for cid in rule.ids]
+    labels = [cid.replace("-", " ") for cid in rule.ids]
+    problems = split_problems(rule, [n for n, _ in parts], labels)
+    if problems:
+        raise Refused(problems[0], rule.ids[0])
+    named = [set(names) for _, names in parts]
+    for i, names in enumerate(named):
+        for other in named[i + 1 :]:
+            if both := sorted(names & other):
+                raise Refused(f"{both[0]} is in two contingents; a unit is in one.", rule.ids[i])
+    game.contingents[player] = Contingent(
+        eid, player, tuple(rule.ids), tuple(names for _, names in parts), tuple(n for n, _ in parts)
+    )
+
+
+def _end(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    if game.end is not None:
+        raise Refused("type: the battle has already ended.", "end")
+    if not game.turns_complete:
+        raise Refused(f"type: the battle ends after the last turn of round {game.last_round}.", "end")
+    checks = [c.check for c in game.pack.victory(game.scenario).order]
+    if "monolith" in checks:
+        _only(event, {"monolith", "closest"}, "the end of Convergence of Fate")
+        _end_monolith(game, event, eid)
+    else:
+        _only(event, {"tie_break", "renown"}, "the end")
+        _end_ranking(game, event, eid)
+
+
+def _end_ranking(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    raw = event.get("tie_break", [])
+    if not isinstance(raw, list) or any(not _int(x) or not 0 <= x < game.player_count for x in raw):
+        raise Refused(
+            "tie_break must list players' indexes in the order the roll-off placed them.", "tie_break"
+        )
+    if len(set(raw)) != len(raw):
+        raise Refused("tie_break must name each player once.", "tie_break")
+    vp = [game.vp(i) for i in range(game.player_count)]
+    tied = sorted(i for i in range(game.player_count) if vp.count(vp[i]) > 1)
+    if sorted(raw) != tied:
+        if not tied:
+            raise Refused("tie_break must be empty: no players are tied on VP.", "tie_break")
+        raise Refused(
+            f"tie_break must list exactly the players tied on VP: {_names(game, tied)}.", "tie_break"
+        )
+    renown_raw = event.get("renown", [])
+    renown: list[tuple[int, str]] = []
+    if not isinstance(renown_raw, list) or len(renown_raw) > MAX_UNITS * game.player_count:
+        raise Refused("renown must be a list of {player, unit}, one per unit gaining renown.", "renown")
+    for i, item in enumerate(renown_raw):
+        if not isinstance(item, dict) or extra_key(item, {"player", "unit"}):
+            raise Refused(f"renown[{i}] must be an object with player and unit.", "renown")
+        renown.append((_player(game, item, "player"), _text(item.get("unit"), f"renown[{i}].unit", MAX_UNIT)))
+    order = ranking(vp, list(raw))
+    game.end = End(eid, tie_break=tuple(raw), renown=tuple(renown))
+    reason = f"{game.name(order[0])} ranks first with {vp[order[0]]} VP, {game.name(order[1])} second."
+    game.result = Result("ranking", order[0], reason, tuple(order), order[1])
+
+
+def _end_monolith(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    monolith = event.get("monolith")
+    if monolith is not None and (not _int(monolith) or not 0 <= monolith < game.player_count):
+        raise Refused(
+            f"monolith must be the index of the player controlling it, 0 to {game.player_count - 1}, or null.",
+            "monolith",
+        )
+    closest = event.get("closest", [])
+    if not isinstance(closest, list) or any(not _int(x) or not 0 <= x < game.player_count for x in closest):
+        raise Refused(
+            "closest must list the players whose models are closest to the monolith (tied: each).", "closest"
+        )
+    if len(set(closest)) != len(closest):
+        raise Refused("closest must name each player once.", "closest")
+    if monolith is not None and closest:
+        raise Refused("closest must be empty when a player controls the monolith.", "closest")
+    game.end = End(eid, monolith=monolith, closest=tuple(closest))
+    if monolith is not None:
+        game.result = Result("major", monolith, f"{game.name(monolith)} controls the monolith.")
+    elif len(closest) == 1:
+        game.result = Result(
+            "minor", closest[0], f"{game.name(closest[0])} has the model closest to the monolith."
+        )
+    else:
+        why = "Nobody controls the monolith and " + (
+            "models of several armies are equally close to it." if closest else "no closest model was named."
+        )
+        game.result = Result("draw", None, why)
+
+
+def _roll(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    game.rolls.append(parse_roll(event, eid, game.player_count))
+
+
+APPLY: dict[str, Callable[[TreacheryGame, dict[str, Any], str], None]] = {
+    "battle_round": _battle_round,
+    "roll_off": _roll_off,
+    "deal": _deal,
+    "buy": _buy,
+    "discard": _discard,
+    "enemy": _enemy,
+    "bonus_ploy": _bonus_ploy,
+    "play": _play,
+    "destroyed": _destroyed,
+    "contingents": _contingents,
+    "turn": _turn,
+    "end": _end,
+    "roll": _roll,
+}
