@@ -562,7 +562,9 @@ def build_world(app: Flask, client: FlaskClient) -> World:
         made = client.post("/api/v1/rosters", json=body)
         assert made.status_code == 201, made.json
         world.rosters.append(KnownRoster(made.json["id"], made.json["edit_token"], body["pack"]))
-    for game in world.games[:2] + world.games[-2:]:
+    # Games of the packs the rosters were made for: two of the first pack's, two of the last's.
+    fielded = [g for g in world.games if any(r.pack == g.pack.id for r in world.rosters)]
+    for game in fielded[:2] + fielded[-2:]:
         roster = next(r for r in world.rosters if r.pack == game.pack.id)
         attached = client.post(
             f"/api/v1/games/{game.id}/rosters",
@@ -818,6 +820,22 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
 ENGINE_EVENTS = {
     "turns": ["TurnEvent", "BattleRoundEvent", "EndEvent", "ClaimEvent", "RollEvent", "UndoEvent"],
     "rounds": ["VictoryPhaseEvent", "RollEvent", "UndoEvent"],
+    "treachery": [
+        "TreacheryBattleRoundEvent",
+        "RollOffEvent",
+        "EnemyEvent",
+        "DealEvent",
+        "BuyEvent",
+        "BonusPloyEvent",
+        "DiscardEvent",
+        "PlayEvent",
+        "DestroyedEvent",
+        "ContingentsEvent",
+        "TreacheryTurnEvent",
+        "TreacheryEndEvent",
+        "RollEvent",
+        "UndoEvent",
+    ],
 }
 
 

@@ -122,7 +122,8 @@ def _current_round(game: TreacheryGame, event: dict[str, Any]) -> int:
 
 def _die(value: Any, name: str, faces: int = 6) -> int:
     if not _int(value) or not 1 <= value <= faces:
-        raise Refused(f"{name} must be a die from 1 to {faces}.", name)
+        # The rule is the event's own field (zones, dice, arrivals), not the item inside it.
+        raise Refused(f"{name} must be a die from 1 to {faces}.", name.split("[")[0].split(".")[0])
     return int(value)
 
 
@@ -313,9 +314,9 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if chosen is not None:
         if purpose != "order" or winner is None:
             raise Refused("next is named only by the winner of a turn-order roll-off.", "next")
-        if not _int(chosen) or chosen not in expected:
+        if not _int(chosen) or chosen not in game.waiting():
             raise Refused(
-                f"next must be one of the players yet to take a turn: {_names(game, expected)}.", "next"
+                f"next must be one of the players yet to take a turn: {_names(game, game.waiting())}.", "next"
             )
         game.active = int(chosen)
     game.tied = (purpose, tuple(sorted(leaders))) if winner is None else None
@@ -375,9 +376,8 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     game.deals.append(Deal(eid, r, giver, receiver, cp, vp, note))
 
 
-def _can_gain(game: TreacheryGame, player: int, ploy: p.Ploy) -> None:
+def _can_gain(game: TreacheryGame, player: int, ploy: p.Ploy, period: tuple[int, int]) -> None:
     """The restrictions on every ploy gained: not twice in a turn, not two held, not past the most held."""
-    period = game.period()
     who = game.name(player)
     if any(g.player == player and g.ploy == ploy.id and g.period == period for g in game.gains):
         raise Refused(
@@ -423,12 +423,14 @@ def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             f"{_words([t.name for t in game.rules.ploy_tables if t.repeatable], 'or') or 'no table'} may be bought from twice.",
             "same-table",
         )
-    _can_gain(game, player, ploy)
+    # The purchases before a round's first turn count as a turn of their own.
+    period = (r, -1)
+    _can_gain(game, player, ploy, period)
     if ploy.cost > game.cp[player]:
         raise Refused(f"ploy: {ploy.name} costs {ploy.cost} CP and {who} holds {game.cp[player]}.", "cp")
     game.cp[player] -= ploy.cost
     game.held[player] = (*game.ploys(player), ploy.id)
-    game.gains.append(Gain(eid, r, player, ploy.id, "buy", game.period(), cost=ploy.cost))
+    game.gains.append(Gain(eid, r, player, ploy.id, "buy", period, cost=ploy.cost))
 
 
 def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
@@ -466,7 +468,7 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             "bonus-roll",
         )
     ploy = _ploy(game, event)
-    _can_gain(game, player, ploy)
+    _can_gain(game, player, ploy, game.period())
     game.held[player] = (*game.ploys(player), ploy.id)
     game.gains.append(Gain(eid, r, player, ploy.id, "bonus", game.period(), roll=roll, pick=pick.event))
 

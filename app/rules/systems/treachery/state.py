@@ -81,7 +81,9 @@ class Gain:
     player: int
     ploy: str
     how: str  # "buy" | "bonus"
-    period: tuple[int, int]  # (round, turns already played in it): "the same turn" of the rules
+    # "The same turn" of the rules: (round, turns already played in it), or (round, -1) for
+    # the purchases before the round's first turn.
+    period: tuple[int, int]
     cost: int = 0
     roll: int | None = None
     pick: str | None = None  # the enemy pick a bonus roll followed
