@@ -565,7 +565,18 @@ Block = Annotated[
 class VictoryCheck(Model):
     # Triumph & Treachery: "ranking" ranks every player by VP (first wins ``kind``, second a
     # minor victory); "monolith" and "closest" are Convergence of Fate's end facts.
-    check: Literal["most-vp", "most-tactics", "only-grand-strategy", "ranking", "monolith", "closest"]
+    # A siege is decided by "attacker-objectives" (the scenario's objective_results), a series
+    # of battles by "battles-won" (its series); ``kind`` is then the best result it gives.
+    check: Literal[
+        "most-vp",
+        "most-tactics",
+        "only-grand-strategy",
+        "ranking",
+        "monolith",
+        "closest",
+        "attacker-objectives",
+        "battles-won",
+    ]
     kind: Literal["major", "minor", "win"]
 
 
@@ -957,9 +968,7 @@ class Pack(Model):
                     raise ValueError(
                         f"scenario {s.id!r} names side {side!r}, which is not one of {self.sides_for(s)}"
                     )
-            # A siege is decided by the objectives the attacker holds, a series by battles won.
-            decided = s.victory is not None or s.objective_results or s.series
-            if s.playable and not decided and not self.victory_order:
+            if s.playable and s.victory is None and not self.victory_order:
                 raise ValueError(f"scenario {s.id!r} has no victory rules and the pack has no victory_order")
         return self
 

@@ -87,6 +87,8 @@ class Siege(EngineSystem):
                     for x in g.relief_rolls
                 ],
             },
+            # The three objectives go on fortress features at the table: none has a fixed place.
+            "objectives": [],
             "control_exception": _rule(g.scenario, "controlling-objectives"),
             "reminders": [{"id": r.id, "name": r.name, "summary": r.summary} for r in g.scenario.rules],
             "attacker_objectives": g.ending.attacker_objectives if g.ending else None,

@@ -228,6 +228,10 @@ class SiegeGame:
         return next((r.round for r in self.relief_rolls if r.arrived), None)
 
     # --- the end -----------------------------------------------------------------------------
+    def vp(self, player: int) -> int:
+        """A siege scores no victory points (the club home's card asks every game for them)."""
+        return 0
+
     @property
     def finished(self) -> bool:
         return self.ending is not None

@@ -63,7 +63,18 @@ class Tunnels(EngineSystem):
             "status": g.status,
             "battles": g.battles,
             "battle": min(g.current_battle, g.battles),
-            "next": None if g.finished else {"battle": g.current_battle},
+            # As every game says them: a battle has no round limit, so the most Muster records.
+            "battle_rounds": g.scenario.battle_rounds or 20,
+            "round": len(g.rounds_in(min(g.current_battle, g.battles))) or 1,
+            "rounds": [
+                {"event": r.event, "battle": r.battle, "round": r.round, "first": r.first} for r in g.rounds
+            ],
+            "objectives": [],
+            "next": (
+                None
+                if g.finished
+                else {"battle": g.current_battle, "round": len(g.rounds_in(g.current_battle)) + 1}
+            ),
             "players": [
                 {"name": pl.name, "side": pl.side, "seat": i == seat, "battles_won": g.wins(i)}
                 for i, pl in enumerate(g.setup.players)

@@ -201,6 +201,15 @@ class TunnelGame:
     def wins(self, player: int) -> int:
         return sum(1 for r in self.results if r.winner == player)
 
+    def vp(self, player: int) -> int:
+        """The series' score, as the club home's card shows every game's: battles won."""
+        return self.wins(player)
+
+    @property
+    def current_round(self) -> int:
+        """The club home's card shows the battle being fought where other games show the round."""
+        return min(self.current_battle, self.battles)
+
     @property
     def finished(self) -> bool:
         return len(self.results) >= self.battles
