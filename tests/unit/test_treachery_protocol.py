@@ -9,6 +9,7 @@ import pytest
 from app.rules import systems
 from app.rules.game import parse_setup
 from app.rules.pack import Range
+from app.rules.systems.treachery.events import contingent_roster_problems
 from tests.setups import pitched_battle
 from tests.unit.treachery_play import ANN, BO, CY, Treachery
 
@@ -227,6 +228,33 @@ def test_contingents_need_a_vanguard_unit_per_reinforcements_unit(packs, vanguar
             "reinforcements": reinforcements,
         }
         assert "contingent_units" not in game.summary(ANN)["players"][BO]
+
+
+def test_named_contingents_are_checked_against_the_attached_roster(packs):
+    scenario = packs[AOS].scenario("convergence-of-fate")
+    roster = ["Liberators", "Prosecutors", "Lord-Celestant"]
+    event = {"type": "contingents", "player": BO, "vanguard": ["Liberators", "Prosecutors"]}
+    assert contingent_roster_problems(scenario, {**event, "reinforcements": ["Lord-Celestant"]}, roster) == []
+    assert contingent_roster_problems(scenario, {**event, "reinforcements": ["Gryph-hounds"]}, roster) == [
+        "Gryph-hounds is not in the attached roster.",
+        "Lord-Celestant from the attached roster is in no contingent.",
+    ]
+    # Counted by hand: nothing to check against the roster.
+    assert contingent_roster_problems(scenario, {**event, "vanguard": 2, "reinforcements": 1}, roster) == []
+
+
+def test_apply_never_changes_the_state_it_is_given(packs):
+    game = Treachery(packs[TOW], "altar-of-the-gods")
+    game.ok(
+        {"type": "battle_round", "round": 1}, {"type": "buy", "round": 1, "player": ANN, "ploy": "caltrops"}
+    )
+    kept, before = game.state, json.dumps(game.summary(ANN))
+    game.ok(
+        {"type": "deal", "round": 1, "from": ANN, "to": BO, "cp": 5},
+        {"type": "play", "round": 1, "player": ANN, "ploy": "caltrops"},
+        {"type": "turn", "round": 1, "player": ANN, "control": {"altar": ANN}},
+    )
+    assert json.dumps(game.system.summary(kept, ANN)) == before
 
 
 def test_the_reinforcements_reminder_comes_in_each_players_second_turn(packs):

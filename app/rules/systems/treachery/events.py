@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.rules import pack as p
-from app.rules.contingents import read_part, split_problems
+from app.rules.contingents import read_part, roster_problems, split_problems
 from app.rules.game import Setup
 from app.rules.log import Refused, extra_key
 from app.rules.rolls import parse_roll
@@ -551,6 +551,25 @@ def _contingents(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     game.contingents[player] = Contingent(
         eid, player, tuple(rule.ids), tuple(names for _, names in parts), tuple(n for n, _ in parts)
     )
+
+
+def contingent_roster_problems(scenario: p.Scenario, event: dict[str, Any], roster: list[str]) -> list[str]:
+    """What is wrong with a ``contingents`` event's named units against the player's attached roster.
+
+    ``roster`` is the names of the roster's units (a name twice for two such units). The rules
+    cannot see rosters; the caller that holds the attached roster asks this before appending
+    the event. Counts (no names) are not checked; an unreadable event is left to the rules.
+    """
+    rule = scenario.contingents
+    if rule is None:
+        return []
+    try:
+        parts = [read_part(event.get(cid), cid)[1] for cid in rule.ids]
+    except Refused:
+        return []
+    if not any(parts):
+        return []
+    return roster_problems(roster, parts, [cid.replace("-", " ") for cid in rule.ids])
 
 
 def _end(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
