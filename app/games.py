@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.replays import Replays
 from app.rules import army, log, systems
@@ -66,6 +66,27 @@ class Outcome:
     error: str | None = None
     state: Any = None
     log: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Made(NamedTuple):
+    """A game just stored: its id, its edit token, and a seat token per player when it has secrets."""
+
+    id: str
+    edit_token: str
+    seats: list[str]
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who records an entry: the table (the game's edit token) and the seat whose token came."""
+
+    table: bool = False
+    seat: int | None = None
+
+    @property
+    def may_record(self) -> bool:
+        """A seat token is also an edit token for public entries."""
+        return self.table or self.seat is not None
 
 
 class PackMissing(Exception):
@@ -157,15 +178,29 @@ class Games:
         return made
 
     # --- writing ------------------------------------------------------------------------
-    def create(self, data: Any) -> tuple[str, str] | Problem:
-        """Create a game from a set-up; return ``(id, edit_token)`` or why it is refused."""
+    def create(self, data: Any) -> Made | Problem:
+        """Create a game from a set-up; return its id and tokens, or why it is refused.
+
+        A game of a system with secrets gets a seat token per player.
+        """
         setup, problem = parse_setup(data, self.packs)
         if setup is None:
             return Problem.refusal(problem or "The set-up is not valid.")
-        return self.store.games.create(setup.as_dict())
+        seats = len(setup.players) if systems.system_for(self.packs[setup.pack], setup.scenario).seated else 0
+        return Made(*self.store.games.create(setup.as_dict(), seats=seats))
 
-    def record(self, game_id: str, event: Any, row: GameRow | None = None) -> Outcome:
-        """Append one event to a game, checked against the game's stored log by its system."""
+    def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:
+        """Every seat's token of a game, for the holder of its edit token (the table); else []."""
+        return self.store.games.seats.tokens(game_id, edit_token) if edit_token else []
+
+    def record(
+        self, game_id: str, event: Any, row: GameRow | None = None, by: Access | None = None
+    ) -> Outcome:
+        """Append one event to a game, checked against the game's stored log by its system.
+
+        ``by`` says who records it (``None``: the server itself, as for the new-game dice): a
+        secret entry, or the undo of one, is ``forbidden`` to anyone but its holder's seat.
+        """
         try:
             eid = log.event_id(event)
         except log.Refused as exc:
@@ -182,11 +217,18 @@ class Games:
         body = {**event, "id": eid}
         setup = setup_of(row)
         judged: list[Any] = [None, []]
+        forbidden: list[str] = []
 
         def refuse(events: list[dict[str, Any]]) -> str | None:
             judged[:] = [None, []]
+            forbidden.clear()
             if len(events) >= MAX_EVENTS:
                 return FULL
+            if by is not None:
+                problem = _forbidden(system, setup, body, events, by)
+                if problem:
+                    forbidden.append(problem)
+                    return problem
             state = self.replays.state(game_id, system, pack, setup, events)
             after, problem = log.apply(system, state, body, events)
             if problem is not None:
@@ -198,6 +240,8 @@ class Games:
             return card(judged[0])
 
         stored = self.store.games.append(game_id, body, refuse, summarise)
+        if stored.status == "refused" and forbidden:
+            return Outcome("forbidden", forbidden[0])
         if stored.status != "recorded" or judged[0] is None:
             return Outcome(stored.status, stored.error)
         self.replays.keep(game_id, pack, setup, judged[1], judged[0])
@@ -220,8 +264,12 @@ class Games:
         return None
 
     # --- moving games between servers ---------------------------------------------------
-    def export(self, game_id: str) -> dict[str, Any] | None:
-        """The whole game as JSON: set-up and every event as recorded (no edit token)."""
+    def export(self, game_id: str, seat: int | None = None) -> dict[str, Any] | None:
+        """The whole game as JSON: set-up and every event as recorded (no edit token).
+
+        A game with secrets shows each event as ``seat`` may see it: a held ploy only to its
+        holder's seat (see :func:`visible_events`).
+        """
         row = self.store.games.get(game_id)
         if row is None:
             return None
@@ -230,11 +278,25 @@ class Games:
             "id": row.id,
             "created": row.created,
             **row.setup_dict(),
-            "events": self.store.games.events(game_id, with_time=True),
+            "events": self.events_seen(row, seat),
         }
 
-    def import_game(self, data: Any) -> tuple[str, str] | Problem:
-        """Store an exported game; return ``(id, edit_token)`` or why it is refused.
+    def events_seen(self, row: GameRow, seat: int | None = None) -> list[dict[str, Any]]:
+        """The game's events with their times, as ``seat`` may see them (see :func:`visible_events`).
+
+        Raises :class:`PackMissing` for a game with seats whose pack is gone: without its
+        system nobody can tell its secrets apart, so none of its events is shown.
+        """
+        events = self.store.games.events(row.id, with_time=True)
+        missing = _missing(row, self.packs)
+        if missing:
+            if self.store.games.seats.player_count(row.id):
+                raise PackMissing(missing)
+            return events
+        return visible_events(systems.system_for(self.packs[row.pack], row.scenario), events, seat)
+
+    def import_game(self, data: Any) -> Made | Problem:
+        """Store an exported game; return its id and new tokens, or why it is refused.
 
         The events are replayed through the rules first: an export that the rules refuse is
         refused whole, so an import can never hold a game the server could not have recorded.
@@ -294,8 +356,11 @@ class Games:
             return Problem.refusal(
                 "events: some event ids are already recorded on this server in another game.", conflict=True
             )
-        token = self.store.games.import_game(setup.as_dict(), game_id, created, clean, card(state))
-        return game_id, token
+        seats = len(setup.players) if system.seated else 0
+        token, seat_tokens = self.store.games.import_game(
+            setup.as_dict(), game_id, created, clean, card(state), seats=seats
+        )
+        return Made(game_id, token, seat_tokens)
 
 
 # id(pack) -> (pack, fingerprint); the pack is held so that its id is not reused meanwhile.
@@ -340,20 +405,60 @@ def card(state: Any) -> dict[str, Any]:
     }
 
 
-def summary(loaded: Loaded) -> dict[str, Any]:
-    """The game as the API describes it (see docs/api.md): the row, the system's part, the armies."""
+def summary(loaded: Loaded, seat: int | None = None) -> dict[str, Any]:
+    """The game as the API describes it (see docs/api.md): the row, the system's part, the armies.
+
+    In a game with secrets, ``seat`` is the player whose secrets it adds (none for anyone else).
+    """
+    public = (
+        loaded.system.summary(loaded.state) if seat is None else loaded.system.summary(loaded.state, seat)
+    )
     return {
         "id": loaded.row.id,
         "pack": loaded.row.pack,
         "scenario": loaded.row.scenario,
         "points_limit": loaded.row.points_limit,
         "created": loaded.row.created,
-        **loaded.system.summary(loaded.state),
+        **public,
         "armies": {
             str(player): {"roster": a["roster_id"], "name": a["name"], **(a["summary"] or {})}
             for player, a in sorted(loaded.armies.items())
         },
     }
+
+
+def visible_events(
+    system: GameSystem, events: list[dict[str, Any]], seat: int | None
+) -> list[dict[str, Any]]:
+    """The events as ``seat`` may see them: in a game with secrets, another's secret is cut out."""
+    if not system.seated:
+        return events
+    return [system.visible_event(event, seat) for event in events]
+
+
+def _forbidden(
+    system: GameSystem, setup: Setup, event: dict[str, Any], events: list[dict[str, Any]], by: Access
+) -> str | None:
+    """Why ``by`` may not record ``event``, or ``None``.
+
+    A secret entry belongs to its holder's seat, and so does taking one back: the table's
+    edit token and the other seats are refused, whatever the entry says.
+    """
+    if event.get("type") == "undo":
+        target = next((e for e in events if e.get("id") == event.get("event")), None)
+        holder = system.holder(target) if target is not None else None
+        what = "Taking back a secret entry"
+    else:
+        holder = system.holder(event)
+        what = "This secret entry"
+    if holder is None or by.seat == holder:
+        return None
+    names = [p.name for p in setup.players]
+    who = names[holder] if 0 <= holder < len(names) else f"player {holder}"
+    return (
+        f"{what} is {who}'s alone: it needs the seat token of player {holder} ({who}) in "
+        "X-Seat-Token, or that seat's own link on its phone."
+    )
 
 
 def _past_time(value: Any) -> str | None:

@@ -16,6 +16,7 @@ EXPORTED_TABLES = (
     "rosters",
     "custom_units",
     "game_rosters",
+    "game_seats",
     "terrain_sets",
     "terrain_events",
     "terrain_library",

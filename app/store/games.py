@@ -15,6 +15,7 @@ from typing import Any
 
 from app.store.connection import Connection, new_edit_token, new_id, now, token_hash, token_matches
 from app.store.event_log import Appended, EventLog, Refuse
+from app.store.seats import Seats
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Games:
 
     def __init__(self, connection: Connection) -> None:
         self._c = connection
+        self.seats = Seats(connection)
         self._log = EventLog(
             connection,
             "events",
@@ -60,13 +62,15 @@ class Games:
         setup: dict[str, Any],
         game_id: str | None = None,
         created: str | None = None,
-    ) -> tuple[str, str]:
-        """Store a new game's set-up; return its id and its edit token."""
+        seats: int = 0,
+    ) -> tuple[str, str, list[str]]:
+        """Store a new game's set-up; return its id, its edit token and ``seats`` seat tokens."""
         game_id = game_id or new_id()
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created or now())
-        return game_id, token
+            seat_tokens = self.seats.insert(game_id, token, seats) if seats else []
+        return game_id, token, seat_tokens
 
     def import_game(
         self,
@@ -75,14 +79,17 @@ class Games:
         created: str,
         events: list[dict[str, Any]],
         summary: dict[str, Any] | None = None,
-    ) -> str:
-        """Store an exported game with its events as they were; return a new edit token.
+        seats: int = 0,
+    ) -> tuple[str, list[str]]:
+        """Store an exported game with its events as they were; return a new edit token and
+        ``seats`` new seat tokens (an export carries no token).
 
         ``summary`` is what the club home shows of the game after all its events.
         """
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created)
+            seat_tokens = self.seats.insert(game_id, token, seats) if seats else []
             seq = None
             for event in events:
                 body = {k: v for k, v in event.items() if k != "recorded"}
@@ -92,7 +99,7 @@ class Games:
                     "UPDATE games SET summary = ?, summary_seq = ? WHERE id = ?",
                     [json.dumps(summary), seq, game_id],
                 )
-        return token
+        return token, seat_tokens
 
     def _insert(self, setup: dict[str, Any], game_id: str, token: str, created: str) -> None:
         self._c.db["games"].insert(
@@ -169,6 +176,7 @@ class Games:
                 db.execute("DELETE FROM terrain_events WHERE set_id = ?", [set_row["id"]])
             db.execute("DELETE FROM terrain_sets WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM game_rosters WHERE game_id = ?", [game_id])
+            self.seats.delete(game_id)
             db.execute("DELETE FROM events WHERE game_id = ?", [game_id])
             db.execute("DELETE FROM games WHERE id = ?", [game_id])
         return True

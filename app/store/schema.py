@@ -175,3 +175,16 @@ def m010_roster_owners(db: Database) -> None:
     # not every player's; rosters from before belong to no phone (their links still work).
     db["rosters"].add_column("owner", str)
     db["rosters"].create_index(["owner", "pack", "updated"], if_not_exists=True)
+
+
+@migrations()
+def m011_seats(db: Database) -> None:
+    # Games with secrets give each player a seat token. Stored as its hash (to check it) and
+    # sealed with the game's edit token (so the table screen, which holds that token, can show
+    # every seat's link again), never as itself.
+    db["game_seats"].create(
+        {"game_id": str, "player": int, "token_hash": str, "sealed": str},
+        pk=("game_id", "player"),
+        not_null={"token_hash", "sealed"},
+        foreign_keys=[("game_id", "games", "id")],
+    )

@@ -220,59 +220,116 @@ def create_game() -> Any:
     made = games_service().create(_body())
     if isinstance(made, Problem):
         return _refuse(made.message)
-    return _game_links(*made)
+    return _game_links(made)
 
 
-def _game_links(game_id: str, token: str) -> Any:
-    """A new game's id, edit token and links: 201, kept by no cache (it carries the token)."""
-    response = jsonify(
-        id=game_id,
-        edit_token=token,
-        url=url_for("games.show", game_id=game_id, _external=True),
-        join_url=url_for("games.join", game_id=game_id, token=token, _external=True),
-    )
+def _game_links(made: game_service.Made) -> Any:
+    """A new game's id, edit token and links: 201, kept by no cache (it carries the tokens).
+
+    A game with secrets adds each player's seat: its token and the link that opens it.
+    """
+    game_id, token = made.id, made.edit_token
+    answer: dict[str, Any] = {
+        "id": game_id,
+        "edit_token": token,
+        "url": url_for("games.show", game_id=game_id, _external=True),
+        "join_url": url_for("games.join", game_id=game_id, token=token, _external=True),
+    }
+    if made.seats:
+        answer["seats"] = seat_links(game_id, made.seats)
+    response = jsonify(answer)
     response.status_code = 201
     return no_store(response)
 
 
+def seat_links(game_id: str, tokens: list[str]) -> list[dict[str, Any]]:
+    """Each seat of a game: its player, its token and the link that opens it on a phone."""
+    return [
+        {
+            "player": player,
+            "token": token,
+            "url": url_for("games.take_seat", game_id=game_id, token=token, _external=True),
+        }
+        for player, token in enumerate(tokens)
+    ]
+
+
+def _access(game_id: str) -> tuple[Any, game_service.Access]:
+    """The game's row and who the request speaks for: X-Edit-Token (the table), X-Seat-Token (a seat)."""
+    row, table = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    seat_token = request.headers.get("X-Seat-Token")
+    seat = store().games.seats.player_of(game_id, seat_token) if row is not None and seat_token else None
+    return row, game_service.Access(table=table, seat=seat)
+
+
+def _seat(game_id: str) -> int | None:
+    """The player whose seat token came in X-Seat-Token (their secrets are shown to them), or None."""
+    token = request.headers.get("X-Seat-Token")
+    return store().games.seats.player_of(game_id, token) if token else None
+
+
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> Any:
-    return jsonify(game_service.summary(loaded_game(game_id)))
+    loaded = loaded_game(game_id)
+    response = jsonify(game_service.summary(loaded, _seat(game_id)))
+    return _private(response)
+
+
+def _private(response: Any) -> Any:
+    """An answer that may hold a seat's secrets depends on the seat header; kept by no shared cache."""
+    if request.headers.get("X-Seat-Token"):
+        response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Vary"] = "X-Seat-Token"
+    return response
 
 
 @bp.get("/games/<game_id>/events")
 def list_events(game_id: str) -> Any:
-    if not store().games.exists(game_id):
+    row = store().games.get(game_id)
+    if row is None:
         abort(404, description="There is no such game.")
-    return jsonify(store().games.events(game_id, with_time=True))
+    try:
+        events = games_service().events_seen(row, _seat(game_id))
+    except game_service.PackMissing as exc:
+        abort(409, description=str(exc))
+    return _private(jsonify(events))
 
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str) -> Any:
-    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    row, access = _access(game_id)
     if row is None:
         abort(404, description="There is no such game.")
-    if not token_ok:
-        return _refuse("X-Edit-Token must hold this game's edit token to record events.", 403)
+    if not access.may_record:
+        return _refuse(
+            "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's token) to record events.",
+            403,
+        )
     event = _body()
-    outcome = games_service().record(game_id, event, row)
+    outcome = games_service().record(game_id, event, row, access)
+    if outcome.status == "forbidden":
+        return _refuse(outcome.error or "This entry is another player's secret.", 403)
     if outcome.status == "refused":
         return _refuse(outcome.error or "The event is refused.")
     loaded = games_service().after(row, outcome)
     if loaded is None:
         abort(404, description="There is no such game.")
     code = 201 if outcome.status == "recorded" else 200
-    return jsonify(status=outcome.status, id=log.event_id(event), game=game_service.summary(loaded)), code
+    game = game_service.summary(loaded, access.seat)
+    return _private(jsonify(status=outcome.status, id=log.event_id(event), game=game)), code
 
 
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Any:
-    data = games_service().export(game_id)
+    try:
+        data = games_service().export(game_id, _seat(game_id))
+    except game_service.PackMissing as exc:
+        abort(409, description=str(exc))
     if data is None:
         abort(404, description="There is no such game.")
     response = jsonify(data)
     response.headers["Content-Disposition"] = f'attachment; filename="muster-{game_id}.json"'
-    return response
+    return _private(response)
 
 
 @bp.post("/games/import")
@@ -281,7 +338,7 @@ def import_game() -> Any:
     made = games_service().import_game(_body())
     if isinstance(made, Problem):
         return _refuse(made.message, 409 if made.conflict else 422)
-    return _game_links(*made)
+    return _game_links(made)
 
 
 # --- rosters ----------------------------------------------------------------------------
@@ -372,9 +429,9 @@ def replace_roster(roster_id: str) -> Any:
 
 @bp.post("/games/<game_id>/rosters")
 def attach_roster(game_id: str) -> Any:
-    row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
+    row, access = _access(game_id)
     loaded = loaded_game(game_id, row)  # 404 for no such game, 409 when its pack or scenario is gone
-    if not token_ok:
+    if not access.may_record:
         return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)
     data = _body()
     if not isinstance(data, dict):
@@ -382,7 +439,7 @@ def attach_roster(game_id: str) -> Any:
     problem = games_service().attach_roster(game_id, data.get("player"), data.get("roster"))
     if problem:
         return _refuse(problem.message)
-    return jsonify(game_service.summary(games_service().rearmed(loaded))), 201
+    return _private(jsonify(game_service.summary(games_service().rearmed(loaded), access.seat))), 201
 
 
 # --- terrain ----------------------------------------------------------------------------

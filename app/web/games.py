@@ -29,6 +29,10 @@ def _cookie(game_id: str) -> str:
     return f"muster_edit_{game_id}"
 
 
+def _seat_cookie(game_id: str) -> str:
+    return f"muster_seat_{game_id}"
+
+
 def edit_token(game_id: str) -> str | None:
     """The edit token this browser holds for the game, if it is the right one."""
     return _editable(game_id)[1]
@@ -41,9 +45,22 @@ def _editable(game_id: str) -> tuple[GameRow | None, str | None]:
     return row, token if ok else None
 
 
-def _with_token(response: Any, game_id: str, token: str) -> Any:
+def _seated(game_id: str) -> int | None:
+    """The player whose seat this phone opened (by the seat's link), if its token is still right."""
+    token = request.cookies.get(_seat_cookie(game_id))
+    return store().games.seats.player_of(game_id, token) if token else None
+
+
+def _access(game_id: str) -> tuple[GameRow | None, str | None, games.Access]:
+    """The game's row, this browser's edit token (the table's) and who it records as."""
+    row, token = _editable(game_id)
+    seat = _seated(game_id) if row is not None else None
+    return row, token, games.Access(table=token is not None, seat=seat)
+
+
+def _with_token(response: Any, game_id: str, token: str, cookie: str | None = None) -> Any:
     response.set_cookie(
-        _cookie(game_id),
+        cookie or _cookie(game_id),
         token,
         max_age=COOKIE_DAYS * 24 * 3600,
         path=f"/games/{game_id}",
@@ -141,7 +158,7 @@ def create() -> Any:
             rolled=None,
         )
         return refused(make_response(html, 422), made.message)
-    game_id, token = made
+    game_id, token = made.id, made.edit_token
     _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
     return no_store(_with_token(response, game_id, token))
@@ -176,19 +193,30 @@ def _players(pack: Any, form: MultiDict[str, str]) -> list[dict[str, Any]]:
 
 # --- a game -----------------------------------------------------------------------------
 def _view(
-    loaded: games.Loaded, token: str | None, error: str | None = None, draft: Any = None
+    loaded: games.Loaded,
+    token: str | None,
+    error: str | None = None,
+    draft: Any = None,
+    seat: int | None = None,
 ) -> dict[str, Any]:
-    """What the game page shows: what every game shows, then what its system adds."""
+    """What the game page shows: what every game shows, then what its system adds.
+
+    ``token`` is the table's edit token when this phone holds it; ``seat`` the player whose
+    seat it opened. Secrets reach the page only through ``summary`` and the system's view,
+    both made for that seat.
+    """
     state = loaded.state
-    web = web_system_for(loaded.pack)
+    web = web_system_for(loaded.pack, loaded.row.scenario)
     draft = draft or MultiDict()
     return {
         "loaded": loaded,
         "game": state,
         "pack": loaded.pack,
         "scenario": state.scenario,
-        "summary": games.summary(loaded),
-        "can_edit": token is not None,
+        "summary": games.summary(loaded, seat),
+        "seat": seat,
+        "seats": _seat_links(loaded, token) if seat is None else [],
+        "can_edit": token is not None or seat is not None,
         "armies": loaded.armies,
         "roster_choices": store().rosters.of_phone(phone.known_hash(), loaded.row.pack) if token else [],
         "error": error,
@@ -199,15 +227,32 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
-        **web.view(loaded, draft),
+        **web.view(loaded, draft, seat),
     }
+
+
+def _seat_links(loaded: games.Loaded, token: str | None) -> list[dict[str, Any]]:
+    """Each seat's link and QR code, for the table screen (the phone holding the edit token)."""
+    if token is None or not loaded.system.seated:
+        return []
+    names = [p.name for p in loaded.setup.players]
+    tokens = games_service().seat_tokens(loaded.row.id, token)
+    return [
+        {
+            "player": player,
+            "name": names[player] if player < len(names) else f"Player {player + 1}",
+            "url": url_for("games.take_seat", game_id=loaded.row.id, token=seat_token, _external=True),
+            "qr": url_for("games.seat_qr", game_id=loaded.row.id, player=player),
+        }
+        for player, seat_token in enumerate(tokens)
+    ]
 
 
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> Any:
-    row, token = _editable(game_id)
+    row, token, access = _access(game_id)
     loaded = loaded_game(game_id, row)
-    context = _view(loaded, token)
+    context = _view(loaded, token, seat=access.seat)
     # Anyone may pass on the plain game link: it opens the game to watch, never to edit.
     context["watch_url"] = url_for("games.show", game_id=game_id, _external=True)
     if token:
@@ -231,7 +276,7 @@ def held(game_id: str) -> Any:
         if raw and place[name] is None:
             abort(422, description=f"{name} must be a whole number.")
     html = render_template(
-        web_system_for(loaded.pack).held_template,
+        web_system_for(loaded.pack, loaded.row.scenario).held_template,
         game=loaded.state,
         pack=loaded.pack,
         kind=request.args.get("type", ""),
@@ -257,6 +302,35 @@ def join_qr(game_id: str) -> Any:
     return qr_response(url_for("games.join", game_id=game_id, token=token, _external=True), private=True)
 
 
+@bp.get("/games/<game_id>/seats/<int:player>.svg")
+def seat_qr(game_id: str, player: int) -> Any:
+    """The QR code of a seat's link: only for the table screen (the phone holding the edit token)."""
+    token = edit_token(game_id)
+    if token is None:
+        abort(
+            403,
+            description="Only the table's phone (the one that started the game) can show the seats' codes.",
+        )
+    tokens = games_service().seat_tokens(game_id, token)
+    if not 0 <= player < len(tokens):
+        abort(404, description="player must be a seat of this game, 0 to the number of players less one.")
+    url = url_for("games.take_seat", game_id=game_id, token=tokens[player], _external=True)
+    return qr_response(url, private=True)
+
+
+@bp.get("/games/<game_id>/seat/<token>")
+def take_seat(game_id: str, token: str) -> Any:
+    """A player opens their seat on their phone: it keeps the seat's token and shows their secrets."""
+    if not store().games.exists(game_id):
+        abort(404, description="There is no such game.")
+    if store().games.seats.player_of(game_id, token) is None:
+        abort(
+            403, description="This seat link is not valid for the game; ask the table for your seat's code."
+        )
+    response = redirect(url_for("games.show", game_id=game_id), code=303)
+    return no_store(_with_token(response, game_id, token, _seat_cookie(game_id)))
+
+
 @bp.get("/games/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Any:
     if not store().games.exists(game_id):
@@ -269,32 +343,38 @@ def join(game_id: str, token: str) -> Any:
 
 @bp.post("/games/<game_id>/events")
 def record(game_id: str) -> Any:
-    """Record one event from a form; answer with the refreshed game (or the refusal)."""
-    row, token = _editable(game_id)
+    """Record one event from a form; answer with the refreshed game (or the refusal).
+
+    The table's phone records public entries; a seat's phone records those and its own
+    secrets (403 for another's secret, with the sentence in the refusal header).
+    """
+    row, token, access = _access(game_id)
     loaded = loaded_game(game_id, row)
-    if token is None:
+    if not access.may_record:
         abort(403, description="Only this game's players can record in it: open the join link first.")
     event, problem = form_event(loaded, request.form)
+    status = 422
     if problem is None:
-        outcome = games_service().record(game_id, event, loaded.row)
+        outcome = games_service().record(game_id, event, loaded.row, access)
         problem = outcome.error
+        status = 403 if outcome.status == "forbidden" else 422
         loaded = loaded.after(outcome)
     fragment = wants_fragment()
     if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
-    context = _view(loaded, token, error=problem, draft=request.form if problem else None)
+    context = _view(loaded, token, error=problem, draft=request.form if problem else None, seat=access.seat)
     template = context["game_partial"] if fragment else "game.html"
-    response = make_response(render_template(template, **context), 422 if problem else 200)
+    response = make_response(render_template(template, **context), status if problem else 200)
     return refused(shaped(response, "Cookie"), problem)
 
 
 @bp.post("/games/<game_id>/armies")
 def attach(game_id: str) -> Any:
     """A player fields a stored roster: the score sheet then knows their army."""
-    row, token = _editable(game_id)
+    row, token, access = _access(game_id)
     if row is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
-    if token is None:
+    if not access.may_record:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
     problem = games_service().attach_roster(game_id, number(player), request.form.get("roster"))
@@ -302,7 +382,7 @@ def attach(game_id: str) -> Any:
     if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     message = problem.message if problem else None
-    context = _view(loaded_game(game_id, row), token, error=message)
+    context = _view(loaded_game(game_id, row), token, error=message, seat=access.seat)
     template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), 422 if problem else 200)
     return refused(shaped(response, "Cookie"), message)
@@ -330,7 +410,7 @@ def form_event(loaded: games.Loaded, form: MultiDict[str, str]) -> tuple[dict[st
         if form.get("winner", "").strip():
             event["winner"] = number(form.get("winner"))
         return event, None
-    return event, web_system_for(loaded.pack).form_event(loaded, form, event)
+    return event, web_system_for(loaded.pack, loaded.row.scenario).form_event(loaded, form, event)
 
 
 @bp.post("/games/<game_id>/seize")

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app
+from flask import Blueprint, Response, abort, current_app, request
 
 from app import games, pdf
 from app.limits import limited
@@ -55,9 +55,14 @@ def _scenario(pack_id: str, scenario_id: str) -> tuple[Pack, Scenario]:
     return pack, scenario
 
 
-def _sheet(pack: Pack, scenario: Scenario, loaded: games.Loaded | None, paper: str) -> bytes:
-    """The score sheet of the pack's game system, blank or filled in from a game."""
-    web = web_system_for(pack)
+def _sheet(
+    pack: Pack, scenario: Scenario, loaded: games.Loaded | None, paper: str, count: int | None = None
+) -> bytes:
+    """The score sheet of the pack's game system, blank (for ``count`` players) or filled in.
+
+    A filled sheet is the same for everyone who asks: it shows no player's secrets.
+    """
+    web = web_system_for(pack, scenario)
     context = {
         "pack": pack,
         "scenario": scenario,
@@ -65,20 +70,20 @@ def _sheet(pack: Pack, scenario: Scenario, loaded: games.Loaded | None, paper: s
         "summary": games.summary(loaded) if loaded else None,
         "scoring": system_for(pack).scoring(pack, scenario) if scenario.playable else [],
         "points_limit": loaded.row.points_limit if loaded else None,
-        "seats": seats(pack, loaded),
-        **web.sheet(pack, scenario, loaded),
+        "seats": seats(pack, loaded, count),
+        **web.sheet(pack, scenario, loaded, count),
     }
     return sheet_pdf(web.sheet_template, context, paper)
 
 
-def seats(pack: Pack, loaded: games.Loaded | None) -> list[dict[str, Any]]:
+def seats(pack: Pack, loaded: games.Loaded | None, count: int | None = None) -> list[dict[str, Any]]:
     """The players a sheet lays out, in the pack's order of sides: a game's, or blank rows.
 
-    Each is ``{"index", "label", "player"}``; a blank sheet has the pack's fewest players,
-    named by side where each has one.
+    Each is ``{"index", "label", "player"}``; a blank sheet has ``count`` players (the pack's
+    fewest unless asked), named by side where each has one.
     """
     if loaded is None:
-        count = pack.players.min or 2
+        count = count or pack.players.min or 2
         labels = [pack.side_label(s) for s in pack.sides] if len(pack.sides) == count else []
         return [
             {"index": i, "label": labels[i] if labels else f"Player {i + 1}", "player": None}
@@ -109,7 +114,21 @@ def blank_sheet(pack_id: str, scenario_id: str) -> Any:
     pack, scenario = _scenario(pack_id, scenario_id)
     if not scenario.playable:
         abort(404, description=f"{scenario.name} cannot be played: {scenario.not_playable_reason}")
-    return _pdf(_sheet(pack, scenario, None, paper), f"muster-{scenario.id}-blank.pdf")
+    count = _players_asked(pack, scenario)
+    name = f"muster-{scenario.id}-{count}-players-blank.pdf" if count else f"muster-{scenario.id}-blank.pdf"
+    return _pdf(_sheet(pack, scenario, None, paper, count), name)
+
+
+def _players_asked(pack: Pack, scenario: Scenario) -> int | None:
+    """How many players a blank sheet is for (``?players=N``, within the scenario's range), or None."""
+    raw = request.args.get("players", "").strip()
+    if not raw:
+        return None
+    counts = pack.players_for(scenario)
+    low, high = counts.min or 2, counts.max or counts.min or 2
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        abort(400, description=f"players must be a whole number from {low} to {high} for {scenario.name}.")
+    return int(raw)
 
 
 @bp.get("/packs/<pack_id>/scenarios/<scenario_id>/map.pdf")

@@ -31,14 +31,23 @@ class WebSystem(Protocol):
     #: Whether the pack page draws each scenario's map.
     draws_maps: bool
 
-    def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
-        """What the game template shows, beyond what every game shows."""
+    def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
+        """What the game template shows, beyond what every game shows.
+
+        ``seat`` is the player whose seat this phone opened, in a game with secrets: only that
+        player's secrets may be in what it returns (none when ``None``).
+        """
 
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
         """Fill ``event`` (id and type set) from a step form; return why the form cannot be read."""
 
-    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
-        """What the score sheet prints, beyond what every sheet prints."""
+    def sheet(
+        self, pack: Pack, scenario: Scenario, loaded: Loaded | None, count: int | None = None
+    ) -> dict[str, Any]:
+        """What the score sheet prints, beyond what every sheet prints (``count``: a blank's players).
+
+        A filled sheet is printed for anyone: nothing secret may be in it.
+        """
 
 
 class WebSide:
@@ -52,7 +61,9 @@ class WebSide:
         self.sheet_template = f"systems/{name}/sheet.html"
         self.held_template = f"systems/{name}/_held.html"
 
-    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
+    def sheet(
+        self, pack: Pack, scenario: Scenario, loaded: Loaded | None, count: int | None = None
+    ) -> dict[str, Any]:
         return {}
 
 
@@ -65,15 +76,15 @@ def register(system: WebSystem) -> WebSystem:
     return system
 
 
-def web_system_for(pack: Pack) -> WebSystem:
-    """The web side of the game system that plays this pack."""
+def web_system_for(pack: Pack, scenario: Scenario | str | None = None) -> WebSystem:
+    """The web side of the game system that plays this pack (or that scenario, if it names its own)."""
     if not _LOADED:
         # Every module here is a system's web side and registers itself when imported: a new
         # system is a new module, and nothing else lists it.
         for found in pkgutil.iter_modules(__path__):
             importlib.import_module(f"{__name__}.{found.name}")
         _LOADED.append(True)
-    return REGISTRY[system_for(pack).name]
+    return REGISTRY[system_for(pack, scenario).name]
 
 
 _LOADED: list[bool] = []

@@ -18,7 +18,7 @@ from app.web.systems import WebSide, register
 class RoundsWeb(WebSide):
     draws_maps = True
 
-    def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
+    def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
         state = loaded.state
         names = [pl.name for pl in state.setup.players]
         shown = scoring.map_state(state)
@@ -96,7 +96,9 @@ class RoundsWeb(WebSide):
         event["players"] = players
         return None
 
-    def sheet(self, pack: Pack, scenario: Scenario, loaded: Loaded | None) -> dict[str, Any]:
+    def sheet(
+        self, pack: Pack, scenario: Scenario, loaded: Loaded | None, count: int | None = None
+    ) -> dict[str, Any]:
         game = loaded.state if loaded else None
         names = [pl.name for pl in game.setup.players] if game else None
         state = scoring.map_state(game) if game else None

@@ -14,7 +14,7 @@ from app.web.systems import WebSide, register
 
 
 class TurnsWeb(WebSide):
-    def view(self, loaded: Loaded, draft: MultiDict[str, str]) -> dict[str, Any]:
+    def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
         state = loaded.state
         current = state.current_round
         last_turn = state.turns[-1] if state.turns else None

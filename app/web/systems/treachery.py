@@ -1,0 +1,413 @@
+"""Triumph & Treachery on screen and paper: the table screen, each seat's phone, the sheet.
+
+The table screen (a tablet in the middle of the table, or any phone holding the edit token)
+records what everyone sees: battle rounds, roll-offs, enemy picks, deals, destroyed units,
+turns and the end. A seat's phone shows the same and adds that player's own ploys, with the
+buy, discard, bonus ploy and play forms. Secrets reach a screen only through the summary the
+engine makes for that seat (``summary``); nothing here reads another player's hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from app.games import Loaded, summary, visible_events
+from app.rules.pack import Pack, Scenario
+from app.web.forms import number
+from app.web.systems import WebSide, register
+
+# Rows the blank sheet leaves for deals, plays and destroyed units.
+BLANK_ROWS = 6
+# Border zones a turn form offers (Blood in the Badlands scores a die per zone held alone).
+ZONE_ROWS = 4
+
+
+def _players(raw: str) -> list[int]:
+    """Player indices from a form field such as "2,0,1" (blanks and junk left out)."""
+    found = [number(part) for part in raw.replace(" ", ",").split(",") if part.strip()]
+    return [p for p in found if p is not None]
+
+
+def _units(raw: str) -> list[str] | int | None:
+    """Units typed one per comma (or a count, when no roster names them); ``None`` when blank."""
+    text = raw.strip()
+    if not text:
+        return None
+    if text.isdigit():
+        return int(text)
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+class TreacheryWeb(WebSide):
+    def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
+        state = loaded.state
+        public = summary(loaded, seat)
+        rules = loaded.pack.treachery
+        names = [p.name for p in state.setup.players]
+        current = min(state.current_round, state.last_round)
+        mine = public["players"][seat] if seat is not None else None
+        own = []
+        if mine is not None and rules is not None:
+            for ploy_id in mine.get("ploys", []):
+                ploy = rules.ploy(ploy_id)
+                table = next((t for t in rules.ploy_tables if ploy and t.id == ploy.table), None)
+                own.append({"id": ploy_id, "ploy": ploy, "table": table.name if table else ""})
+        pick = public["enemy"]
+        start = next((r for r in public["rounds"] if r["round"] == state.current_round), None)
+        buying = (
+            seat is not None
+            and rules is not None
+            and bool(rules.ploys)
+            and start is not None
+            and not state.turns_in(state.current_round)
+        )
+        bonus = (
+            seat is not None
+            and rules is not None
+            and rules.bonus_ploy is not None
+            and pick is not None
+            and pick["bonus_open"]
+            and seat in pick["neutral"]
+        )
+        facts = loaded.system.facts(loaded.pack, state.scenario)
+        return {
+            "t": public,
+            "names": names,
+            "round": state.current_round,
+            "shown_round": current,
+            "rules": rules,
+            "own_ploys": own,
+            "buying": buying,
+            "buy_limit": start["buy_limits"][seat] if buying and start else None,
+            "bonus_open": bonus,
+            "bonus_needs": _bonus_needs(rules, len(names)) if rules and rules.bonus_ploy else None,
+            "pick": pick,
+            "waiting": state.waiting(),
+            "turn_facts": {f.name: f for f in facts if f.event == "turn"},
+            "round_facts": {f.name: f for f in facts if f.event == "battle_round"},
+            "end_facts": {f.name: f for f in facts if f.event == "end"},
+            "arriving": {
+                r: [o for o in state.scenario.objectives if o.placed_by_roll and o.from_round == r]
+                for r in range(1, state.last_round + 1)
+            },
+            "in_play": {
+                r: [o for o in state.scenario.objectives if o.from_round <= r]
+                for r in range(1, state.last_round + 1)
+            },
+            "zone_rows": ZONE_ROWS,
+            "can_undo": _can_undo(loaded, seat),
+            "contingents": state.scenario.contingents,
+            "seat_name": names[seat] if seat is not None else None,
+            "entries": _history(loaded, public, seat, names),
+        }
+
+    def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+        """Each form of the table and seat screens as the event the JSON API takes."""
+        kind = event["type"]
+        state = loaded.state
+        if kind not in loaded.system.event_types:
+            types = ", ".join([*loaded.system.event_types, "undo"])
+            return f"type must be one of {types}."
+        if "round" in form:
+            event["round"] = number(form.get("round"))
+        if kind == "battle_round":
+            arrivals = []
+            for o in state.scenario.objectives:
+                die = form.get(f"arrival.{o.id}.die", "").strip()
+                if not die:
+                    continue
+                arrivals.append(
+                    {
+                        "objective": o.id,
+                        "die": number(die),
+                        "position": form.get(f"arrival.{o.id}.position", "").strip(),
+                    }
+                )
+            if arrivals:
+                event["arrivals"] = arrivals
+        elif kind == "roll_off":
+            event["purpose"] = form.get("purpose", "order")
+            rolls = []
+            for i in range(len(state.setup.players)):
+                raw = form.get(f"roll.{i}", "").strip()
+                if raw:
+                    die = number(raw)
+                    if die is None:
+                        return f"roll.{i}: the die must be a whole number from 1 to 6."
+                    rolls.append([i, die])
+            event["rolls"] = rolls
+            if form.get("next", "").strip():
+                event["next"] = number(form.get("next"))
+        elif kind == "turn":
+            event["player"] = number(form.get("player"))
+            event["control"] = {
+                key.removeprefix("control."): number(value)
+                for key, value in form.items()
+                if key.startswith("control.")
+            }
+            dice = {}
+            for key, value in form.items():
+                if key.startswith("dice.") and value.strip():
+                    dice[key.removeprefix("dice.")] = number(value)
+            if dice:
+                event["dice"] = dice
+            zones = []
+            for n in range(ZONE_ROWS):
+                who, die = form.get(f"zone.{n}.player", ""), form.get(f"zone.{n}.die", "").strip()
+                if who.strip() and die:
+                    zones.append({"player": number(who), "die": number(die)})
+            if zones:
+                event["zones"] = zones
+        elif kind == "enemy":
+            event.update(player=number(form.get("player")), phase=form.get("phase", ""))
+            event["enemy"] = number(form.get("enemy"))
+        elif kind == "deal":
+            event["from"] = number(form.get("from"))
+            event["to"] = number(form.get("to"))
+            event["cp"] = number(form.get("cp") or "0")
+            event["vp"] = number(form.get("vp") or "0")
+            event["note"] = form.get("note", "")
+        elif kind in ("buy", "discard", "play"):
+            event.update(player=number(form.get("player")), ploy=form.get("ploy", ""))
+            if kind == "discard":
+                event.pop("round", None)
+        elif kind == "bonus_ploy":
+            event.update(player=number(form.get("player")), ploy=form.get("ploy", ""))
+            event["roll"] = number(form.get("roll"))
+        elif kind == "destroyed":
+            event.update(by=number(form.get("by")), owner=number(form.get("owner")))
+            event["unit"] = form.get("unit", "")
+            event["points"] = number(form.get("points"))
+        elif kind == "contingents":
+            event["player"] = number(form.get("player"))
+            for name in ("vanguard", "reinforcements"):
+                value = _units(form.get(name, ""))
+                if value is not None:
+                    event[name] = value
+        elif kind == "end":
+            for spec in loaded.system.facts(loaded.pack, state.scenario):
+                if spec.event != "end":
+                    continue
+                if spec.kind == "player":
+                    raw = form.get(spec.name, "")
+                    event[spec.name] = number(raw) if raw.strip() else None
+                elif spec.kind == "players":
+                    if spec.name == "tie_break":
+                        event[spec.name] = _players(form.get(spec.name, ""))
+                    else:
+                        event[spec.name] = [
+                            number(v) for v in form.getlist(spec.name) if number(v) is not None
+                        ]
+                elif spec.kind == "renown":
+                    renown = []
+                    for i in range(len(state.setup.players)):
+                        for unit in form.get(f"renown.{i}", "").split(","):
+                            if unit.strip():
+                                renown.append({"player": i, "unit": unit.strip()})
+                    if renown:
+                        event["renown"] = renown
+        return None
+
+    def sheet(
+        self, pack: Pack, scenario: Scenario, loaded: Loaded | None, count: int | None = None
+    ) -> dict[str, Any]:
+        """The multiplayer sheet's rows, from the public summary only (no seat: no secrets)."""
+        rules = pack.treachery
+        rounds = scenario.battle_rounds or 4
+        has_ploys = bool(rules and rules.ploys)
+        base: dict[str, Any] = {
+            "command_points": rules.command_points if rules else None,
+            "ploys": has_ploys,
+            "blank_rows": BLANK_ROWS if loaded is None else 0,
+        }
+        if loaded is None:
+            n = count or pack.players_for(scenario).min or 3
+            return {
+                "sheet": {
+                    **base,
+                    "players": [
+                        {
+                            "name": "",
+                            "short": f"P{i + 1}",
+                            "cp": None,
+                            "vp": None,
+                            "ploys_held": None,
+                            "place": None,
+                        }
+                        for i in range(n)
+                    ],
+                    "rounds": [{"round": r, "order": [], "vp": [None] * n} for r in range(1, rounds + 1)],
+                    "deals": [] if rules and rules.deals else None,
+                    "plays": [],
+                    "destroyed": [],
+                    "result": None,
+                    "how": [],
+                }
+            }
+        public = summary(loaded)
+        names = [p["name"] for p in public["players"]]
+        n = len(names)
+        result = public["result"]
+        places: dict[int, int] = {}
+        if result and result.get("ranking"):
+            places = {who: place + 1 for place, who in enumerate(result["ranking"])}
+        per_round = []
+        for r in range(1, rounds + 1):
+            vp: list[int | None] = [None] * n
+            for a in public["awards"]:
+                if a["round"] == r:
+                    vp[a["player"]] = (vp[a["player"]] or 0) + a["vp"]
+            order = next((o["order"] for o in public["turn_order"] if o["round"] == r), [])
+            per_round.append({"round": r, "order": [names[i] for i in order], "vp": vp})
+        how = [f"{names[a['player']]}: {a['rule']} +{a['vp']}" for a in public["awards"] if a["vp"]]
+        headline = None
+        if result:
+            if result["kind"] == "ranking":
+                headline = "Ranking: " + ", ".join(names[i] for i in result["ranking"])
+            elif result["kind"] == "draw":
+                headline = "Draw"
+            else:
+                headline = f"{result['kind'].capitalize()} victory: {names[result['winner']]}"
+        return {
+            "sheet": {
+                **base,
+                "players": [
+                    {
+                        "name": p["name"],
+                        "short": p["name"][:10],
+                        "cp": p["cp"],
+                        "vp": p["vp"],
+                        "ploys_held": p["ploys_held"],
+                        "place": places.get(i),
+                    }
+                    for i, p in enumerate(public["players"])
+                ],
+                "rounds": per_round,
+                "round": public["round"],
+                "deals": [
+                    {**d, "giver": names[d["from"]], "receiver": names[d["to"]]} for d in public["deals"]
+                ]
+                if rules and rules.deals
+                else None,
+                "plays": [
+                    {
+                        "round": pl["round"],
+                        "player": names[pl["player"]],
+                        "ploy": pl["name"],
+                        "note": "cancelled" if pl.get("cancelled_by") else "",
+                    }
+                    for pl in public["plays"]
+                ],
+                "destroyed": [
+                    {**d, "by": names[d["by"]], "owner": names[d["owner"]]} for d in public["destroyed"]
+                ],
+                "result": {"headline": headline, "reason": result["reason"]} if result else None,
+                "how": how,
+            }
+        }
+
+
+def _history(
+    loaded: Loaded, public: dict[str, Any], seat: int | None, names: list[str]
+) -> list[dict[str, Any]]:
+    """The entries in force as sentences, newest first, from the log as this seat may see it."""
+    rules = loaded.pack.treachery
+    in_force = set(loaded.state.effective)
+    turns = {t["event"]: t for t in public["turns"]}
+    cancelled = {pl["event"] for pl in public["plays"] if pl.get("cancelled_by")}
+
+    def who(i: Any) -> str:
+        return names[i] if isinstance(i, int) and 0 <= i < len(names) else "?"
+
+    def ploy_name(ploy_id: Any) -> str:
+        found = rules.ploy(ploy_id) if rules and isinstance(ploy_id, str) else None
+        return found.name if found else str(ploy_id)
+
+    out = []
+    for e in visible_events(loaded.system, loaded.log, seat):
+        if e.get("id") not in in_force:
+            continue
+        kind, vp, lines = e.get("type"), None, []
+        player = e.get("player")
+        if kind == "battle_round":
+            text = f"Battle round {e.get('round')} begins"
+            lines = [
+                f"{a.get('objective')}: D6 {a.get('die')}, {a.get('position')}" for a in e.get("arrivals", [])
+            ]
+        elif kind == "roll_off":
+            rolls = ", ".join(f"{who(p)} {d}" for p, d in e.get("rolls", []))
+            text = f"Roll-off ({e.get('purpose')}): {rolls}"
+            if e.get("next") is not None:
+                text += f"; {who(e.get('next'))} goes next"
+        elif kind == "deal":
+            gives = " and ".join(
+                x
+                for x in (
+                    f"{e.get('cp')} CP" if e.get("cp") else "",
+                    f"{e.get('vp')} VP" if e.get("vp") else "",
+                )
+                if x
+            )
+            text = f"Deal: {who(e.get('from'))} gives {who(e.get('to'))} {gives}"
+            lines = [e["note"]] if e.get("note") else []
+        elif kind in ("buy", "bonus_ploy", "discard"):
+            verb = {"buy": "bought", "bonus_ploy": "gained a bonus ploy", "discard": "discarded"}[kind]
+            roll = f" (rolled {e.get('roll')})" if kind == "bonus_ploy" else ""
+            if "ploy" in e:  # this seat's own secret
+                what = f": {ploy_name(e['ploy'])}" if kind == "bonus_ploy" else f" {ploy_name(e['ploy'])}"
+                text = f"{who(player)} {verb}{roll}{what} (only you see which)"
+            else:
+                text = f"{who(player)} {verb}{roll}" + ("" if kind == "bonus_ploy" else " a ploy")
+        elif kind == "enemy":
+            phase = next(
+                (ph["name"] for ph in public["phases"] if ph["id"] == e.get("phase")), e.get("phase")
+            )
+            text = f"{who(player)}, {phase} phase: enemy {who(e.get('enemy'))}"
+        elif kind == "play":
+            text = f"{who(player)} played {ploy_name(e.get('ploy'))}"
+            if e.get("id") in cancelled:
+                text += " (cancelled)"
+        elif kind == "destroyed":
+            text = f"{who(e.get('by'))} destroyed {who(e.get('owner'))}'s {e.get('unit')} ({e.get('points')} pts)"
+            vp = next((d["vp"] for d in public["destroyed"] if d["event"] == e.get("id")), None)
+        elif kind == "contingents":
+            text = f"{who(player)}'s contingents are set"
+        elif kind == "turn":
+            turn = turns.get(e.get("id"), {})
+            text = f"Round {e.get('round')}: {who(player)}'s turn"
+            vp = turn.get("vp")
+            lines = [
+                f"{a['rule']}{' (die ' + str(a['die']) + ')' if a.get('die') else ''} +{a['vp']}"
+                for a in turn.get("breakdown", [])
+            ]
+        elif kind == "end":
+            text = "The battle ends"
+        elif kind == "roll":
+            text = f"Dice: {', '.join(str(d) for d in e.get('results', []))}" + (
+                f" ({e['purpose']})" if e.get("purpose") else ""
+            )
+        else:
+            continue
+        out.append({"event": e.get("id"), "type": kind, "text": text, "vp": vp, "lines": lines})
+    out.reverse()
+    return out
+
+
+def _bonus_needs(rules: Any, players: int) -> int:
+    """The least D6 that wins a neutral player a bonus ploy at this many players."""
+    return rules.bonus_ploy.three_players if players == 3 else rules.bonus_ploy.more_players
+
+
+def _can_undo(loaded: Loaded, seat: int | None) -> bool:
+    """Whether this screen may take back the last entry: a secret one only from its holder's seat."""
+    last = loaded.state.effective[-1] if loaded.state.effective else None
+    if last is None:
+        return False
+    event = next((e for e in reversed(loaded.log) if e.get("id") == last), None)
+    holder = loaded.system.holder(event) if event is not None else None
+    return holder is None or holder == seat
+
+
+SYSTEM = register(TreacheryWeb("treachery"))

@@ -1,0 +1,135 @@
+"""Three phones and a table screen play a round of Triumph & Treachery: a deal, a ploy bought,
+an enemy pick, a bonus ploy and a ploy played; no phone ever shows another player's held ploy."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.setups import start_live
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Bo", "Cy"]
+# The page as it stands, without the pack's list of ploys to buy (public, on every seat).
+PAGE_HTML = """() => {
+  const copy = document.documentElement.cloneNode(true);
+  copy.querySelectorAll('[data-catalogue]').forEach((el) => el.remove());
+  return copy.outerHTML.toLowerCase();
+}"""
+
+
+def _context(browser: Browser, base: str, viewport: dict[str, int], mobile: bool = True) -> Page:
+    context = browser.new_context(
+        viewport=viewport, device_scale_factor=1, is_mobile=mobile, has_touch=True, base_url=base
+    )
+    return context.new_page()
+
+
+def _check(pages: dict[str, Page], held: dict[str, tuple[str, str]]) -> None:
+    """Every screen as it stands and as its phone would load it now: none but the holder's
+    holds a held ploy's id or name (the pack's list of ploys to buy aside)."""
+    for who, page in pages.items():
+        shown = page.evaluate(PAGE_HTML)
+        loaded = page.context.request.get(page.url).text()
+        fresh = re.sub(r"<select[^>]*data-catalogue.*?</select>", "", loaded, flags=re.S).lower()
+        for holder, ploy in held.items():
+            if holder == who:
+                assert ploy[1] in fresh, f"{who}'s own {ploy[1]} is missing from their phone"
+                continue
+            for html in (shown, fresh):
+                assert not [w for w in ploy if w in html], f"{who}'s screen shows {holder}'s {ploy[1]}"
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
+    browser: Browser, live_server: str
+) -> None:
+    table = _context(browser, live_server, {"width": 820, "height": 1180}, mobile=False)
+    body: dict[str, Any] = {
+        "pack": "tow-triumph-treachery",
+        "scenario": "altar-of-the-gods",
+        "points_limit": 2000,
+        "players": [{"name": n} for n in NAMES],
+    }
+    game = start_live(table.request, live_server, body)
+    table.goto(game["join_url"])
+    phones = {}
+    for s in game["seats"]:
+        phone = _context(browser, live_server, PHONE)
+        # Each phone scans its own seat's code: the QR on the table encodes this link.
+        phone.goto(s["url"])
+        expect(phone.locator("#hand h2")).to_contain_text(f"{NAMES[s['player']]}'s ploys")
+        phones[NAMES[s["player"]]] = phone
+    screens = {"table": table, **phones}
+    expect(table.locator("#seats details.seat")).to_have_count(3)
+
+    # The round begins on the table; a deal: Ann gives Bo 5 CP for a promise.
+    table.get_by_role("button", name="Start battle round 1").click()
+    expect(table.locator(".history")).to_contain_text("Battle round 1 begins")
+    expect(table.locator("#buy-form")).to_have_count(0)
+    table.locator("#deal summary").click()
+    table.locator("#deal-from").select_option(label="Ann")
+    table.locator("#deal-to").select_option(label="Bo")
+    table.locator("#deal-cp").fill("5")
+    table.locator("#deal-note").fill("Bo leaves my flank alone")
+    table.get_by_role("button", name="Record the deal").click()
+    expect(table.locator(".history")).to_contain_text("Deal: Ann gives Bo 5 CP")
+    _check(screens, {})
+
+    # Ann buys Hidden Pitfalls on her phone.
+    ann = phones["Ann"]
+    ann.reload()
+    ann.locator("#buy-ploy").select_option("hidden-pitfalls")
+    ann.get_by_role("button", name="Buy", exact=True).click()
+    expect(ann.locator("#hand li.ploy")).to_contain_text("Hidden Pitfalls")
+    _shot(ann, "seats-seat-screen")
+    held = {"Ann": ("hidden-pitfalls", "hidden pitfalls")}
+    _check(screens, held)
+    table.reload()
+    expect(table.get_by_test_id("held-0")).to_have_text("1")
+
+    # The table: Ann's turn, movement phase, Bo is her enemy; Cy is neutral.
+    form = table.locator("#enemy-form")
+    form.locator("label", has_text="Ann").first.click()
+    form.locator("#enemy-phase").select_option("movement")
+    form.locator("fieldset", has_text="Enemy this phase").locator("label", has_text="Bo").click()
+    form.get_by_role("button", name="Record the enemy").click()
+    expect(table.get_by_test_id("enemy-pick")).to_contain_text("enemy Bo")
+    expect(table.locator(".neutral-rule")).to_contain_text("Neutral models")
+    _shot(table, "seats-table-screen")
+    _check(screens, held)
+
+    # Cy rolls a 5 for the neutral bonus ploy (three players: 5 or 6) and gains Caltrops.
+    cy = phones["Cy"]
+    cy.reload()
+    expect(cy.locator("#bonus-form")).to_be_visible()
+    phones["Bo"].reload()
+    expect(phones["Bo"].locator("#bonus-form")).to_have_count(0)
+    cy.locator("#bonus-roll").fill("5")
+    cy.locator("#bonus-ploy").select_option("caltrops")
+    cy.get_by_role("button", name="Record the bonus roll").click()
+    expect(cy.locator("#hand li.ploy")).to_contain_text("Caltrops")
+    held["Cy"] = ("caltrops", "caltrops")
+    _check(screens, held)
+
+    # Ann plays Hidden Pitfalls: now everyone sees it; Cy's Caltrops stays hers.
+    ann.locator("li.ploy", has_text="Hidden Pitfalls").get_by_role("button", name="Play it").click()
+    expect(ann.locator("#hand")).to_contain_text("No ploys in hand")
+    del held["Ann"]
+    _check(screens, held)
+    for page in screens.values():
+        page.reload()
+        expect(page.locator(".history")).to_contain_text("Ann played Hidden Pitfalls")
+    expect(ann.locator(".score").first).to_contain_text("44 CP")
+    _shot(table, "seats-table-after-play")
+    for page in screens.values():
+        page.context.close()

@@ -1,0 +1,359 @@
+"""Seats and secrets: a token per player in Triumph & Treachery, 403s for another's secret,
+and a held ploy shown to nobody but its holder in any page, fragment, export or PDF."""
+
+from __future__ import annotations
+
+import io
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+from tests.web.conftest import csrf_token, form_fields, qr_text_matches, soup
+
+PACK = "tow-triumph-treachery"
+NAMES = ("Ann", "Bo", "Cy")
+# The ploy Ann buys and holds: its id and name must reach nobody else.
+HELD = ("hidden-pitfalls", "Hidden Pitfalls")
+# A ploy Bo buys, then plays: once played, everyone sees it.
+PLAYED = ("caltrops", "Caltrops")
+
+
+def body(players: tuple[str, ...] = NAMES, scenario: str = "altar-of-the-gods") -> dict[str, Any]:
+    """A Triumph & Treachery game's set-up as the API takes it."""
+    return {
+        "pack": PACK,
+        "scenario": scenario,
+        "points_limit": 2000,
+        "players": [{"name": name} for name in players],
+    }
+
+
+def made(client: FlaskClient, players: tuple[str, ...] = NAMES) -> dict[str, Any]:
+    answer = client.post("/api/v1/games", json=body(players))
+    assert answer.status_code == 201, answer.json
+    return answer.json
+
+
+def post(client: FlaskClient, game: dict[str, Any], event: dict[str, Any], **headers: str) -> Any:
+    """Record one event through the API with the headers given (edit= / seat=)."""
+    sent = {}
+    if "edit" in headers:
+        sent["X-Edit-Token"] = headers["edit"]
+    if "seat" in headers:
+        sent["X-Seat-Token"] = headers["seat"]
+    return client.post(
+        f"/api/v1/games/{game['id']}/events", json={"id": str(uuid.uuid4()), **event}, headers=sent
+    )
+
+
+def seat(game: dict[str, Any], player: int) -> str:
+    return game["seats"][player]["token"]
+
+
+def bought(client: FlaskClient) -> dict[str, Any]:
+    """A game in round 1 where Ann (seat 0) has bought Hidden Pitfalls."""
+    game = made(client)
+    assert (
+        post(client, game, {"type": "battle_round", "round": 1}, edit=game["edit_token"]).status_code == 201
+    )
+    answer = post(client, game, {"type": "buy", "round": 1, "player": 0, "ploy": HELD[0]}, seat=seat(game, 0))
+    assert answer.status_code == 201, answer.json
+    return game
+
+
+def phone(app: Flask, game: dict[str, Any], who: str | int | None) -> FlaskClient:
+    """A phone: the table's (``"table"``, by the join link), a seat's (by its link) or a watcher's."""
+    client = app.test_client()
+    if who == "table":
+        assert client.get(f"/games/{game['id']}/join/{game['edit_token']}").status_code == 303
+    elif who is not None:
+        link = game["seats"][who]["url"].split("localhost", 1)[1]
+        assert client.get(link).status_code == 303
+    return client
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def catalogue_free(html: bytes) -> str:
+    """A page's text with the pack's list of ploys to buy (public, on every seat) taken out."""
+    page = soup_of(html)
+    for listed in page.select("[data-catalogue]"):
+        listed.decompose()
+    return str(page)
+
+
+def soup_of(html: bytes) -> Any:
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(html, "html.parser")
+
+
+def leaks(text: str | bytes, ploy: tuple[str, str] = HELD) -> list[str]:
+    """Which of the ploy's id and name a text holds (case-insensitive)."""
+    found = text.decode() if isinstance(text, bytes) else text
+    return [word for word in ploy if word.lower() in found.lower()]
+
+
+# --- seats in the create answer -----------------------------------------------------------------
+def test_a_game_with_secrets_answers_a_seat_per_player_and_stores_no_token(client, app):
+    game = made(client)
+    assert [s["player"] for s in game["seats"]] == [0, 1, 2]
+    tokens = [s["token"] for s in game["seats"]]
+    assert len(set(tokens)) == 3 and game["edit_token"] not in tokens
+    assert all(len(t) >= 32 for t in tokens)  # 192 random bits, as the edit token
+    for s in game["seats"]:
+        assert s["url"] == f"http://localhost/games/{game['id']}/seat/{s['token']}"
+    database = Path(app.config["DATABASE"])
+    stored = b"".join(p.read_bytes() for p in database.parent.glob(database.name + "*"))
+    assert not any(t.encode() in stored for t in tokens), "a seat token is stored as itself"
+
+
+def test_a_game_without_secrets_has_no_seats(client):
+    from tests.setups import new_game
+
+    assert "seats" not in new_game(client)
+
+
+def test_a_seat_link_opens_the_seat_and_a_wrong_one_is_refused(app):
+    game = made(app.test_client())
+    bo = phone(app, game, 1)
+    page = soup(bo.get(f"/games/{game['id']}"))
+    assert page.select_one("#game")["data-seat"] == "1"
+    assert "Bo's ploys" in page.select_one("#hand h2").text
+    wrong = app.test_client().get(f"/games/{game['id']}/seat/{game['edit_token']}")
+    assert wrong.status_code == 403 and b"seat link is not valid" in wrong.data
+
+
+def test_the_table_screen_shows_each_seats_link_and_qr_code(app):
+    game = made(app.test_client())
+    table = phone(app, game, "table")
+    page = soup(table.get(f"/games/{game['id']}"))
+    seats = page.select("#seats details.seat")
+    assert [s.select_one("summary").text for s in seats] == ["Ann's seat", "Bo's seat", "Cy's seat"]
+    for s, given in zip(seats, game["seats"], strict=True):
+        assert s.select_one("input.copy")["value"] == given["url"]
+        assert qr_text_matches(table, s.select_one("img.qr")["src"], given["url"])
+    # Only the table shows the seats: a seat's phone and a watcher see no other seat's link.
+    for other in (phone(app, game, 0), phone(app, game, None)):
+        html = other.get(f"/games/{game['id']}").data
+        assert not soup(type("R", (), {"data": html})()).select("#seats")
+        assert not any(s["token"].encode() in html for s in game["seats"][1:])
+        assert other.get(f"/games/{game['id']}/seats/1.svg").status_code == 403
+
+
+# --- who may record what --------------------------------------------------------------------------
+def test_a_seat_token_records_public_events(client):
+    game = made(client)
+    answer = post(client, game, {"type": "battle_round", "round": 1}, seat=seat(game, 2))
+    assert answer.status_code == 201, answer.json
+    assert post(client, game, {"type": "battle_round", "round": 1}).status_code == 403
+
+
+@pytest.mark.parametrize("who", ["table", "other seat", "no token"])
+def test_a_secret_event_needs_its_holders_seat(client, who):
+    game = made(client)
+    post(client, game, {"type": "battle_round", "round": 1}, edit=game["edit_token"])
+    buy = {"type": "buy", "round": 1, "player": 0, "ploy": HELD[0]}
+    headers = {"table": {"edit": game["edit_token"]}, "other seat": {"seat": seat(game, 1)}, "no token": {}}[
+        who
+    ]
+    answer = post(client, game, buy, **headers)
+    assert answer.status_code == 403
+    assert "." in answer.json["error"] and answer.json["error"].count(". ") == 0
+    assert "X-Seat-Token" in answer.json["error"] or "X-Edit-Token" in answer.json["error"]
+    assert post(client, game, buy, seat=seat(game, 0)).status_code == 201
+
+
+@pytest.mark.parametrize("kind", ["discard", "bonus_ploy"])
+def test_a_discard_and_a_bonus_ploy_are_secrets_too(client, kind):
+    game = bought(client)
+    event = {"type": kind, "player": 0, "ploy": HELD[0]}
+    if kind == "bonus_ploy":
+        event.update(round=1, roll=6)
+    answer = post(client, game, event, edit=game["edit_token"])
+    assert answer.status_code == 403 and "Ann" in answer.json["error"]
+
+
+def test_only_the_holder_undoes_a_secret_entry(client):
+    game = bought(client)
+    last = client.get(f"/api/v1/games/{game['id']}/events", headers={"X-Seat-Token": seat(game, 0)}).json[-1]
+    undo = {"type": "undo", "event": last["id"]}
+    for headers in ({"edit": game["edit_token"]}, {"seat": seat(game, 1)}):
+        answer = post(client, game, undo, **headers)
+        assert answer.status_code == 403 and "Taking back a secret entry" in answer.json["error"]
+    assert post(client, game, undo, seat=seat(game, 0)).status_code == 201
+    state = client.get(f"/api/v1/games/{game['id']}", headers={"X-Seat-Token": seat(game, 0)}).json
+    assert state["players"][0]["ploys"] == []
+    # A public entry is undone by anyone who records.
+    first = client.get(f"/api/v1/games/{game['id']}/events").json[0]
+    assert post(client, game, {"type": "undo", "event": first["id"]}, seat=seat(game, 2)).status_code == 201
+
+
+def test_the_html_path_gives_a_seat_its_secrets_and_refuses_the_table(app):
+    game = made(app.test_client())
+    post(app.test_client(), game, {"type": "battle_round", "round": 1}, edit=game["edit_token"])
+    ann = phone(app, game, 0)
+    action, fields = form_fields(ann.get(f"/games/{game['id']}"), "#buy-form")
+    fields["ploy"] = HELD[0]
+    answer = ann.post(action, data=fields, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    assert [li["data-ploy"] for li in soup(answer).select("#hand li.ploy")] == [HELD[0]]
+    # The table's phone posts the same form for Ann: 403, the sentence in the refusal header.
+    table = phone(app, game, "table")
+    token = csrf_token(table, f"/games/{game['id']}")
+    fields.update(csrf_token=token, id=str(uuid.uuid4()), player="0")
+    refused = table.post(action, data=fields, headers={"HX-Request": "true"})
+    assert refused.status_code == 403
+    assert "Ann" in refused.headers["X-Muster-Refusal"]
+    assert not leaks(refused.data)
+
+
+# --- redaction ------------------------------------------------------------------------------------
+VIEWERS = ["other seat", "table", "no token"]
+
+
+def _api_headers(game: dict[str, Any], who: str) -> dict[str, str]:
+    return {
+        "other seat": {"X-Seat-Token": seat(game, 1)},
+        "table": {"X-Edit-Token": game["edit_token"]},
+        "no token": {},
+    }[who]
+
+
+def _phone_of(app: Flask, game: dict[str, Any], who: str) -> FlaskClient:
+    return phone(app, game, {"other seat": 1, "table": "table", "no token": None}[who])
+
+
+@pytest.mark.parametrize("who", VIEWERS)
+def test_a_held_ploy_is_in_no_answer_page_fragment_export_or_pdf_but_its_holders(app, who):
+    client = app.test_client()
+    game = bought(client)
+    gid = game["id"]
+    headers = _api_headers(game, who)
+    seen: dict[str, str | bytes] = {
+        "game": client.get(f"/api/v1/games/{gid}", headers=headers).data,
+        "events": client.get(f"/api/v1/games/{gid}/events", headers=headers).data,
+        "export": client.get(f"/api/v1/games/{gid}/export", headers=headers).data,
+        "pdf a4": pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=a4").data),
+        "pdf letter": pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=letter").data),
+        "club home": client.get("/").data,
+        "club home tables": client.get("/?part=tables", headers={"HX-Request": "true"}).data,
+        "held": client.get(f"/games/{gid}/held?type=buy&round=1&player=0").data,
+    }
+    viewer = _phone_of(app, game, who)
+    page = viewer.get(f"/games/{gid}")
+    assert page.status_code == 200
+    # The page, its step data and the steps rendered ahead for offline use (all in the page);
+    # a seat's own buy form lists the pack's ploys, public data, taken out for this check.
+    seen["page"] = catalogue_free(page.data)
+    steps = soup_of(seen["page"].encode()).select("template, [data-plan], [data-plans]")
+    assert steps, "the page carries no step data"
+    seen["step data"] = " ".join(str(t) for t in steps)
+    if who != "no token":
+        # An htmx entry from this phone: the fragment it gets back.
+        fields = {
+            "csrf_token": csrf_token(viewer, f"/games/{gid}"),
+            "id": str(uuid.uuid4()),
+            "type": "deal",
+            "round": "1",
+            "from": "2",
+            "to": "1",
+            "cp": "1",
+            "vp": "0",
+            "note": "",
+        }
+        fragment = viewer.post(f"/games/{gid}/events", data=fields, headers={"HX-Request": "true"})
+        assert fragment.status_code == 200, fragment.headers.get("X-Muster-Refusal")
+        seen["fragment"] = catalogue_free(fragment.data)
+    found = {where: leaks(text) for where, text in seen.items() if leaks(text)}
+    assert found == {}
+    # Held ploys show as a count to everyone.
+    state = client.get(f"/api/v1/games/{gid}", headers=headers).json
+    assert state["players"][0]["ploys_held"] == 1 and "ploys" not in state["players"][0]
+
+
+def test_the_holder_sees_their_ploy_everywhere_it_is_theirs(app):
+    client = app.test_client()
+    game = bought(client)
+    gid = game["id"]
+    mine = {"X-Seat-Token": seat(game, 0)}
+    assert client.get(f"/api/v1/games/{gid}", headers=mine).json["players"][0]["ploys"] == [HELD[0]]
+    events = client.get(f"/api/v1/games/{gid}/events", headers=mine).json
+    assert events[-1]["ploy"] == HELD[0]
+    assert leaks(client.get(f"/api/v1/games/{gid}/export", headers=mine).data)
+    page = phone(app, game, 0).get(f"/games/{gid}")
+    hand = soup(page).select_one("#hand")
+    assert HELD[1] in hand.text and "1 CP" in hand.text
+
+
+def test_playing_a_ploy_reveals_it_to_everyone(app):
+    client = app.test_client()
+    game = made(client)
+    gid = game["id"]
+    post(client, game, {"type": "battle_round", "round": 1}, edit=game["edit_token"])
+    assert (
+        post(
+            client, game, {"type": "buy", "round": 1, "player": 1, "ploy": PLAYED[0]}, seat=seat(game, 1)
+        ).status_code
+        == 201
+    )
+    before = client.get(f"/api/v1/games/{gid}").data
+    assert not leaks(before, PLAYED)
+    answer = post(
+        client, game, {"type": "play", "round": 1, "player": 1, "ploy": PLAYED[0]}, seat=seat(game, 1)
+    )
+    assert answer.status_code == 201, answer.json
+    state = client.get(f"/api/v1/games/{gid}").json
+    assert [(p["player"], p["ploy"]) for p in state["plays"]] == [(1, PLAYED[0])]
+    assert state["players"][1]["ploys_held"] == 0
+    for who in ("table", None, 0):
+        page = phone(app, game, who).get(f"/games/{gid}")
+        entries = [li.text for li in soup(page).select(".history li[data-type=play]")]
+        assert any(f"Bo played {PLAYED[1]}" in text for text in entries), entries
+    assert PLAYED[1] in pdf_text(client.get(f"/games/{gid}/scoresheet.pdf").data)
+
+
+# --- screens and prints ---------------------------------------------------------------------------
+def test_the_new_game_form_takes_three_to_six_players(app):
+    client = app.test_client()
+    page = soup(client.get(f"/games/new?pack={PACK}"))
+    names = page.select("fieldset.player input[name^=name]")
+    assert len(names) == 6 and [n.has_attr("required") for n in names] == [True] * 3 + [False] * 3
+    form = {
+        "csrf_token": page.select_one("input[name=csrf_token]")["value"],
+        "pack": PACK,
+        "points_limit": "2000",
+        "scenario": "altar-of-the-gods",
+        **{f"name{i}": name for i, name in enumerate(["Ann", "Bo", "Cy", "Di"])},
+    }
+    answer = client.post("/games", data=form)
+    assert answer.status_code == 303
+    table = soup(client.get(answer.headers["Location"]))
+    assert len(table.select(".score")) == 4
+    assert len(table.select("#seats details.seat")) == 4
+
+
+@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_blank_multiplayer_sheet_has_a_column_per_player(client, players, paper):
+    answer = client.get(
+        f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf?paper={paper}&players={players}"
+    )
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(answer.data))
+    width = float(reader.pages[0].mediabox.width)
+    assert round(width) == (595 if paper == "a4" else 612)
+    text = pdf_text(answer.data)
+    assert all(f"P{i + 1} VP" in text for i in range(players)) and f"P{players + 1} VP" not in text
+
+
+def test_a_blank_sheet_for_too_many_players_is_refused(client):
+    answer = client.get(f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf?players=7")
+    assert answer.status_code == 400 and b"players must be a whole number from 3 to 6" in answer.data
