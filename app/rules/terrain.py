@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from app.rules.pack import Objective, Pack, Scenario
+from app.rules.pack import Board, Objective, Pack, Scenario, SiegeTerrain
 from app.rules.problems import Problem
 from app.rules.text import clean_text
 
@@ -52,6 +52,9 @@ class Piece(BaseModel):
     warscroll: bool = False
     mysterious: int | None = Field(default=None, ge=1, le=6, strict=True)
     fortress: bool = False
+    # The Relief Force: how far a feature outside the fortress stands from the defender's
+    # territory, measured at the table (the battleplan gives no map to measure it on).
+    defender_gap: float | None = Field(default=None, ge=0, le=MAX_INCHES)
     notes: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)] = ""
 
     @field_validator("name", mode="before")
@@ -410,6 +413,12 @@ def _objectives_at_start(scenario: Scenario) -> list[Objective]:
 def _check_aos(rules: Any, pieces: list[Piece], scenario: Scenario | None, siege: bool, v: Verdict) -> None:
     placed = [i for i, p in enumerate(pieces) if p.placed]
     board = scenario.board if scenario else None
+    if scenario is not None and scenario.siege_terrain is not None:
+        # A siege battleplan sets its own distances in place of Pitched Battles' (the fortress's
+        # walls may touch); it is always a siege.
+        _check_siege_battleplan(scenario.siege_terrain, pieces, board, v)
+        v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions"]
+        return
     if rules.edge_gap is not None and board is not None:
         for i in placed:
             d = gap_to_edge(pieces[i], board.width, board.height)
@@ -469,6 +478,85 @@ def _check_aos(rules: Any, pieces: list[Piece], scenario: Scenario | None, siege
             )
     unplaced = len(pieces) - len(placed)
     v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions" or unplaced]
+
+
+def _check_siege_battleplan(
+    rules: SiegeTerrain, pieces: list[Piece], board: Board | None, v: Verdict
+) -> None:
+    """The fortress (pieces marked ``fortress``) and the features outside it, by the battleplan."""
+    inside = [i for i, p in enumerate(pieces) if p.fortress]
+    outside = [i for i, p in enumerate(pieces) if not p.fortress]
+    if len(inside) < rules.fortress_min:
+        v.problems.append(
+            Finding(
+                "fortress-min",
+                f"The fortress has {len(inside)} terrain features wholly within the defender's "
+                f"territory; a siege needs at least {rules.fortress_min}.",
+                tuple(inside),
+            )
+        )
+    if rules.outside_max is not None and len(outside) > rules.outside_max:
+        v.problems.append(
+            Finding(
+                "outside-max",
+                f"{len(outside)} terrain features stand outside the fortress; at most {rules.outside_max} may.",
+                tuple(outside),
+            )
+        )
+    unmeasured = False
+    for i in outside:
+        p = pieces[i]
+        if rules.territory_gap is not None:
+            if p.defender_gap is None:
+                unmeasured = True
+            elif p.defender_gap <= rules.territory_gap + 1e-9:
+                v.problems.append(
+                    Finding(
+                        "territory-gap",
+                        f"{_name(pieces, i)} is {_inches(p.defender_gap)} from the defender's territory; "
+                        f'a feature outside the fortress must be more than {rules.territory_gap:g}" away.',
+                        (i,),
+                    )
+                )
+        if not p.placed:
+            unmeasured = True
+            continue
+        if rules.edge_gap is not None and board is not None:
+            d = gap_to_edge(p, board.width, board.height)
+            if d <= rules.edge_gap + 1e-9:
+                v.problems.append(
+                    Finding(
+                        "edge-gap",
+                        f"{_name(pieces, i)} is {_inches(max(d, 0))} from the battlefield edge; a feature "
+                        f'outside the fortress must be more than {rules.edge_gap:g}".',
+                        (i,),
+                    )
+                )
+        if rules.terrain_gap is not None:
+            others = [j for j, q in enumerate(pieces) if j != i and q.placed]
+            close = [(gap(p, pieces[j]), j) for j in others if gap(p, pieces[j]) <= rules.terrain_gap + 1e-9]
+            # A pair of outside features is named once, by the later of the two.
+            close = [(d, j) for d, j in close if pieces[j].fortress or j < i]
+            if close:
+                d, j = min(close)
+                v.problems.append(
+                    Finding(
+                        "outside-gap",
+                        f"{_name(pieces, j)} and {_name(pieces, i)} are {_inches(d)} apart{_more(pieces, i, len(close) - 1)}; "
+                        f'a feature outside the fortress must be more than {rules.terrain_gap:g}" from every other.',
+                        (j, i),
+                    )
+                )
+    if unmeasured:
+        v.advice.append(
+            Finding(
+                "measure-outside",
+                "Measure by hand what Muster cannot: each feature outside the fortress more than "
+                f'{rules.edge_gap or 0:g}" from the edge, more than {rules.territory_gap or 0:g}" from the '
+                f"defender's territory and more than {rules.terrain_gap or 0:g}\" from every other feature.",
+                tuple(i for i in outside if not pieces[i].placed or pieces[i].defender_gap is None),
+            )
+        )
 
 
 def mysterious_effect(pack: Pack, roll: int | None) -> Any:

@@ -68,7 +68,7 @@ def _sheet(
         "scenario": scenario,
         "game": loaded.state if loaded else None,
         "summary": games.summary(loaded) if loaded else None,
-        "scoring": system_for(pack).scoring(pack, scenario) if scenario.playable else [],
+        "scoring": system_for(pack, scenario).scoring(pack, scenario) if scenario.playable else [],
         "points_limit": loaded.row.points_limit if loaded else None,
         "seats": seats(pack, loaded, count),
         **web.sheet(pack, scenario, loaded, count),
@@ -143,7 +143,7 @@ def map_pdf(pack_id: str, scenario_id: str) -> Any:
         "pack": pack,
         "scenario": scenario,
         "map_svg": grid.svg(scenario, pack.sides),
-        "scoring": system_for(pack).scoring(pack, scenario) if scenario.playable else [],
+        "scoring": system_for(pack, scenario).scoring(pack, scenario) if scenario.playable else [],
     }
     return _pdf(sheet_pdf("map.html", context, paper), f"muster-{scenario.id}-map.pdf")
 

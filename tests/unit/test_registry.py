@@ -15,7 +15,7 @@ from tests.setups import first_blood_setup, pitched_battle_setup
 
 def test_every_system_package_is_registered_with_its_web_side(packs):
     found = sorted(m.name for m in pkgutil.iter_modules(systems.__path__))
-    assert systems.names() == found == ["rounds", "treachery", "turns"]
+    assert systems.names() == found == ["rounds", "siege", "treachery", "tunnels", "turns"]
     for pack in packs.values():
         system = systems.system_for(pack)
         assert system.name == pack.system

@@ -577,7 +577,7 @@ def build_world(app: Flask, client: FlaskClient) -> World:
         for i, scenario in enumerate(s for s in pack.scenarios if s.playable):
             # As few players as the scenario takes: two, or three in a Triumph & Treachery pack.
             count = pack.players_for(scenario).min or 2
-            sides = pack.sides or [None] * count
+            sides = pack.sides_for(scenario) or [None] * count
             names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:count]
             made = client.post(
                 "/api/v1/games",

@@ -1,0 +1,151 @@
+"""Sieges (Siege Warfare, The Relief Force): secret siege tactics, siege rolls, a relief force.
+
+The state is :class:`.state.SiegeGame`; :mod:`.engine` applies one event. Each player's
+siege tactic is a secret of their seat: nobody else sees it until both are in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.facts import FactSpec
+from app.rules.pack import Pack, Scenario
+from app.rules.systems import EngineSystem, register
+from app.rules.systems.siege import engine
+from app.rules.systems.siege.state import SIDES, SiegeGame
+
+
+class Siege(EngineSystem):
+    """The game system of sieges: two players, seated, with one secret each."""
+
+    round_word = "battle round"
+    seated = True
+
+    def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
+        return [
+            FactSpec("first", "battle_round", "player", "Player taking the first turn"),
+            FactSpec("attacker_objectives", "end", "count", "Objectives the attacker controls", True, 3),
+        ]
+
+    def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
+        total = max((r.count for r in scenario.objective_results), default=0)
+        return [
+            f"Attacker holds {r.count} of {total} objectives: {r.kind} victory for the {r.side}."
+            for r in sorted(scenario.objective_results, key=lambda r: -r.count)
+        ]
+
+    def holder(self, event: dict[str, Any]) -> int | None:
+        """The player whose seat a secret event needs (``None``: any edit token will do)."""
+        if event.get("type") in engine.SECRET_TYPES:
+            who = event.get("player")
+            return who if isinstance(who, int) and not isinstance(who, bool) else None
+        return None
+
+    def secret(self, event: dict[str, Any]) -> bool:
+        return event.get("type") in engine.SECRET_TYPES
+
+    def visible_event(
+        self, event: dict[str, Any], seat: int | None, state: SiegeGame | None = None
+    ) -> dict[str, Any]:
+        """The event as ``seat`` may see it: a siege tactic without its die until both are in,
+        except to its holder (without ``state``, a tactic stays hidden from the others)."""
+        if not self.secret(event) or self.holder(event) == seat or (state is not None and state.revealed):
+            return event
+        return {k: v for k, v in event.items() if k != "tactic"} | {"hidden": True}
+
+    def summary(self, state: SiegeGame, seat: int | None = None) -> dict[str, Any]:
+        """The siege as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""
+        g = state
+        current = g.current_round
+        return {
+            "status": g.status,
+            "battle_rounds": g.battle_rounds,
+            "round": min(current, g.battle_rounds),
+            "stage": g.stage,
+            "next": None if g.finished else {"round": current, "players": g.next_players()},
+            "players": [
+                {"name": pl.name, "side": g.side(i), "seat": i == seat}
+                for i, pl in enumerate(g.setup.players)
+            ],
+            "siege": _siege(g, seat),
+            "contingents": _split(g),
+            "rounds": [{"event": r.event, "round": r.round, "first": r.first} for r in g.rounds.values()],
+            "turns": [{"event": t.event, "round": t.round, "player": t.player} for t in g.turns],
+            "relief": {
+                "arrived": g.arrived,
+                "edge": g.edge.edge if g.edge else None,
+                "edge_die": g.edge.die if g.edge else None,
+                "target": g.scenario.relief.target if g.scenario.relief else None,
+                "rolls": [
+                    {
+                        "event": x.event,
+                        "round": x.round,
+                        "dice": list(x.dice),
+                        "total": x.total,
+                        "arrived": x.arrived,
+                    }
+                    for x in g.relief_rolls
+                ],
+            },
+            # The three objectives go on fortress features at the table: none has a fixed place.
+            "objectives": [],
+            "control_exception": _rule(g.scenario, "controlling-objectives"),
+            "reminders": [{"id": r.id, "name": r.name, "summary": r.summary} for r in g.scenario.rules],
+            "attacker_objectives": g.ending.attacker_objectives if g.ending else None,
+            "result": g.result.as_dict() if g.result else None,
+            "rolls": [r.as_dict() for r in g.rolls],
+        }
+
+
+def _rule(scenario: Scenario, rule_id: str) -> str | None:
+    found = next((r for r in scenario.rules if r.id == rule_id), None)
+    return found.summary if found else None
+
+
+def _siege(g: SiegeGame, seat: int | None) -> dict[str, Any]:
+    """The siege phase: tactics hidden from all but their holder until both are in."""
+    tactics: dict[str, int | None] = {}
+    names: dict[str, str | None] = {}
+    for side in SIDES:
+        pick = g.picks.get(g.of_side(side))
+        shown = pick is not None and (g.revealed or pick.player == seat)
+        tactics[side] = pick.die if shown and pick else None
+        found = g.rules.tactic(pick.die) if shown and pick else None
+        names[side] = found.name if found else None
+    cell = g.modifiers
+    tunnel = g.tunnel
+    return {
+        "picked": {side: g.of_side(side) in g.picks for side in SIDES},
+        "revealed": g.revealed,
+        "tactics": tactics,
+        "tactic_names": names,
+        "modifiers": {"batter": cell.batter, "starve": cell.starve, "tunnel": cell.tunnel} if cell else None,
+        "batter": [r.as_dict() for r in g.batter] if g.batter is not None else None,
+        "starve": [r.as_dict() for r in g.starve] if g.starve is not None else None,
+        "tunnel": (
+            {
+                "attacker_die": tunnel.attacker_die,
+                "defender_die": tunnel.defender_die,
+                "modified": tunnel.modified,
+                "completed": tunnel.completed,
+            }
+            if tunnel
+            else None
+        ),
+        "tunnel_party": list(g.party) if g.party is not None else None,
+    }
+
+
+def _split(g: SiegeGame) -> dict[str, Any] | None:
+    s = g.split
+    if s is None:
+        return None
+    return {
+        "garrison": s.garrison,
+        "relief": s.relief,
+        "garrison_units": list(s.garrison_units),
+        "relief_units": list(s.relief_units),
+    }
+
+
+SYSTEM = register(Siege("siege", engine))

@@ -1,0 +1,428 @@
+"""A siege's events -> the siege phase, the battle rounds, the relief force and the result.
+
+The order is the seed's: both players hide a siege tactic; once both are in, the siege
+table gives the modifiers; the attacker rolls batter, then starve, then tunnel; then the
+battle rounds and turns are recorded as in Pitched Battles, scoring no VP. Inside the
+defender's turn a relief roll may bring the relief force; the end records how many
+objectives the attacker holds. Every die is recorded as it landed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import contingents
+from app.rules import event_fields as f
+from app.rules import pack as p
+from app.rules.game import Setup
+from app.rules.log import Refused
+from app.rules.outcome import Result
+from app.rules.rolls import parse_roll
+from app.rules.systems.siege.state import (
+    Edge,
+    Ending,
+    FeatureRoll,
+    Pick,
+    ReliefRoll,
+    RoundStart,
+    SiegeGame,
+    Split,
+    TunnelRoll,
+    Turn,
+    UnitRoll,
+)
+
+EVENT_TYPES = (
+    "siege_tactic",
+    "contingents",
+    "batter",
+    "starve",
+    "tunnel",
+    "tunnel_party",
+    "battle_round",
+    "turn",
+    "relief_roll",
+    "relief_edge",
+    "end",
+    "roll",
+)
+#: Events that hold a secret until both are in.
+SECRET_TYPES = ("siege_tactic",)
+MAX_FEATURES = 60
+MAX_UNITS = 120
+MOUNTED = ("MOUNT", "MOUNTED")
+
+
+def new_game(pack: p.Pack, setup: Setup) -> SiegeGame:
+    """An empty siege for that set-up; the attacker is the player whose side is ``attacker``
+    (the first player when the pack names no sides)."""
+    scenario = pack.scenario(setup.scenario)
+    if scenario is None or pack.siege is None:
+        raise ValueError(f"pack {pack.id} has no siege scenario {setup.scenario}")
+    sides = [pl.side for pl in setup.players]
+    attacker = sides.index("attacker") if "attacker" in sides else 0
+    return SiegeGame(
+        setup=setup, pack=pack, scenario=scenario, rules=pack.siege, attacker=attacker, defender=1 - attacker
+    )
+
+
+def _open(game: SiegeGame) -> None:
+    if game.finished:
+        raise Refused("The battle is over; undo the last entry to change it.")
+
+
+def _player(game: SiegeGame, event: dict[str, Any], name: str = "player") -> int:
+    found = f.player(event.get(name), name, game.player_count)
+    assert found is not None
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# The siege phase
+# ---------------------------------------------------------------------------------------
+def _apply_tactic(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"player", "tactic"}, "a siege tactic")
+    _open(game)
+    player = _player(game, event)
+    side = game.side(player)
+    allowed = game.rules.dice(side)
+    die = event.get("tactic")
+    if isinstance(die, bool) or not isinstance(die, int) or die not in allowed:
+        names = ", ".join(f"{d} ({t.name})" for d in allowed if (t := game.rules.tactic(d)))
+        raise Refused(f"tactic must be the {side}'s die: {names}.")
+    if player in game.picks:
+        raise Refused(f"{game.name(player)} has already picked a siege tactic; undo that entry to change it.")
+    game.picks[player] = Pick(eid, player, die)
+
+
+def _need_stage(game: SiegeGame, stage: str, what: str) -> None:
+    _open(game)
+    order = ["tactics", "batter", "starve", "tunnel", "battle"]
+    now = game.stage
+    if order.index(now) < order.index(stage):
+        waiting = {
+            "tactics": "both siege tactics are picked",
+            "batter": "the batter rolls are recorded",
+            "starve": "the starve rolls are recorded",
+            "tunnel": "the tunnel roll is recorded",
+        }[now]
+        raise Refused(f"{what} must wait until {waiting}.")
+    if order.index(now) > order.index(stage):
+        raise Refused(f"{what}: the siege phase has passed this step; undo the later entries to change it.")
+
+
+def batter_outcome(rules: p.SiegeRules, defensible: bool, modified: int) -> str:
+    """What a batter die does: demolish a defensible feature, strip cover from another, or nothing."""
+    if modified < rules.batter_on:
+        return "stands"
+    return "demolished" if defensible else "no-cover"
+
+
+def _apply_batter(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"features"}, "the batter rolls")
+    _need_stage(game, "batter", "The batter rolls")
+    cell = game.modifiers
+    assert cell is not None
+    rolls = []
+    for i, item in enumerate(f.items(event.get("features"), "features", MAX_FEATURES)):
+        where = f"features[{i}]"
+        if not isinstance(item, dict):
+            raise Refused(
+                f'{where} must be an object such as {{"feature": "Gatehouse", "defensible": true, "die": 5}}.'
+            )
+        f.only(item, {"feature", "defensible", "die"}, f"{where}")
+        feature = f.name(item.get("feature"), f"{where}.feature")
+        defensible = f.flag(item.get("defensible"), f"{where}.defensible")
+        die = f.die(item.get("die"), f"{where}.die")
+        modified = die + cell.batter
+        rolls.append(
+            FeatureRoll(feature, defensible, die, modified, batter_outcome(game.rules, defensible, modified))
+        )
+    game.batter = tuple(rolls)
+
+
+def starved(rules: p.SiegeRules, modifier: int, die: int, hero: bool) -> tuple[int, bool]:
+    """A starve die modified (the table's modifier, and -1 for a HERO) and whether it starves."""
+    modified = die + modifier + (rules.starve_hero if hero else 0)
+    return modified, modified >= rules.starve_on
+
+
+def _apply_starve(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"units"}, "the starve rolls")
+    _need_stage(game, "starve", "The starve rolls")
+    cell = game.modifiers
+    assert cell is not None
+    rolls = []
+    for i, item in enumerate(f.items(event.get("units"), "units", MAX_UNITS)):
+        where = f"units[{i}]"
+        if not isinstance(item, dict):
+            raise Refused(
+                f'{where} must be an object such as {{"unit": "Liberators", "hero": false, "die": 5}}.'
+            )
+        f.only(item, {"unit", "hero", "die", "mortal_wounds"}, where)
+        unit = f.name(item.get("unit"), f"{where}.unit")
+        hero = f.flag(item.get("hero"), f"{where}.hero")
+        die = f.die(item.get("die"), f"{where}.die")
+        modified, hit = starved(game.rules, cell.starve, die, hero)
+        wounds = item.get("mortal_wounds")
+        if hit:
+            wounds = f.die(wounds, f"{where}.mortal_wounds (a D3)", 3)
+        elif wounds not in (None, 0):
+            raise Refused(
+                f"{where}.mortal_wounds must be left out: the die ({modified} after modifiers) "
+                f"needed {game.rules.starve_on} or more."
+            )
+        rolls.append(UnitRoll(unit, hero, die, modified, hit, wounds or 0))
+    game.starve = tuple(rolls)
+
+
+def _apply_tunnel(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"dice"}, "the tunnel roll")
+    _need_stage(game, "tunnel", "The tunnel roll")
+    cell = game.modifiers
+    assert cell is not None
+    attacker, defender = f.dice(event.get("dice"), "dice ([attacker's die, defender's die])", 2)
+    game.tunnel = TunnelRoll(eid, attacker, defender, attacker + cell.tunnel)
+
+
+def party_unit(item: Any, where: str) -> dict[str, Any]:
+    """A unit named for the tunnel, with what decides whether it may go: HERO, MONSTER, a mount."""
+    if not isinstance(item, dict):
+        raise Refused(
+            f'{where} must be an object such as {{"name": "Knight-Questor", "keywords": ["HERO"]}}.'
+        )
+    f.only(item, {"name", "keywords", "mounted"}, where)
+    words = item.get("keywords") or []
+    if not isinstance(words, list) or len(words) > 40 or not all(isinstance(w, str) for w in words):
+        raise Refused(f"{where}.keywords must be a list of at most 40 keywords.")
+    keywords = [w.strip().upper() for w in words if w.strip()]
+    mounted = f.flag(item.get("mounted"), f"{where}.mounted") or any(w in MOUNTED for w in keywords)
+    return {
+        "name": f.name(item.get("name"), f"{where}.name"),
+        "hero": "HERO" in keywords,
+        "monster": "MONSTER" in keywords,
+        "mounted": mounted,
+    }
+
+
+def tunnel_candidates(rules: p.SiegeRules, units: list[dict[str, Any]]) -> dict[str, Any]:
+    """Which units may go through a completed tunnel: HEROES and other units without mounts
+    that are not MONSTERS, and how many of each may go."""
+    fit = [u for u in units if not u["monster"] and not u["mounted"]]
+    return {
+        "heroes": [u["name"] for u in fit if u["hero"]],
+        "others": [u["name"] for u in fit if not u["hero"]],
+        "max_heroes": rules.tunnel_heroes,
+        "max_others": rules.tunnel_others,
+    }
+
+
+def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"units"}, "the tunnel party")
+    _open(game)
+    if game.tunnel is None or not game.tunnel.completed:
+        raise Refused(
+            "units: only a completed tunnel lets units through; the tunnel roll did not complete one."
+        )
+    if game.party is not None:
+        raise Refused("The units sent into the tunnel are already recorded; undo that entry to change it.")
+    rules = game.rules
+    units = [party_unit(u, f"units[{i}]") for i, u in enumerate(f.items(event.get("units"), "units", 10, 1))]
+    for u in units:
+        if u["monster"] or u["mounted"]:
+            why = "a MONSTER" if u["monster"] else "mounted"
+            raise Refused(
+                f"units: {u['name']} is {why}; only units without mounts that are not MONSTERS go through."
+            )
+    heroes = [u for u in units if u["hero"]]
+    if len(heroes) > rules.tunnel_heroes or len(units) - len(heroes) > rules.tunnel_others:
+        raise Refused(
+            f"units: at most {rules.tunnel_heroes} HERO and {rules.tunnel_others} other units go through the tunnel."
+        )
+    game.party = tuple(units)
+
+
+def _apply_contingents(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"garrison", "relief"}, "the defender's contingents")
+    _open(game)
+    rules = game.scenario.contingents
+    if rules is None:
+        raise Refused(f"{game.scenario.name} has no contingents to record.")
+    if game.turns or game.rounds:
+        raise Refused("The contingents are set before the first battle round.")
+    if game.split is not None:
+        raise Refused("The contingents are already recorded; undo that entry to change them.")
+    garrison, g_units = contingents.read_part(event.get("garrison"), "garrison")
+    relief, r_units = contingents.read_part(event.get("relief"), "relief")
+    if set(g_units) & set(r_units):
+        both = sorted(set(g_units) & set(r_units))[0]
+        raise Refused(f"relief: {both} is in the garrison too; each unit goes in one contingent.")
+    sizes = [garrison, relief]
+    problems = contingents.split_problems(rules, sizes, ["garrison", "relief force"])
+    if problems:
+        raise Refused(f"relief: {problems[0]}")
+    game.split = Split(eid, garrison, relief, g_units, r_units)
+
+
+# ---------------------------------------------------------------------------------------
+# Battle rounds and the relief force
+# ---------------------------------------------------------------------------------------
+def _round(game: SiegeGame, event: dict[str, Any]) -> int:
+    last = game.battle_rounds
+    try:
+        return f.whole(event.get("round"), "round", 1, last)
+    except Refused:
+        raise Refused(f"round must be a battle round from 1 to {last}.") from None
+
+
+def _apply_battle_round(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"round", "first"}, "a battle round's start")
+    _need_stage(game, "battle", "A battle round")
+    r = _round(game, event)
+    first = f.player(event.get("first"), "first", game.player_count, optional=True)
+    now = game.current_round
+    if r in game.rounds:
+        raise Refused(f"Battle round {r} has already been started; undo that entry to change it.")
+    if r < now or game.turns_in(r):
+        raise Refused(f"Battle round {r} is already under way; its start is recorded before its first turn.")
+    if r > now:
+        raise Refused(f"Battle round {r} cannot start yet: battle round {now} is not finished.")
+    game.rounds[r] = RoundStart(eid, r, first)
+
+
+def _apply_turn(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"round", "player"}, "a turn")
+    _need_stage(game, "battle", "A turn")
+    r = _round(game, event)
+    player = _player(game, event)
+    now = game.current_round
+    if r < now or any(t.player == player for t in game.turns_in(r)):
+        raise Refused(f"{game.name(player)} has already taken their turn in battle round {r}.")
+    if r > now:
+        raise Refused(f"Battle round {r} cannot be recorded yet: battle round {now} is not finished.")
+    if player not in game.next_players():
+        first = game.next_players()[0]
+        raise Refused(
+            f"{game.name(first)} takes the first turn in battle round {r}, so their turn is recorded first."
+        )
+    game.turns.append(Turn(eid, r, player))
+
+
+def relief_total(dice: tuple[int, int], round_: int) -> int:
+    """The relief roll's score: both dice plus the battle round."""
+    return dice[0] + dice[1] + round_
+
+
+def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"round", "dice"}, "a relief roll")
+    relief = game.scenario.relief
+    if relief is None:
+        raise Refused(f"{game.scenario.name} has no relief force.")
+    _need_stage(game, "battle", "A relief roll")
+    if game.arrived is not None:
+        raise Refused(
+            f"The relief force arrived in battle round {game.arrived}; there are no more relief rolls."
+        )
+    r = _round(game, event)
+    dice = f.dice(event.get("dice"), "dice", 2)
+    defender = game.defender
+    if r != game.current_round or defender not in game.next_players():
+        raise Refused(
+            f"round: the relief roll is made at the end of the defender's movement phase, inside "
+            f"{game.name(defender)}'s turn, and battle round {r} is not in it."
+        )
+    if any(x.round == r for x in game.relief_rolls):
+        raise Refused(f"The relief roll of battle round {r} is already recorded; undo it to change it.")
+    total = relief_total((dice[0], dice[1]), r)
+    game.relief_rolls.append(ReliefRoll(eid, r, (dice[0], dice[1]), total, total >= relief.target))
+
+
+def _apply_relief_edge(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"die"}, "the relief force's edge")
+    relief = game.scenario.relief
+    if relief is None:
+        raise Refused(f"{game.scenario.name} has no relief force.")
+    _open(game)
+    if game.arrived is None:
+        raise Refused("die: the edge is rolled once the relief force has arrived.")
+    if game.edge is not None:
+        raise Refused("The relief force's edge is already recorded; undo that entry to change it.")
+    die = f.die(event.get("die"), "die")
+    game.edge = Edge(eid, die, relief.edge(die))
+
+
+# ---------------------------------------------------------------------------------------
+# The end
+# ---------------------------------------------------------------------------------------
+def siege_result(game: SiegeGame, held: int) -> Result:
+    """The result when the attacker controls ``held`` objectives at the end."""
+    row = next(r for r in game.scenario.objective_results if r.count == held)
+    winner = game.of_side(row.side)
+    total = max(r.count for r in game.scenario.objective_results)
+    return Result(
+        row.kind,
+        winner,
+        f"The attacker controls {held} of {total} objectives: a {row.kind} victory for the "
+        f"{row.side}, {game.name(winner)}.",
+    )
+
+
+def _apply_end(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"attacker_objectives"}, "the end")
+    _need_stage(game, "battle", "The end")
+    counts = sorted(r.count for r in game.scenario.objective_results)
+    held = f.whole(event.get("attacker_objectives"), "attacker_objectives", counts[0], counts[-1])
+    game.ending = Ending(eid, held, siege_result(game, held))
+
+
+def _apply_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    game.rolls.append(parse_roll(event, eid, game.player_count))
+
+
+APPLY = {
+    "siege_tactic": _apply_tactic,
+    "contingents": _apply_contingents,
+    "batter": _apply_batter,
+    "starve": _apply_starve,
+    "tunnel": _apply_tunnel,
+    "tunnel_party": _apply_party,
+    "battle_round": _apply_battle_round,
+    "turn": _apply_turn,
+    "relief_roll": _apply_relief_roll,
+    "relief_edge": _apply_relief_edge,
+    "end": _apply_end,
+    "roll": _apply_roll,
+}
+
+
+def apply_event(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    APPLY[event["type"]](game, event, eid)
+
+
+# ---------------------------------------------------------------------------------------
+# Next steps
+# ---------------------------------------------------------------------------------------
+OVER = "over"
+
+
+def next_steps(game: SiegeGame) -> dict[str, Any]:
+    """The steps a phone may record next, as plain data: the siege phase's parts in order,
+    then each battle round's start and turns, then the end (docs/offline.md)."""
+    if game.finished:
+        return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
+    stage = game.stage
+    order = ["tactics", "batter", "starve", "tunnel"]
+    plan = order[order.index(stage) :] if stage in order else []
+    now = game.current_round
+    for r in range(now, game.battle_rounds + 1):
+        if r not in game.rounds and not game.turns_in(r):
+            plan.append(f"round-{r}")
+        done = {t.player for t in game.turns_in(r)}
+        first = game.rounds[r].first if r in game.rounds else None
+        order_ = [first] if first is not None and first not in done else []
+        order_ += [i for i in range(game.player_count) if i not in done and i not in order_]
+        plan += [f"turn-{r}-{i}" for i in order_]
+    plan += ["end", OVER]
+    in_play = now if stage == "battle" and now <= game.battle_rounds else None
+    return {"plan": plan, "in_play": in_play, "steps": {step: {} for step in plan}}

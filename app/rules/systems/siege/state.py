@@ -1,0 +1,245 @@
+"""A siege as its events build it: the secret tactics, the siege rolls, the battle and the end.
+
+Entries are frozen: the log copies a state by its containers only (app/rules/log.py), so an
+entry, once made, is never changed; a later event replaces a field or adds an entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import pack as p
+from app.rules.game import Setup
+from app.rules.outcome import Result
+
+SIDES = ("attacker", "defender")
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A siege tactic picked in secret: the die the player hid."""
+
+    event: str
+    player: int
+    die: int
+
+
+@dataclass(frozen=True)
+class FeatureRoll:
+    """One batter die for one terrain feature of the fortress."""
+
+    feature: str
+    defensible: bool
+    die: int
+    modified: int
+    outcome: str  # "demolished", "no-cover" or "stands"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "feature": self.feature,
+            "defensible": self.defensible,
+            "die": self.die,
+            "modified": self.modified,
+            "outcome": self.outcome,
+        }
+
+
+@dataclass(frozen=True)
+class UnitRoll:
+    """One starve die for one defending unit, and the mortal wounds it dealt (D3 on a success)."""
+
+    unit: str
+    hero: bool
+    die: int
+    modified: int
+    starved: bool
+    wounds: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "hero": self.hero,
+            "die": self.die,
+            "modified": self.modified,
+            "starved": self.starved,
+            "mortal_wounds": self.wounds,
+        }
+
+
+@dataclass(frozen=True)
+class TunnelRoll:
+    """Both tunnel dice: the attacker's (modified) against the defender's."""
+
+    event: str
+    attacker_die: int
+    defender_die: int
+    modified: int
+
+    @property
+    def completed(self) -> bool:
+        return self.modified > self.defender_die
+
+
+@dataclass(frozen=True)
+class Split:
+    """The defender's garrison and relief force, as counts or as the units' names."""
+
+    event: str
+    garrison: int
+    relief: int
+    garrison_units: tuple[str, ...]
+    relief_units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    event: str
+    round: int
+    first: int | None
+
+
+@dataclass(frozen=True)
+class Turn:
+    event: str
+    round: int
+    player: int
+
+
+@dataclass(frozen=True)
+class ReliefRoll:
+    """The defender's 2D6 at the end of a movement phase, plus the battle round."""
+
+    event: str
+    round: int
+    dice: tuple[int, int]
+    total: int
+    arrived: bool
+
+
+@dataclass(frozen=True)
+class Edge:
+    event: str
+    die: int
+    edge: str
+
+
+@dataclass(frozen=True)
+class Ending:
+    event: str
+    attacker_objectives: int
+    result: Result
+
+
+@dataclass
+class SiegeGame:
+    """Everything the events say about a siege, computed afresh on every replay."""
+
+    setup: Setup
+    pack: p.Pack
+    scenario: p.Scenario
+    rules: p.SiegeRules
+    attacker: int
+    defender: int
+    picks: dict[int, Pick] = field(default_factory=dict)
+    split: Split | None = None
+    batter: tuple[FeatureRoll, ...] | None = None
+    starve: tuple[UnitRoll, ...] | None = None
+    tunnel: TunnelRoll | None = None
+    party: tuple[dict[str, Any], ...] | None = None
+    rounds: dict[int, RoundStart] = field(default_factory=dict)
+    turns: list[Turn] = field(default_factory=list)
+    relief_rolls: list[ReliefRoll] = field(default_factory=list)
+    edge: Edge | None = None
+    ending: Ending | None = None
+    rolls: list[Any] = field(default_factory=list)
+    effective: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    # --- who ----------------------------------------------------------------------------
+    @property
+    def player_count(self) -> int:
+        return len(self.setup.players)
+
+    def name(self, player: int) -> str:
+        return self.setup.player_name(player)
+
+    def side(self, player: int) -> str:
+        return "attacker" if player == self.attacker else "defender"
+
+    def of_side(self, side: str) -> int:
+        return self.attacker if side == "attacker" else self.defender
+
+    # --- the siege phase ------------------------------------------------------------------
+    @property
+    def revealed(self) -> bool:
+        """Both tactics are in: the dice are shown and the table read."""
+        return self.attacker in self.picks and self.defender in self.picks
+
+    @property
+    def modifiers(self) -> p.SiegeCell | None:
+        if not self.revealed:
+            return None
+        return self.rules.cell(self.picks[self.attacker].die, self.picks[self.defender].die)
+
+    @property
+    def stage(self) -> str:
+        """The next part of the siege phase: tactics, batter, starve, tunnel, or battle."""
+        if not self.revealed:
+            return "tactics"
+        if self.batter is None:
+            return "batter"
+        if self.starve is None:
+            return "starve"
+        if self.tunnel is None:
+            return "tunnel"
+        return "battle"
+
+    # --- battle rounds -------------------------------------------------------------------------
+    @property
+    def battle_rounds(self) -> int:
+        return self.scenario.battle_rounds or 5
+
+    def turns_in(self, round_: int) -> list[Turn]:
+        return [t for t in self.turns if t.round == round_]
+
+    @property
+    def current_round(self) -> int:
+        """The battle round now being played (one past the last once every turn is in)."""
+        r = 1
+        while len(self.turns_in(r)) >= self.player_count:
+            r += 1
+        return r
+
+    def next_players(self) -> list[int]:
+        """Players who may record the next turn."""
+        r = self.current_round
+        if self.finished or r > self.battle_rounds:
+            return []
+        done = {t.player for t in self.turns_in(r)}
+        start = self.rounds.get(r)
+        if not done and start is not None and start.first is not None:
+            return [start.first]
+        return [i for i in range(self.player_count) if i not in done]
+
+    @property
+    def arrived(self) -> int | None:
+        """The battle round the relief force arrived in, if it has."""
+        return next((r.round for r in self.relief_rolls if r.arrived), None)
+
+    # --- the end -----------------------------------------------------------------------------
+    def vp(self, player: int) -> int:
+        """A siege scores no victory points (the club home's card asks every game for them)."""
+        return 0
+
+    @property
+    def finished(self) -> bool:
+        return self.ending is not None
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in_progress"
+
+    @property
+    def result(self) -> Result | None:
+        return self.ending.result if self.ending else None

@@ -1,0 +1,308 @@
+"""A Tunnel Wars series' events -> contingents, battles, the denizen, the tunnels' dangers.
+
+Each army is split into three contingents; before each of the three battles both players
+pick one in secret (each is used once) and name its general. Inside a battle the rounds,
+the denizen's roll-offs, unstable surroundings and Cunning Traps are recorded with every
+die; a battle ends when one contingent is destroyed (or both at once: nobody wins it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import contingents
+from app.rules import event_fields as f
+from app.rules import pack as p
+from app.rules.game import Setup
+from app.rules.log import Refused
+from app.rules.rolls import parse_roll
+from app.rules.systems.tunnels.state import (
+    BattleResult,
+    BattleRound,
+    BeastChange,
+    Pick,
+    RollOff,
+    Split,
+    Trap,
+    TunnelGame,
+    Unstable,
+)
+
+EVENT_TYPES = (
+    "contingents",
+    "contingent",
+    "battle_round",
+    "denizen",
+    "denizen_attack",
+    "tame",
+    "unstable",
+    "trap",
+    "battle_result",
+    "roll",
+)
+SECRET_TYPES = ("contingent",)
+CHOICES = ("cave-in", "stalactites")
+MAX_ROLL_OFFS = 12
+
+
+def new_game(pack: p.Pack, setup: Setup) -> TunnelGame:
+    """An empty series for that set-up."""
+    scenario = pack.scenario(setup.scenario)
+    if scenario is None or scenario.tunnel_fighting is None:
+        raise ValueError(f"pack {pack.id} has no tunnel scenario {setup.scenario}")
+    return TunnelGame(setup=setup, pack=pack, scenario=scenario, fighting=scenario.tunnel_fighting)
+
+
+def _player(game: TunnelGame, event: dict[str, Any], name: str = "player") -> int:
+    found = f.player(event.get(name), name, game.player_count)
+    assert found is not None
+    return found
+
+
+def _battle(game: TunnelGame, event: dict[str, Any], started: bool = True) -> int:
+    """The battle an event names: the one being fought now; ``started``: both contingents are in."""
+    if game.finished:
+        raise Refused(f"All {game.battles} battles are fought; undo the last entry to change them.")
+    now = game.current_battle
+    b = event.get("battle")
+    if isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= game.battles:
+        raise Refused(f"battle must be a battle from 1 to {game.battles}.")
+    if b != now:
+        raise Refused(f"battle: battle {now} is being fought now, not battle {b}.")
+    if started and not game.revealed(b):
+        raise Refused(f"battle: battle {b} starts once both players have picked their contingent.")
+    return b
+
+
+def _round(event: dict[str, Any], low: int = 1) -> int:
+    return f.whole(event.get("round"), "round", low, 99)
+
+
+# ---------------------------------------------------------------------------------------
+# Contingents
+# ---------------------------------------------------------------------------------------
+def _apply_split(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"player", "contingents"}, "an army's contingents")
+    rules = game.scenario.contingents
+    if rules is None:
+        raise Refused(f"{game.scenario.name} has no contingents to record.")
+    player = _player(game, event)
+    if player in game.splits:
+        raise Refused(
+            f"{game.name(player)}'s contingents are already recorded; undo that entry to change them."
+        )
+    if game.used(player):
+        raise Refused(f"{game.name(player)}'s army is split before their first contingent is picked.")
+    raw = f.items(event.get("contingents"), "contingents", len(rules.ids), len(rules.ids))
+    parts = [contingents.read_part(v, f"contingents[{i}]") for i, v in enumerate(raw)]
+    named = [n for _, units in parts for n in units]
+    if len(set(named)) != len(named):
+        raise Refused("contingents names a unit twice; each unit goes in one contingent.")
+    labels = [f"contingent {i + 1}" for i in range(len(parts))]
+    problems = contingents.split_problems(rules, [n for n, _ in parts], labels)
+    if problems:
+        raise Refused(f"contingents: {problems[0]}")
+    game.splits[player] = Split(eid, player, tuple(n for n, _ in parts), tuple(u for _, u in parts))
+
+
+def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"battle", "player", "contingent", "general"}, "a contingent's pick")
+    b = _battle(game, event, started=False)
+    player = _player(game, event)
+    top = game.contingent_count
+    c = event.get("contingent")
+    if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= top:
+        raise Refused(f"contingent must be one of the army's contingents, 1 to {top}.")
+    if player in game.picks_in(b):
+        raise Refused(
+            f"{game.name(player)} has already picked a contingent for battle {b}; undo it to change it."
+        )
+    used = game.used(player)
+    if c in used:
+        raise Refused(
+            f"contingent {c} already fought in battle {used[c]}; each contingent fights in one battle only."
+        )
+    general = event.get("general")
+    general = None if general in (None, "") else f.name(general, "general")
+    game.picks.append(Pick(eid, b, player, c, general))
+
+
+# ---------------------------------------------------------------------------------------
+# Inside a battle
+# ---------------------------------------------------------------------------------------
+def _apply_round(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"battle", "round", "first"}, "a battle round's start")
+    b = _battle(game, event)
+    r = _round(event)
+    first = f.player(event.get("first"), "first", game.player_count, optional=True)
+    expected = len(game.rounds_in(b)) + 1
+    if r != expected:
+        raise Refused(f"round: the next battle round of battle {b} is {expected}.")
+    game.rounds.append(BattleRound(eid, b, r, first))
+
+
+def roll_off_winner(pairs: list[tuple[int, int]]) -> int | None:
+    """The winner of a two-player roll-off given each pair of dice in turn (ties roll again)."""
+    if not pairs:
+        return None
+    *tied, (a, c) = pairs
+    if any(x != y for x, y in tied) or a == c:
+        return None
+    return 0 if a > c else 1
+
+
+def _apply_denizen(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"battle", "round", "dice"}, "the denizen's roll-off")
+    b = _battle(game, event, started=False)
+    r = _round(event, low=0)
+    raw = f.items(event.get("dice"), "dice", MAX_ROLL_OFFS, 1)
+    pairs = [f.dice(pair, f"dice[{i}]", 2) for i, pair in enumerate(raw)]
+    winner = roll_off_winner([(x[0], x[1]) for x in pairs])
+    if winner is None:
+        raise Refused("dice: every pair but the last must be a tie (rolled again), and the last must not be.")
+    if any((x.battle, x.round) == (b, r) for x in game.roll_offs):
+        what = "set-up" if r == 0 else f"battle round {r}"
+        raise Refused(f"The denizen's roll-off for the {what} of battle {b} is already recorded.")
+    game.roll_offs.append(RollOff(eid, b, r, tuple((x[0], x[1]) for x in pairs), winner))
+
+
+def _apply_change(game: TunnelGame, event: dict[str, Any], eid: str, kind: str) -> None:
+    what = "an attack on the denizen" if kind == "attack" else "Tame the Raging Beast"
+    f.only(event, {"battle", "round", "player"}, what)
+    b = _battle(game, event)
+    r = _round(event)
+    player = _player(game, event)
+    commander = game.commander(b, r)
+    if kind == "attack" and commander != player:
+        raise Refused(
+            f"player: only the denizen's commanding player may attack it, and {game.name(player)} "
+            f"does not command it in battle round {r}."
+        )
+    if kind == "attack" and any(
+        (c.battle, c.round, c.player, c.kind) == (b, r, player, "attack") for c in game.changes
+    ):
+        raise Refused(f"{game.name(player)} has already turned on the denizen in battle round {r}.")
+    game.changes.append(BeastChange(eid, b, r, player, kind))
+
+
+def _apply_attack(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    _apply_change(game, event, eid, "attack")
+
+
+def _apply_tame(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    _apply_change(game, event, eid, "tame")
+
+
+def _apply_unstable(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(
+        event, {"battle", "round", "player", "die", "choice", "point", "d3", "units"}, "unstable surroundings"
+    )
+    b = _battle(game, event)
+    r = _round(event)
+    player = _player(game, event)
+    if any((u.battle, u.round, u.player) == (b, r, player) for u in game.unstable):
+        raise Refused(
+            f"{game.name(player)}'s unstable surroundings die for battle round {r} is already recorded."
+        )
+    die = f.die(event.get("die"), "die")
+    choice = event.get("choice")
+    need = game.fighting.unstable_on
+    if choice is not None and die < need:
+        raise Refused(f"choice must be left out: the die needed {need} or more.")
+    if choice is not None and choice not in CHOICES:
+        raise Refused(f"choice must be {' or '.join(CHOICES)}, or left out.")
+    point = d3 = None
+    units: list[tuple[str, int, int]] = []
+    if choice == "cave-in":
+        point = f.name(event.get("point"), "point (where the cave-in is)", 120)
+    elif event.get("point") not in (None, ""):
+        raise Refused("point is only noted for a cave-in.")
+    if choice == "stalactites":
+        d3 = f.die(event.get("d3"), "d3 (how many enemy units may be picked)", 3)
+        raw = f.items(event.get("units"), "units", d3, 1)
+        for i, item in enumerate(raw):
+            if not isinstance(item, dict):
+                raise Refused(f'units[{i}] must be an object such as {{"unit": "Stormcast", "die": 4}}.')
+            f.only(item, {"unit", "die"}, f"units[{i}]")
+            unit = f.name(item.get("unit"), f"units[{i}].unit")
+            roll = f.die(item.get("die"), f"units[{i}].die")
+            units.append((unit, roll, 1 if roll >= game.fighting.stalactite_on else 0))
+        if len({u for u, _, _ in units}) != len(units):
+            raise Refused("units must name different enemy units.")
+    elif event.get("d3") is not None or event.get("units"):
+        raise Refused("d3 and units are only recorded for falling stalactites.")
+    game.unstable.append(Unstable(eid, b, r, player, die, choice, point, d3, tuple(units)))
+
+
+def _apply_trap(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(
+        event, {"battle", "round", "player", "target", "distance", "dice", "mortal_wounds"}, "Cunning Traps"
+    )
+    b = _battle(game, event)
+    r = None if event.get("round") is None else _round(event)
+    player = _player(game, event)
+    reach = game.fighting.trap_range
+    distance = event.get("distance")
+    if isinstance(distance, bool) or not isinstance(distance, int | float) or not 0 < distance <= reach:
+        raise Refused(
+            f'distance must be the measured distance in inches, more than 0 and at most {reach:g}".'
+        )
+    target = event.get("target")
+    target = None if target in (None, "") else f.name(target, "target")
+    a, c = f.dice(event.get("dice"), "dice", 2)
+    wounds = event.get("mortal_wounds")
+    if a + c >= distance:
+        wounds = f.die(wounds, "mortal_wounds (a D3)", 3)
+    elif wounds not in (None, 0):
+        raise Refused(f'mortal_wounds must be left out: the roll ({a + c}) did not reach {distance:g}".')
+    game.traps.append(Trap(eid, b, r, player, target, float(distance), (a, c), wounds or 0))
+
+
+def _apply_result(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"battle", "winner"}, "a battle's result")
+    b = _battle(game, event)
+    if "winner" not in event:
+        raise Refused(
+            "winner is required: the player whose opponent's contingent was destroyed, or null for both."
+        )
+    winner = f.player(event.get("winner"), "winner", game.player_count, optional=True)
+    game.results.append(BattleResult(eid, b, winner))
+
+
+def _apply_roll(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    game.rolls.append(parse_roll(event, eid, game.player_count))
+
+
+APPLY = {
+    "contingents": _apply_split,
+    "contingent": _apply_pick,
+    "battle_round": _apply_round,
+    "denizen": _apply_denizen,
+    "denizen_attack": _apply_attack,
+    "tame": _apply_tame,
+    "unstable": _apply_unstable,
+    "trap": _apply_trap,
+    "battle_result": _apply_result,
+    "roll": _apply_roll,
+}
+
+
+def apply_event(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    APPLY[event["type"]](game, event, eid)
+
+
+OVER = "over"
+
+
+def next_steps(game: TunnelGame) -> dict[str, Any]:
+    """The steps to come: each remaining battle's contingent picks, then its result."""
+    if game.finished:
+        return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
+    plan: list[str] = []
+    for b in range(game.current_battle, game.battles + 1):
+        picked = game.picks_in(b)
+        plan += [f"contingent-{b}-{i}" for i in range(game.player_count) if i not in picked]
+        plan.append(f"battle-{b}")
+    plan.append(OVER)
+    return {"plan": plan, "in_play": None, "steps": {step: {} for step in plan}}

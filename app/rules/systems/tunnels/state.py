@@ -1,0 +1,237 @@
+"""A Tunnel Wars series as its events build it: contingents, three battles and the beast.
+
+Entries are frozen: the log copies a state by its containers only (app/rules/log.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import pack as p
+from app.rules.game import Setup
+from app.rules.outcome import Result
+
+
+@dataclass(frozen=True)
+class Split:
+    """A player's army in three contingents: counts, and the units' names where given."""
+
+    event: str
+    player: int
+    sizes: tuple[int, ...]
+    units: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The contingent a player sends into a battle, picked in secret, and its general."""
+
+    event: str
+    battle: int
+    player: int
+    contingent: int
+    general: str | None
+
+
+@dataclass(frozen=True)
+class BattleRound:
+    event: str
+    battle: int
+    round: int
+    first: int | None
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """The denizen's roll-off: at set-up (round 0) or at the start of a battle round."""
+
+    event: str
+    battle: int
+    round: int
+    dice: tuple[tuple[int, int], ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class BeastChange:
+    """The denizen changes sides for the rest of a round: attacked, or tamed by a HERO."""
+
+    event: str
+    battle: int
+    round: int
+    player: int
+    kind: str  # "attack" or "tame"
+
+
+@dataclass(frozen=True)
+class Unstable:
+    """The hero-phase die for unstable surroundings, and what a 6 brought down."""
+
+    event: str
+    battle: int
+    round: int
+    player: int
+    die: int
+    choice: str | None  # None, "cave-in" or "stalactites"
+    point: str | None
+    d3: int | None
+    units: tuple[tuple[str, int, int], ...]  # (unit, die, mortal wounds)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "battle": self.battle,
+            "round": self.round,
+            "player": self.player,
+            "die": self.die,
+            "choice": self.choice,
+            "point": self.point,
+            "d3": self.d3,
+            "units": [{"unit": u, "die": d, "mortal_wounds": w} for u, d, w in self.units],
+        }
+
+
+@dataclass(frozen=True)
+class Trap:
+    """Cunning Traps: 2D6 against the distance to the enemy unit, D3 mortal wounds if it reaches."""
+
+    event: str
+    battle: int
+    round: int | None
+    player: int
+    target: str | None
+    distance: float
+    dice: tuple[int, int]
+    wounds: int
+
+    @property
+    def total(self) -> int:
+        return self.dice[0] + self.dice[1]
+
+    @property
+    def sprung(self) -> bool:
+        return self.total >= self.distance
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "battle": self.battle,
+            "round": self.round,
+            "player": self.player,
+            "target": self.target,
+            "distance": self.distance,
+            "dice": list(self.dice),
+            "total": self.total,
+            "sprung": self.sprung,
+            "mortal_wounds": self.wounds,
+        }
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    event: str
+    battle: int
+    winner: int | None
+
+
+@dataclass
+class TunnelGame:
+    """Everything the events say about a Tunnel Wars series, computed afresh on every replay."""
+
+    setup: Setup
+    pack: p.Pack
+    scenario: p.Scenario
+    fighting: p.TunnelFighting
+    splits: dict[int, Split] = field(default_factory=dict)
+    picks: list[Pick] = field(default_factory=list)
+    rounds: list[BattleRound] = field(default_factory=list)
+    roll_offs: list[RollOff] = field(default_factory=list)
+    changes: list[BeastChange] = field(default_factory=list)
+    unstable: list[Unstable] = field(default_factory=list)
+    traps: list[Trap] = field(default_factory=list)
+    results: list[BattleResult] = field(default_factory=list)
+    rolls: list[Any] = field(default_factory=list)
+    effective: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def player_count(self) -> int:
+        return len(self.setup.players)
+
+    def name(self, player: int) -> str:
+        return self.setup.player_name(player)
+
+    @property
+    def battles(self) -> int:
+        return self.scenario.battles or 3
+
+    @property
+    def contingent_count(self) -> int:
+        return len(self.scenario.contingents.ids) if self.scenario.contingents else 3
+
+    @property
+    def current_battle(self) -> int:
+        """The battle now being fought (one past the last once the series is over)."""
+        return len(self.results) + 1
+
+    def picks_in(self, battle: int) -> dict[int, Pick]:
+        return {k.player: k for k in self.picks if k.battle == battle}
+
+    def revealed(self, battle: int) -> bool:
+        """Both players' contingents for that battle are in: both are shown."""
+        return len(self.picks_in(battle)) == self.player_count
+
+    def used(self, player: int) -> dict[int, int]:
+        """The contingents a player has sent, each with its battle."""
+        return {k.contingent: k.battle for k in self.picks if k.player == player}
+
+    def rounds_in(self, battle: int) -> list[BattleRound]:
+        return [r for r in self.rounds if r.battle == battle]
+
+    def commander(self, battle: int, round_: int) -> int | None:
+        """Who commands the denizen now in that round: the roll-off's winner, then each change."""
+        who = next((r.winner for r in self.roll_offs if (r.battle, r.round) == (battle, round_)), None)
+        for c in self.changes:
+            if (c.battle, c.round) != (battle, round_):
+                continue
+            who = c.player if c.kind == "tame" else (None if who is None else 1 - who)
+        return who
+
+    def wins(self, player: int) -> int:
+        return sum(1 for r in self.results if r.winner == player)
+
+    def vp(self, player: int) -> int:
+        """The series' score, as the club home's card shows every game's: battles won."""
+        return self.wins(player)
+
+    @property
+    def current_round(self) -> int:
+        """The club home's card shows the battle being fought where other games show the round."""
+        return min(self.current_battle, self.battles)
+
+    @property
+    def finished(self) -> bool:
+        return len(self.results) >= self.battles
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in_progress"
+
+    @property
+    def result(self) -> Result | None:
+        """The series: all battles won, a major victory; two won, a minor one; else a draw."""
+        if not self.finished:
+            return None
+        wins = [self.wins(i) for i in range(self.player_count)]
+        top = max(wins)
+        row = next((s for s in self.scenario.series if s.won == top), None)
+        if row is not None and wins.count(top) == 1:
+            winner = wins.index(top)
+            return Result(
+                row.kind,
+                winner,
+                f"{self.name(winner)} won {top} of the {self.battles} battles: a {row.kind} victory.",
+            )
+        score = " to ".join(str(w) for w in sorted(wins, reverse=True))
+        return Result("draw", None, f"Battles won {score}: a draw.")

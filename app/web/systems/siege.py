@@ -1,0 +1,138 @@
+"""Sieges on screen and paper: the siege phase's forms, the battle, the relief force, the card.
+
+A siege tactic is picked on its player's own seat (the server takes it only with that seat's
+token); every other screen sees only that it was picked until both are in. Everything shown
+comes from the engine's summary for this screen's seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from app.games import Loaded, summary
+from app.rules.pack import Pack, Scenario
+from app.web.forms import number
+from app.web.systems import WebSide, register
+
+# Rows the batter and starve forms offer (blank rows are left out of the event).
+FEATURE_ROWS = 8
+UNIT_ROWS = 12
+
+
+def _units(raw: str) -> list[str] | int:
+    """A contingent typed as a count, or as units' names separated by commas."""
+    text = raw.strip()
+    if text.isdigit():
+        return int(text)
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def can_undo(loaded: Loaded, seat: int | None) -> bool:
+    """Whether this screen may take back the last entry: a secret one only from its holder's seat."""
+    last = loaded.state.effective[-1] if loaded.state.effective else None
+    if last is None:
+        return False
+    event = next((e for e in reversed(loaded.log) if e.get("id") == last), None)
+    holder = loaded.system.holder(event) if event is not None else None
+    return holder is None or holder == seat
+
+
+class SiegeWeb(WebSide):
+    def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
+        g = loaded.state
+        s = summary(loaded, seat)
+        rules = loaded.pack.siege
+        defender_turn = g.stage == "battle" and g.defender in g.next_players()
+        return {
+            "s": s,
+            "names": [p.name for p in g.setup.players],
+            "stage": g.stage,
+            "round": g.current_round,
+            "shown_round": min(g.current_round, g.battle_rounds),
+            "next_players": g.next_players(),
+            "round_started": g.current_round in g.rounds,
+            "seat_side": g.side(seat) if seat is not None else None,
+            "my_pick": seat is not None and seat in g.picks,
+            "tactic_choices": {
+                side: [rules.tactic(d) for d in rules.dice(side)] for side in ("attacker", "defender")
+            }
+            if rules
+            else {},
+            "feature_rows": FEATURE_ROWS,
+            "unit_rows": UNIT_ROWS,
+            "relief_open": defender_turn
+            and g.arrived is None
+            and not any(r.round == g.current_round for r in g.relief_rolls),
+            "edge_open": g.arrived is not None and g.edge is None,
+            "split_open": g.split is None
+            and not g.turns
+            and not g.rounds
+            and g.scenario.contingents is not None,
+            "party_open": g.tunnel is not None and g.tunnel.completed and g.party is None,
+            "can_undo": can_undo(loaded, seat),
+        }
+
+    def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+        """Each form of the siege screens as the event the JSON API takes."""
+        kind = event["type"]
+        if kind not in loaded.system.event_types:
+            return f"type must be one of {', '.join([*loaded.system.event_types, 'undo'])}."
+        if kind == "siege_tactic":
+            event.update(player=number(form.get("player")), tactic=number(form.get("tactic")))
+        elif kind == "contingents":
+            event.update(garrison=_units(form.get("garrison", "")), relief=_units(form.get("relief", "")))
+        elif kind == "batter":
+            event["features"] = [
+                {
+                    "feature": form.get(f"feature.{i}", "").strip(),
+                    "defensible": form.get(f"defensible.{i}") in ("on", "true"),
+                    "die": number(form.get(f"die.{i}")),
+                }
+                for i in range(FEATURE_ROWS)
+                if form.get(f"feature.{i}", "").strip() or form.get(f"die.{i}", "").strip()
+            ]
+        elif kind == "starve":
+            units = []
+            for i in range(UNIT_ROWS):
+                if not (form.get(f"unit.{i}", "").strip() or form.get(f"die.{i}", "").strip()):
+                    continue
+                unit: dict[str, Any] = {
+                    "unit": form.get(f"unit.{i}", "").strip(),
+                    "hero": form.get(f"hero.{i}") in ("on", "true"),
+                    "die": number(form.get(f"die.{i}")),
+                }
+                if form.get(f"wounds.{i}", "").strip():
+                    unit["mortal_wounds"] = number(form.get(f"wounds.{i}"))
+                units.append(unit)
+            event["units"] = units
+        elif kind == "tunnel":
+            event["dice"] = [number(form.get("attacker_die")), number(form.get("defender_die"))]
+        elif kind == "tunnel_party":
+            event["units"] = [
+                {"name": name.strip(), "keywords": ["HERO"] if i == 0 else []}
+                for i, name in enumerate([form.get("hero", ""), *form.get("others", "").split(",")])
+                if name.strip()
+            ]
+        elif kind in ("battle_round", "turn"):
+            event["round"] = number(form.get("round"))
+            key = "first" if kind == "battle_round" else "player"
+            event[key] = number(form.get(key))
+        elif kind == "relief_roll":
+            event.update(
+                round=number(form.get("round")), dice=[number(form.get("die.0")), number(form.get("die.1"))]
+            )
+        elif kind == "relief_edge":
+            event["die"] = number(form.get("die"))
+        elif kind == "end":
+            event["attacker_objectives"] = number(form.get("attacker_objectives"))
+        return None
+
+    def sheet(
+        self, pack: Pack, scenario: Scenario, loaded: Loaded | None, count: int | None = None
+    ) -> dict[str, Any]:
+        return {"siege_rules": pack.siege, "feature_rows": FEATURE_ROWS, "unit_rows": UNIT_ROWS}
+
+
+SYSTEM = register(SiegeWeb("siege"))

@@ -1,0 +1,66 @@
+"""Two phones pick their siege tactics in secret; a third phone watching sees neither until both
+are in, then both and the siege table's modifiers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.setups import start_live
+
+pytestmark = pytest.mark.browser
+
+
+def _phone(browser: Browser, base: str) -> Page:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, base_url=base
+    )
+    return context.new_page()
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_until_both(
+    browser: Browser, live_server: str
+) -> None:
+    body: dict[str, Any] = {
+        "pack": "aos-conquest-unbound",
+        "scenario": "the-relief-force",
+        "points_limit": 2000,
+        "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
+    }
+    watcher = _phone(browser, live_server)
+    game = start_live(watcher.request, live_server, body)
+    watcher.goto(f"/games/{game['id']}")
+    ann, bo = _phone(browser, live_server), _phone(browser, live_server)
+    ann.goto(game["seats"][0]["url"])
+    bo.goto(game["seats"][1]["url"])
+
+    # Ann hides a 3 (Mine): her phone shows it, the watcher's and Bo's only that she picked.
+    ann.locator("#tactic-form label", has_text="Mine").click()
+    ann.get_by_role("button", name="Pick in secret").click()
+    expect(ann.get_by_test_id("tactic-attacker")).to_contain_text("3: Mine")
+    _shot(ann, "siege-seat-picked")
+    for page in (watcher, bo):
+        page.reload()
+        expect(page.get_by_test_id("tactic-attacker")).to_have_text("Picked, hidden until both are in")
+        assert "3: Mine" not in page.content()
+    expect(watcher.get_by_test_id("modifiers")).to_have_count(0)
+
+    # Bo hides a 4 (Gather Supplies): now every phone shows both and the modifiers.
+    bo.locator("#tactic-form label", has_text="Gather Supplies").click()
+    bo.get_by_role("button", name="Pick in secret").click()
+    for page in (watcher, ann, bo):
+        page.reload()
+        expect(page.get_by_test_id("tactic-attacker")).to_have_text("3: Mine")
+        expect(page.get_by_test_id("tactic-defender")).to_have_text("4: Gather Supplies")
+        expect(page.get_by_test_id("modifiers")).to_have_text("Batter +0, starve -1, tunnel +2")
+    _shot(watcher, "siege-watcher-revealed")
+    for page in (watcher, ann, bo):
+        page.context.close()

@@ -1,0 +1,442 @@
+"""Siege Warfare and The Relief Force (seed 000): worked examples at each threshold and one below.
+
+Ann attacks, Bo defends. The siege table's cells are read from the seed by hand: the
+attacker's die (1 Cut Off Supplies, 2 Demolish, 3 Mine) across, the defender's (4 Gather
+Supplies, 5 Rebuild, 6 Counter-mine) down.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from app.rules import contingents, log
+from app.rules.systems.siege import engine
+from tests.unit.siege_play import ANN, BO, PACK, Play
+
+# (attacker, defender) -> (batter, starve, tunnel), every cell of the seed's table.
+TABLE = {
+    (1, 4): (0, -1, 0),
+    (2, 4): (1, -1, 0),
+    (3, 4): (0, -1, 2),
+    (1, 5): (-1, 1, 0),
+    (2, 5): (-1, 0, 0),
+    (3, 5): (-1, 0, 2),
+    (1, 6): (0, 1, -2),
+    (2, 6): (1, 0, -2),
+    (3, 6): (0, 0, -2),
+}
+
+
+@pytest.fixture
+def siege(packs) -> Play:
+    return Play(packs[PACK], "the-relief-force", "siege", ("attacker", "defender"))
+
+
+def picked(play: Play, attacker: int, defender: int) -> Play:
+    play.ok(
+        {"type": "siege_tactic", "player": ANN, "tactic": attacker},
+        {"type": "siege_tactic", "player": BO, "tactic": defender},
+    )
+    return play
+
+
+def to_battle(play: Play, attacker: int = 1, defender: int = 4, tunnel: tuple[int, int] = (1, 6)) -> Play:
+    picked(play, attacker, defender)
+    play.ok(
+        {"type": "batter", "features": []},
+        {"type": "starve", "units": []},
+        {"type": "tunnel", "dice": list(tunnel)},
+    )
+    return play
+
+
+# --- the siege table -------------------------------------------------------------------------
+@pytest.mark.parametrize(("attacker", "defender"), sorted(TABLE), ids=[f"{a}-{d}" for a, d in sorted(TABLE)])
+def test_every_cell_of_the_siege_table(siege, attacker, defender):
+    batter, starve, tunnel = TABLE[(attacker, defender)]
+    out = picked(siege, attacker, defender).summary()["siege"]
+    assert out["tactics"] == {"attacker": attacker, "defender": defender}
+    assert out["modifiers"] == {"batter": batter, "starve": starve, "tunnel": tunnel}
+
+
+def test_the_table_names_each_tactic(siege):
+    names = picked(siege, 3, 6).summary()["siege"]["tactic_names"]
+    assert names == {"attacker": "Mine", "defender": "Counter-mine"}
+
+
+@pytest.mark.parametrize(
+    ("player", "tactic"),
+    [(ANN, 4), (ANN, 0), (BO, 3), (BO, 7), (ANN, "2"), (BO, True)],
+    ids=["attacker-4", "attacker-0", "defender-3", "defender-7", "text", "bool"],
+)
+def test_a_tactic_outside_the_sides_dice_is_refused_naming_the_field(siege, player, tactic):
+    message = siege.refused({"type": "siege_tactic", "player": player, "tactic": tactic})
+    side = "attacker" if player == ANN else "defender"
+    assert message.startswith(f"tactic must be the {side}'s die")
+
+
+def test_a_second_pick_is_refused(siege):
+    siege.ok({"type": "siege_tactic", "player": ANN, "tactic": 2})
+    assert "already picked" in siege.refused({"type": "siege_tactic", "player": ANN, "tactic": 3})
+
+
+# --- secrecy ---------------------------------------------------------------------------------
+def test_a_pick_is_hidden_from_all_but_its_holder_until_both_are_in(siege):
+    first = {"type": "siege_tactic", "player": ANN, "tactic": 3}
+    siege.ok(first)
+    stored = siege.log[0]
+    for seat in (None, BO):
+        out = siege.summary(seat)["siege"]
+        assert out["tactics"] == {"attacker": None, "defender": None}
+        assert out["modifiers"] is None and out["picked"] == {"attacker": True, "defender": False}
+        shown = siege.system.visible_event(stored, seat, siege.game)
+        assert shown == {"id": stored["id"], "type": "siege_tactic", "player": ANN, "hidden": True}
+    assert siege.summary(ANN)["siege"]["tactics"] == {"attacker": 3, "defender": None}
+    assert siege.system.visible_event(stored, ANN, siege.game)["tactic"] == 3
+    siege.ok({"type": "siege_tactic", "player": BO, "tactic": 5})
+    assert siege.summary()["siege"]["tactics"] == {"attacker": 3, "defender": 5}
+    assert siege.system.visible_event(stored, None, siege.game)["tactic"] == 3
+    # Without the state to say both are in, a tactic stays hidden from the others.
+    assert "tactic" not in siege.system.visible_event(stored, BO)
+
+
+def test_a_tactic_needs_its_holders_seat(siege):
+    assert siege.system.holder({"type": "siege_tactic", "player": BO, "tactic": 4}) == BO
+    assert siege.system.holder({"type": "batter", "features": []}) is None
+    assert siege.system.seated is True
+
+
+# --- the siege rolls, in order ---------------------------------------------------------------
+def test_the_siege_rolls_come_in_the_seeds_order(siege):
+    assert "wait until both siege tactics" in siege.refused({"type": "batter", "features": []})
+    picked(siege, 1, 4)
+    assert "wait until the batter rolls" in siege.refused({"type": "starve", "units": []})
+    assert "wait until the batter rolls" in siege.refused({"type": "battle_round", "round": 1, "first": ANN})
+    siege.ok({"type": "batter", "features": []})
+    assert "siege phase has passed this step" in siege.refused({"type": "batter", "features": []})
+    siege.ok({"type": "starve", "units": []})
+    assert "wait until the tunnel roll" in siege.refused({"type": "turn", "round": 1, "player": ANN})
+
+
+@pytest.mark.parametrize(
+    ("cell", "die", "defensible", "modified", "outcome"),
+    [
+        ((1, 4), 5, True, 5, "demolished"),
+        ((1, 4), 4, True, 4, "stands"),
+        ((1, 4), 5, False, 5, "no-cover"),
+        ((2, 4), 4, True, 5, "demolished"),  # Demolish against Gather Supplies: +1
+        ((2, 4), 3, False, 4, "stands"),
+        ((2, 6), 4, False, 5, "no-cover"),  # Demolish against Counter-mine: +1
+        ((1, 5), 6, True, 5, "demolished"),  # Cut Off Supplies against Rebuild: -1
+        ((1, 5), 5, True, 4, "stands"),
+        ((3, 5), 6, False, 5, "no-cover"),  # Mine against Rebuild: -1
+    ],
+)
+def test_batter_demolishes_on_5_or_more_after_the_modifier(siege, cell, die, defensible, modified, outcome):
+    picked(siege, *cell)
+    siege.ok({"type": "batter", "features": [{"feature": "Gatehouse", "defensible": defensible, "die": die}]})
+    (roll,) = siege.summary()["siege"]["batter"]
+    assert roll == {
+        "feature": "Gatehouse",
+        "defensible": defensible,
+        "die": die,
+        "modified": modified,
+        "outcome": outcome,
+    }
+
+
+def test_batter_records_a_die_per_feature(siege):
+    picked(siege, 2, 4)
+    features = [
+        {"feature": "Gatehouse", "defensible": True, "die": 4},
+        {"feature": "Wall", "defensible": True, "die": 1},
+        {"feature": "Statue", "defensible": False, "die": 6},
+    ]
+    siege.ok({"type": "batter", "features": features})
+    out = siege.summary()["siege"]["batter"]
+    assert [(r["feature"], r["outcome"]) for r in out] == [
+        ("Gatehouse", "demolished"),
+        ("Wall", "stands"),
+        ("Statue", "no-cover"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("feature", "sentence"),
+    [
+        ({"feature": "Wall", "die": 7}, "features[0].die must be the die as it landed, 1 to 6."),
+        ({"feature": "", "die": 3}, "features[0].feature must be a name"),
+        ({"feature": "Wall", "die": 3, "defensible": "yes"}, "features[0].defensible must be true or false."),
+        ({"feature": "Wall", "die": 3, "wounds": 1}, "wounds is not part of features[0]"),
+    ],
+    ids=["die-7", "no-name", "defensible-text", "stray-key"],
+)
+def test_a_bad_batter_die_is_refused_naming_the_field(siege, feature, sentence):
+    picked(siege, 1, 4)
+    assert siege.refused({"type": "batter", "features": [feature]}).startswith(sentence)
+
+
+@pytest.mark.parametrize(
+    ("cell", "die", "hero", "modified", "starved"),
+    [
+        ((1, 5), 4, False, 5, True),  # Cut Off Supplies against Rebuild: +1
+        ((1, 5), 3, False, 4, False),
+        ((1, 5), 5, True, 5, True),  # +1, and -1 for a HERO
+        ((1, 5), 4, True, 4, False),
+        ((1, 4), 6, False, 5, True),  # against Gather Supplies: -1
+        ((1, 4), 5, False, 4, False),
+        ((1, 4), 6, True, 4, False),  # -1 and -1 for a HERO: a 6 is not enough
+        ((2, 5), 5, False, 5, True),  # no starve modifier
+        ((2, 5), 6, True, 5, True),
+        ((2, 5), 5, True, 4, False),
+    ],
+)
+def test_starve_strikes_on_5_or_more_after_modifiers(siege, cell, die, hero, modified, starved):
+    picked(siege, *cell).ok({"type": "batter", "features": []})
+    unit = {"unit": "Liberators", "hero": hero, "die": die}
+    if starved:
+        assert "mortal_wounds (a D3) must be the die" in siege.refused({"type": "starve", "units": [unit]})
+        unit["mortal_wounds"] = 2
+    else:
+        refusal = siege.refused({"type": "starve", "units": [{**unit, "mortal_wounds": 1}]})
+        assert refusal.startswith(
+            f"units[0].mortal_wounds must be left out: the die ({modified} after modifiers)"
+        )
+    siege.ok({"type": "starve", "units": [unit]})
+    (roll,) = siege.summary()["siege"]["starve"]
+    assert roll["modified"] == modified and roll["starved"] is starved
+    assert roll["mortal_wounds"] == (2 if starved else 0)
+
+
+def test_starve_wounds_are_a_d3(siege):
+    picked(siege, 1, 5).ok({"type": "batter", "features": []})
+    unit = {"unit": "Liberators", "die": 6, "mortal_wounds": 4}
+    assert "mortal_wounds (a D3) must be the die as it landed, 1 to 3" in siege.refused(
+        {"type": "starve", "units": [unit]}
+    )
+
+
+@pytest.mark.parametrize(
+    ("cell", "dice", "modified", "completed"),
+    [
+        ((3, 4), (3, 4), 5, True),  # Mine against Gather Supplies: +2
+        ((3, 4), (2, 4), 4, False),  # level is not higher
+        ((1, 6), (6, 3), 4, True),  # Cut Off Supplies against Counter-mine: -2
+        ((1, 6), (6, 4), 4, False),
+        ((2, 5), (4, 3), 4, True),  # no tunnel modifier
+        ((2, 5), (3, 3), 3, False),
+    ],
+)
+def test_the_tunnel_is_completed_when_the_attackers_modified_die_is_higher(
+    siege, cell, dice, modified, completed
+):
+    picked(siege, *cell)
+    siege.ok({"type": "batter", "features": []}, {"type": "starve", "units": []})
+    siege.ok({"type": "tunnel", "dice": list(dice)})
+    out = siege.summary()["siege"]["tunnel"]
+    assert out == {
+        "attacker_die": dice[0],
+        "defender_die": dice[1],
+        "modified": modified,
+        "completed": completed,
+    }
+
+
+HERO = {"name": "Knight-Questor", "keywords": ["HERO", "STORMCAST ETERNAL"]}
+FOOT = [{"name": "Liberators", "keywords": ["BATTLELINE"]}, {"name": "Judicators", "keywords": []}]
+
+
+def test_a_completed_tunnel_takes_one_hero_and_two_units_without_mounts(siege):
+    to_battle(siege, 3, 4, (3, 4))
+    for units, sentence in (
+        ([HERO, {"name": "Lord-Celestant", "keywords": ["HERO"]}], "at most 1 HERO and 2 other units"),
+        ([*FOOT, {"name": "Sequitors", "keywords": []}], "at most 1 HERO and 2 other units"),
+        ([{"name": "Stardrake", "keywords": ["MONSTER", "HERO"]}], "Stardrake is a MONSTER"),
+        ([{"name": "Dracothian Guard", "keywords": [], "mounted": True}], "Dracothian Guard is mounted"),
+        ([{"name": "Knight-Zephyros", "keywords": ["HERO", "MOUNT"]}], "Knight-Zephyros is mounted"),
+    ):
+        assert sentence in siege.refused({"type": "tunnel_party", "units": units})
+    siege.ok({"type": "tunnel_party", "units": [HERO, *FOOT]})
+    party = siege.summary()["siege"]["tunnel_party"]
+    assert [(u["name"], u["hero"]) for u in party] == [
+        ("Knight-Questor", True),
+        ("Liberators", False),
+        ("Judicators", False),
+    ]
+
+
+def test_no_unit_goes_through_a_tunnel_that_failed(siege):
+    to_battle(siege, 3, 4, (2, 4))
+    assert "only a completed tunnel" in siege.refused({"type": "tunnel_party", "units": [HERO]})
+
+
+def test_the_tunnel_candidates_are_read_from_roster_keywords(packs):
+    units = [
+        engine.party_unit(u, "units")
+        for u in [
+            HERO,
+            *FOOT,
+            {"name": "Stardrake", "keywords": ["MONSTER"]},
+            {"name": "Knight-Zephyros", "keywords": ["HERO", "MOUNT"]},
+        ]
+    ]
+    found = engine.tunnel_candidates(packs[PACK].siege, units)
+    assert found == {
+        "heroes": ["Knight-Questor"],
+        "others": ["Liberators", "Judicators"],
+        "max_heroes": 1,
+        "max_others": 2,
+    }
+
+
+# --- battle rounds and the relief force --------------------------------------------------------
+def test_rounds_and_turns_are_recorded_as_in_pitched_battles_without_vp(siege):
+    to_battle(siege)
+    siege.ok({"type": "battle_round", "round": 1, "first": BO})
+    assert "Bo takes the first turn" in siege.refused({"type": "turn", "round": 1, "player": ANN})
+    siege.ok({"type": "turn", "round": 1, "player": BO}, {"type": "turn", "round": 1, "player": ANN})
+    out = siege.summary()
+    assert out["round"] == 2 and out["next"] == {"round": 2, "players": [ANN, BO]}
+    assert "vp" not in out["players"][0]
+    assert (
+        siege.refused({"type": "turn", "round": 6, "player": ANN})
+        == "round must be a battle round from 1 to 5."
+    )
+
+
+@pytest.mark.parametrize(
+    ("round_", "dice", "total", "arrived"),
+    [
+        (1, (5, 4), 10, False),
+        (1, (5, 5), 11, True),
+        (3, (4, 3), 10, False),
+        (3, (4, 4), 11, True),
+        (5, (1, 5), 11, True),
+    ],
+)
+def test_the_relief_force_arrives_on_11_or_more_with_the_battle_round(siege, round_, dice, total, arrived):
+    to_battle(siege)
+    for r in range(1, round_):
+        siege.ok({"type": "turn", "round": r, "player": ANN}, {"type": "turn", "round": r, "player": BO})
+    siege.ok({"type": "relief_roll", "round": round_, "dice": list(dice)})
+    relief = siege.summary()["relief"]
+    assert relief["rolls"][-1]["total"] == total and relief["rolls"][-1]["arrived"] is arrived
+    assert relief["arrived"] == (round_ if arrived else None)
+
+
+def test_the_relief_roll_is_made_only_inside_the_defenders_turn(siege):
+    to_battle(siege)
+    siege.ok({"type": "battle_round", "round": 1, "first": ANN})
+    roll = {"type": "relief_roll", "round": 1, "dice": [2, 3]}
+    assert "inside Bo's turn" in siege.refused(roll)  # Ann's turn comes first
+    siege.ok({"type": "turn", "round": 1, "player": ANN}, roll)
+    assert "already recorded" in siege.refused(roll)
+    assert "battle round 2 is not in it" in siege.refused({**roll, "round": 2})
+    siege.ok({"type": "turn", "round": 1, "player": BO})
+    assert "inside Bo's turn" in siege.refused(roll)  # Bo's turn of round 1 is over
+
+
+def test_no_relief_roll_after_arrival_and_one_edge(siege):
+    to_battle(siege)
+    edge = {"type": "relief_edge", "die": 3}
+    assert siege.refused(edge) == "die: the edge is rolled once the relief force has arrived."
+    siege.ok(
+        {"type": "battle_round", "round": 1, "first": BO}, {"type": "relief_roll", "round": 1, "dice": [6, 4]}
+    )
+    siege.ok({"type": "turn", "round": 1, "player": BO}, {"type": "turn", "round": 1, "player": ANN})
+    siege.ok({"type": "battle_round", "round": 2, "first": BO})
+    assert "arrived in battle round 1" in siege.refused({"type": "relief_roll", "round": 2, "dice": [6, 6]})
+    siege.ok(edge)
+    assert "already recorded" in siege.refused(edge)
+    assert siege.summary()["relief"] | {"rolls": None} == {
+        "arrived": 1,
+        "edge": "south",
+        "edge_die": 3,
+        "target": 11,
+        "rolls": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("die", "edge"), [(1, "east"), (2, "east"), (3, "south"), (4, "south"), (5, "west"), (6, "west")]
+)
+def test_each_edge_the_relief_force_comes_from(siege, die, edge):
+    to_battle(siege)
+    siege.ok(
+        {"type": "battle_round", "round": 1, "first": BO}, {"type": "relief_roll", "round": 1, "dice": [6, 5]}
+    )
+    siege.ok({"type": "relief_edge", "die": die})
+    assert siege.summary()["relief"]["edge"] == edge
+
+
+# --- the end ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("held", "kind", "winner"),
+    [(3, "major", ANN), (2, "minor", ANN), (1, "minor", BO), (0, "major", BO)],
+)
+def test_the_result_by_objectives_the_attacker_holds(siege, held, kind, winner):
+    to_battle(siege)
+    siege.ok({"type": "end", "attacker_objectives": held})
+    out = siege.summary()
+    assert out["status"] == "finished" and out["attacker_objectives"] == held
+    assert (out["result"]["kind"], out["result"]["winner"]) == (kind, winner)
+    assert siege.refused({"type": "turn", "round": 1, "player": ANN}).startswith("The battle is over")
+
+
+def test_more_objectives_than_three_is_refused(siege):
+    to_battle(siege)
+    assert siege.refused({"type": "end", "attacker_objectives": 4}) == (
+        "attacker_objectives must be a whole number from 0 to 3."
+    )
+
+
+def test_the_screens_get_the_control_exception(siege):
+    line = siege.summary()["control_exception"]
+    assert '3"' in line and "defend" in line
+
+
+# --- contingents -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("garrison", "relief", "sentence"),
+    [
+        (3, 3, None),
+        (3, 4, None),
+        (4, 3, "it needs at least one unit for each unit of the garrison"),
+        (0, 2, "at least one unit"),
+    ],
+)
+def test_at_least_one_relief_unit_per_garrison_unit(siege, garrison, relief, sentence):
+    event = {"type": "contingents", "garrison": garrison, "relief": relief}
+    if sentence is None:
+        assert siege.ok(event).split.relief == relief
+    else:
+        assert sentence in siege.refused(event)
+
+
+def test_contingents_by_name_are_checked_against_the_roster(siege):
+    siege.ok({"type": "contingents", "garrison": ["Liberators"], "relief": ["Judicators", "Sequitors"]})
+    assert siege.summary()["contingents"]["relief_units"] == ["Judicators", "Sequitors"]
+    roster = ["Liberators", "Judicators", "Sequitors", "Knight-Questor"]
+    problems = contingents.roster_problems(
+        roster, [("Liberators",), ("Judicators", "Sequitors", "Gryph-hounds")], ["garrison", "relief force"]
+    )
+    assert problems == [
+        "Gryph-hounds is not in the attached roster.",
+        "Knight-Questor from the attached roster is in no contingent.",
+    ]
+
+
+def test_apply_never_changes_the_state_it_is_given(siege):
+    to_battle(siege)
+    kept = siege.game
+    before = siege.summary()
+    for event in (
+        {"type": "battle_round", "round": 1, "first": BO},
+        {"type": "relief_roll", "round": 1, "dice": [6, 6]},
+        {"type": "end", "attacker_objectives": 1},
+    ):
+        after, problem = log.apply(siege.system, kept, {"id": str(uuid.uuid4()), **event}, siege.log)
+        assert problem is None and after is not kept
+    assert siege.system.summary(kept) == before

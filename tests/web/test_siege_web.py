@@ -1,0 +1,198 @@
+"""Sieges and Tunnel Wars through the API and the pages: seats, secret picks, the card and sheet.
+
+Ann attacks (seat 0) and picks Mine (3); Bo defends (seat 1) and picks Gather Supplies (4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.conftest import form_fields, soup
+from tests.web.test_seats import pdf_text, phone, post, seat
+
+PACK = "aos-conquest-unbound"
+
+
+def siege(client: FlaskClient) -> dict[str, Any]:
+    answer = client.post(
+        "/api/v1/games",
+        json={
+            "pack": PACK,
+            "scenario": "the-relief-force",
+            "points_limit": 2000,
+            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
+        },
+    )
+    assert answer.status_code == 201, answer.json
+    assert [s["player"] for s in answer.json["seats"]] == [0, 1]
+    return answer.json
+
+
+def tactic(client: FlaskClient, game: dict[str, Any], player: int, die: int, **headers: str) -> Any:
+    return post(client, game, {"type": "siege_tactic", "player": player, "tactic": die}, **headers)
+
+
+def test_a_siege_tactic_needs_its_holders_seat(client):
+    game = siege(client)
+    assert tactic(client, game, 0, 3, edit=game["edit_token"]).status_code == 403
+    assert tactic(client, game, 0, 3, seat=seat(game, 1)).status_code == 403
+    refused = tactic(client, game, 0, 4, seat=seat(game, 0))
+    assert refused.status_code == 422 and refused.json["error"].startswith(
+        "tactic must be the attacker's die"
+    )
+    assert tactic(client, game, 0, 3, seat=seat(game, 0)).status_code == 201
+
+
+VIEWERS = {"other seat": 1, "table": "table", "no token": None}
+
+
+def _headers(game: dict[str, Any], who: str) -> dict[str, str]:
+    return {
+        "other seat": {"X-Seat-Token": seat(game, 1)},
+        "table": {"X-Edit-Token": game["edit_token"]},
+        "no token": {},
+    }[who]
+
+
+@pytest.mark.parametrize("who", sorted(VIEWERS))
+def test_a_siege_tactic_is_hidden_until_both_are_in(app: Flask, who: str):
+    client = app.test_client()
+    game = siege(client)
+    gid = game["id"]
+    assert tactic(client, game, 0, 3, seat=seat(game, 0)).status_code == 201
+    headers = _headers(game, who)
+    state = client.get(f"/api/v1/games/{gid}", headers=headers).json
+    assert state["siege"]["tactics"] == {"attacker": None, "defender": None}
+    assert state["siege"]["modifiers"] is None and state["siege"]["picked"]["attacker"] is True
+    for path in ("events", "export"):
+        text = client.get(f"/api/v1/games/{gid}/{path}", headers=headers).data.decode()
+        assert '"tactic"' not in text, path
+    page = soup(phone(app, game, VIEWERS[who]).get(f"/games/{gid}"))
+    assert page.select_one("[data-testid=tactic-attacker]").text.strip() == "Picked, hidden until both are in"
+    assert "▶" not in pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=a4").data)
+    # Ann's own seat sees her pick; once Bo's is in, everyone sees both and the table's modifiers.
+    mine = client.get(f"/api/v1/games/{gid}", headers={"X-Seat-Token": seat(game, 0)}).json
+    assert mine["siege"]["tactics"] == {"attacker": 3, "defender": None}
+    assert tactic(client, game, 1, 4, seat=seat(game, 1)).status_code == 201
+    state = client.get(f"/api/v1/games/{gid}", headers=headers).json
+    assert state["siege"]["tactics"] == {"attacker": 3, "defender": 4}
+    assert state["siege"]["modifiers"] == {"batter": 0, "starve": -1, "tunnel": 2}
+    page = soup(phone(app, game, VIEWERS[who]).get(f"/games/{gid}"))
+    assert page.select_one("[data-testid=tactic-attacker]").text.strip() == "3: Mine"
+
+
+def test_the_seat_screen_picks_in_secret_and_the_table_cannot(app: Flask):
+    game = siege(app.test_client())
+    gid = game["id"]
+    table = soup(phone(app, game, "table").get(f"/games/{gid}"))
+    assert table.select_one("#tactic-form") is None
+    ann = phone(app, game, 0)
+    action, fields = form_fields(ann.get(f"/games/{gid}"), "#tactic-form")
+    fields["tactic"] = "2"
+    answer = ann.post(action, data=fields, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    shown = soup(answer)
+    assert shown.select_one("[data-testid=tactic-attacker]").text.strip().startswith("2: Demolish")
+    assert shown.select_one("#tactic-form") is None
+
+
+def _played(client: FlaskClient) -> dict[str, Any]:
+    game = siege(client)
+    tactic(client, game, 0, 2, seat=seat(game, 0))
+    tactic(client, game, 1, 5, seat=seat(game, 1))
+    edit = game["edit_token"]
+    for event in (
+        {"type": "batter", "features": [{"feature": "Gatehouse", "defensible": True, "die": 6}]},
+        {"type": "starve", "units": [{"unit": "Liberators", "die": 5, "mortal_wounds": 2}]},
+        {"type": "tunnel", "dice": [2, 5]},
+        {"type": "battle_round", "round": 1, "first": 1},
+        {"type": "relief_roll", "round": 1, "dice": [6, 5]},
+        {"type": "relief_edge", "die": 5},
+        {"type": "end", "attacker_objectives": 2},
+    ):
+        answer = post(client, game, event, edit=edit)
+        assert answer.status_code == 201, answer.json
+    return game
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_siege_card_prints_every_roll_and_the_result(client, paper):
+    game = _played(client)
+    text = pdf_text(client.get(f"/games/{game['id']}/scoresheet.pdf?paper={paper}").data)
+    for words in ("siege card", "Gatehouse", "demolished", "Liberators", "west", "Minor victory: Ann"):
+        assert words in text, words
+    blank = client.get(f"/packs/{PACK}/scenarios/the-relief-force/scoresheet.pdf?paper={paper}")
+    assert blank.status_code == 200 and "Counter-mine" in pdf_text(blank.data)
+
+
+def test_the_game_page_shows_the_relief_force_and_the_control_exception(app: Flask):
+    client = app.test_client()
+    game = _played(client)
+    page = soup(phone(app, game, None).get(f"/games/{game['id']}"))
+    assert "Arrived in battle round 1 from the west edge" in page.select_one("[data-testid=relief]").text
+    assert '3"' in page.select_one("[data-testid=control-exception]").text
+
+
+# --- Tunnel Wars -------------------------------------------------------------------------------
+def tunnels(client: FlaskClient) -> dict[str, Any]:
+    answer = client.post(
+        "/api/v1/games",
+        json={
+            "pack": PACK,
+            "scenario": "tunnel-wars",
+            "points_limit": 2000,
+            "players": [{"name": "Ann"}, {"name": "Bo"}],
+        },
+    )
+    assert answer.status_code == 201, answer.json
+    return answer.json
+
+
+def test_a_contingent_is_secret_until_both_are_in_and_used_once(app: Flask):
+    client = app.test_client()
+    game = tunnels(client)
+    gid = game["id"]
+    pick = {"type": "contingent", "battle": 1, "player": 1, "contingent": 2, "general": "Warchanter"}
+    assert post(client, game, pick, edit=game["edit_token"]).status_code == 403
+    assert post(client, game, pick, seat=seat(game, 1)).status_code == 201
+    for headers in ({}, {"X-Seat-Token": seat(game, 0)}):
+        state = client.get(f"/api/v1/games/{gid}", headers=headers).json
+        assert state["series"][0]["contingents"] == {"0": None, "1": None}
+        events = client.get(f"/api/v1/games/{gid}/events", headers=headers).json
+        assert all("contingent" not in e and "general" not in e for e in events)
+        assert "Warchanter" not in phone(app, game, None).get(f"/games/{gid}").data.decode()
+    assert post(client, game, {**pick, "player": 0}, seat=seat(game, 0)).status_code == 201
+    post(client, game, {"type": "battle_result", "battle": 1, "winner": 0}, edit=game["edit_token"])
+    again = post(client, game, {**pick, "battle": 2}, seat=seat(game, 1))
+    assert again.status_code == 422
+    assert (
+        again.json["error"]
+        == "contingent 2 already fought in battle 1; each contingent fights in one battle only."
+    )
+    state = client.get(f"/api/v1/games/{gid}").json
+    assert state["series"][0]["contingents"] == {"0": 2, "1": 2}
+    assert state["series"][0]["generals"] == {"0": "Warchanter", "1": "Warchanter"}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_series_sheet_prints_battles_and_result(client, paper):
+    game = tunnels(client)
+    for b, winner in ((1, 0), (2, 1), (3, 0)):
+        for player in (0, 1):
+            event = {"type": "contingent", "battle": b, "player": player, "contingent": b}
+            assert post(client, game, event, seat=seat(game, player)).status_code == 201
+        assert (
+            post(
+                client,
+                game,
+                {"type": "battle_result", "battle": b, "winner": winner},
+                edit=game["edit_token"],
+            ).status_code
+            == 201
+        )
+    text = pdf_text(client.get(f"/games/{game['id']}/scoresheet.pdf?paper={paper}").data)
+    assert "series sheet" in text and "Minor: Ann" in text
