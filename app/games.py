@@ -442,18 +442,23 @@ def _forbidden(
 ) -> str | None:
     """Why ``by`` may not record ``event``, or ``None``.
 
-    A secret entry belongs to its holder's seat, and so does taking one back: the table's
-    edit token and the other seats are refused, whatever the entry says.
+    An entry with a holder (a secret, or playing one's own ploy) belongs to that player's seat,
+    and so does taking one back: the table's edit token and the other seats are refused,
+    whatever the entry says.
     """
     if not isinstance(event.get("type"), str):
         return None  # not an event at all: the rules refuse it with their own sentence
     if event.get("type") == "undo":
         target = next((e for e in events if e.get("id") == event.get("event")), None)
         holder = system.holder(target) if target is not None else None
-        what = "Taking back a secret entry"
+        what = (
+            "Taking back a secret entry"
+            if target is not None and system.secret(target)
+            else "Taking back this entry"
+        )
     else:
         holder = system.holder(event)
-        what = "This secret entry"
+        what = "This secret entry" if system.secret(event) else "This entry"
     if holder is None or by.seat == holder:
         return None
     names = [p.name for p in setup.players]

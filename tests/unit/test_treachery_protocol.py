@@ -80,9 +80,15 @@ def test_secret_events_name_their_holder_and_hide_their_fields_from_others(packs
     discard = {"id": "z", "type": "discard", "player": ANN, "ploy": "caltrops"}
     assert [system.holder(e) for e in (buy, bonus, discard)] == [BO, CY, ANN]
     assert all(system.secret(e) for e in (buy, bonus, discard))
-    for public in ({"type": "play", "player": BO, "ploy": "caltrops"}, {"type": "turn", "player": BO}):
-        assert system.holder(public) is None and not system.secret(public)
-        assert system.visible_event(public, None) == public
+    turn = {"type": "turn", "player": BO}
+    assert system.holder(turn) is None and not system.secret(turn)
+    assert system.visible_event(turn, None) == turn
+    # Playing a ploy is public, but only from its player's own seat (their hand, their spend).
+    play = {"type": "play", "player": BO, "ploy": "caltrops"}
+    assert system.holder(play) == BO and not system.secret(play)
+    assert system.visible_event(play, None) == play and system.visible_event(play, ANN) == play
+    # An event whose type is not text is nobody's (the rules refuse it with their sentence).
+    assert system.holder({"type": [], "player": BO}) is None
     assert system.visible_event(buy, BO) == buy
     assert system.visible_event(buy, ANN) == {"id": "x", "type": "buy", "round": 1, "player": BO}
     assert system.visible_event(buy, None) == {"id": "x", "type": "buy", "round": 1, "player": BO}

@@ -181,6 +181,19 @@ def test_a_discard_and_a_bonus_ploy_are_secrets_too(client, kind):
     assert answer.status_code == 403 and "Ann" in answer.json["error"]
 
 
+@pytest.mark.parametrize("who", ["table", "other seat"])
+def test_only_its_holder_plays_a_ploy_so_nobody_probes_another_hand(client, who):
+    game = bought(client)
+    headers = {"table": {"edit": game["edit_token"]}, "other seat": {"seat": seat(game, 1)}}[who]
+    # Asking to play a ploy Ann does not hold must not tell anyone else what she lacks.
+    for ploy in (HELD[0], PLAYED[0]):
+        answer = post(client, game, {"type": "play", "round": 1, "player": 0, "ploy": ploy}, **headers)
+        assert answer.status_code == 403 and "Ann" in answer.json["error"]
+        assert not leaks(answer.data, HELD) and not leaks(answer.data, PLAYED)
+    mine = post(client, game, {"type": "play", "round": 1, "player": 0, "ploy": HELD[0]}, seat=seat(game, 0))
+    assert mine.status_code == 201, mine.json
+
+
 def test_only_the_holder_undoes_a_secret_entry(client):
     game = bought(client)
     last = client.get(f"/api/v1/games/{game['id']}/events", headers={"X-Seat-Token": seat(game, 0)}).json[-1]

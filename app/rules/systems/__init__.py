@@ -56,10 +56,11 @@ class GameSystem(Protocol):
         """What a phone may record next, as plain data (the offline layer follows it)."""
 
     def holder(self, event: dict[str, Any]) -> int | None:
-        """The player whose seat token a secret event needs, or ``None`` for a public event."""
+        """The player whose seat token an event needs (their secrets, and public entries only
+        they may make, such as playing their own ploy), or ``None`` when any player's may do."""
 
     def secret(self, event: dict[str, Any]) -> bool:
-        """Whether an event holds a secret that only its player may see: ``holder`` is not None."""
+        """Whether an event holds a secret that only its player may see (it has a ``holder``)."""
 
     def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out."""

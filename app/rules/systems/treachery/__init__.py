@@ -26,6 +26,10 @@ SECRET_FIELDS: dict[str, tuple[str, ...]] = {
     "contingents": (),
 }
 
+#: Public events only their player's seat may record: a ploy is played from its holder's hand,
+#: so nobody else can spend it, or learn from a refusal which ploys that player lacks.
+SIGNED: tuple[str, ...] = ("play",)
+
 
 class Treachery(EngineSystem):
     """The game system of multiplayer battles with command points, deals and secret ploys."""
@@ -40,15 +44,19 @@ class Treachery(EngineSystem):
         return describe.scoring(pack, scenario)
 
     def holder(self, event: dict[str, Any]) -> int | None:
-        if event.get("type") not in SECRET_FIELDS:
+        kind = event.get("type")
+        if not isinstance(kind, str) or (kind not in SECRET_FIELDS and kind not in SIGNED):
             return None
         player = event.get("player")
         # A malformed player is no seat's secret; the rules refuse the event for it.
         return player if isinstance(player, int) and not isinstance(player, bool) and player >= 0 else None
 
+    def secret(self, event: dict[str, Any]) -> bool:
+        return self.holder(event) is not None and event.get("type") in SECRET_FIELDS
+
     def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         holder = self.holder(event)
-        if holder is None or holder == seat:
+        if holder is None or holder == seat or not self.secret(event):
             return event
         hidden = SECRET_FIELDS[str(event["type"])]
         if not hidden:  # contingents: everything but who recorded them
