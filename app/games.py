@@ -190,6 +190,31 @@ class Games:
         game_id, token = self.store.games.create(setup.as_dict(), seats=seats)
         return Made(game_id, token, self.seat_tokens(game_id, token))
 
+    def _against_roster(
+        self, system: GameSystem, pack: Pack, row: GameRow, event: dict[str, Any]
+    ) -> str | None:
+        """Why an event's named units do not fit its player's attached roster, or ``None``.
+
+        The rules cannot see rosters, so the service reads the roster and the system judges;
+        only the event types the system names cost the extra read.
+        """
+        player = event.get("player")
+        if event.get("type") not in system.roster_events or not isinstance(player, int):
+            return None
+        attached = self.store.rosters.of_game(row.id).get(player)
+        scenario = pack.scenario(row.scenario)
+        if attached is None or scenario is None:
+            return None  # no roster: the contingents are counted by hand
+        roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
+        if roster is None:
+            return None
+        # Units only: battalions, endless spells and faction terrain are in no contingent.
+        units = [
+            e.name for e in roster.entries if getattr(e, "kind", "unit") in ("unit", "regiment", "character")
+        ]
+        problems = system.roster_problems(scenario, event, units)
+        return problems[0] if problems else None
+
     def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:
         """Every seat's token of a game, for the holder of its edit token (the table); else []."""
         return self.store.games.seats.tokens(game_id, edit_token) if edit_token else []
@@ -216,6 +241,9 @@ class Games:
         pack = self.packs[row.pack]
         system = systems.system_for(pack, row.scenario)
         body = {**event, "id": eid}
+        unfit = self._against_roster(system, pack, row, body)
+        if unfit:
+            return Outcome("refused", unfit)
         setup = setup_of(row)
         judged: list[Any] = [None, []]
         forbidden: list[str] = []

@@ -410,3 +410,68 @@ def test_the_pack_page_offers_a_blank_sheet_for_three_to_six_players(client):
     assert [o["value"] for o in form.select("select[name=players] option")] == ["3", "4", "5", "6"]
     assert [b["value"] for b in form.select("button[name=paper]")] == ["a4", "letter"]
     assert form["action"] == f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf"
+
+
+# --- contingents against an attached roster ------------------------------------------------------
+def test_convergence_contingents_are_checked_against_the_attached_roster(client):
+    """Named vanguard and reinforcements must be the attached roster's units, each once."""
+    made_game = client.post(
+        "/api/v1/games",
+        json={**body(), "pack": "aos-conquest-unbound", "scenario": "convergence-of-fate"},
+    )
+    assert made_game.status_code == 201, made_game.json
+    game = made_game.json
+    roster = client.post(
+        "/api/v1/rosters",
+        json={
+            "pack": "aos-conquest-unbound",
+            "name": "Hammerfest",
+            "points_limit": 2000,
+            "faction": "Seraphon",
+            "entries": [
+                {
+                    "name": "Lord Kroak",
+                    "points": 430,
+                    "roles": ["Leader"],
+                    "general": True,
+                    "single_model": True,
+                },
+                {"name": "Saurus Guard", "points": 115, "roles": ["Battleline"]},
+                {"name": "Skinks", "points": 70, "roles": ["Battleline"]},
+            ],
+        },
+    )
+    assert roster.status_code == 201, roster.json
+    attach = client.post(
+        f"/api/v1/games/{game['id']}/rosters",
+        json={"player": 0, "roster": roster.json["id"]},
+        headers={"X-Edit-Token": game["edit_token"]},
+    )
+    assert attach.status_code == 201, attach.json
+    # Stegadon is not in Ann's roster; Skinks are left out of both contingents.
+    wrong = {
+        "type": "contingents",
+        "player": 0,
+        "vanguard": ["Lord Kroak", "Stegadon"],
+        "reinforcements": ["Saurus Guard"],
+    }
+    answer = post(client, game, wrong, seat=seat(game, 0))
+    assert answer.status_code == 422 and answer.json["error"] == "Stegadon is not in the attached roster."
+    short = {
+        "type": "contingents",
+        "player": 0,
+        "vanguard": ["Lord Kroak", "Saurus Guard"],
+        "reinforcements": [],
+    }
+    answer = post(client, game, short, seat=seat(game, 0))
+    assert answer.status_code == 422 and "Skinks" in answer.json["error"]
+    right = {
+        "type": "contingents",
+        "player": 0,
+        "vanguard": ["Lord Kroak", "Saurus Guard"],
+        "reinforcements": ["Skinks"],
+    }
+    assert post(client, game, right, seat=seat(game, 0)).status_code == 201
+    # Bo has no roster attached: counted by hand, nothing to check them against.
+    counted = {"type": "contingents", "player": 1, "vanguard": 3, "reinforcements": 2}
+    assert post(client, game, counted, seat=seat(game, 1)).status_code == 201

@@ -65,6 +65,13 @@ class GameSystem(Protocol):
     def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out."""
 
+    #: Event types whose named units are checked against the player's attached roster.
+    roster_events: tuple[str, ...]
+
+    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+        """What is wrong with an event's units against the player's roster (``units``: its
+        units' names, a name twice for two such units); empty when nothing is."""
+
 
 class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
@@ -98,6 +105,11 @@ class EngineSystem:
 
     def secret(self, event: dict[str, Any]) -> bool:
         return self.holder(event) is not None
+
+    roster_events: tuple[str, ...] = ()
+
+    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+        return []
 
     def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return event

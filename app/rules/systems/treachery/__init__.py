@@ -63,6 +63,12 @@ class Treachery(EngineSystem):
             return {k: v for k, v in event.items() if k in ("id", "type", "round", "player")}
         return {k: v for k, v in event.items() if k not in hidden}
 
+    # Convergence of Fate's vanguard and reinforcements, named from an attached roster.
+    roster_events = ("contingents",)
+
+    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+        return events.contingent_roster_problems(scenario, event, units)
+
     def summary(self, state: TreacheryGame, seat: int | None = None) -> dict[str, Any]:
         return describe.summary(state, seat)
 
