@@ -266,3 +266,18 @@ def test_a_trap_reaches_12_inches_at_most(series):
 def test_the_rules_in_force_are_reminders(series):
     names = [r["id"] for r in series.summary()["reminders"]]
     assert {"impenetrable-gloom", "low-ceilings", "monstrous-denizen", "unstable-surroundings"} <= set(names)
+
+
+def test_named_tunnel_contingents_are_checked_against_the_attached_roster():
+    """Tunnel Wars: the three contingents named from a roster hold its units, each once."""
+    from app.rules.systems.tunnels.engine import roster_problems
+
+    roster = ["Lord Kroak", "Saurus Guard", "Skinks", "Skinks"]
+    split = {"player": 0, "contingents": [["Lord Kroak"], ["Saurus Guard", "Skinks"], ["Skinks"]]}
+    assert roster_problems(split, roster) == []
+    extra = {"player": 0, "contingents": [["Lord Kroak", "Stegadon"], ["Saurus Guard", "Skinks"], ["Skinks"]]}
+    assert roster_problems(extra, roster) == ["Stegadon is not in the attached roster."]
+    left_out = {"player": 0, "contingents": [["Lord Kroak"], ["Saurus Guard"], ["Skinks"]]}
+    assert roster_problems(left_out, roster) == ["Skinks from the attached roster is in no contingent."]
+    # Counted by hand: nothing to check against.
+    assert roster_problems({"player": 0, "contingents": [1, 2, 1]}, roster) == []

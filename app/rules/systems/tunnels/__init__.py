@@ -33,6 +33,12 @@ class Tunnels(EngineSystem):
         ]
         return [*out, "Otherwise the series is a draw."]
 
+    # An army's three contingents, named from its attached roster.
+    roster_events = ("contingents",)
+
+    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+        return engine.roster_problems(event, units)
+
     def holder(self, event: dict[str, Any]) -> int | None:
         """The player whose seat a secret event needs (``None``: any edit token will do)."""
         if event.get("type") in engine.SECRET_TYPES:

@@ -105,6 +105,23 @@ def _apply_split(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     game.splits[player] = Split(eid, player, tuple(n for n, _ in parts), tuple(u for _, u in parts))
 
 
+def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
+    """What is wrong with an army's named contingents against its attached roster's units.
+
+    Counts (no names) are not checked; an unreadable event is left to :func:`_apply_split`.
+    """
+    raw = event.get("contingents")
+    if not isinstance(raw, list):
+        return []
+    try:
+        parts = [contingents.read_part(v, f"contingents[{i}]")[1] for i, v in enumerate(raw)]
+    except Refused:
+        return []
+    if not any(parts):
+        return []
+    return contingents.roster_problems(roster, parts, [f"contingent {i + 1}" for i in range(len(parts))])
+
+
 def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     f.only(event, {"battle", "player", "contingent", "general"}, "a contingent's pick")
     b = _battle(game, event, started=False)
