@@ -15,6 +15,8 @@ one write lock, so two phones recording at once are serialised and neither updat
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
 from app.store.admin import Admin
@@ -51,10 +53,25 @@ class Store:
         store = cls(path)
         try:
             store.db.enable_wal()
-            migrations.apply(store.db)
+            _migrate(store)
         finally:
             store.close()
 
     def close(self) -> None:
         """Close the connection."""
         self.connection.close()
+
+
+def _migrate(store: Store, attempts: int = 5) -> None:
+    # Under Litestream the server starts while Litestream writes its own tables: a migration
+    # that began reading before that write cannot take the write lock, and SQLite refuses at
+    # once ("database is locked") without waiting. The migrations already recorded are
+    # skipped, so trying again a moment later is safe; any other error still stops the start.
+    for attempt in range(attempts):
+        try:
+            migrations.apply(store.db)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.5)
