@@ -51,7 +51,8 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         page.screenshot(path=str(ARTIFACTS / "clock-running.png"))  # the phone's screen, not the whole page
         ann.click()  # Ann taps her own time: the clock passes to Bo
         expect(bo).to_have_class(re.compile(r"\brunning\b"))
-        page.get_by_role("button", name="Pause").click()
+        with page.expect_response(lambda r: "/clock" in r.url and r.request.method == "POST"):
+            page.get_by_role("button", name="Pause").click()
         expect(page.get_by_role("button", name="Start: Bo")).to_be_visible()
         stopped = faces(page)
         assert stopped[0] != "0:00" and stopped[1] == "0:00"
@@ -66,7 +67,9 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         page.get_by_role("button", name="Set the limit").click()
         expect(page.locator("#clock h2")).to_have_text("Clock 1:00 each")
         started = time.monotonic()
-        page.get_by_role("button", name="Start: Bo").click()
+        # The other phone reloads once the server has the tap, not while it is on its way.
+        with page.expect_response(lambda r: "/clock" in r.url and r.request.method == "POST"):
+            page.get_by_role("button", name="Start: Bo").click()
         phone.reload()
         expect(phone.get_by_test_id("clock-1")).to_have_class(re.compile(r"\brunning\b"))
         expect(phone.get_by_test_id("clock-1").locator(".clock-time")).to_have_text(

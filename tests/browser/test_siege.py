@@ -55,7 +55,9 @@ def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_unti
 
     # Bo hides a 4 (Gather Supplies): now every phone shows both and the modifiers.
     bo.locator("#tactic-form label", has_text="Gather Supplies").click()
-    bo.get_by_role("button", name="Pick in secret").click()
+    # The others reload once the server has Bo's pick, not while it is on its way.
+    with bo.expect_response(lambda r: r.url.endswith("/events") and r.request.method == "POST"):
+        bo.get_by_role("button", name="Pick in secret").click()
     for page in (watcher, ann, bo):
         page.reload()
         expect(page.get_by_test_id("tactic-attacker")).to_have_text("3: Mine")
