@@ -506,13 +506,14 @@
   // that step; if not (the other phone recorded it), the next step shows and a notice keeps
   // what the player had entered, in a sentence and their values.
   function mergeGame(old, fresh) {
-    var touched = old.querySelector("#step");
-    if (!touched || touched.dataset.dirty !== "1") touched = null;
-    var shown = touched ? touched.dataset.shown || shownKey(fold(old, [])) : "";
     return Outbox.list(old.dataset.game)
       .catch(function () { return []; })
       .then(function (entries) {
         if (document.getElementById("game") !== old) return render(false); // replaced meanwhile
+        // Read what the player touched only now: a tap while the outbox was being read counts.
+        var touched = old.querySelector("#step");
+        if (!touched || touched.dataset.dirty !== "1") touched = null;
+        var shown = touched ? touched.dataset.shown || shownKey(fold(old, [])) : "";
         // An answer older than the game shown (an htmx answer landed first) changes nothing.
         if (Number(fresh.dataset.version) < Number(old.dataset.version)) return render(false);
         var waiting = entries.filter(function (e) { return e.status !== "refused"; });
@@ -831,10 +832,34 @@
         game.dataset.pending = entries.length ? "1" : "0";
         renderNote(game, entries);
         renderOutbox(game, entries);
-        renderStep(game, waiting, moved);
-        renderBlocks(game, fold(game, waiting));
+        return sentAhead(game, waiting).then(function (ahead) {
+          var steps = ahead.concat(waiting);
+          renderStep(game, steps, moved);
+          renderBlocks(game, fold(game, steps));
+        });
       })
       .catch(function () {});
+  }
+
+  // Entries that reached Muster after the shown #game was made (by this page or the worker):
+  // until the server's new #game arrives, the next step still counts them, so the phone never
+  // asks again, even for a moment, for an entry the server holds.
+  var seenWaiting = new WeakMap();
+  var sentBefore = new WeakMap();
+  function sentAhead(game, waiting) {
+    var before = seenWaiting.get(game) || [];
+    seenWaiting.set(game, waiting);
+    var gone = before.filter(function (e) {
+      return !waiting.some(function (w) { return w.id === e.id; });
+    });
+    if (!gone.length) return Promise.resolve(sentBefore.get(game) || []);
+    return Promise.all(gone.map(function (e) {
+      return Outbox.wasSent(e.id).then(function (sent) { return sent ? e : null; }, function () { return null; });
+    })).then(function (sent) {
+      var ahead = (sentBefore.get(game) || []).concat(sent.filter(Boolean));
+      sentBefore.set(game, ahead);
+      return ahead;
+    });
   }
 
   document.addEventListener("click", function (event) {

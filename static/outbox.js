@@ -204,7 +204,8 @@
         if (answer.response.ok) {
           result.sent.push(entry);
           result.html[entry.game] = answer.text;
-          return remove(entry.id).then(function () { return markSent(entry.id, entry.game); }).then(function () { return "sent"; });
+          // Marked sent before it leaves the outbox: a page that sees it gone knows it reached Muster.
+          return markSent(entry.id, entry.game).then(function () { return remove(entry.id); }).then(function () { return "sent"; });
         }
         if (status === 400 || status >= 500) {
           // An expired form or a server fault: not the rules' answer. Keep it waiting.

@@ -148,3 +148,30 @@ def test_a_touched_step_the_other_phone_recorded_keeps_the_values_in_sight(
         (1, 0),
         (1, 1),
     ]
+
+
+def test_an_entry_the_worker_sent_is_never_asked_for_again_while_the_game_reloads(
+    page: Page, live_server: str, slow_game_page: Callable[[float], None]
+) -> None:
+    game = ann_offline_then_bo_started(page, live_server)
+    # The connection comes back, but this page's own replay fails: the worker sends it instead.
+    page.route(f"**/games/{game['id']}/events", lambda route: route.abort("failed"))
+    page.context.set_offline(False)
+    expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
+    page.unroute(f"**/games/{game['id']}/events")
+    slow_game_page(4)
+    page.evaluate(
+        """id => MusterOutbox.flush({csrf: document.querySelector('meta[name=csrf-token]').content, timeout: 15000})
+             .then(() => navigator.serviceWorker.dispatchEvent(
+               new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 1, refused: 0}})))""",
+        game["id"],
+    )
+    # While the game page takes 4 s to come, the step is Bo's turn, never Ann's again.
+    heading = page.locator("#turn-form").get_by_role("heading")
+    for _ in range(15):
+        expect(heading).to_have_text("Battle round 1: Bo's turn", timeout=1000)
+        page.wait_for_timeout(200)
+    expect(page.get_by_test_id("vp-0")).to_have_text("3", timeout=10000)
+    slow_game_page(0)
+    fill_in_bo(page)
+    bo_recorded_with_the_tactic(page, live_server, game)

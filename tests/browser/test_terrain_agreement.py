@@ -23,6 +23,8 @@ def phone(browser: Browser) -> Page:
 def sit(page: Page, name: str) -> None:
     page.locator(".seat label").filter(has=page.get_by_text(name, exact=True)).click()
     page.get_by_role("button", name="Use this phone for that").click()
+    # The seat's answer replaces the terrain screen: a tap before it lands hits the old one.
+    expect(page.get_by_test_id("seat")).to_contain_text(f"This phone agrees for {name}.")
 
 
 def test_two_phones_agree_and_one_reopens(browser: Browser, live_server: str, shot) -> None:
