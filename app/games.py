@@ -322,7 +322,14 @@ class Games:
             if self.store.games.seats.player_count(row.id):
                 raise PackMissing(missing)
             return events
-        return visible_events(systems.system_for(self.packs[row.pack], row.scenario), events, seat)
+        pack = self.packs[row.pack]
+        system = systems.system_for(pack, row.scenario)
+        if not system.seated:
+            return events
+        # Whether a secret is out for everyone (both siege tactics in) is the folded game's to say.
+        plain = [{k: v for k, v in e.items() if k != "recorded"} for e in events]
+        state = self.replays.state(row.id, system, pack, setup_of(row), plain)
+        return visible_events(system, events, seat, state)
 
     def import_game(self, data: Any) -> Made | Problem:
         """Store an exported game; return its id and new tokens, or why it is refused.
@@ -457,12 +464,13 @@ def summary(loaded: Loaded, seat: int | None = None) -> dict[str, Any]:
 
 
 def visible_events(
-    system: GameSystem, events: list[dict[str, Any]], seat: int | None
+    system: GameSystem, events: list[dict[str, Any]], seat: int | None, state: Any = None
 ) -> list[dict[str, Any]]:
-    """The events as ``seat`` may see them: in a game with secrets, another's secret is cut out."""
+    """The events as ``seat`` may see them: in a game with secrets, another's secret is cut out
+    until ``state`` (the fold of the log) says the rules have revealed it to everyone."""
     if not system.seated:
         return events
-    return [system.visible_event(event, seat) for event in events]
+    return [system.visible_event(event, seat, state) for event in events]
 
 
 def _forbidden(

@@ -83,6 +83,21 @@ def test_a_siege_tactic_is_hidden_until_both_are_in(app: Flask, who: str):
     assert state["siege"]["modifiers"] == {"batter": 0, "starve": -1, "tunnel": 2}
     page = soup(phone(app, game, VIEWERS[who]).get(f"/games/{gid}"))
     assert page.select_one("[data-testid=tactic-attacker]").text.strip() == "3: Mine"
+    # The log says it too: the events and the export show both picks, and the card marks the cell.
+    events = client.get(f"/api/v1/games/{gid}/events", headers=headers).json
+    exported = client.get(f"/api/v1/games/{gid}/export", headers=headers).json["events"]
+    for log in (events, exported):
+        picks = {e["player"]: e.get("tactic") for e in log if e["type"] == "siege_tactic"}
+        assert picks == {0: 3, 1: 4} and not any(e.get("hidden") for e in log)
+    if who == "no token":  # the card is the same for everyone: printed once
+        assert "▶ -1 Starve, +2 Tunnel" in pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=a4").data)
+    # Taken back by its holder, Bo's pick hides both again.
+    last = events[-1]["id"]
+    assert post(client, game, {"type": "undo", "event": last}, seat=seat(game, 1)).status_code == 201
+    exported = client.get(f"/api/v1/games/{gid}/export", headers=headers).json["events"]
+    for log in (client.get(f"/api/v1/games/{gid}/events", headers=headers).json, exported):
+        ann = next(e for e in log if e["type"] == "siege_tactic" and e["player"] == 0)
+        assert "tactic" not in ann and ann["hidden"] is True
 
 
 def test_the_seat_screen_picks_in_secret_and_the_table_cannot(app: Flask):
@@ -166,6 +181,10 @@ def test_a_contingent_is_secret_until_both_are_in_and_used_once(app: Flask):
         assert all("contingent" not in e and "general" not in e for e in events)
         assert "Warchanter" not in phone(app, game, None).get(f"/games/{gid}").data.decode()
     assert post(client, game, {**pick, "player": 0}, seat=seat(game, 0)).status_code == 201
+    for path in ("events", "export"):
+        answer = client.get(f"/api/v1/games/{gid}/{path}").json
+        log = answer if path == "events" else answer["events"]
+        assert [(e["contingent"], e["general"]) for e in log] == [(2, "Warchanter")] * 2, path
     post(client, game, {"type": "battle_result", "battle": 1, "winner": 0}, edit=game["edit_token"])
     again = post(client, game, {**pick, "battle": 2}, seat=seat(game, 1))
     assert again.status_code == 422

@@ -62,8 +62,12 @@ class GameSystem(Protocol):
     def secret(self, event: dict[str, Any]) -> bool:
         """Whether an event holds a secret that only its player may see (it has a ``holder``)."""
 
-    def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out."""
+    def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out.
+
+        ``state`` is the game the log folds to now: a secret its rules have revealed to everyone
+        (both siege tactics in) is shown whole. Without it a secret stays hidden from the others.
+        """
 
     #: Event types whose named units are checked against the player's attached roster.
     roster_events: tuple[str, ...]
@@ -111,7 +115,7 @@ class EngineSystem:
     def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
         return []
 
-    def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
         return event
 
 

@@ -326,7 +326,7 @@ def _history(
         return found.name if found else str(ploy_id)
 
     out = []
-    for e in visible_events(loaded.system, loaded.log, seat):
+    for e in visible_events(loaded.system, loaded.log, seat, loaded.state):
         if e.get("id") not in in_force:
             continue
         kind, vp, lines = e.get("type"), None, []

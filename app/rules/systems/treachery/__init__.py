@@ -54,7 +54,10 @@ class Treachery(EngineSystem):
     def secret(self, event: dict[str, Any]) -> bool:
         return self.holder(event) is not None and event.get("type") in SECRET_FIELDS
 
-    def visible_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def visible_event(
+        self, event: dict[str, Any], seat: int | None, state: TreacheryGame | None = None
+    ) -> dict[str, Any]:
+        # A bought ploy stays secret in the log for good: playing it is an event of its own.
         holder = self.holder(event)
         if holder is None or holder == seat or not self.secret(event):
             return event
