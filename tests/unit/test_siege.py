@@ -440,3 +440,13 @@ def test_apply_never_changes_the_state_it_is_given(siege):
         after, problem = log.apply(siege.system, kept, {"id": str(uuid.uuid4()), **event}, siege.log)
         assert problem is None and after is not kept
     assert siege.system.summary(kept) == before
+
+
+@pytest.mark.parametrize(
+    ("player", "holder"), [(0, 0), (1, 1), (-1, None), (True, None), ("0", None)], ids=str
+)
+def test_a_siege_tactic_is_held_by_the_player_it_names(siege, player, holder):
+    # A player that names no seat makes no holder: the rules refuse the tactic with their sentence.
+    event = {"id": "x", "type": "siege_tactic", "player": player, "tactic": 3}
+    assert siege.system.holder(event) == holder and siege.system.secret(event)
+    assert siege.system.holder({"id": "y", "type": "turn", "round": 1, "player": 0}) is None

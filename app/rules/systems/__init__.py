@@ -81,7 +81,9 @@ class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
 
     The module gives ``EVENT_TYPES``, ``new_game(pack, setup)``, ``apply_event(state, event,
-    id)`` and ``next_steps(state)``; subclasses add what differs (facts, scoring, summary).
+    id)`` and ``next_steps(state)``, and, in a game with secrets, ``SECRET_TYPES``: each secret
+    event type with the fields another seat never sees (its ``player`` holds it). Subclasses
+    add what differs (facts, scoring, summary, when a secret is out: :meth:`revealed`).
     """
 
     round_word = "round"
@@ -91,6 +93,7 @@ class EngineSystem:
         self.name = name
         self.engine = engine
         self.event_types: tuple[str, ...] = engine.EVENT_TYPES
+        self.secret_types: dict[str, tuple[str, ...]] = dict(getattr(engine, "SECRET_TYPES", {}))
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
         return self.engine.new_game(pack, setup)
@@ -105,10 +108,16 @@ class EngineSystem:
         return self.engine.next_steps(state)
 
     def holder(self, event: dict[str, Any]) -> int | None:
-        return None  # a system with secrets says which events hold them
+        if event.get("type") not in self.secret_types:
+            return None
+        return seat_of(event.get("player"))
 
     def secret(self, event: dict[str, Any]) -> bool:
-        return self.holder(event) is not None
+        return event.get("type") in self.secret_types
+
+    def revealed(self, event: dict[str, Any], state: Any) -> bool:
+        """Whether the rules have shown this secret event to everyone (both picks are in)."""
+        return False
 
     roster_events: tuple[str, ...] = ()
 
@@ -116,7 +125,19 @@ class EngineSystem:
         return []
 
     def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
-        return event
+        """Another's secret without its hidden fields and marked ``hidden``, until revealed."""
+        if not self.secret(event) or self.holder(event) == seat:
+            return event
+        if state is not None and self.revealed(event, state):
+            return event
+        hidden = self.secret_types[str(event["type"])]
+        return {k: v for k, v in event.items() if k not in hidden} | {"hidden": True}
+
+
+def seat_of(player: Any) -> int | None:
+    """The seat an event's ``player`` names, or ``None`` when it names none (the rules refuse
+    that event with their own sentence)."""
+    return player if isinstance(player, int) and not isinstance(player, bool) and player >= 0 else None
 
 
 REGISTRY: dict[str, GameSystem] = {}

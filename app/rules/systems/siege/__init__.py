@@ -34,24 +34,9 @@ class Siege(EngineSystem):
             for r in sorted(scenario.objective_results, key=lambda r: -r.count)
         ]
 
-    def holder(self, event: dict[str, Any]) -> int | None:
-        """The player whose seat a secret event needs (``None``: any edit token will do)."""
-        if event.get("type") in engine.SECRET_TYPES:
-            who = event.get("player")
-            return who if isinstance(who, int) and not isinstance(who, bool) else None
-        return None
-
-    def secret(self, event: dict[str, Any]) -> bool:
-        return event.get("type") in engine.SECRET_TYPES
-
-    def visible_event(
-        self, event: dict[str, Any], seat: int | None, state: SiegeGame | None = None
-    ) -> dict[str, Any]:
-        """The event as ``seat`` may see it: a siege tactic without its die until both are in,
-        except to its holder (without ``state``, a tactic stays hidden from the others)."""
-        if not self.secret(event) or self.holder(event) == seat or (state is not None and state.revealed):
-            return event
-        return {k: v for k, v in event.items() if k != "tactic"} | {"hidden": True}
+    def revealed(self, event: dict[str, Any], state: SiegeGame) -> bool:
+        """Both tactics are in: each is shown to everyone."""
+        return state.revealed
 
     def summary(self, state: SiegeGame, seat: int | None = None) -> dict[str, Any]:
         """The siege as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""

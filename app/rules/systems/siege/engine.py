@@ -46,8 +46,8 @@ EVENT_TYPES = (
     "end",
     "roll",
 )
-#: Events that hold a secret until both are in.
-SECRET_TYPES = ("siege_tactic",)
+#: Events that hold a secret until both are in, and the fields the other seats do not see.
+SECRET_TYPES = {"siege_tactic": ("tactic",)}
 MAX_FEATURES = 60
 MAX_UNITS = 120
 MOUNTED = ("MOUNT", "MOUNTED")

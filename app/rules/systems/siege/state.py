@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.game import Setup
 from app.rules.outcome import Result
@@ -174,7 +175,7 @@ class SiegeGame:
     @property
     def revealed(self) -> bool:
         """Both tactics are in: the dice are shown and the table read."""
-        return self.attacker in self.picks and self.defender in self.picks
+        return battle_rounds.everyone_in(self.picks.values(), self.player_count)
 
     @property
     def modifiers(self) -> p.SiegeCell | None:
@@ -201,26 +202,20 @@ class SiegeGame:
         return self.scenario.battle_rounds or 5
 
     def turns_in(self, round_: int) -> list[Turn]:
-        return [t for t in self.turns if t.round == round_]
+        return battle_rounds.within(self.turns, round_)
 
     @property
     def current_round(self) -> int:
         """The battle round now being played (one past the last once every turn is in)."""
-        r = 1
-        while len(self.turns_in(r)) >= self.player_count:
-            r += 1
-        return r
+        return battle_rounds.current_round(self.turns, self.player_count)
 
     def next_players(self) -> list[int]:
         """Players who may record the next turn."""
         r = self.current_round
         if self.finished or r > self.battle_rounds:
             return []
-        done = {t.player for t in self.turns_in(r)}
         start = self.rounds.get(r)
-        if not done and start is not None and start.first is not None:
-            return [start.first]
-        return [i for i in range(self.player_count) if i not in done]
+        return battle_rounds.next_players(self.turns, r, self.player_count, start.first if start else None)
 
     @property
     def arrived(self) -> int | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
-from app.rules.systems import EngineSystem, register
+from app.rules.systems import EngineSystem, register, seat_of
 from app.rules.systems.treachery import describe, events, plan
 from app.rules.systems.treachery.state import TreacheryGame
 
@@ -47,9 +47,8 @@ class Treachery(EngineSystem):
         kind = event.get("type")
         if not isinstance(kind, str) or (kind not in SECRET_FIELDS and kind not in SIGNED):
             return None
-        player = event.get("player")
         # A malformed player is no seat's secret; the rules refuse the event for it.
-        return player if isinstance(player, int) and not isinstance(player, bool) and player >= 0 else None
+        return seat_of(event.get("player"))
 
     def secret(self, event: dict[str, Any]) -> bool:
         return self.holder(event) is not None and event.get("type") in SECRET_FIELDS

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.game import Setup
 
@@ -255,15 +256,12 @@ class TreacheryGame:
         return self.scenario.battle_rounds or 4
 
     def turns_in(self, round_: int) -> list[Turn]:
-        return [t for t in self.turns if t.round == round_]
+        return battle_rounds.within(self.turns, round_)
 
     @property
     def current_round(self) -> int:
         """The battle round now being played (the last round + 1 once every turn is in)."""
-        r = 1
-        while len(self.turns_in(r)) >= self.player_count:
-            r += 1
-        return r
+        return battle_rounds.current_round(self.turns, self.player_count)
 
     @property
     def turns_complete(self) -> bool:
@@ -281,8 +279,7 @@ class TreacheryGame:
         """Players who have not had their turn in the current round."""
         if self.turns_complete:
             return []
-        done = {t.player for t in self.turns_in(self.current_round)}
-        return [i for i in range(self.player_count) if i not in done]
+        return battle_rounds.waiting(self.turns, self.current_round, self.player_count)
 
     def period(self) -> tuple[int, int]:
         """The "turn" the ploy restrictions count in: the round, and how many turns it has had."""

@@ -39,27 +39,10 @@ class Tunnels(EngineSystem):
     def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
         return engine.roster_problems(event, units)
 
-    def holder(self, event: dict[str, Any]) -> int | None:
-        """The player whose seat a secret event needs (``None``: any edit token will do)."""
-        if event.get("type") in engine.SECRET_TYPES:
-            who = event.get("player")
-            return who if isinstance(who, int) and not isinstance(who, bool) else None
-        return None
-
-    def secret(self, event: dict[str, Any]) -> bool:
-        return event.get("type") in engine.SECRET_TYPES
-
-    def visible_event(
-        self, event: dict[str, Any], seat: int | None, state: TunnelGame | None = None
-    ) -> dict[str, Any]:
-        """The event as ``seat`` may see it: a contingent's pick (and its general) hidden from
-        the others until both picks of that battle are in (without ``state``: hidden)."""
-        if not self.secret(event) or self.holder(event) == seat:
-            return event
+    def revealed(self, event: dict[str, Any], state: TunnelGame) -> bool:
+        """Both contingents of the pick's battle are in: each is shown (with its general)."""
         battle = event.get("battle")
-        if state is not None and isinstance(battle, int) and state.revealed(battle):
-            return event
-        return {k: v for k, v in event.items() if k not in ("contingent", "general")} | {"hidden": True}
+        return isinstance(battle, int) and state.revealed(battle)
 
     def summary(self, state: TunnelGame, seat: int | None = None) -> dict[str, Any]:
         """The series as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""

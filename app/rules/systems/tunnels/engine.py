@@ -40,7 +40,8 @@ EVENT_TYPES = (
     "battle_result",
     "roll",
 )
-SECRET_TYPES = ("contingent",)
+#: A contingent's pick (and the battle's general) is hidden until both picks are in.
+SECRET_TYPES = {"contingent": ("contingent", "general")}
 CHOICES = ("cave-in", "stalactites")
 MAX_ROLL_OFFS = 12
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.game import Setup
 from app.rules.outcome import Result
@@ -176,18 +177,18 @@ class TunnelGame:
         return len(self.results) + 1
 
     def picks_in(self, battle: int) -> dict[int, Pick]:
-        return {k.player: k for k in self.picks if k.battle == battle}
+        return {k.player: k for k in battle_rounds.within(self.picks, battle, "battle")}
 
     def revealed(self, battle: int) -> bool:
         """Both players' contingents for that battle are in: both are shown."""
-        return len(self.picks_in(battle)) == self.player_count
+        return battle_rounds.everyone_in(self.picks_in(battle).values(), self.player_count)
 
     def used(self, player: int) -> dict[int, int]:
         """The contingents a player has sent, each with its battle."""
         return {k.contingent: k.battle for k in self.picks if k.player == player}
 
     def rounds_in(self, battle: int) -> list[BattleRound]:
-        return [r for r in self.rounds if r.battle == battle]
+        return battle_rounds.within(self.rounds, battle, "battle")
 
     def commander(self, battle: int, round_: int) -> int | None:
         """Who commands the denizen now in that round: the roll-off's winner, then each change."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
@@ -109,7 +110,7 @@ class Game:
         return self.setup.player_name(player)
 
     def turns_in(self, round_: int) -> list[Turn]:
-        return [t for t in self.turns if t.round == round_]
+        return battle_rounds.within(self.turns, round_)
 
     @property
     def current_round(self) -> int:
@@ -118,12 +119,7 @@ class Game:
         known = self._round_memo
         if known is not None and known[0] == len(self.turns):
             return known[1]
-        per_round: dict[int, int] = {}
-        for t in self.turns:
-            per_round[t.round] = per_round.get(t.round, 0) + 1
-        r = 1
-        while per_round.get(r, 0) >= self.player_count:
-            r += 1
+        r = battle_rounds.current_round(self.turns, self.player_count)
         self._round_memo = (len(self.turns), r)
         return r
 
@@ -136,11 +132,8 @@ class Game:
         if self.finished or self.turns_complete:
             return []
         r = self.current_round
-        done = {t.player for t in self.turns_in(r)}
         start = self.rounds.get(r)
-        if not done and start is not None and start.first is not None:
-            return [start.first]
-        return [i for i in range(self.player_count) if i not in done]
+        return battle_rounds.next_players(self.turns, r, self.player_count, start.first if start else None)
 
     @property
     def round_in_play(self) -> int | None:
