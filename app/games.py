@@ -162,6 +162,8 @@ class Games:
         for attached in armies.values():
             roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
             attached["summary"] = army.army_summary(roster) if roster is not None else None
+            # For the screens that offer the army's units by name (a siege's contingents).
+            attached["units"] = army.units_of(roster) if roster is not None else None
             attached["name"] = attached["roster"].get("name") or "Roster"
         return armies
 
@@ -198,8 +200,10 @@ class Games:
         The rules cannot see rosters, so the service reads the roster and the system judges;
         only the event types the system names cost the extra read.
         """
-        player = event.get("player")
-        if event.get("type") not in system.roster_events or not isinstance(player, int):
+        if event.get("type") not in system.roster_events:
+            return None
+        player = system.roster_player(setup_of(row), event)
+        if player is None:
             return None
         attached = self.store.rosters.of_game(row.id).get(player)
         scenario = pack.scenario(row.scenario)
@@ -208,11 +212,7 @@ class Games:
         roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
         if roster is None:
             return None
-        # Units only: battalions, endless spells and faction terrain are in no contingent.
-        units = [
-            e.name for e in roster.entries if getattr(e, "kind", "unit") in ("unit", "regiment", "character")
-        ]
-        problems = system.roster_problems(scenario, event, units)
+        problems = system.roster_problems(scenario, event, [u.name for u in army.units_of(roster)])
         return problems[0] if problems else None
 
     def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:

@@ -181,6 +181,24 @@ MODELS: dict[str, type[AosRoster] | type[FbRoster] | type[OwRoster]] = {
 }
 
 
+@dataclass(frozen=True)
+class RosterUnit:
+    """A unit a roster fields: its name and its keywords (none in a list without them)."""
+
+    name: str
+    keywords: tuple[str, ...] = ()
+
+
+def units_of(roster: Roster) -> list[RosterUnit]:
+    """The roster's units, a name twice for two such units: battalions, endless spells and
+    faction terrain take no place in a contingent or a tunnel."""
+    return [
+        RosterUnit(e.name, tuple(getattr(e, "keywords", ())))
+        for e in roster.entries
+        if e.kind in ("unit", "regiment", "character")
+    ]
+
+
 def _field_path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:

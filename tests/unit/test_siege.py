@@ -11,7 +11,8 @@ import uuid
 
 import pytest
 
-from app.rules import contingents, log
+from app.rules import contingents, log, systems
+from app.rules.game import Player, Setup
 from app.rules.systems.siege import engine
 from tests.unit.siege_play import ANN, BO, PACK, Play
 
@@ -450,3 +451,51 @@ def test_a_siege_tactic_is_held_by_the_player_it_names(siege, player, holder):
     event = {"id": "x", "type": "siege_tactic", "player": player, "tactic": 3}
     assert siege.system.holder(event) == holder and siege.system.secret(event)
     assert siege.system.holder({"id": "y", "type": "turn", "round": 1, "player": 0}) is None
+
+
+ROSTER = ["Lord Kroak", "Saurus Guard", "Skinks", "Skinks"]
+ANN_A, BO_D = Player("Ann", "attacker"), Player("Bo", "defender")
+
+
+@pytest.mark.parametrize(
+    ("garrison", "relief", "sentence"),
+    [
+        (["Lord Kroak"], ["Saurus Guard", "Skinks", "Skinks"], None),  # two units of one warscroll
+        (["Lord Kroak", "Skinks"], ["Saurus Guard", "Skinks"], None),
+        (2, 2, None),  # counted by hand: nothing to check
+        (["Lord Kroak"], ["Saurus Guard", "Skinks"], "Skinks is left out"),
+        (["Lord Kroak", "Stegadon"], ["Saurus Guard", "Skinks", "Skinks"], "Stegadon is not in it"),
+        (
+            ["Lord Kroak", "Skinks"],
+            ["Skinks", "Skinks", "Saurus Guard"],
+            "Skinks is named 3 times and it holds 2",
+        ),
+        (
+            ["Lord Kroak", "Skinks"],
+            ["Skinks", "Kroxigor", "Kroxigor", "Salamanders"],
+            "Kroxigor (x2), Salamanders are not in it; Saurus Guard is left out",
+        ),
+    ],
+    ids=["exact", "skinks-split", "counts", "one-left-out", "one-extra", "one-too-many", "both"],
+)
+def test_named_contingents_hold_each_unit_of_the_defenders_roster_once(garrison, relief, sentence):
+    found = engine.roster_problems({"type": "contingents", "garrison": garrison, "relief": relief}, ROSTER)
+    if sentence is None:
+        assert found == []
+    else:
+        assert found == [
+            f"garrison and relief must name each unit of the defender's attached roster once: {sentence}."
+        ]
+
+
+def test_two_units_of_one_warscroll_may_be_named_in_both_contingents(siege):
+    split = siege.ok({"type": "contingents", "garrison": ["Skinks"], "relief": ["Skinks", "Skinks"]}).split
+    assert (split.garrison, split.relief, split.relief_units) == (1, 2, ("Skinks", "Skinks"))
+
+
+def test_the_contingents_are_checked_against_the_defenders_roster(packs):
+    # Bo defends whether he is listed first or second; with no sides, the first player attacks.
+    for players, defender in (((ANN_A, BO_D), 1), ((BO_D, ANN_A), 0), ((Player("Ann"), Player("Bo")), 1)):
+        setup = Setup(PACK, "the-relief-force", 2000, players)
+        assert engine.sides(setup)[1] == defender
+        assert systems.system_for(packs[PACK], "the-relief-force").roster_player(setup, {}) == defender

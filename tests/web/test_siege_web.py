@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.setups import seraphon_roster
 from tests.web.conftest import form_fields, soup
 from tests.web.test_seats import pdf_text, phone, post, seat
 
@@ -150,6 +151,68 @@ def test_the_game_page_shows_the_relief_force_and_the_control_exception(app: Fla
     page = soup(phone(app, game, None).get(f"/games/{game['id']}"))
     assert "Arrived in battle round 1 from the west edge" in page.select_one("[data-testid=relief]").text
     assert '3"' in page.select_one("[data-testid=control-exception]").text
+
+
+# --- the defender's contingents, from the attached roster ------------------------------------
+def attach(client: FlaskClient, game: dict[str, Any], player: int, **extra: Any) -> None:
+    """Attach a Seraphon roster (Lord Kroak, Saurus Guard, Saurus Warriors, Skinks, Stegadon) of
+    the siege's pack to a player, with ``extra`` replacing its fields."""
+    roster = client.post("/api/v1/rosters", json=seraphon_roster(pack=PACK, **extra))
+    assert roster.status_code == 201, roster.json
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rosters",
+        json={"player": player, "roster": roster.json["id"]},
+        headers={"X-Edit-Token": game["edit_token"]},
+    )
+    assert answer.status_code == 201, answer.json
+
+
+SERAPHON = ["Lord Kroak", "Saurus Guard", "Saurus Warriors", "Skinks", "Stegadon"]
+
+
+def test_named_contingents_are_checked_against_the_defenders_roster(app: Flask):
+    client = app.test_client()
+    game = siege(client)
+    edit = game["edit_token"]
+    split = {
+        "type": "contingents",
+        "garrison": ["Lord Kroak", "Skinks"],
+        "relief": [*SERAPHON[1:3], "Stegadon"],
+    }
+    attach(client, game, 0)  # the attacker's roster is not the one the contingents come from
+    assert post(client, game, {**split, "relief": ["Gryph-hounds"] * 2}, edit=edit).status_code == 201
+    assert post(client, game, {"type": "undo", "event": _last(client, game)}, edit=edit).status_code == 201
+    attach(client, game, 1)
+    refused = post(client, game, {**split, "relief": ["Saurus Guard", "Gryph-hounds", "Stegadon"]}, edit=edit)
+    assert refused.status_code == 422
+    assert refused.json["error"] == (
+        "garrison and relief must name each unit of the defender's attached roster once: "
+        "Gryph-hounds is not in it; Saurus Warriors is left out."
+    )
+    assert (
+        post(client, game, {"type": "contingents", "garrison": 2, "relief": 3}, edit=edit).status_code == 201
+    )
+    assert post(client, game, {"type": "undo", "event": _last(client, game)}, edit=edit).status_code == 201
+    # The table screen offers each of Bo's units: garrison or relief force.
+    table = phone(app, game, "table")
+    page = soup(table.get(f"/games/{game['id']}"))
+    assert [f.legend.text for f in page.select("[data-testid=split-unit]")] == SERAPHON
+    action, fields = form_fields(table.get(f"/games/{game['id']}"), "#contingents-form")
+    for i, part in enumerate(["garrison", "relief", "relief", "garrison"]):  # the Stegadon left out
+        fields[f"part.{i}"] = part
+    answer = table.post(action, data=fields, headers={"HX-Request": "true"})
+    assert answer.status_code == 422
+    assert soup(answer).select_one("#error").text.endswith("Stegadon is left out.")
+    fields["part.4"] = "relief"
+    shown = soup(table.post(action, data=fields, headers={"HX-Request": "true"}))
+    assert [dd.text for dd in shown.select("[data-testid=contingents] dd")] == [
+        "2: Lord Kroak, Skinks",
+        "3: Saurus Guard, Saurus Warriors, Stegadon",
+    ]
+
+
+def _last(client: FlaskClient, game: dict[str, Any]) -> str:
+    return client.get(f"/api/v1/games/{game['id']}/events").json[-1]["id"]
 
 
 # --- Tunnel Wars -------------------------------------------------------------------------------

@@ -76,6 +76,10 @@ class GameSystem(Protocol):
         """What is wrong with an event's units against the player's roster (``units``: its
         units' names, a name twice for two such units); empty when nothing is."""
 
+    def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
+        """Whose attached roster an event of ``roster_events`` is checked against: its
+        ``player``, or the player the rules name (a siege's defender); ``None``: nobody's."""
+
 
 class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
@@ -123,6 +127,9 @@ class EngineSystem:
 
     def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
         return []
+
+    def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
+        return seat_of(event.get("player"))
 
     def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
         """Another's secret without its hidden fields and marked ``hidden``, until revealed."""

@@ -12,6 +12,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.games import Loaded, summary
+from app.rules.army import RosterUnit
 from app.rules.pack import Pack, Scenario
 from app.web.forms import number
 from app.web.systems import WebSide, register
@@ -37,6 +38,24 @@ def can_undo(loaded: Loaded, seat: int | None) -> bool:
     event = next((e for e in reversed(loaded.log) if e.get("id") == last), None)
     holder = loaded.system.holder(event) if event is not None else None
     return holder is None or holder == seat
+
+
+def army_units(loaded: Loaded, player: int) -> list[RosterUnit] | None:
+    """The units of a player's attached roster, or ``None`` when none is attached."""
+    attached = loaded.armies.get(player)
+    return attached.get("units") if attached else None
+
+
+def _split(form: MultiDict[str, str]) -> tuple[list[str], list[str]]:
+    """The contingents picked unit by unit from the roster: each row's name and its side."""
+    garrison: list[str] = []
+    relief: list[str] = []
+    for key in sorted((k for k in form if k.startswith("unit.")), key=lambda k: number(k[5:]) or 0):
+        part = form.get(f"part.{key[5:]}", "")
+        name = form.get(key, "").strip()
+        if name and part in ("garrison", "relief"):
+            (garrison if part == "garrison" else relief).append(name)
+    return garrison, relief
 
 
 class SiegeWeb(WebSide):
@@ -66,6 +85,7 @@ class SiegeWeb(WebSide):
             and g.arrived is None
             and not any(r.round == g.current_round for r in g.relief_rolls),
             "edge_open": g.arrived is not None and g.edge is None,
+            "defender_units": army_units(loaded, g.defender),
             "split_open": g.split is None
             and not g.turns
             and not g.rounds
@@ -82,7 +102,11 @@ class SiegeWeb(WebSide):
         if kind == "siege_tactic":
             event.update(player=number(form.get("player")), tactic=number(form.get("tactic")))
         elif kind == "contingents":
-            event.update(garrison=_units(form.get("garrison", "")), relief=_units(form.get("relief", "")))
+            if any(k.startswith("unit.") for k in form):  # picked from the defender's roster
+                garrison, relief = _split(form)
+                event.update(garrison=garrison, relief=relief)
+            else:
+                event.update(garrison=_units(form.get("garrison", "")), relief=_units(form.get("relief", "")))
         elif kind == "batter":
             event["features"] = [
                 {

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.facts import FactSpec
+from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register
 from app.rules.systems.siege import engine
@@ -33,6 +34,16 @@ class Siege(EngineSystem):
             f"Attacker holds {r.count} of {total} objectives: {r.kind} victory for the {r.side}."
             for r in sorted(scenario.objective_results, key=lambda r: -r.count)
         ]
+
+    # The defender's garrison and relief force, named from the defender's attached roster.
+    roster_events = ("contingents",)
+
+    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+        return engine.roster_problems(event, units)
+
+    def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
+        """The contingents event names no player: it is always the defender's army."""
+        return engine.sides(setup)[1]
 
     def revealed(self, event: dict[str, Any], state: SiegeGame) -> bool:
         """Both tactics are in: each is shown to everyone."""

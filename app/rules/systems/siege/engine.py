@@ -53,16 +53,22 @@ MAX_UNITS = 120
 MOUNTED = ("MOUNT", "MOUNTED")
 
 
+def sides(setup: Setup) -> tuple[int, int]:
+    """The attacker and the defender: the attacker is the player whose side is ``attacker``
+    (the first player when the set-up names no sides)."""
+    named = [pl.side for pl in setup.players]
+    attacker = named.index("attacker") if "attacker" in named else 0
+    return attacker, 1 - attacker
+
+
 def new_game(pack: p.Pack, setup: Setup) -> SiegeGame:
-    """An empty siege for that set-up; the attacker is the player whose side is ``attacker``
-    (the first player when the pack names no sides)."""
+    """An empty siege for that set-up (see :func:`sides` for who attacks)."""
     scenario = pack.scenario(setup.scenario)
     if scenario is None or pack.siege is None:
         raise ValueError(f"pack {pack.id} has no siege scenario {setup.scenario}")
-    sides = [pl.side for pl in setup.players]
-    attacker = sides.index("attacker") if "attacker" in sides else 0
+    attacker, defender = sides(setup)
     return SiegeGame(
-        setup=setup, pack=pack, scenario=scenario, rules=pack.siege, attacker=attacker, defender=1 - attacker
+        setup=setup, pack=pack, scenario=scenario, rules=pack.siege, attacker=attacker, defender=defender
     )
 
 
@@ -252,16 +258,58 @@ def _apply_contingents(game: SiegeGame, event: dict[str, Any], eid: str) -> None
         raise Refused("The contingents are set before the first battle round.")
     if game.split is not None:
         raise Refused("The contingents are already recorded; undo that entry to change them.")
-    garrison, g_units = contingents.read_part(event.get("garrison"), "garrison")
-    relief, r_units = contingents.read_part(event.get("relief"), "relief")
-    if set(g_units) & set(r_units):
-        both = sorted(set(g_units) & set(r_units))[0]
-        raise Refused(f"relief: {both} is in the garrison too; each unit goes in one contingent.")
+    # A name may come twice (two units of one warscroll, as rosters list them): the attached
+    # roster, where there is one, is checked before the event reaches the rules (roster_problems).
+    garrison, g_units = contingents.read_part(event.get("garrison"), "garrison", repeats=True)
+    relief, r_units = contingents.read_part(event.get("relief"), "relief", repeats=True)
     sizes = [garrison, relief]
     problems = contingents.split_problems(rules, sizes, ["garrison", "relief force"])
     if problems:
         raise Refused(f"relief: {problems[0]}")
     game.split = Split(eid, garrison, relief, g_units, r_units)
+
+
+def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
+    """What is wrong with the defender's named contingents against their attached roster, in
+    one sentence naming every unit at fault (none: fine).
+
+    ``roster`` is the names of the roster's units, a name twice for two such units. Counts (no
+    names) are not checked; an unreadable event is left to :func:`_apply_contingents`.
+    """
+    try:
+        parts = [
+            contingents.read_part(event.get(name), name, repeats=True)[1] for name in ("garrison", "relief")
+        ]
+    except Refused:
+        return []
+    if not any(parts):
+        return []
+    placed = [n for part in parts for n in part]
+    unknown = [n for n in placed if n not in roster]
+    missing = list(roster)
+    for name in placed:
+        if name in missing:
+            missing.remove(name)
+    faults = []
+    if unknown:
+        faults.append(f"{_names(unknown)} {'is' if len(set(unknown)) == 1 else 'are'} not in it")
+    for name in dict.fromkeys(n for n in placed if n in roster and placed.count(n) > roster.count(n)):
+        faults.append(f"{name} is named {placed.count(name)} times and it holds {roster.count(name)}")
+    if missing:
+        faults.append(f"{_names(missing)} {'is' if len(set(missing)) == 1 else 'are'} left out")
+    if not faults:
+        return []
+    return [
+        "garrison and relief must name each unit of the defender's attached roster once: "
+        f"{'; '.join(faults)}."
+    ]
+
+
+def _names(names: list[str]) -> str:
+    """Names as a sentence lists them: each once, with how many when more than one."""
+    counted = [(n, names.count(n)) for n in dict.fromkeys(names)]
+    words = [f"{n} (x{c})" if c > 1 else n for n, c in counted]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])}, {words[-1]}"
 
 
 # ---------------------------------------------------------------------------------------
