@@ -212,7 +212,7 @@ class Games:
         roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
         if roster is None:
             return None
-        problems = system.roster_problems(scenario, event, [u.name for u in army.units_of(roster)])
+        problems = system.roster_problems(scenario, event, army.units_of(roster))
         return problems[0] if problems else None
 
     def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:

@@ -12,6 +12,7 @@ import uuid
 import pytest
 
 from app.rules import contingents, log, systems
+from app.rules.army import RosterUnit
 from app.rules.game import Player, Setup
 from app.rules.systems.siege import engine
 from tests.unit.siege_play import ANN, BO, PACK, Play
@@ -499,3 +500,60 @@ def test_the_contingents_are_checked_against_the_defenders_roster(packs):
         setup = Setup(PACK, "the-relief-force", 2000, players)
         assert engine.sides(setup)[1] == defender
         assert systems.system_for(packs[PACK], "the-relief-force").roster_player(setup, {}) == defender
+
+
+KROAK_ARMY = [
+    RosterUnit("Lord Kroak", ("HERO", "WIZARD")),
+    RosterUnit("Skink Starpriest", ("HERO", "PRIEST")),
+    RosterUnit("Saurus Guard", ()),
+    RosterUnit("Skinks", ()),
+    RosterUnit("Skinks", ()),
+    RosterUnit("Stegadon", ("MONSTER",)),
+    RosterUnit("Saurus Knights", ("MOUNT",)),
+]
+
+
+def test_the_tunnel_party_is_offered_from_the_attackers_roster_keywords(packs):
+    found = engine.roster_party(packs[PACK].siege, KROAK_ARMY)
+    assert [u.name for u in found["heroes"]] == ["Lord Kroak", "Skink Starpriest"]
+    assert [u.name for u in found["others"]] == ["Saurus Guard", "Skinks", "Skinks"]
+    assert found["unfit"] == [
+        {"name": "Stegadon", "why": "a MONSTER"},
+        {"name": "Saurus Knights", "why": "mounted"},
+    ]
+    assert (found["max_heroes"], found["max_others"]) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("units", "sentence"),
+    [
+        ([{"name": "Lord Kroak", "keywords": ["HERO"]}, {"name": "Skinks"}, {"name": "Skinks"}], None),
+        ([{"name": "Kroxigor"}], "units[0]: Kroxigor is not in the attacker's attached roster."),
+        (
+            [{"name": "Skinks"}, {"name": "Skinks"}, {"name": "Skinks"}],
+            "units[2]: the attacker's attached roster holds Skinks twice.",
+        ),
+        (
+            [{"name": "Stegadon"}],
+            "units[0]: Stegadon is a MONSTER in the attacker's attached roster; only units without "
+            "mounts that are not MONSTERS go through the tunnel.",
+        ),
+        (
+            [{"name": "Saurus Knights", "keywords": ["HERO"]}],
+            "units[0]: Saurus Knights is mounted in the attacker's attached roster; only units without "
+            "mounts that are not MONSTERS go through the tunnel.",
+        ),
+        (
+            [{"name": "Skinks"}, {"name": "Skink Starpriest"}],
+            "units[1].keywords: Skink Starpriest is a HERO in the attacker's attached roster.",
+        ),
+        (
+            [{"name": "Saurus Guard", "keywords": ["HERO"]}],
+            "units[0].keywords: Saurus Guard is not a HERO in the attacker's attached roster.",
+        ),
+    ],
+    ids=["fits", "not-in-roster", "one-too-many", "monster", "mounted", "hero-unsaid", "not-a-hero"],
+)
+def test_the_tunnel_party_is_checked_against_the_attackers_roster(units, sentence):
+    found = engine.party_roster_problems({"type": "tunnel_party", "units": units}, KROAK_ARMY)
+    assert found == ([] if sentence is None else [sentence])

@@ -211,6 +211,54 @@ def test_named_contingents_are_checked_against_the_defenders_roster(app: Flask):
     ]
 
 
+def test_the_tunnel_party_is_picked_from_the_attackers_roster(app: Flask):
+    client = app.test_client()
+    game = siege(client)
+    edit = game["edit_token"]
+    attach(client, game, 0)
+    tactic(client, game, 0, 3, seat=seat(game, 0))  # Mine: the attacker's tunnel die +2
+    tactic(client, game, 1, 4, seat=seat(game, 1))
+    for event in (
+        {"type": "batter", "features": []},
+        {"type": "starve", "units": []},
+        {"type": "tunnel", "dice": [4, 5]},  # 4 + 2 = 6 beats 5: a tunnel
+    ):
+        assert post(client, game, event, edit=edit).status_code == 201
+    refused = post(client, game, {"type": "tunnel_party", "units": [{"name": "Stegadon"}]}, edit=edit)
+    assert refused.status_code == 422 and refused.json["error"].startswith(
+        "units[0]: Stegadon is a MONSTER in the attacker's attached roster"
+    )
+    table = phone(app, game, "table")
+    page = soup(table.get(f"/games/{game['id']}"))
+    offered = {
+        group: [label.text.strip() for label in page.select(f"[data-testid=party-{group}] label")]
+        for group in ("heroes", "others")
+    }
+    assert offered == {"heroes": ["Lord Kroak"], "others": ["Saurus Guard", "Saurus Warriors", "Skinks"]}
+    assert (
+        page.select_one("[data-testid=party-unfit]").text == "Not through the tunnel: Stegadon (a MONSTER)."
+    )
+    action, fields = form_fields(table.get(f"/games/{game['id']}"), "#party-form")
+    fields.update({"send.0": "on", "send.1": "on", "send.2": "on", "send.3": "on"})
+    answer = table.post(action, data=fields, headers={"HX-Request": "true"})
+    assert answer.status_code == 422
+    assert soup(answer).select_one("#error").text == (
+        "units: at most 1 HERO and 2 other units go through the tunnel."
+    )
+    del fields["send.2"]
+    shown = soup(table.post(action, data=fields, headers={"HX-Request": "true"}))
+    assert (
+        shown.select_one("[data-testid=tunnel-party]").text
+        == "Through the tunnel: Lord Kroak, Saurus Guard, Skinks."
+    )
+    party = client.get(f"/api/v1/games/{game['id']}").json["siege"]["tunnel_party"]
+    assert [(u["name"], u["hero"]) for u in party] == [
+        ("Lord Kroak", True),
+        ("Saurus Guard", False),
+        ("Skinks", False),
+    ]
+
+
 def _last(client: FlaskClient, game: dict[str, Any]) -> str:
     return client.get(f"/api/v1/games/{game['id']}/events").json[-1]["id"]
 

@@ -14,6 +14,7 @@ import importlib
 import pkgutil
 from typing import Any, Protocol
 
+from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
@@ -72,9 +73,11 @@ class GameSystem(Protocol):
     #: Event types whose named units are checked against the player's attached roster.
     roster_events: tuple[str, ...]
 
-    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+    def roster_problems(
+        self, scenario: Scenario, event: dict[str, Any], units: list[RosterUnit]
+    ) -> list[str]:
         """What is wrong with an event's units against the player's roster (``units``: its
-        units' names, a name twice for two such units); empty when nothing is."""
+        units with their keywords, a name twice for two such units); empty when nothing is."""
 
     def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
         """Whose attached roster an event of ``roster_events`` is checked against: its
@@ -125,7 +128,9 @@ class EngineSystem:
 
     roster_events: tuple[str, ...] = ()
 
-    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
+    def roster_problems(
+        self, scenario: Scenario, event: dict[str, Any], units: list[RosterUnit]
+    ) -> list[str]:
         return []
 
     def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:

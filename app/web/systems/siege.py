@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 from app.games import Loaded, summary
 from app.rules.army import RosterUnit
 from app.rules.pack import Pack, Scenario
+from app.rules.systems.siege import engine
 from app.web.forms import number
 from app.web.systems import WebSide, register
 
@@ -58,6 +59,14 @@ def _split(form: MultiDict[str, str]) -> tuple[list[str], list[str]]:
     return garrison, relief
 
 
+def _party_choices(loaded: Loaded) -> dict[str, Any] | None:
+    """What of the attacker's attached roster may go through a completed tunnel (``None``
+    without a roster: the form asks for names)."""
+    units = army_units(loaded, loaded.state.attacker)
+    rules = loaded.pack.siege
+    return engine.roster_party(rules, units) if units and rules else None
+
+
 class SiegeWeb(WebSide):
     def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
         g = loaded.state
@@ -91,6 +100,7 @@ class SiegeWeb(WebSide):
             and not g.rounds
             and g.scenario.contingents is not None,
             "party_open": g.tunnel is not None and g.tunnel.completed and g.party is None,
+            "party_choices": _party_choices(loaded),
             "can_undo": can_undo(loaded, seat),
         }
 
@@ -134,11 +144,23 @@ class SiegeWeb(WebSide):
         elif kind == "tunnel":
             event["dice"] = [number(form.get("attacker_die")), number(form.get("defender_die"))]
         elif kind == "tunnel_party":
-            event["units"] = [
-                {"name": name.strip(), "keywords": ["HERO"] if i == 0 else []}
-                for i, name in enumerate([form.get("hero", ""), *form.get("others", "").split(",")])
-                if name.strip()
-            ]
+            if any(k.startswith("send.") for k in form):  # picked from the attacker's roster
+                event["units"] = [
+                    {
+                        "name": form.get(f"unit.{key[5:]}", "").strip(),
+                        "keywords": [w for w in form.get(f"keywords.{key[5:]}", "").split(",") if w.strip()],
+                    }
+                    for key in sorted(
+                        (k for k in form if k.startswith("send.")), key=lambda k: number(k[5:]) or 0
+                    )
+                    if form.get(key) in ("on", "true")
+                ]
+            else:
+                event["units"] = [
+                    {"name": name.strip(), "keywords": ["HERO"] if i == 0 else []}
+                    for i, name in enumerate([form.get("hero", ""), *form.get("others", "").split(",")])
+                    if name.strip()
+                ]
         elif kind in ("battle_round", "turn"):
             event["round"] = number(form.get("round"))
             key = "first" if kind == "battle_round" else "player"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
@@ -35,15 +36,22 @@ class Siege(EngineSystem):
             for r in sorted(scenario.objective_results, key=lambda r: -r.count)
         ]
 
-    # The defender's garrison and relief force, named from the defender's attached roster.
-    roster_events = ("contingents",)
+    # The defender's garrison and relief force, and the attacker's units sent into a tunnel,
+    # named from that player's attached roster.
+    roster_events = ("contingents", "tunnel_party")
 
-    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
-        return engine.roster_problems(event, units)
+    def roster_problems(
+        self, scenario: Scenario, event: dict[str, Any], units: list[RosterUnit]
+    ) -> list[str]:
+        if event.get("type") == "tunnel_party":
+            return engine.party_roster_problems(event, units)
+        return engine.roster_problems(event, [u.name for u in units])
 
     def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
-        """The contingents event names no player: it is always the defender's army."""
-        return engine.sides(setup)[1]
+        """Neither event names a player: the contingents are the defender's army, the tunnel
+        party the attacker's."""
+        attacker, defender = engine.sides(setup)
+        return attacker if event.get("type") == "tunnel_party" else defender
 
     def revealed(self, event: dict[str, Any], state: SiegeGame) -> bool:
         """Both tactics are in: each is shown to everyone."""

@@ -14,6 +14,7 @@ from typing import Any
 from app.rules import contingents
 from app.rules import event_fields as f
 from app.rules import pack as p
+from app.rules.army import RosterUnit
 from app.rules.game import Setup
 from app.rules.log import Refused
 from app.rules.outcome import Result
@@ -211,6 +212,82 @@ def party_unit(item: Any, where: str) -> dict[str, Any]:
     }
 
 
+def unfit(unit: dict[str, Any]) -> str | None:
+    """Why a unit may not go through a tunnel ("a MONSTER", "mounted"), or ``None`` if it may."""
+    if unit["monster"]:
+        return "a MONSTER"
+    return "mounted" if unit["mounted"] else None
+
+
+def roster_party(rules: p.SiegeRules, roster: list[RosterUnit]) -> dict[str, Any]:
+    """What of the attacker's attached roster may go through a completed tunnel, read from
+    its keywords: the HEROES and the other units that may, each with its keywords, how many
+    of each may go, and the units that may not with why (a roster unit twice is listed twice)."""
+    fit: dict[str, list[RosterUnit]] = {"heroes": [], "others": []}
+    out: list[dict[str, str]] = []
+    for u in roster:
+        unit = _roster_unit(u)
+        if why := unfit(unit):
+            out.append({"name": u.name, "why": why})
+        else:
+            fit["heroes" if unit["hero"] else "others"].append(u)
+    return {**fit, "unfit": out, "max_heroes": rules.tunnel_heroes, "max_others": rules.tunnel_others}
+
+
+def _roster_unit(u: RosterUnit) -> dict[str, Any]:
+    words = {w.strip().upper() for w in u.keywords}
+    return {
+        "name": u.name,
+        "hero": "HERO" in words,
+        "monster": "MONSTER" in words,
+        "mounted": bool(words & set(MOUNTED)),
+    }
+
+
+def party_roster_problems(event: dict[str, Any], roster: list[RosterUnit]) -> list[str]:
+    """What is wrong with the units sent into the tunnel against the attacker's attached
+    roster, one sentence (none: fine): each must be in it (no more often than it holds it),
+    and it is its keywords there that say whether a unit is a HERO, a MONSTER or mounted.
+    An unreadable event is left to :func:`_apply_party`."""
+    items = event.get("units")
+    if not isinstance(items, list) or len(items) > 10:
+        return []
+    known = {_plain(u.name): u for u in roster}
+    held = [_plain(u.name) for u in roster]
+    sent: list[str] = []
+    for i, item in enumerate(items):
+        try:
+            unit = party_unit(item, f"units[{i}]")
+        except Refused:
+            return []
+        name = _plain(unit["name"])
+        sent.append(name)
+        found = known.get(name)
+        if found is None:
+            return [f"units[{i}]: {unit['name']} is not in the attacker's attached roster."]
+        if sent.count(name) > held.count(name):
+            times = held.count(name)
+            return [f"units[{i}]: the attacker's attached roster holds {unit['name']} {_times(times)}."]
+        listed = _roster_unit(found)
+        if why := unfit(listed):
+            return [
+                f"units[{i}]: {found.name} is {why} in the attacker's attached roster; only units "
+                "without mounts that are not MONSTERS go through the tunnel."
+            ]
+        if unit["hero"] != listed["hero"]:
+            what = "a HERO" if listed["hero"] else "not a HERO"
+            return [f"units[{i}].keywords: {found.name} is {what} in the attacker's attached roster."]
+    return []
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.split())
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
 def tunnel_candidates(rules: p.SiegeRules, units: list[dict[str, Any]]) -> dict[str, Any]:
     """Which units may go through a completed tunnel: HEROES and other units without mounts
     that are not MONSTERS, and how many of each may go."""
@@ -235,8 +312,7 @@ def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     rules = game.rules
     units = [party_unit(u, f"units[{i}]") for i, u in enumerate(f.items(event.get("units"), "units", 10, 1))]
     for u in units:
-        if u["monster"] or u["mounted"]:
-            why = "a MONSTER" if u["monster"] else "mounted"
+        if why := unfit(u):
             raise Refused(
                 f"units: {u['name']} is {why}; only units without mounts that are not MONSTERS go through."
             )
@@ -274,7 +350,8 @@ def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
     one sentence naming every unit at fault (none: fine).
 
     ``roster`` is the names of the roster's units, a name twice for two such units. Counts (no
-    names) are not checked; an unreadable event is left to :func:`_apply_contingents`.
+    names) are not checked; an unreadable event is left to :func:`_apply_contingents`. (The
+    units sent into a tunnel are checked by :func:`party_roster_problems`.)
     """
     try:
         parts = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register, seat_of
@@ -68,8 +69,10 @@ class Treachery(EngineSystem):
     # Convergence of Fate's vanguard and reinforcements, named from an attached roster.
     roster_events = ("contingents",)
 
-    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
-        return events.contingent_roster_problems(scenario, event, units)
+    def roster_problems(
+        self, scenario: Scenario, event: dict[str, Any], units: list[RosterUnit]
+    ) -> list[str]:
+        return events.contingent_roster_problems(scenario, event, [u.name for u in units])
 
     def summary(self, state: TreacheryGame, seat: int | None = None) -> dict[str, Any]:
         return describe.summary(state, seat)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register
@@ -36,8 +37,10 @@ class Tunnels(EngineSystem):
     # An army's three contingents, named from its attached roster.
     roster_events = ("contingents",)
 
-    def roster_problems(self, scenario: Scenario, event: dict[str, Any], units: list[str]) -> list[str]:
-        return engine.roster_problems(event, units)
+    def roster_problems(
+        self, scenario: Scenario, event: dict[str, Any], units: list[RosterUnit]
+    ) -> list[str]:
+        return engine.roster_problems(event, [u.name for u in units])
 
     def revealed(self, event: dict[str, Any], state: TunnelGame) -> bool:
         """Both contingents of the pick's battle are in: each is shown (with its general)."""
