@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from app.replays import Replays
-from app.rules import army, log, systems
+from app.rules import army, log, systems, terrain
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack
 from app.rules.problems import Problem
@@ -215,6 +215,14 @@ class Games:
         problems = system.roster_problems(scenario, event, army.units_of(roster))
         return problems[0] if problems else None
 
+    def terrain_pieces(self, row: GameRow) -> list[terrain.Piece]:
+        """The pieces of the game's terrain set as it stands (none when it has no set)."""
+        set_id = self.store.terrain.find_set(row.id)
+        if set_id is None:
+            return []
+        names = [p["name"] for p in row.players]
+        return [s.piece for s in terrain.fold(len(names), self.store.terrain.events(set_id), names).ordered]
+
     def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:
         """Every seat's token of a game, for the holder of its edit token (the table); else []."""
         return self.store.games.seats.tokens(game_id, edit_token) if edit_token else []
@@ -245,6 +253,7 @@ class Games:
         if unfit:
             return Outcome("refused", unfit)
         setup = setup_of(row)
+        pieces = self.terrain_pieces(row) if body.get("type") in system.terrain_events else None
         judged: list[Any] = [None, []]
         forbidden: list[str] = []
 
@@ -259,6 +268,10 @@ class Games:
                     forbidden.append(problem)
                     return problem
             state = self.replays.state(game_id, system, pack, setup, events)
+            if pieces is not None:
+                unfit = system.terrain_problems(state, body, pieces)
+                if unfit:
+                    return unfit[0]
             after, problem = log.apply(system, state, body, events)
             if problem is not None:
                 return problem.message

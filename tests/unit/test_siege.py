@@ -15,6 +15,7 @@ from app.rules import contingents, log, systems
 from app.rules.army import RosterUnit
 from app.rules.game import Player, Setup
 from app.rules.systems.siege import engine
+from app.rules.terrain import Piece
 from tests.unit.siege_play import ANN, BO, PACK, Play
 
 # (attacker, defender) -> (batter, starve, tunnel), every cell of the seed's table.
@@ -556,4 +557,86 @@ def test_the_tunnel_party_is_offered_from_the_attackers_roster_keywords(packs):
 )
 def test_the_tunnel_party_is_checked_against_the_attackers_roster(units, sentence):
     found = engine.party_roster_problems({"type": "tunnel_party", "units": units}, KROAK_ARMY)
+    assert found == ([] if sentence is None else [sentence])
+
+
+# --- the objectives: three, on different features in the defender's territory, in turn -------
+def place(player: int, feature: str) -> dict:
+    return {"type": "objective", "player": player, "feature": feature}
+
+
+def test_the_objectives_are_placed_in_turn_starting_with_the_attacker(siege):
+    assert siege.refused(place(BO, "Gatehouse")) == (
+        "player: Ann places the 1st objective of 3; the players take turns, the attacker first."
+    )
+    siege.ok(place(ANN, "Gatehouse"))
+    assert siege.refused(place(ANN, "Keep")).startswith("player: Bo places the 2nd objective of 3")
+    siege.ok(place(BO, "Keep"))
+    assert siege.summary()["next_objective"] == {"number": 3, "player": ANN}
+    siege.ok(place(ANN, "Bastion"))  # the 3rd: the attacker again
+    assert siege.refused(place(BO, "Wall")) == "All 3 objectives are set up; undo the last one to move it."
+    out = siege.summary()
+    assert [(o["label"], o["player"], o["feature"]) for o in out["objectives"]] == [
+        ("1", ANN, "Gatehouse"),
+        ("2", BO, "Keep"),
+        ("3", ANN, "Bastion"),
+    ]
+    assert out["next_objective"] is None and out["objectives_total"] == 3
+
+
+def test_each_objective_goes_on_a_different_feature(siege):
+    siege.ok(place(ANN, "Gatehouse"))
+    assert siege.refused(place(BO, " gatehouse ")) == (
+        "feature: Gatehouse already holds the 1st objective; each objective goes on a different terrain feature."
+    )
+
+
+def test_the_objectives_are_placed_before_the_first_battle_round(siege):
+    to_battle(siege)
+    siege.ok(place(ANN, "Gatehouse"), {"type": "battle_round", "round": 1, "first": ANN})
+    assert siege.refused(place(BO, "Keep")) == (
+        "The objectives are set up with the battlefield, before the first battle round."
+    )
+    assert siege.summary()["next_objective"] is None
+
+
+FORTRESS = [
+    Piece(uid="p1", name="Gatehouse", fortress=True),
+    Piece(uid="p2", name="Keep", fortress=True),
+    Piece(uid="p3", name="Ruined Chapel"),  # outside the fortress
+]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "feature", "sentence"),
+    [
+        (FORTRESS, "Keep", None),
+        (FORTRESS, "p2", None),  # by its id
+        (FORTRESS, "keep", None),
+        ([], "Anywhere", None),  # no terrain set: nothing to check against
+        ([Piece(name="Ruined Chapel")], "Tower", None),  # a set with no fortress says nothing
+        (
+            FORTRESS,
+            "Ruined Chapel",
+            "feature: Ruined Chapel is not wholly within the defender's territory in this game's terrain "
+            "set; an objective goes on a feature of the fortress.",
+        ),
+        (
+            FORTRESS,
+            "Tower",
+            "feature: Tower is not in this game's terrain set; an objective goes on a feature of the "
+            "fortress (Gatehouse, Keep).",
+        ),
+        (
+            FORTRESS,
+            "p1",
+            "feature: Gatehouse already holds the 1st objective; each objective goes on a different "
+            "terrain feature.",
+        ),
+    ],
+    ids=["name", "id", "letter-case", "no-set", "no-fortress", "outside", "unknown", "same-piece-by-id"],
+)
+def test_an_objective_is_checked_against_the_games_terrain_set(siege, pieces, feature, sentence):
+    game = siege.ok(place(ANN, "Gatehouse"))
+    found = engine.terrain_problems(game, place(BO, feature), pieces)
     assert found == ([] if sentence is None else [sentence])

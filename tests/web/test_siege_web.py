@@ -5,6 +5,7 @@ Ann attacks (seat 0) and picks Mine (3); Bo defends (seat 1) and picks Gather Su
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.setups import seraphon_roster
-from tests.web.conftest import form_fields, soup
+from tests.web.conftest import csrf_token, form_fields, soup
 from tests.web.test_seats import pdf_text, phone, post, seat
 
 PACK = "aos-conquest-unbound"
@@ -257,6 +258,38 @@ def test_the_tunnel_party_is_picked_from_the_attackers_roster(app: Flask):
         ("Saurus Guard", False),
         ("Skinks", False),
     ]
+
+
+def test_the_objectives_are_placed_in_turn_on_the_fortress(app: Flask):
+    client = app.test_client()
+    game = siege(client)
+    gid, edit = game["id"], game["edit_token"]
+    table = phone(app, game, "table")
+    url = f"/games/{gid}/terrain"
+    token = csrf_token(table, url)
+    for name, fortress in (("Gatehouse", "on"), ("Keep", "on"), ("Ruined Chapel", "")):
+        piece = {"id": str(uuid.uuid4()), "csrf_token": token, "name": name, "fortress": fortress}
+        assert table.post(f"{url}/pieces", data=piece).status_code in (200, 303)
+    refused = post(client, game, {"type": "objective", "player": 0, "feature": "Ruined Chapel"}, edit=edit)
+    assert refused.status_code == 422 and refused.json["error"].startswith(
+        "feature: Ruined Chapel is not wholly within the defender's territory"
+    )
+    # The table screen offers the fortress's features; the attacker places first.
+    action, fields = form_fields(table.get(f"/games/{gid}"), "#objective-form")
+    page = soup(table.get(f"/games/{gid}"))
+    assert [x["value"] for x in page.select("#objective-form [name=feature]")] == ["Gatehouse", "Keep"]
+    assert fields["player"] == "0"
+    shown = soup(table.post(action, data={**fields, "feature": "Keep"}, headers={"HX-Request": "true"}))
+    assert [li.text for li in shown.select("[data-testid=objectives] li")] == ["Keep (placed by Ann)"]
+    assert [x["value"] for x in shown.select("#objective-form [name=feature]")] == ["Gatehouse"]
+    out_of_turn = post(client, game, {"type": "objective", "player": 0, "feature": "Gatehouse"}, edit=edit)
+    assert out_of_turn.json["error"].startswith("player: Bo places the 2nd objective of 3")
+    assert (
+        post(client, game, {"type": "objective", "player": 1, "feature": "Gatehouse"}, edit=edit).status_code
+        == 201
+    )
+    text = pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=letter").data)
+    assert "1 Keep Ann" in text and "2 Gatehouse Bo" in text
 
 
 def _last(client: FlaskClient, game: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
+from app.rules.terrain import Piece
 
 
 class GameSystem(Protocol):
@@ -83,6 +84,13 @@ class GameSystem(Protocol):
         """Whose attached roster an event of ``roster_events`` is checked against: its
         ``player``, or the player the rules name (a siege's defender); ``None``: nobody's."""
 
+    #: Event types checked against the game's terrain set (a siege's objectives).
+    terrain_events: tuple[str, ...]
+
+    def terrain_problems(self, state: Any, event: dict[str, Any], pieces: list[Piece]) -> list[str]:
+        """What is wrong with an event against the game's terrain set (``pieces``, in the set's
+        order; none when it has no set) and the game as it stands; empty when nothing is."""
+
 
 class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
@@ -135,6 +143,11 @@ class EngineSystem:
 
     def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
         return seat_of(event.get("player"))
+
+    terrain_events: tuple[str, ...] = ()
+
+    def terrain_problems(self, state: Any, event: dict[str, Any], pieces: list[Piece]) -> list[str]:
+        return []
 
     def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
         """Another's secret without its hidden fields and marked ``hidden``, until revealed."""

@@ -15,6 +15,7 @@ from app.games import Loaded, summary
 from app.rules.army import RosterUnit
 from app.rules.pack import Pack, Scenario
 from app.rules.systems.siege import engine
+from app.web import games_service
 from app.web.forms import number
 from app.web.systems import WebSide, register
 
@@ -59,6 +60,17 @@ def _split(form: MultiDict[str, str]) -> tuple[list[str], list[str]]:
     return garrison, relief
 
 
+def _objective_choices(loaded: Loaded) -> dict[str, Any]:
+    """The fortress features of the game's terrain set still free for an objective (none when
+    the set has no fortress: the form asks for a name), and every piece's name by its id."""
+    pieces = games_service().terrain_pieces(loaded.row)
+    taken = [engine.find_piece(pieces, o.feature) for o in loaded.state.objectives]
+    return {
+        "fortress_free": [p.name for p in pieces if p.fortress and not any(t is p for t in taken)],
+        "feature_names": {p.uid: p.name for p in pieces if p.uid},
+    }
+
+
 def _party_choices(loaded: Loaded) -> dict[str, Any] | None:
     """What of the attacker's attached roster may go through a completed tunnel (``None``
     without a roster: the form asks for names)."""
@@ -99,6 +111,7 @@ class SiegeWeb(WebSide):
             and not g.turns
             and not g.rounds
             and g.scenario.contingents is not None,
+            **_objective_choices(loaded),
             "party_open": g.tunnel is not None and g.tunnel.completed and g.party is None,
             "party_choices": _party_choices(loaded),
             "can_undo": can_undo(loaded, seat),
@@ -169,6 +182,8 @@ class SiegeWeb(WebSide):
             event.update(
                 round=number(form.get("round")), dice=[number(form.get("die.0")), number(form.get("die.1"))]
             )
+        elif kind == "objective":
+            event.update(player=number(form.get("player")), feature=form.get("feature", "").strip())
         elif kind == "relief_edge":
             event["die"] = number(form.get("die"))
         elif kind == "end":
@@ -178,7 +193,13 @@ class SiegeWeb(WebSide):
     def sheet(
         self, pack: Pack, scenario: Scenario, loaded: Loaded | None, count: int | None = None
     ) -> dict[str, Any]:
-        return {"siege_rules": pack.siege, "feature_rows": FEATURE_ROWS, "unit_rows": UNIT_ROWS}
+        names = _objective_choices(loaded)["feature_names"] if loaded else {}
+        return {
+            "siege_rules": pack.siege,
+            "feature_rows": FEATURE_ROWS,
+            "unit_rows": UNIT_ROWS,
+            "feature_names": names,
+        }
 
 
 SYSTEM = register(SiegeWeb("siege"))

@@ -15,6 +15,7 @@ from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register
 from app.rules.systems.siege import engine
 from app.rules.systems.siege.state import SIDES, SiegeGame
+from app.rules.terrain import Piece
 
 
 class Siege(EngineSystem):
@@ -52,6 +53,12 @@ class Siege(EngineSystem):
         party the attacker's."""
         attacker, defender = engine.sides(setup)
         return attacker if event.get("type") == "tunnel_party" else defender
+
+    # Each objective goes on a terrain feature wholly within the defender's territory.
+    terrain_events = ("objective",)
+
+    def terrain_problems(self, state: SiegeGame, event: dict[str, Any], pieces: list[Piece]) -> list[str]:
+        return engine.terrain_problems(state, event, pieces)
 
     def revealed(self, event: dict[str, Any], state: SiegeGame) -> bool:
         """Both tactics are in: each is shown to everyone."""
@@ -91,8 +98,18 @@ class Siege(EngineSystem):
                     for x in g.relief_rolls
                 ],
             },
-            # The three objectives go on fortress features at the table: none has a fixed place.
-            "objectives": [],
+            # The objectives go on terrain features in the defender's territory, in turn.
+            "objectives": [
+                {"id": f"objective-{o.number}", "label": str(o.number), "event": o.event}
+                | {"player": o.player, "feature": o.feature}
+                for o in g.objectives
+            ],
+            "objectives_total": g.objective_count,
+            "next_objective": (
+                {"number": len(g.objectives) + 1, "player": g.next_placer}
+                if g.next_placer is not None and not g.finished and not g.rounds and not g.turns
+                else None
+            ),
             "control_exception": _rule(g.scenario, "controlling-objectives"),
             "reminders": [{"id": r.id, "name": r.name, "summary": r.summary} for r in g.scenario.rules],
             "attacker_objectives": g.ending.attacker_objectives if g.ending else None,

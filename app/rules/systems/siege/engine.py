@@ -24,6 +24,7 @@ from app.rules.systems.siege.state import (
     Ending,
     FeatureRoll,
     Pick,
+    Placement,
     ReliefRoll,
     RoundStart,
     SiegeGame,
@@ -32,10 +33,12 @@ from app.rules.systems.siege.state import (
     Turn,
     UnitRoll,
 )
+from app.rules.terrain import Piece
 
 EVENT_TYPES = (
     "siege_tactic",
     "contingents",
+    "objective",
     "batter",
     "starve",
     "tunnel",
@@ -390,6 +393,82 @@ def _names(names: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------------------
+# The objectives, placed in turn on terrain features in the defender's territory
+# ---------------------------------------------------------------------------------------
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _apply_objective(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"player", "feature"}, "an objective's placement")
+    _open(game)
+    if game.turns or game.rounds:
+        raise Refused("The objectives are set up with the battlefield, before the first battle round.")
+    player = _player(game, event)
+    total = game.objective_count
+    placer = game.next_placer
+    if placer is None:
+        raise Refused(f"All {total} objectives are set up; undo the last one to move it.")
+    number = len(game.objectives) + 1
+    if player != placer:
+        raise Refused(
+            f"player: {game.name(placer)} places the {_ordinal(number)} objective of {total}; "
+            "the players take turns, the attacker first."
+        )
+    feature = f.name(event.get("feature"), "feature (the terrain feature the objective is on)")
+    taken = next((o for o in game.objectives if _same(o.feature, feature)), None)
+    if taken is not None:
+        raise Refused(
+            f"feature: {taken.feature} already holds the {_ordinal(taken.number)} objective; "
+            "each objective goes on a different terrain feature."
+        )
+    game.objectives.append(Placement(eid, number, player, feature))
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def terrain_problems(game: SiegeGame, event: dict[str, Any], pieces: list[Piece]) -> list[str]:
+    """What is wrong with an objective's feature against the game's terrain set, one sentence
+    (none: fine, or the set does not know the battlefield).
+
+    ``feature`` names a piece of the set by its id or its name. Where the set has a fortress
+    (pieces marked wholly within the defender's territory), the feature must be one of its
+    pieces and wholly within that territory, and not a piece that already holds an objective
+    under its other name. A malformed event is left to :func:`_apply_objective`.
+    """
+    feature = event.get("feature")
+    fortress = [p for p in pieces if p.fortress]
+    if not isinstance(feature, str) or not feature.strip() or not fortress:
+        return []
+    piece = find_piece(pieces, feature)
+    if piece is None:
+        return [
+            f"feature: {' '.join(feature.split())} is not in this game's terrain set; an objective goes "
+            f"on a feature of the fortress ({', '.join(p.name for p in fortress)})."
+        ]
+    if not piece.fortress:
+        return [
+            f"feature: {piece.name} is not wholly within the defender's territory in this game's "
+            f"terrain set; an objective goes on a feature of the fortress."
+        ]
+    taken = next((o for o in game.objectives if find_piece(pieces, o.feature) is piece), None)
+    if taken is not None:
+        return [
+            f"feature: {piece.name} already holds the {_ordinal(taken.number)} objective; "
+            "each objective goes on a different terrain feature."
+        ]
+    return []
+
+
+def find_piece(pieces: list[Piece], feature: str) -> Piece | None:
+    """The terrain piece a feature names: by its id, else by its name (letter case aside)."""
+    found = next((p for p in pieces if p.uid and p.uid == feature.strip()), None)
+    return found or next((p for p in pieces if _same(p.name, feature)), None)
+
+
+# ---------------------------------------------------------------------------------------
 # Battle rounds and the relief force
 # ---------------------------------------------------------------------------------------
 def _round(game: SiegeGame, event: dict[str, Any]) -> int:
@@ -507,6 +586,7 @@ def _apply_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
 APPLY = {
     "siege_tactic": _apply_tactic,
     "contingents": _apply_contingents,
+    "objective": _apply_objective,
     "batter": _apply_batter,
     "starve": _apply_starve,
     "tunnel": _apply_tunnel,

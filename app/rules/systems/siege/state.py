@@ -94,6 +94,16 @@ class Split:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """An objective set up on a terrain feature in the defender's territory, and by whom."""
+
+    event: str
+    number: int
+    player: int
+    feature: str
+
+
+@dataclass(frozen=True)
 class RoundStart:
     event: str
     round: int
@@ -144,6 +154,7 @@ class SiegeGame:
     defender: int
     picks: dict[int, Pick] = field(default_factory=dict)
     split: Split | None = None
+    objectives: list[Placement] = field(default_factory=list)
     batter: tuple[FeatureRoll, ...] | None = None
     starve: tuple[UnitRoll, ...] | None = None
     tunnel: TunnelRoll | None = None
@@ -170,6 +181,20 @@ class SiegeGame:
 
     def of_side(self, side: str) -> int:
         return self.attacker if side == "attacker" else self.defender
+
+    # --- the battlefield ------------------------------------------------------------------
+    @property
+    def objective_count(self) -> int:
+        """How many objectives the battleplan sets up: the most the attacker can hold."""
+        return max((r.count for r in self.scenario.objective_results), default=0)
+
+    @property
+    def next_placer(self) -> int | None:
+        """Who places the next objective (the attacker first, then in turn); ``None``: all are."""
+        placed = len(self.objectives)
+        if placed >= self.objective_count:
+            return None
+        return self.attacker if placed % 2 == 0 else self.defender
 
     # --- the siege phase ------------------------------------------------------------------
     @property
