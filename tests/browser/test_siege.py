@@ -64,5 +64,20 @@ def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_unti
         expect(page.get_by_test_id("tactic-defender")).to_have_text("4: Gather Supplies")
         expect(page.get_by_test_id("modifiers")).to_have_text("Batter +0, starve -1, tunnel +2")
     _shot(watcher, "siege-watcher-revealed")
+
+    # The club Wi-Fi drops: Ann's phone records the siege rolls from the step data it was sent.
+    ann.context.set_offline(True)
+    ann.locator("#batter-form button[type=submit]").click()
+    ann.locator("#starve-form button[type=submit]").click()
+    ann.locator("#tunnel-a").fill("4")
+    ann.locator("#tunnel-d").fill("5")
+    ann.locator("#tunnel-form button[type=submit]").click()
+    expect(ann.locator("#round-form h2")).to_have_text("Battle round 1 begins")
+    expect(ann.locator("#outbox")).to_contain_text("Tunnel")
+    _shot(ann, "siege-seat-offline")
+    ann.context.set_offline(False)
+    expect(ann.get_by_test_id("relief")).to_be_visible()  # the server's answer: the battle is on
+    state = ann.request.get(f"{live_server}/api/v1/games/{game['id']}").json()
+    assert state["stage"] == "battle" and state["siege"]["tunnel"]["completed"] is True
     for page in (watcher, ann, bo):
         page.context.close()

@@ -640,3 +640,45 @@ def test_an_objective_is_checked_against_the_games_terrain_set(siege, pieces, fe
     game = siege.ok(place(ANN, "Gatehouse"))
     found = engine.terrain_problems(game, place(BO, feature), pieces)
     assert found == ([] if sentence is None else [sentence])
+
+
+# --- next steps: what a phone may record offline (docs/offline.md) ----------------------------
+def test_the_siege_phase_plans_its_rolls_once_both_tactics_are_in(siege):
+    siege.ok({"type": "siege_tactic", "player": ANN, "tactic": 2})
+    # A tactic is secret: what follows both picks is the server's to show.
+    assert engine.next_steps(siege.game)["plan"] == ["tactics"]
+    siege.ok({"type": "siege_tactic", "player": BO, "tactic": 5})
+    steps = engine.next_steps(siege.game)
+    assert steps["plan"] == ["batter", "starve", "tunnel", "round-1"] and steps["in_play"] is None
+    assert steps["steps"]["round-1"] == {
+        "in_play": 1,
+        "choice": "first",
+        "plans": {"0": ["turn-1-0", "turn-1-1", "round-2"], "1": ["turn-1-1", "turn-1-0", "round-2"]},
+    }
+    siege.ok({"type": "batter", "features": []}, {"type": "starve", "units": []})
+    assert engine.next_steps(siege.game)["plan"] == ["tunnel", "round-1"]
+
+
+def test_the_battle_plans_each_turn_then_the_next_round_and_the_end(siege):
+    to_battle(siege)
+    assert engine.next_steps(siege.game)["plan"] == ["round-1"]
+    siege.ok({"type": "battle_round", "round": 1, "first": BO})
+    steps = engine.next_steps(siege.game)
+    assert steps["plan"] == ["turn-1-1", "turn-1-0", "round-2"] and steps["in_play"] == 1
+    # Battle round 2 begins with nobody named first: the turn form asks whose turn it was.
+    siege.ok(
+        {"type": "turn", "round": 1, "player": BO},
+        {"type": "turn", "round": 1, "player": ANN},
+        {"type": "battle_round", "round": 2},
+    )
+    steps = engine.next_steps(siege.game)
+    assert steps["plan"] == ["turn-2-0", "turn-2-1", "round-3"]
+    assert steps["steps"]["turn-2-0"]["choice"] == "player"
+    assert steps["steps"]["turn-2-0"]["plans"] == {"0": ["turn-2-1", "round-3"], "1": ["turn-2-0", "round-3"]}
+    for r in range(2, 6):
+        if r > 2:
+            siege.ok({"type": "battle_round", "round": r, "first": ANN})
+        siege.ok({"type": "turn", "round": r, "player": ANN}, {"type": "turn", "round": r, "player": BO})
+    assert engine.next_steps(siege.game)["plan"] == ["end", "over"]  # after battle round 5
+    siege.ok({"type": "end", "attacker_objectives": 1})
+    assert engine.next_steps(siege.game) == {"plan": ["over"], "in_play": None, "steps": {"over": {}}}

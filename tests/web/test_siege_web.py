@@ -5,10 +5,12 @@ Ann attacks (seat 0) and picks Mine (3); Bo defends (seat 1) and picks Gather Su
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -290,6 +292,31 @@ def test_the_objectives_are_placed_in_turn_on_the_fortress(app: Flask):
     )
     text = pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=letter").data)
     assert "1 Keep Ann" in text and "2 Gatehouse Bo" in text
+
+
+def test_the_siege_screen_carries_its_steps_for_recording_offline(app: Flask):
+    client = app.test_client()
+    game = siege(client)
+    tactic(client, game, 0, 1, seat=seat(game, 0))
+    tactic(client, game, 1, 4, seat=seat(game, 1))
+    page = soup(phone(app, game, "table").get(f"/games/{game['id']}"))
+    board = page.select_one("#game")
+    assert (board["data-step"], board["data-plan"]) == ("batter", "batter starve tunnel round-1")
+    assert page.select_one("#step form")["data-step"] == "batter"
+    later = {t["data-step"]: t for t in page.select("template[data-step]")}
+    assert {"starve", "tunnel", "round-1", "turn-1-0", "turn-5-1", "end", "over"} <= set(later)
+    round_1 = _inside(later["round-1"]).select_one("form")
+    assert (round_1["data-step"], round_1["data-choice"]) == ("round-1", "first")
+    assert json.loads(round_1["data-plans"])["1"] == ["turn-1-1", "turn-1-0", "round-2"]
+    # Bo's turn carries the relief roll of its round, offered once (not a step: the plan stands).
+    bo_turn = _inside(later["turn-2-1"])
+    assert [f["data-once"] for f in bo_turn.select("form[data-once]")] == ["relief-2"]
+    assert bo_turn.select_one("form[data-step]")["data-step"] == "turn-2-1"
+    assert _inside(later["turn-2-0"]).select_one("form[data-once]") is None
+
+
+def _inside(template: Any) -> Any:
+    return BeautifulSoup(template.decode_contents(), "html.parser")
 
 
 def _last(client: FlaskClient, game: dict[str, Any]) -> str:

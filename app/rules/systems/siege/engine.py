@@ -609,25 +609,77 @@ def apply_event(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
 # Next steps
 # ---------------------------------------------------------------------------------------
 OVER = "over"
+SIEGE_STEPS = ("batter", "starve", "tunnel")
+
+
+def _after_round(game: SiegeGame, round_: int) -> list[str]:
+    """The steps that follow the last turn of a battle round."""
+    return [f"round-{round_ + 1}"] if round_ < game.battle_rounds else ["end", OVER]
+
+
+def _turn_order(game: SiegeGame, round_: int, first: int | None, done: set[int]) -> list[str]:
+    """The turns still to come in a round: the first player's, then the others by seat."""
+    order = [first] if first is not None and first not in done else []
+    order += [i for i in range(game.player_count) if i not in done and i not in order]
+    return [f"turn-{round_}-{i}" for i in order]
 
 
 def next_steps(game: SiegeGame) -> dict[str, Any]:
-    """The steps a phone may record next, as plain data: the siege phase's parts in order,
-    then each battle round's start and turns, then the end (docs/offline.md)."""
+    """The steps a phone may record next, as plain data for the offline layer (docs/offline.md).
+
+    ``plan``: the step the server expects now, then those that follow it as far as the next
+    step whose choice decides the rest; ``steps``: every step from now on, with ``choice`` and
+    ``plans`` where a field of its form decides what follows (who takes the first turn).
+    Steps are ``tactics`` (each seat's secret pick: what follows needs both, so the server),
+    ``batter``, ``starve`` and ``tunnel``, then ``round-R`` and ``turn-R-P`` as in Pitched
+    Battles, ``end`` and ``over``. The contingents, the objectives, the tunnel party, the relief
+    roll (inside the defender's turn) and its edge are entries beside the steps: they leave the
+    plan as it is. ``in_play``: the battle round being played, once the battle has begun.
+    """
     if game.finished:
         return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
     stage = game.stage
-    order = ["tactics", "batter", "starve", "tunnel"]
-    plan = order[order.index(stage) :] if stage in order else []
-    now = game.current_round
-    for r in range(now, game.battle_rounds + 1):
-        if r not in game.rounds and not game.turns_in(r):
-            plan.append(f"round-{r}")
-        done = {t.player for t in game.turns_in(r)}
-        first = game.rounds[r].first if r in game.rounds else None
-        order_ = [first] if first is not None and first not in done else []
-        order_ += [i for i in range(game.player_count) if i not in done and i not in order_]
-        plan += [f"turn-{r}-{i}" for i in order_]
-    plan += ["end", OVER]
-    in_play = now if stage == "battle" and now <= game.battle_rounds else None
-    return {"plan": plan, "in_play": in_play, "steps": {step: {} for step in plan}}
+    current = game.current_round
+    last = game.battle_rounds
+    steps: dict[str, dict[str, Any]] = {}
+    if stage == "tactics":
+        steps["tactics"] = {}
+    for step in SIEGE_STEPS[SIEGE_STEPS.index(stage) :] if stage in SIEGE_STEPS else ():
+        steps[step] = {}
+    for r in range(current, last + 1):
+        done = {t.player for t in game.turns_in(r)} if r == current else set()
+        if r > current or (r not in game.rounds and not done):
+            plans = {
+                str(i): _turn_order(game, r, i, done) + _after_round(game, r)
+                for i in range(game.player_count)
+                if i not in done
+            }
+            steps[f"round-{r}"] = {"in_play": r, "choice": "first", "plans": plans}
+        for i in range(game.player_count):
+            if i not in done:
+                steps[f"turn-{r}-{i}"] = {"in_play": r}
+    steps.update({"end": {"in_play": None}, OVER: {}})
+    if stage == "tactics":
+        plan = ["tactics"]
+    elif stage in SIEGE_STEPS:
+        plan = [*SIEGE_STEPS[SIEGE_STEPS.index(stage) :], "round-1"]
+    elif current > last:
+        plan = ["end", OVER]
+    elif current not in game.rounds and not game.turns_in(current):
+        plan = [f"round-{current}"]
+    else:
+        done = {t.player for t in game.turns_in(current)}
+        start = game.rounds.get(current)
+        plan = _turn_order(game, current, start.first if start else None, done) + _after_round(game, current)
+        waiting = game.next_players()
+        if len(waiting) > 1:  # nobody named the first player: the turn form asks whose turn it is
+            steps[plan[0]] = {
+                "in_play": current,
+                "choice": "player",
+                "plans": {
+                    str(i): _turn_order(game, current, None, done | {i}) + _after_round(game, current)
+                    for i in waiting
+                },
+            }
+    in_play = current if stage == "battle" and current <= last else None
+    return {"plan": plan, "in_play": in_play, "steps": steps}
