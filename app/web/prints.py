@@ -70,21 +70,25 @@ def _sheet(
         "summary": games.summary(loaded) if loaded else None,
         "scoring": system_for(pack, scenario).scoring(pack, scenario) if scenario.playable else [],
         "points_limit": loaded.row.points_limit if loaded else None,
-        "seats": seats(pack, loaded, count),
+        "seats": seats(pack, loaded, count, scenario),
         **web.sheet(pack, scenario, loaded, count),
     }
     return sheet_pdf(web.sheet_template, context, paper)
 
 
-def seats(pack: Pack, loaded: games.Loaded | None, count: int | None = None) -> list[dict[str, Any]]:
+def seats(
+    pack: Pack, loaded: games.Loaded | None, count: int | None = None, scenario: Scenario | None = None
+) -> list[dict[str, Any]]:
     """The players a sheet lays out, in the pack's order of sides: a game's, or blank rows.
 
-    Each is ``{"index", "label", "player"}``; a blank sheet has ``count`` players (the pack's
-    fewest unless asked), named by side where each has one.
+    Each is ``{"index", "label", "player"}``; a blank sheet has ``count`` players (the
+    scenario's fewest unless asked: a siege's two in a pack of multiplayer battles), named by
+    side where each has one (the scenario's own sides first).
     """
     if loaded is None:
-        count = count or pack.players.min or 2
-        labels = [pack.side_label(s) for s in pack.sides] if len(pack.sides) == count else []
+        count = count or pack.players_for(scenario).min or 2
+        sides = (scenario.sides if scenario is not None else None) or pack.sides
+        labels = [pack.side_label(s) for s in sides] if len(sides) == count else []
         return [
             {"index": i, "label": labels[i] if labels else f"Player {i + 1}", "player": None}
             for i in range(count)

@@ -146,6 +146,10 @@ def test_the_siege_card_prints_every_roll_and_the_result(client, paper):
         assert words in text, words
     blank = client.get(f"/packs/{PACK}/scenarios/the-relief-force/scoresheet.pdf?paper={paper}")
     assert blank.status_code == 200 and "Counter-mine" in pdf_text(blank.data)
+    # Two players, named by the battleplan's sides (the pack's own games take three or more).
+    assert "Attacker Defender" in pdf_text(blank.data).replace("\n", " ") and "Player 3" not in pdf_text(
+        blank.data
+    )
 
 
 def test_the_game_page_shows_the_relief_force_and_the_control_exception(app: Flask):
@@ -313,6 +317,22 @@ def test_the_siege_screen_carries_its_steps_for_recording_offline(app: Flask):
     assert [f["data-once"] for f in bo_turn.select("form[data-once]")] == ["relief-2"]
     assert bo_turn.select_one("form[data-step]")["data-step"] == "turn-2-1"
     assert _inside(later["turn-2-0"]).select_one("form[data-once]") is None
+    # On the screen, the relief roll waits for the defender's turn of a round under way.
+    edit = game["edit_token"]
+    for event in (
+        {"type": "batter", "features": []},
+        {"type": "starve", "units": []},
+        {"type": "tunnel", "dice": [1, 6]},
+    ):
+        assert post(client, game, event, edit=edit).status_code == 201
+    shown = soup(phone(app, game, "table").get(f"/games/{game['id']}"))
+    assert shown.select_one("#step form")["data-step"] == "round-1" and not shown.select("#step [data-once]")
+    post(client, game, {"type": "battle_round", "round": 1, "first": 1}, edit=edit)
+    shown = soup(phone(app, game, "table").get(f"/games/{game['id']}"))
+    assert [f.get("data-once") or f["data-step"] for f in shown.select("#step form")] == [
+        "relief-1",
+        "turn-1-1",
+    ]
 
 
 def _inside(template: Any) -> Any:

@@ -102,7 +102,9 @@ class SiegeWeb(WebSide):
             else {},
             "feature_rows": FEATURE_ROWS,
             "unit_rows": UNIT_ROWS,
+            # Inside the defender's turn of a round under way (begun, or a turn recorded in it).
             "relief_open": defender_turn
+            and (g.current_round in g.rounds or bool(g.turns_in(g.current_round)))
             and g.arrived is None
             and not any(r.round == g.current_round for r in g.relief_rolls),
             "edge_open": g.arrived is not None and g.edge is None,
