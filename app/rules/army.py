@@ -690,17 +690,29 @@ def _check_old_world(roster: OwRoster) -> Verdict:
 # --- what the score sheet needs to know ------------------------------------------------------
 def army_summary(roster: Roster) -> dict[str, Any]:
     """The units that tactics and grand strategies name: the general, HEROES, MONSTERS, ..."""
+    # ``line``: the army in a few words, as a game screen shows it beside the roster's name.
     if isinstance(roster, OwRoster):
-        return {"general": None, "heroes": [], "monsters": [], "battleline": [], "wizards": [], "priests": []}
-    if isinstance(roster, FbRoster):
-        character = next((e.name for e in roster.entries if e.kind == "character"), None)
+        entries = len(roster.entries)
         return {
-            "general": character,
-            "heroes": [character] if character else [],
-            "monsters": [e.name for e in roster.entries if e.type == "monster"],
+            "general": None,
+            "heroes": [],
+            "monsters": [],
             "battleline": [],
             "wizards": [],
             "priests": [],
+            "line": f"{entries} {'entry' if entries == 1 else 'entries'}",
+        }
+    if isinstance(roster, FbRoster):
+        character = next((e.name for e in roster.entries if e.kind == "character"), None)
+        monsters = [e.name for e in roster.entries if e.type == "monster"]
+        return {
+            "general": character,
+            "heroes": [character] if character else [],
+            "monsters": monsters,
+            "battleline": [],
+            "wizards": [],
+            "priests": [],
+            "line": f"character {character or 'not named'} · {len(monsters)} monsters",
         }
     units = [e for e in roster.entries if e.kind == "unit"]
     general = next((e.name for e in units if e.general), None)
@@ -715,6 +727,10 @@ def army_summary(roster: Roster) -> dict[str, Any]:
         "battleline": [e.name for e in units if e.has("Battleline")],
         "wizards": with_keyword("WIZARD"),
         "priests": with_keyword("PRIEST"),
+        "line": (
+            f"general {general or 'not named'} · {len(with_keyword('HERO'))} HEROES · "
+            f"{len(with_keyword('MONSTER'))} MONSTERS · {sum(1 for e in units if e.has('Battleline'))} Battleline"
+        ),
     }
 
 

@@ -1014,6 +1014,20 @@ class Pack(Model):
         return scenario.victory or Victory(order=self.victory_order)
 
 
+def roster_packs(packs: dict[str, Pack], game_pack: str) -> list[str]:
+    """The packs whose rosters a game of ``game_pack`` may field: itself, and every pack built
+    on the same army rules (a list made for Pitched Battles fields in a Conquest Unbound siege).
+    """
+    own = packs.get(game_pack)
+    system = own.army.system if own is not None and own.army is not None else None
+    others = sorted(
+        pid
+        for pid, pack in packs.items()
+        if pid != game_pack and system and pack.army and pack.army.system == system
+    )
+    return [game_pack, *others]
+
+
 def _unique(values: list[str], what: str) -> None:
     seen: set[str] = set()
     for v in values:
