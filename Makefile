@@ -76,7 +76,7 @@ check-seeds:
 	fi
 
 test: system-deps-test $(STAMP) lint check-seeds
-	$(PY) -m pytest -q -n 2 --dist loadfile  # two workers, one test file each at a time
+	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder  # two workers, one test file each at a time, in the order tests/conftest.py sets
 
 # Benchmarks also need wrk (the HTTP load generator): installed for bench only.
 bench: system-deps-test $(STAMP)

@@ -1057,5 +1057,27 @@
     if (waitingTotal && navigator.onLine && document.visibilityState === "visible") flushNow();
   }, 20000);
 
+  // Follow the other phones at the table: now and then ask how many entries the game holds,
+  // and when it grew, show the server's game (a step being filled in stays: mergeGame). A phone
+  // with entries of its own waiting gets the server's game when they are sent instead.
+  var following = null;
+  var followMeta = document.querySelector('meta[name="muster-follow-seconds"]');
+  var FOLLOW_MS = Math.max(1, Number(followMeta && followMeta.content) || 5) * 1000;
+  function followGame() {
+    var game = document.getElementById("game");
+    if (!game || !game.dataset.game || !game.dataset.version || following || flushing || waitingTotal) return;
+    if (!navigator.onLine || document.visibilityState !== "visible") return;
+    following = fetch("/games/" + encodeURIComponent(game.dataset.game) + "/version", { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (answer) {
+        if (!answer || document.getElementById("game") !== game) return;
+        if (answer.version > Number(game.dataset.version)) return refreshGame(game);
+      })
+      .catch(function () {})
+      .then(function () { following = null; });
+  }
+  setInterval(followGame, FOLLOW_MS);
+  document.addEventListener("visibilitychange", followGame);
+
   window.MusterOffline = { flush: flushNow, render: render, fold: fold };
 })();

@@ -17,6 +17,26 @@ from tests.setups import pitched_battle_setup
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# The files that take longest go first, the many quick ones last: with two workers taking one
+# file at a time (``--dist loadfile --no-loadscope-reorder``), the quick files fill the gaps and
+# neither worker is left alone with a long file at the end.
+FIRST = ("tests/web/test_openapi.py", "tests/server/test_crash.py")
+KINDS = ("browser", "server", "web", "unit")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the run: the API fuzz and the crash test, then browser, server, web, unit tests."""
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::")[0]
+        if path in FIRST:
+            return (0, FIRST.index(path))
+        kind = path.split("/")[1] if path.count("/") > 1 else ""
+        return (1, KINDS.index(kind) if kind in KINDS else len(KINDS))
+
+    items.sort(key=rank)  # stable: each file keeps its tests in order
+
+
 def replay(pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> Any:
     """The game after ``events``, folded by the pack's game system as the server folds it."""
     return log.replay(systems.system_for(pack), pack, setup, events)

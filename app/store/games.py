@@ -210,6 +210,13 @@ class Games:
         rows = self._c.query("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", [game_id])
         return [json.loads(r["body"]) for r in rows], (rows[-1]["seq"] if rows else None)
 
+    def log_length(self, game_id: str) -> int | None:
+        """How many events the game's log holds (``None``: no such game); an index lookup."""
+        if not self.exists(game_id):
+            return None
+        rows = self._c.query("SELECT count(*) AS n FROM events WHERE game_id = ?", [game_id])
+        return int(rows[0]["n"])
+
     def events_exist(self, event_ids: list[str]) -> bool:
         """Whether any of these event ids is already recorded (in any game)."""
         for start in range(0, len(event_ids), 500):

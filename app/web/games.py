@@ -7,7 +7,7 @@ import random
 import uuid
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app import clocks, games, terrain_sets
@@ -262,6 +262,19 @@ def show(game_id: str) -> Any:
         context["join_url"] = url_for("games.join", game_id=game_id, token=token, _external=True)
     response = make_response(render_template("game.html", **context))
     return private_page(shaped(response, "Cookie"))
+
+
+@bp.get("/games/<game_id>/version")
+def version(game_id: str) -> Any:
+    """How many entries the game holds: the game page asks now and then, to follow other phones.
+
+    It is the ``data-version`` the game's screen carries; a phone reloads the game only when it
+    grew, so following a table costs one index lookup a phone every few seconds.
+    """
+    length = store().games.log_length(game_id)
+    if length is None:
+        abort(404, description="There is no such game. Check the link, or start a new game.")
+    return no_store(jsonify({"version": length}))
 
 
 @bp.get("/games/<game_id>/held")

@@ -96,7 +96,10 @@ class Served:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     """Muster on a free port, on its own SQLite file, for one test."""
-    app = create_app({"DATABASE": str(tmp_path / "muster.sqlite"), "SECRET_KEY": "browser-tests"})
+    # Game screens follow other phones every second (5 s in play): a test waits no longer.
+    app = create_app(
+        {"DATABASE": str(tmp_path / "muster.sqlite"), "SECRET_KEY": "browser-tests", "GAME_FOLLOW_SECONDS": 1}
+    )
     server, thread = serve(app)
     try:
         yield Served(f"http://127.0.0.1:{server.server_port}", app)

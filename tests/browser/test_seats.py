@@ -94,7 +94,7 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     _shot(ann, "seats-seat-screen")
     held = {"Ann": ("hidden-pitfalls", "hidden pitfalls")}
     _check(screens, held)
-    table.reload()
+    # The table follows the phones by itself (no reload): Ann now holds one ploy.
     expect(table.get_by_test_id("held-0")).to_have_text("1")
 
     # The table: Ann's turn, movement phase, Bo is her enemy; Cy is neutral.
@@ -110,9 +110,7 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
 
     # Cy rolls a 5 for the neutral bonus ploy (three players: 5 or 6) and gains Caltrops.
     cy = phones["Cy"]
-    cy.reload()
-    expect(cy.locator("#bonus-form")).to_be_visible()
-    phones["Bo"].reload()
+    expect(cy.locator("#bonus-form")).to_be_visible()  # Cy's phone followed the table's pick
     expect(phones["Bo"].locator("#bonus-form")).to_have_count(0)
     cy.locator("#bonus-roll").fill("5")
     cy.locator("#bonus-ploy").select_option("caltrops")
@@ -127,7 +125,6 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     del held["Ann"]
     _check(screens, held)
     for page in screens.values():
-        page.reload()
         expect(page.locator(".history")).to_contain_text("Ann played Hidden Pitfalls")
     expect(ann.locator(".score").first).to_contain_text("44 CP")
     _shot(table, "seats-table-after-play")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -13,7 +14,7 @@ from bs4 import BeautifulSoup
 from markupsafe import Markup
 
 from app.web.pages import squeeze
-from tests.setups import new_game
+from tests.setups import NO_STRATEGIES, new_game, pitched_battle
 from tests.web.conftest import Api, soup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -395,3 +396,57 @@ def test_the_game_carries_its_version_for_the_phone_to_order_answers(client):
     assert soup(client.get(f"/games/{made['id']}")).select_one("#game")["data-version"] == "2"
     fb = _first_blood(client)
     assert _joined(client, fb).select_one("#game")["data-version"] == "0"
+
+
+# --- following the other phones ---------------------------------------------------------
+FOLLOWED = {
+    "pitched battle": (
+        pitched_battle("savage-gains", strategies=NO_STRATEGIES),
+        {"type": "battle_round", "round": 1, "first": 0},
+    ),
+    "triumph and treachery": (
+        {
+            "pack": "tow-triumph-treachery",
+            "scenario": "altar-of-the-gods",
+            "points_limit": 2000,
+            "players": [{"name": n} for n in ("Ann", "Bo", "Cy")],
+        },
+        {"type": "battle_round", "round": 1},
+    ),
+    "siege": (
+        {
+            "pack": "aos-conquest-unbound",
+            "scenario": "the-relief-force",
+            "points_limit": 2000,
+            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
+        },
+        {"type": "siege_tactic", "player": 0, "tactic": 2},  # a secret: the attacker's seat
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", FOLLOWED)
+def test_the_version_a_phone_follows_is_the_one_its_game_screen_carries(client, kind):
+    """Every game screen says how many entries it shows; /version says how many the server holds."""
+    body, event = FOLLOWED[kind]
+    made = client.post("/api/v1/games", json=body).json
+    assert _joined(client, made).select_one("#game")["data-version"] == "0"
+    answer = client.get(f"/games/{made['id']}/version")
+    assert answer.json == {"version": 0}
+    assert answer.headers["Cache-Control"] == "no-store"
+    recorded = client.post(
+        f"/api/v1/games/{made['id']}/events",
+        json={"id": str(uuid.uuid4()), **event},
+        headers={"X-Seat-Token": made["seats"][0]["token"]}
+        if "seats" in made
+        else {"X-Edit-Token": made["edit_token"]},
+    )
+    assert recorded.status_code == 201, recorded.json
+    assert client.get(f"/games/{made['id']}/version").json == {"version": 1}
+    assert _joined(client, made).select_one("#game")["data-version"] == "1"
+
+
+def test_the_version_of_no_game_is_404_with_a_sentence(client):
+    answer = client.get("/games/no-such-game/version")
+    assert answer.status_code == 404
+    assert "There is no such game" in answer.get_data(as_text=True)
