@@ -822,6 +822,8 @@ class TunnelFighting(Model):
     stalactite_on: int = Field(default=2, ge=1, le=6)
     # Cunning Traps: the enemy unit is within this range; 2D6 at least the distance wounds.
     trap_range: float = Field(default=12, gt=0)
+    # What changes underground, one short line each, shown on every screen and sheet of the battle.
+    reminders: list[Text] = []
 
 
 class Scenario(Model):

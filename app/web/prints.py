@@ -70,7 +70,9 @@ def _sheet(
         "summary": games.summary(loaded) if loaded else None,
         "scoring": system_for(pack, scenario).scoring(pack, scenario) if scenario.playable else [],
         "points_limit": loaded.row.points_limit if loaded else None,
-        "seats": seats(pack, loaded, count),
+        # A blank sheet is for the scenario's fewest players (a two-player battleplan in a
+        # multiplayer pack: two), unless more were asked for.
+        "seats": seats(pack, loaded, count or pack.players_for(scenario).min),
         **web.sheet(pack, scenario, loaded, count),
     }
     return sheet_pdf(web.sheet_template, context, paper)
