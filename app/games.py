@@ -162,6 +162,7 @@ class Games:
         for attached in armies.values():
             roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
             attached["summary"] = army.army_summary(roster) if roster is not None else None
+            attached["units"] = army.fielded_units(roster) if roster is not None else []
             attached["name"] = attached["roster"].get("name") or "Roster"
         return armies
 
@@ -208,11 +209,7 @@ class Games:
         roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
         if roster is None:
             return None
-        # Units only: battalions, endless spells and faction terrain are in no contingent.
-        units = [
-            e.name for e in roster.entries if getattr(e, "kind", "unit") in ("unit", "regiment", "character")
-        ]
-        problems = system.roster_problems(scenario, event, units)
+        problems = system.roster_problems(scenario, event, army.fielded_units(roster))
         return problems[0] if problems else None
 
     def seat_tokens(self, game_id: str, edit_token: str | None) -> list[str]:

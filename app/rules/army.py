@@ -734,6 +734,15 @@ def army_summary(roster: Roster) -> dict[str, Any]:
     }
 
 
+def fielded_units(roster: Roster) -> list[str]:
+    """The names of the roster's units, one per unit fielded (a name twice for two units).
+
+    These are what a battle splits into contingents: battalions, endless spells and faction
+    terrain are in none.
+    """
+    return [e.name for e in roster.entries if getattr(e, "kind", "unit") in ("unit", "regiment", "character")]
+
+
 def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
     """The roster as plain text, to paste into a tournament form or a chat."""
     lines = [roster.name or "Roster", f"{pack.name} · {verdict.points}/{verdict.points_limit} points"]

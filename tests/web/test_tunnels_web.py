@@ -343,3 +343,60 @@ def test_the_series_sheet_prints_each_battles_roll_offs_unstable_dice_and_traps(
             assert f"Battle {b}: {part}" in blank
     # Tunnel Wars is for two players, in a pack of multiplayer battleplans.
     assert "Player 2" in blank and "Player 3" not in blank
+
+
+# --- the army's split into contingents ---------------------------------------------------------
+def test_an_army_is_split_on_its_seat_by_counts_or_unit_by_unit_from_its_roster(app: Flask):
+    """Before a player's first pick, their seat splits the army: counted by hand, or each unit
+    of the attached roster given its contingent (two units of one warscroll included)."""
+    client = app.test_client()
+    game = series(client, picked=False)
+    ann, bo = phone(app, game, 0), phone(app, game, 1)
+
+    # Ann has no roster: three counts; 2 of 9 units is under a quarter, refused in her form.
+    answer = send(ann, game, "#split-form-0", **{"count.1": "2", "count.2": "3", "count.3": "4"})
+    assert (
+        refusal(answer, "#split-form-0")
+        == "contingents: The contingent 1 has 2 of 9 units: fewer than 1/4 of the army."
+    )
+    assert (
+        send(ann, game, "#split-form-0", **{"count.1": "3", "count.2": "3", "count.3": "3"}).status_code
+        == 200
+    )
+    assert events(client, game, "contingents")[0]["contingents"] == [3, 3, 3]
+    assert not soup(ann.get(f"/games/{game['id']}")).select("form.split-form")
+
+    # Bo's seat offers only Bo's split, unit by unit from his roster.
+    entries = [
+        {"name": "Lord-Celestant", "points": 155, "roles": ["Leader"], "keywords": ["HERO"], "general": True},
+        *({"name": "Liberators", "points": 100, "roles": ["Battleline"]} for _ in range(2)),
+        {"name": "Judicators", "points": 140, "roles": ["Other"]},
+    ]
+    roster = client.post(
+        "/api/v1/rosters",
+        json={
+            "pack": "aos-ghb-2021",
+            "name": "Hammers",
+            "points_limit": 2000,
+            "faction": "Stormcast Eternals",
+            "grand_strategy": "prized-sorcery",
+            "entries": entries,
+        },
+    ).json["id"]
+    attached = client.post(
+        f"/api/v1/games/{game['id']}/rosters",
+        json={"player": 1, "roster": roster},
+        headers={"X-Edit-Token": game["edit_token"]},
+    )
+    assert attached.status_code == 201, attached.json
+    page = soup(bo.get(f"/games/{game['id']}"))
+    assert [f["id"] for f in page.select("form.split-form")] == ["split-form-1"]
+    legends = [x.get_text(strip=True) for x in page.select("#split-form-1 fieldset legend")]
+    assert legends == ["Lord-Celestant", "Liberators", "Liberators", "Judicators"]
+    choice = {"unit.0": "1", "unit.1": "2", "unit.2": "2", "unit.3": "3"}
+    assert send(bo, game, "#split-form-1", **choice).status_code == 200
+    split = events(client, game, "contingents")[1]
+    assert (split["player"], split["contingents"]) == (
+        1,
+        [["Lord-Celestant"], ["Liberators", "Liberators"], ["Judicators"]],
+    )

@@ -120,6 +120,33 @@ def _stalactites(form: MultiDict[str, str]) -> tuple[list[dict[str, Any]], str |
     return units, None
 
 
+def _split_of_form(loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
+    """The army's split as the API takes it: each roster unit's contingent (``unit.<k>`` with
+    its name in ``unit.<k>.name``), or, without a roster, how many units each holds."""
+    event["player"] = number(form.get("player"))
+    rules = loaded.state.scenario.contingents
+    count = len(rules.ids) if rules is not None else 0
+    units = sorted(
+        (int(key.split(".")[1]), form.get(key, ""))
+        for key in form
+        if key.startswith("unit.") and key.count(".") == 1 and key.split(".")[1].isdigit()
+    )
+    if units:
+        parts: list[list[str]] = [[] for _ in range(count)]
+        for k, chosen in units:
+            which = number(chosen)
+            if which is None or not 1 <= which <= count:
+                return f"Each unit needs its contingent, 1 to {count}."
+            parts[which - 1].append(form.get(f"unit.{k}.name", "").strip())
+        event["contingents"] = parts
+        return None
+    counts = [number(form.get(f"count.{c}")) for c in range(1, count + 1)]
+    if any(c is None for c in counts):
+        return f"Each of the {count} contingents needs its number of units."
+    event["contingents"] = counts
+    return None
+
+
 class TunnelsWeb(WebSide):
     def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
         g = loaded.state
@@ -146,6 +173,15 @@ class TunnelsWeb(WebSide):
             "stalactite_rows": STALACTITE_ROWS,
             "can_undo": can_undo(loaded, seat),
             "entries": _history(loaded, s, seat, names),
+            # Who may still split their army (before their first pick): a seat, only its own.
+            "splitting": [
+                i
+                for i in range(len(names))
+                if (seat is None or i == seat) and i not in g.splits and not g.used(i)
+            ]
+            if g.scenario.contingents is not None and not g.finished
+            else [],
+            "split_rules": g.scenario.contingents,
         }
 
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
@@ -154,7 +190,7 @@ class TunnelsWeb(WebSide):
         if kind not in loaded.system.event_types:
             return f"type must be one of {', '.join([*loaded.system.event_types, 'undo'])}."
         if kind == "contingents":
-            return f"type: {kind} is recorded through the API (docs/api.md) on this screen."
+            return _split_of_form(loaded, form, event)
         event["battle"] = number(form.get("battle"))
         if kind in ("battle_round", "denizen", "denizen_attack", "tame", "unstable", "trap"):
             event["round"] = number(form.get("round"))
