@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from app.replays import Replays
 from app.rules import army, log, systems, terrain
 from app.rules.game import Player, Setup, parse_setup
-from app.rules.pack import Pack
+from app.rules.pack import Pack, roster_packs
 from app.rules.problems import Problem
 from app.rules.systems import GameSystem
 from app.store import GameRow, Store
@@ -162,8 +162,9 @@ class Games:
         for attached in armies.values():
             roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
             attached["summary"] = army.army_summary(roster) if roster is not None else None
-            # For the screens that offer the army's units by name (a siege's contingents).
-            attached["units"] = army.units_of(roster) if roster is not None else None
+            # Names for the contingent forms; with their keywords for the forms that read them.
+            attached["units"] = army.fielded_units(roster) if roster is not None else []
+            attached["roster_units"] = army.units_of(roster) if roster is not None else None
             attached["name"] = attached["roster"].get("name") or "Roster"
         return armies
 
@@ -300,8 +301,12 @@ class Games:
         roster = self.store.rosters.get(roster_id) if isinstance(roster_id, str) else None
         if roster is None:
             return Problem.refusal("roster must be the id of a stored roster.")
-        if roster.pack != row.pack:
-            return Problem.refusal(f"roster is for {roster.pack}, but this game is played with {row.pack}.")
+        allowed = roster_packs(self.packs, row.pack)
+        if roster.pack not in allowed:
+            return Problem.refusal(
+                f"roster is for {roster.pack}, but this game is played with {row.pack}: "
+                f"attach a roster of {' or '.join(allowed)}."
+            )
         self.store.rosters.attach(game_id, player, roster.id, roster.body)
         return None
 

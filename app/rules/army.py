@@ -190,8 +190,9 @@ class RosterUnit:
 
 
 def units_of(roster: Roster) -> list[RosterUnit]:
-    """The roster's units, a name twice for two such units: battalions, endless spells and
-    faction terrain take no place in a contingent or a tunnel."""
+    """The roster's units with their keywords, a name twice for two such units: battalions,
+    endless spells and faction terrain take no place in a contingent or a tunnel (the one rule
+    for which entries are units; :func:`fielded_units` gives their names)."""
     return [
         RosterUnit(e.name, tuple(getattr(e, "keywords", ())))
         for e in roster.entries
@@ -708,17 +709,29 @@ def _check_old_world(roster: OwRoster) -> Verdict:
 # --- what the score sheet needs to know ------------------------------------------------------
 def army_summary(roster: Roster) -> dict[str, Any]:
     """The units that tactics and grand strategies name: the general, HEROES, MONSTERS, ..."""
+    # ``line``: the army in a few words, as a game screen shows it beside the roster's name.
     if isinstance(roster, OwRoster):
-        return {"general": None, "heroes": [], "monsters": [], "battleline": [], "wizards": [], "priests": []}
-    if isinstance(roster, FbRoster):
-        character = next((e.name for e in roster.entries if e.kind == "character"), None)
+        entries = len(roster.entries)
         return {
-            "general": character,
-            "heroes": [character] if character else [],
-            "monsters": [e.name for e in roster.entries if e.type == "monster"],
+            "general": None,
+            "heroes": [],
+            "monsters": [],
             "battleline": [],
             "wizards": [],
             "priests": [],
+            "line": f"{entries} {'entry' if entries == 1 else 'entries'}",
+        }
+    if isinstance(roster, FbRoster):
+        character = next((e.name for e in roster.entries if e.kind == "character"), None)
+        monsters = [e.name for e in roster.entries if e.type == "monster"]
+        return {
+            "general": character,
+            "heroes": [character] if character else [],
+            "monsters": monsters,
+            "battleline": [],
+            "wizards": [],
+            "priests": [],
+            "line": f"character {character or 'not named'} · {len(monsters)} monsters",
         }
     units = [e for e in roster.entries if e.kind == "unit"]
     general = next((e.name for e in units if e.general), None)
@@ -733,7 +746,20 @@ def army_summary(roster: Roster) -> dict[str, Any]:
         "battleline": [e.name for e in units if e.has("Battleline")],
         "wizards": with_keyword("WIZARD"),
         "priests": with_keyword("PRIEST"),
+        "line": (
+            f"general {general or 'not named'} · {len(with_keyword('HERO'))} HEROES · "
+            f"{len(with_keyword('MONSTER'))} MONSTERS · {sum(1 for e in units if e.has('Battleline'))} Battleline"
+        ),
     }
+
+
+def fielded_units(roster: Roster) -> list[str]:
+    """The names of the roster's units, one per unit fielded (a name twice for two units).
+
+    These are what a battle splits into contingents: battalions, endless spells and faction
+    terrain are in none.
+    """
+    return [u.name for u in units_of(roster)]
 
 
 def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:

@@ -17,16 +17,11 @@ from app.rules.pack import Contingents
 MAX_UNITS = 200
 
 
-def read_part(value: Any, field: str, repeats: bool = False) -> tuple[int, tuple[str, ...]]:
-    """A contingent as an event gives it: a count, or the list of its units' names.
-
-    With ``repeats`` a name may come more than once: two units of one warscroll, as a roster
-    lists them (the attached roster, where there is one, says how many it holds).
-    """
+def read_part(value: Any, field: str) -> tuple[int, tuple[str, ...]]:
+    """A contingent as an event gives it: a count, or the list of its units' names."""
     if isinstance(value, list):
+        # A name twice is two units of one warscroll; an attached roster says how many there are.
         names = tuple(f.name(n, f"{field}[{i}]") for i, n in enumerate(f.items(value, field, MAX_UNITS)))
-        if not repeats and len(set(names)) != len(names):
-            raise Refused(f"{field} names a unit twice; each unit goes in one contingent once.")
         return len(names), names
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_UNITS:
         raise Refused(f"{field} must be the number of units (0 to {MAX_UNITS}) or the list of their names.")

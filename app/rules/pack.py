@@ -822,6 +822,8 @@ class TunnelFighting(Model):
     stalactite_on: int = Field(default=2, ge=1, le=6)
     # Cunning Traps: the enemy unit is within this range; 2D6 at least the distance wounds.
     trap_range: float = Field(default=12, gt=0)
+    # What changes underground, one short line each, shown on every screen and sheet of the battle.
+    reminders: list[Text] = []
 
 
 class Scenario(Model):
@@ -1012,6 +1014,20 @@ class Pack(Model):
     def victory(self, scenario: Scenario) -> Victory:
         """The scenario's victory rules, falling back to the pack's shared order."""
         return scenario.victory or Victory(order=self.victory_order)
+
+
+def roster_packs(packs: dict[str, Pack], game_pack: str) -> list[str]:
+    """The packs whose rosters a game of ``game_pack`` may field: itself, and every pack built
+    on the same army rules (a list made for Pitched Battles fields in a Conquest Unbound siege).
+    """
+    own = packs.get(game_pack)
+    system = own.army.system if own is not None and own.army is not None else None
+    others = sorted(
+        pid
+        for pid, pack in packs.items()
+        if pid != game_pack and system and pack.army and pack.army.system == system
+    )
+    return [game_pack, *others]
 
 
 def _unique(values: list[str], what: str) -> None:

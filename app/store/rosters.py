@@ -109,13 +109,14 @@ class Rosters:
             self._remember(current.pack, phone, body.get("entries", []))
         return Saved(self.get(roster_id))
 
-    def of_phone(self, phone: str | None, pack: str, limit: int = 30) -> list[RosterRow]:
-        """The rosters this phone made in a pack, the most recently saved first."""
-        if not phone:
+    def of_phone(self, phone: str | None, packs: Sequence[str], limit: int = 30) -> list[RosterRow]:
+        """The rosters this phone made in any of ``packs``, the most recently saved first."""
+        if not phone or not packs:
             return []
         rows = self._c.query(
-            "SELECT * FROM rosters WHERE owner = ? AND pack = ? ORDER BY updated DESC LIMIT ?",
-            [phone, pack, limit],
+            "SELECT * FROM rosters WHERE owner = ? AND pack IN (SELECT value FROM json_each(?)) "
+            "ORDER BY updated DESC LIMIT ?",
+            [phone, json.dumps(list(packs)), limit],
         )
         return [_roster_row(r) for r in rows]
 

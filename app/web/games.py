@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app import clocks, games, terrain_sets
 from app.limits import limited
 from app.rules import dice, log, seizing
+from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.store import GameRow
 from app.web import games_service, loaded_game, no_store, packs, phone, private_page, qr_response, store
@@ -220,7 +221,9 @@ def _view(
         "seats": _seat_links(loaded, token) if seat is None else [],
         "can_edit": token is not None or seat is not None,
         "armies": loaded.armies,
-        "roster_choices": store().rosters.of_phone(phone.known_hash(), loaded.row.pack) if token else [],
+        "roster_choices": store().rosters.of_phone(phone.known_hash(), roster_packs(packs(), loaded.row.pack))
+        if token is not None or seat is not None
+        else [],
         "error": error,
         "draft": draft,
         "game_partial": web.game_template,
@@ -421,6 +424,10 @@ def attach(game_id: str) -> Any:
     if not access.may_record:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
+    if access.seat is not None and number(player) != access.seat:
+        abort(
+            403, description="A seat's phone attaches its own player's roster only: the others attach theirs."
+        )
     problem = games_service().attach_roster(game_id, number(player), request.form.get("roster"))
     fragment = wants_fragment()
     if problem is None and not fragment:

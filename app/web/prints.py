@@ -70,6 +70,8 @@ def _sheet(
         "summary": games.summary(loaded) if loaded else None,
         "scoring": system_for(pack, scenario).scoring(pack, scenario) if scenario.playable else [],
         "points_limit": loaded.row.points_limit if loaded else None,
+        # A blank sheet is for the scenario's fewest players (a two-player battleplan in a
+        # multiplayer pack: two), unless more were asked for, named by the scenario's sides.
         "seats": seats(pack, loaded, count, scenario),
         **web.sheet(pack, scenario, loaded, count),
     }

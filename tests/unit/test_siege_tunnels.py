@@ -72,8 +72,10 @@ def test_contingents_may_name_their_units(series):
     ]
     series.ok({"type": "contingents", "player": ANN, "contingents": parts})
     assert series.summary()["contingents"]["0"]["units"] == parts
+    # Two units of one warscroll are two names alike: without a roster nothing says otherwise.
     twice = [["Liberators"], ["Liberators"], ["Judicators"]]
-    assert "names a unit twice" in series.refused({"type": "contingents", "player": BO, "contingents": twice})
+    series.ok({"type": "contingents", "player": BO, "contingents": twice})
+    assert series.summary()["contingents"]["1"]["units"] == twice
 
 
 # --- the secret pick before each battle --------------------------------------------------------
@@ -279,5 +281,12 @@ def test_named_tunnel_contingents_are_checked_against_the_attached_roster():
     assert roster_problems(extra, roster) == ["Stegadon is not in the attached roster."]
     left_out = {"player": 0, "contingents": [["Lord Kroak"], ["Saurus Guard"], ["Skinks"]]}
     assert roster_problems(left_out, roster) == ["Skinks from the attached roster is in no contingent."]
+    # Both Skinks units in one contingent is fine; a third is one more than the roster holds.
+    both = {"player": 0, "contingents": [["Lord Kroak"], ["Saurus Guard"], ["Skinks", "Skinks"]]}
+    assert roster_problems(both, roster) == []
+    third = {"player": 0, "contingents": [["Lord Kroak", "Skinks"], ["Saurus Guard"], ["Skinks", "Skinks"]]}
+    assert roster_problems(third, roster) == [
+        "Skinks is placed in contingent 1 and contingent 3 more times than the roster holds it."
+    ]
     # Counted by hand: nothing to check against.
     assert roster_problems({"player": 0, "contingents": [1, 2, 1]}, roster) == []

@@ -599,3 +599,68 @@ def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
     # A phone that made no roster is offered none, though it may edit the game.
     bo = second_phone(app, game)
     assert not soup(bo.get(f"/games/{game['id']}")).select("form.attach")
+
+
+# --- rosters of a pack with the same army rules -----------------------------------------------
+def test_a_pitched_battles_roster_fields_in_a_conquest_unbound_siege(app, client):
+    """Conquest Unbound plays to the Pitched Battles army rules: a list built there attaches."""
+    roster = client.post("/api/v1/rosters", json=seraphon_roster()).json["id"]
+    siege = client.post(
+        "/api/v1/games",
+        json={
+            "pack": "aos-conquest-unbound",
+            "scenario": "the-relief-force",
+            "points_limit": 2000,
+            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
+        },
+    ).json
+    url = f"/api/v1/games/{siege['id']}/rosters"
+    attached = client.post(
+        url, json={"player": 1, "roster": roster}, headers={"X-Edit-Token": siege["edit_token"]}
+    )
+    assert attached.status_code == 201, attached.json
+    army = attached.json["armies"]["1"]
+    assert (army["general"], army["monsters"]) == ("Lord Kroak", ["Stegadon"])
+    assert army["line"] == "general Lord Kroak · 1 HEROES · 1 MONSTERS · 3 Battleline"
+    # An Old World roster does not: the sentence names the packs that do.
+    old_world = client.post(
+        "/api/v1/rosters", json={"pack": "old-world-rosters", "points_limit": 2000, "entries": []}
+    ).json["id"]
+    wrong = client.post(
+        url, json={"player": 0, "roster": old_world}, headers={"X-Edit-Token": siege["edit_token"]}
+    )
+    assert wrong.status_code == 422
+    assert wrong.json["error"] == (
+        "roster is for old-world-rosters, but this game is played with aos-conquest-unbound: "
+        "attach a roster of aos-conquest-unbound or aos-ghb-2021."
+    )
+
+
+def test_a_seat_phone_attaches_its_own_players_old_world_roster_from_its_screen(app):
+    """A Triumph & Treachery seat offers the Old World rosters its phone made, for its own player."""
+    from tests.web.test_seats import made, phone
+
+    game = made(app.test_client())
+    bo = phone(app, game, 1)
+    built = bo.post(
+        "/rosters",
+        data={
+            "csrf_token": csrf_token(bo, "/rosters/new"),
+            "pack": "old-world-rosters",
+            "name": "Bo's Dwarfs",
+            "points_preset": "2000",
+        },
+    )
+    assert built.status_code == 303, built.get_data(as_text=True)
+    page = soup(bo.get(f"/games/{game['id']}"))
+    forms = page.select("#game form.attach")
+    assert [f.select_one('input[name="player"]')["value"] for f in forms] == ["1"]
+    assert [o.text for o in forms[0].select("option")] == ["Bo's Dwarfs"]
+    fields = {
+        "csrf_token": csrf_token(bo, f"/games/{game['id']}"),
+        "roster": forms[0].select_one("option")["value"],
+    }
+    assert bo.post(f"/games/{game['id']}/armies", data={**fields, "player": "0"}).status_code == 403
+    assert bo.post(f"/games/{game['id']}/armies", data={**fields, "player": "1"}).status_code == 303
+    armies = soup(bo.get(f"/games/{game['id']}")).select_one("section.armies").text
+    assert "Bo's Dwarfs" in armies and "0 entries" in armies

@@ -45,7 +45,7 @@ def can_undo(loaded: Loaded, seat: int | None) -> bool:
 def army_units(loaded: Loaded, player: int) -> list[RosterUnit] | None:
     """The units of a player's attached roster, or ``None`` when none is attached."""
     attached = loaded.armies.get(player)
-    return attached.get("units") if attached else None
+    return attached.get("roster_units") if attached else None
 
 
 def _split(form: MultiDict[str, str]) -> tuple[list[str], list[str]]:

@@ -339,8 +339,8 @@ def _apply_contingents(game: SiegeGame, event: dict[str, Any], eid: str) -> None
         raise Refused("The contingents are already recorded; undo that entry to change them.")
     # A name may come twice (two units of one warscroll, as rosters list them): the attached
     # roster, where there is one, is checked before the event reaches the rules (roster_problems).
-    garrison, g_units = contingents.read_part(event.get("garrison"), "garrison", repeats=True)
-    relief, r_units = contingents.read_part(event.get("relief"), "relief", repeats=True)
+    garrison, g_units = contingents.read_part(event.get("garrison"), "garrison")
+    relief, r_units = contingents.read_part(event.get("relief"), "relief")
     sizes = [garrison, relief]
     problems = contingents.split_problems(rules, sizes, ["garrison", "relief force"])
     if problems:
@@ -357,9 +357,7 @@ def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
     units sent into a tunnel are checked by :func:`party_roster_problems`.)
     """
     try:
-        parts = [
-            contingents.read_part(event.get(name), name, repeats=True)[1] for name in ("garrison", "relief")
-        ]
+        parts = [contingents.read_part(event.get(name), name)[1] for name in ("garrison", "relief")]
     except Refused:
         return []
     if not any(parts):

@@ -96,9 +96,6 @@ def _apply_split(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
         raise Refused(f"{game.name(player)}'s army is split before their first contingent is picked.")
     raw = f.items(event.get("contingents"), "contingents", len(rules.ids), len(rules.ids))
     parts = [contingents.read_part(v, f"contingents[{i}]") for i, v in enumerate(raw)]
-    named = [n for _, units in parts for n in units]
-    if len(set(named)) != len(named):
-        raise Refused("contingents names a unit twice; each unit goes in one contingent.")
     labels = [f"contingent {i + 1}" for i in range(len(parts))]
     problems = contingents.split_problems(rules, [n for n, _ in parts], labels)
     if problems:
