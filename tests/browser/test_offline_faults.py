@@ -6,7 +6,7 @@ server, or reaches the server and loses its answer on the way back, and the phon
 offline for a step or two now and then. At the end the network is healthy again and the
 outbox is sent; the server must hold each entry once, the phone show the server's totals.
 
-``MUSTER_FAULT_SEEDS`` (default 15) sets how many seeds run, ``MUSTER_FAULT_SEED_BASE``
+``MUSTER_FAULT_SEEDS`` (default 10) sets how many seeds run, ``MUSTER_FAULT_SEED_BASE``
 (default 0) where they start: a rerun with other random faults keeps the test ids stable.
 """
 
@@ -34,7 +34,7 @@ from tests.setups import live_game
 pytestmark = pytest.mark.browser
 
 BASE = int(os.environ.get("MUSTER_FAULT_SEED_BASE", "0"))
-SEEDS = range(BASE + 1, BASE + 1 + int(os.environ.get("MUSTER_FAULT_SEEDS", "15")))
+SEEDS = range(BASE + 1, BASE + 1 + int(os.environ.get("MUSTER_FAULT_SEEDS", "10")))
 
 # The game each seed plays: who starts each battle round, then each turn with its taps.
 SCRIPT: list[tuple[Any, ...]] = [

@@ -2,7 +2,7 @@
 and a fuzz run drives every operation with thousands of requests and never gets a 5xx.
 
 The fuzz run is reproducible: it prints its seed, and ``MUSTER_FUZZ_SEED=<seed>`` replays it.
-``MUSTER_FUZZ_REQUESTS`` sets how many requests it sends: 2,500 by default, every operation
+``MUSTER_FUZZ_REQUESTS`` sets how many requests it sends: 2,000 by default, every operation
 among them, with a new seed each run (the suite grew past 1,500 tests and must stay under ten
 minutes on two cores); a night run can send 50,000.
 """
@@ -419,7 +419,7 @@ PER_ROUND = {
     ("GET", "/api/v1/games/{game_id}/export"): 55,
     ("GET", "/api/v1/games/{game_id}/terrain"): 55,
     ("POST", "/api/v1/games/{game_id}/rosters"): 55,
-    ("POST", "/api/v1/games/{game_id}/clock"): 20,
+    ("POST", "/api/v1/games/{game_id}/clock"): 100,  # a tap must fit the clock as it stands: 1 in 25 does
     ("POST", "/api/v1/games"): 45,
     ("POST", "/api/v1/games/import"): 30,
     ("GET", "/api/v1/packs"): 1,
@@ -1140,7 +1140,7 @@ def _fuzz_one(app: Flask, world: World, plan: Plan, requests: int, seed: int, ta
 
 def test_fuzz_every_operation_without_a_5xx(app, client, capsys):
     seed = int(os.environ.get("MUSTER_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
-    target = int(os.environ.get("MUSTER_FUZZ_REQUESTS") or 2500)
+    target = int(os.environ.get("MUSTER_FUZZ_REQUESTS") or 2000)
     with capsys.disabled():
         print(f"\nfuzz: MUSTER_FUZZ_SEED={seed} MUSTER_FUZZ_REQUESTS={target} (set them to rerun this run)")
     # The fuzz is about answers, not how many come from one address (tests/web/test_limits.py).
