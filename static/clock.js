@@ -17,7 +17,13 @@
   function kept() {
     try { return localStorage.getItem(SKEW_KEY); } catch (e) { return null; } // storage may be off
   }
+  // Each strip from the server gives its time when it was made, read here a moment later: the
+  // phone's offset from the server is at least that (the delay only hides some of it), so the
+  // largest seen on this page is the best guess. Two taps then measure their interval with one
+  // offset, not with two that differ by how slowly each page or answer came.
+  var bestSkew = null;
   function skew() {
+    if (bestSkew !== null) return bestSkew;
     var value = Number(kept());
     return isFinite(value) ? value : 0;
   }
@@ -28,7 +34,9 @@
   function read(el, fresh) {
     var now = Date.parse(el.dataset.now);
     if (fresh && isFinite(now)) {
-      try { localStorage.setItem(SKEW_KEY, String(now - Date.now())); } catch (e) { /* private mode */ }
+      var seen = now - Date.now();
+      if (bestSkew === null || seen > bestSkew) bestSkew = seen;
+      try { localStorage.setItem(SKEW_KEY, String(bestSkew)); } catch (e) { /* private mode */ }
     }
     local = {
       el: el,

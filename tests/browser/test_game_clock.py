@@ -85,14 +85,15 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
         expect(ann).to_have_class(re.compile(r"\brunning\b"))
         page.screenshot(path=str(ARTIFACTS / "clock-offline.png"))
-        page.wait_for_timeout(1200)  # the tap reaches the server later than it was made
+        page.wait_for_timeout(3000)  # the tap reaches the server later than it was made
         online = time.monotonic()
         page.context.set_offline(False)
         expect(page.locator("#outbox")).to_be_hidden(timeout=8000)
         clock = page.request.get(f"{live_server}/api/v1/games/{made['id']}").json()["clock"]
         assert clock["running"] == 0 and clock["taps"] == 6
         # Bo ran from his start until the offline tap, not until it was replayed.
-        assert 0.5 <= clock["used"][1] <= tapped - started + 0.3 < online - started - 0.8, clock
+        # (within a second: the phone knows the server's time only as well as its pages came)
+        assert 0.5 <= clock["used"][1] <= tapped - started + 1.0 < online - started - 1.5, clock
         phone.reload()
         expect(phone.get_by_test_id("clock-0")).to_have_class(re.compile(r"\brunning\b"))
     finally:
