@@ -304,6 +304,25 @@ def test_predators_and_prey_claimed_on_the_screen(client):
     assert soup(page).select_one('[data-testid="vp-0"]').text == "0"
 
 
+def test_predators_and_prey_offered_after_round_5_until_the_end(client):
+    # Issue 11: after the last turn of battle round 5 both players may still claim round 5
+    # on the screen; once the end of the battle is recorded the card is gone.
+    made = new_game(client, "first-blood")
+    join(client, made)
+    api = Api(client, made)
+    for r in range(1, 6):
+        api.ok({"type": "battle_round", "round": r, "first": 0})
+        api.ok({"type": "turn", "round": r, "player": 0, "control": {}})
+        api.ok({"type": "turn", "round": r, "player": 1, "control": {}})
+    card = soup(client.get(f"/games/{made['id']}")).select_one("section.claims")
+    shown = card.select_one('[data-claim-round="5"]')
+    assert not card.has_attr("hidden") and not shown.has_attr("hidden")
+    assert [f["data-claim-player"] for f in shown.select("form")] == ["0", "1"]
+    assert "until the grand strategies are recorded" in shown.text
+    api.ok({"type": "end", "player": 0, "grand_strategy_completed": False})
+    assert soup(client.get(f"/games/{made['id']}")).select_one("section.claims") is None
+
+
 def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
     made = new_game(client, "first-blood")
     join(client, made)
