@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 import uuid
 
+from werkzeug.datastructures import MultiDict
+
 from tests.pdfs import pdf_text
 from tests.setups import join, new_game, second_phone, terrain_game
 from tests.web.conftest import csrf_token, soup
@@ -218,6 +220,21 @@ def test_keyword_advice_api(client):
     )
     assert advice["keyword-contradiction"].startswith("Odd hill (piece 1) is both Elevated and Traversable")
     assert not [p for p in answer["problems"] if p["rule"].startswith("keyword")]
+
+
+def test_keyword_advice_on_the_terrain_screen(client):
+    """Issue 11 item 9: the terrain screen itself shows the keyword advice beside the piece."""
+    _made, url = terrain_game(client)
+    fields = [("id", str(uuid.uuid4())), ("csrf_token", csrf_token(client, url)), ("name", "Odd hill")]
+    fields += [("kind", "zonal"), ("size", "2")]
+    fields += [("keywords", k) for k in ["elevated", "traversable", "cover", "water"]]
+    page = client.post(f"{url}/pieces", data=MultiDict(fields), headers={"HX-Request": "true"})
+    assert page.status_code == 200
+    advice = {p["data-rule"]: p.text for p in soup(page).select("p.hint[data-rule]")}
+    assert advice["keyword-count"] == (
+        "Advice: Odd hill (piece 1) has 4 keywords; the rulebook advises no more than 3 a piece."
+    )
+    assert "Odd hill (piece 1) is both Elevated and Traversable" in advice["keyword-contradiction"]
 
 
 # --- the terrain screen ----------------------------------------------------------------------------
