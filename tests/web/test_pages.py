@@ -323,6 +323,20 @@ def test_predators_and_prey_offered_after_round_5_until_the_end(client):
     assert soup(client.get(f"/games/{made['id']}")).select_one("section.claims") is None
 
 
+def test_a_claim_before_the_players_turn_is_printed_in_its_rounds_row(client):
+    # Issue 11: the VP of a claim shows in its battle round's breakdown, on the filled sheet
+    # too, even when the claiming player has not yet taken their turn in that round.
+    api = Api(client, new_game(client, "first-blood"))
+    api.ok({"type": "battle_round", "round": 1, "first": 0})
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {}})
+    api.ok({"type": "turn", "round": 1, "player": 1, "control": {}})
+    api.ok({"type": "battle_round", "round": 2, "first": 1})
+    api.ok({"type": "claim", "round": 2, "player": 1, "rule": "predators-and-prey"})
+    lines = _pdf_text(client.get(f"/games/{api.id}/scoresheet.pdf")).splitlines()
+    assert "2 1st 1 Predators and Prey: enemy MONSTERS slain this battle round +1" in lines
+    assert "1 No 0 0" in lines  # Bo's round 1 row: no claim there
+
+
 def test_a_claimed_player_is_not_asked_again_on_their_turn(client):
     made = new_game(client, "first-blood")
     join(client, made)
