@@ -53,6 +53,11 @@ def _seated(game_id: str) -> int | None:
     return store().games.seats.player_of(game_id, token) if token else None
 
 
+def seat_of(game_id: str) -> int | None:
+    """The player whose seat this phone opened in the game (by its seat link), if any."""
+    return _seated(game_id)
+
+
 def _access(game_id: str) -> tuple[GameRow | None, str | None, games.Access]:
     """The game's row, this browser's edit token (the table's) and who it records as."""
     row, token = _editable(game_id)

@@ -17,7 +17,7 @@ from app.rules.pack import Pack
 from app.rules.text import clean_text
 from app.web import admin, loaded_game, paper, phone, private_page, store
 from app.web.forms import whole
-from app.web.games import edit_token
+from app.web.games import edit_token, seat_of
 from app.web.pages import refused, shaped, wants_fragment
 from app.web.prints import sheet_pdf
 
@@ -25,12 +25,21 @@ bp = Blueprint("terrain", __name__)
 bp.after_request(phone.keep)
 
 
+def _agreer(game_id: str, seated: bool) -> str | None:
+    """Who this browser agrees as: its seat in a game with seats (so agreeing is bound to the
+    seat, whichever phone opens it), else the phone itself once it may edit; a watcher, nobody."""
+    if seated:
+        seat = seat_of(game_id)
+        return None if seat is None else f"seat-{seat}"
+    return phone.current_hash() if edit_token(game_id) else None
+
+
 def _context(game_id: str) -> dict[str, Any]:
     game = loaded_game(game_id)
     names = [p.name for p in game.state.setup.players]
     loaded = terrain_sets.load(store(), game.pack, game.state.scenario, game_id, names)
-    # Only a phone that may edit needs telling apart; a watcher gets no cookie.
-    me = phone.current_hash() if edit_token(game_id) else None
+    seated = game.system.seated
+    me = _agreer(game_id, seated)
     problems_of: dict[int, list[str]] = {}
     for f in loaded.verdict.problems:
         for i in set(f.pieces):
@@ -41,9 +50,14 @@ def _context(game_id: str) -> dict[str, Any]:
         "loaded": loaded,
         "pack": game.pack,
         "scenario": game.state.scenario,
-        "phone": me,
-        "seat": loaded.state.seat_of(me),
-        "open_seats": loaded.state.open_seats(me) if me else [],
+        # The phone (its presets and saved sets); ``me`` is who it agrees as.
+        "phone": phone.current_hash() if me is not None or edit_token(game_id) else None,
+        "seated": seated,
+        # A seat agrees for its own player only; elsewhere a phone picks (or its first agreement binds).
+        "seat": seat_of(game_id) if seated else loaded.state.seat_of(me),
+        "open_seats": ([] if me is None else [int(me.split("-")[1])])
+        if seated
+        else (loaded.state.open_seats(me) if me else []),
         "problems_of": problems_of,
     }
 
@@ -72,14 +86,14 @@ def _render(
     token = edit_token(game_id)
     pack: Pack = context["pack"]
     context.update(
-        can_edit=token is not None,
+        can_edit=token is not None or seat_of(game_id) is not None,
         error=error,
         draft=draft or MultiDict(),
         editing=editing,
         map_svg=_map(context),
         admin=admin.signed_in(),
         presets=terrain_library.presets(store(), pack, context["phone"]),
-        library=terrain_library.sets(store(), pack, context["phone"]) if token else [],
+        library=terrain_library.sets(store(), pack, context["phone"]) if context["phone"] else [],
         keywords={k.id: k for k in (pack.terrain.keywords if pack.terrain else [])},
         new_uuid=lambda: str(uuid.uuid4()),
         mysterious=lambda roll: terrain.mysterious_effect(pack, roll),
@@ -95,7 +109,7 @@ def show(game_id: str) -> Any:
 
 
 def _editor(game_id: str) -> None:
-    if edit_token(game_id) is None:
+    if edit_token(game_id) is None and seat_of(game_id) is None:
         abort(403, description="Only this game's players can change its terrain: open the join link first.")
 
 
@@ -283,7 +297,13 @@ def agree(game_id: str, uid: str) -> Any:
     _editor(game_id)
     _piece(game_id, uid)
     player = whole(request.form.get("player", ""))
-    body = {"piece_uid": uid, "player": -1 if player is None else player, "phone": phone.current_hash()}
+    agreer = phone.current_hash()
+    if loaded_game(game_id).system.seated:
+        seat = seat_of(game_id)
+        if seat is None or player != seat:
+            abort(403, description="In a game with seats each player agrees on their own seat's phone.")
+        agreer = f"seat-{seat}"
+    body = {"piece_uid": uid, "player": -1 if player is None else player, "phone": agreer}
     return _done(game_id, _record(game_id, "agree", body))
 
 
@@ -291,6 +311,8 @@ def agree(game_id: str, uid: str) -> Any:
 def seat(game_id: str) -> Any:
     """Bind this phone to the player it agrees for, before its first agreement."""
     _editor(game_id)
+    if loaded_game(game_id).system.seated:
+        abort(403, description="In a game with seats each player agrees on their own seat's phone.")
     player = whole(request.form.get("seat", ""))
     body = {"player": -1 if player is None else player, "phone": phone.current_hash()}
     return _done(game_id, _record(game_id, "seat", body))

@@ -448,3 +448,50 @@ def test_reading_a_terrain_set_writes_nothing(app, client):
         post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest").status_code == 200
     )
     assert len(client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]) == 1
+
+
+def test_in_a_game_with_seats_each_seat_agrees_for_its_own_player(app, client):
+    """Issue 12 item 8, once seats exist: agreeing is bound to the seat, not to whichever phone
+    holds the table's link; the table screen adds pieces but agrees for nobody."""
+    from tests.web.test_seats import phone
+
+    made = client.post(
+        "/api/v1/games",
+        json={
+            "pack": "aos-conquest-unbound",
+            "scenario": "the-relief-force",
+            "points_limit": 2000,
+            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
+        },
+    ).json
+    url = f"/games/{made['id']}/terrain"
+    table, ann, bo = (phone(app, made, who) for who in ("table", 0, 1))
+    added = post(table, f"{url}/pieces", csrf_token=csrf_token(table, url), name="Gatehouse")
+    assert added.status_code == 200, soup(added).select_one("#error")
+    uid = soup(added).select_one(".piece-entry")["data-uid"]
+    assert (
+        soup(table.get(url))
+        .select_one('[data-testid="seat"]')
+        .text.startswith("Each player agrees on their own seat's phone")
+    )
+    assert not soup(table.get(url)).select(".piece-entry .entry-actions button.primary")
+    assert (
+        post(table, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(table, url), player="1").status_code
+        == 403
+    )
+
+    # Ann's seat is offered Ann only, and cannot agree for Bo.
+    page = soup(ann.get(url))
+    assert [b.text for b in page.select(".piece-entry .entry-actions button.primary")] == ["Ann agrees"]
+    assert (
+        post(ann, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(ann, url), player="1").status_code == 403
+    )
+    assert (
+        post(ann, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(ann, url), player="0").status_code == 200
+    )
+    assert client.get(f"/api/v1/games/{made['id']}/terrain").json["locked_at"] is None
+    # Bo's seat, on whatever phone opens it, agrees for Bo: the set is agreed by both.
+    assert (
+        post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1").status_code == 200
+    )
+    assert client.get(f"/api/v1/games/{made['id']}/terrain").json["agreed"] is True
