@@ -832,6 +832,7 @@
         game.dataset.pending = entries.length ? "1" : "0";
         renderNote(game, entries);
         renderOutbox(game, entries);
+        askHeldAgain(entries);
         return sentAhead(game, waiting).then(function (ahead) {
           var steps = ahead.concat(waiting);
           renderStep(game, steps, moved);
@@ -839,6 +840,29 @@
         });
       })
       .catch(function () {});
+  }
+
+  // A refused entry whose server version could not be fetched when it was refused (the phone
+  // had just come back online) asks again, so "Muster could not be asked" does not stay on
+  // screen once Muster answers; a failed ask is tried again a few seconds later.
+  var askingHeld = {};
+  function askHeldAgain(entries) {
+    if (!navigator.onLine || !Outbox.serverVersion) return;
+    entries.forEach(function (e) {
+      if (e.status !== "refused" || e.held || askingHeld[e.id]) return;
+      askingHeld[e.id] = true;
+      Outbox.serverVersion(e).then(function (html) {
+        if (!html) {
+          setTimeout(function () { delete askingHeld[e.id]; render(false); }, 3000);
+          return null;
+        }
+        return Outbox.get(e.id).then(function (current) {
+          if (!current || current.held || current.status !== "refused") return null;
+          current.held = html;
+          return Outbox.put(current).then(function () { return render(false); });
+        });
+      });
+    });
   }
 
   // Entries that reached Muster after the shown #game was made (by this page or the worker):

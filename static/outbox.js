@@ -238,6 +238,7 @@
     flush: flush,
     markSent: markSent,
     wasSent: wasSent,
+    serverVersion: serverVersion,
     uuid: uuid,
     refusal: refusal
   };

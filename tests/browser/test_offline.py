@@ -193,7 +193,18 @@ def test_an_offline_entry_the_other_phone_beat_is_shown_with_both_versions(
     expect(phone_b.get_by_test_id("vp-0")).to_have_text("2")
     other.close()
 
-    # A comes back: its entry is refused, shown with the reason and both versions, kept.
+    # A comes back: its entry is refused, shown with the reason and both versions, kept. The
+    # first ask for what Muster holds fails (the connection is still settling): the phone asks again.
+    failed: list[str] = []
+
+    def fail_once(route: Any) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort("failed")
+
+    page.context.route("**/held?**", fail_once)
     page.context.set_offline(False)
     refused = page.locator("#outbox .pending.refused")
     expect(refused).to_contain_text("Not recorded")
@@ -202,6 +213,7 @@ def test_an_offline_entry_the_other_phone_beat_is_shown_with_both_versions(
     expect(refused.locator(".version").first).to_contain_text("A border: Ann")
     expect(refused.locator(".version").nth(1)).to_contain_text("Battle round 1: Ann's turn, 2 VP")
     expect(refused.locator(".version").nth(1)).to_contain_text("W: Ann")
+    assert len(failed) == 1
     expect(page.get_by_test_id("vp-0")).to_have_text("2")
     expect(page.locator("#sync-note")).to_contain_text("1 not recorded")
     shot("offline-conflict")
