@@ -308,11 +308,24 @@ class Events:
     ) -> int:
         """Record a table's result (a new row: the newest counts); its id."""
         with self._c.immediate():
-            cursor = self._c.db.conn.execute(
-                "INSERT INTO event_results (event_id, round, table_no, players, winner, vp_a, vp_b, source, "
-                "recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [event_id, round_, table_no, json.dumps(list(players)), winner, vp[0], vp[1], source, now()],
-            )
+            return self._insert_result(event_id, round_, table_no, players, winner, vp, source)
+
+    def _insert_result(
+        self,
+        event_id: str,
+        round_: int,
+        table_no: int,
+        players: tuple[int, int],
+        winner: int | None,
+        vp: tuple[int, int],
+        source: str,
+    ) -> int:
+        # Inside the caller's transaction.
+        cursor = self._c.db.conn.execute(
+            "INSERT INTO event_results (event_id, round, table_no, players, winner, vp_a, vp_b, source, "
+            "recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [event_id, round_, table_no, json.dumps(list(players)), winner, vp[0], vp[1], source, now()],
+        )
         return int(cursor.lastrowid or 0)
 
     def add_game_result(
@@ -332,11 +345,7 @@ class Events:
             )
             if have:
                 return
-            self._c.db.conn.execute(
-                "INSERT INTO event_results (event_id, round, table_no, players, winner, vp_a, vp_b, source, "
-                "recorded) VALUES (?, ?, ?, ?, ?, ?, ?, 'game', ?)",
-                [event_id, round_, table_no, json.dumps(list(players)), winner, vp[0], vp[1], now()],
-            )
+            self._insert_result(event_id, round_, table_no, players, winner, vp, "game")
 
     def confirm(self, event_id: str, result_id: int, by: str) -> None:
         """Mark a result confirmed by ``a``, ``b`` or ``organiser`` (only the newest row of its table)."""

@@ -605,15 +605,9 @@ def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
 def test_a_pitched_battles_roster_fields_in_a_conquest_unbound_siege(app, client):
     """Conquest Unbound plays to the Pitched Battles army rules: a list built there attaches."""
     roster = client.post("/api/v1/rosters", json=seraphon_roster()).json["id"]
-    siege = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "aos-conquest-unbound",
-            "scenario": "the-relief-force",
-            "points_limit": 2000,
-            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-        },
-    ).json
+    from tests.web.test_siege_web import siege as relief_force
+
+    siege = relief_force(client)
     url = f"/api/v1/games/{siege['id']}/rosters"
     attached = client.post(
         url, json={"player": 1, "roster": roster}, headers={"X-Edit-Token": siege["edit_token"]}

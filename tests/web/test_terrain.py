@@ -454,16 +454,9 @@ def test_in_a_game_with_seats_each_seat_agrees_for_its_own_player(app, client):
     """Issue 12 item 8, once seats exist: agreeing is bound to the seat, not to whichever phone
     holds the table's link; the table screen adds pieces but agrees for nobody."""
     from tests.web.test_seats import phone
+    from tests.web.test_siege_web import siege as relief_force
 
-    made = client.post(
-        "/api/v1/games",
-        json={
-            "pack": "aos-conquest-unbound",
-            "scenario": "the-relief-force",
-            "points_limit": 2000,
-            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-        },
-    ).json
+    made = relief_force(client)
     url = f"/games/{made['id']}/terrain"
     table, ann, bo = (phone(app, made, who) for who in ("table", 0, 1))
     added = post(table, f"{url}/pieces", csrf_token=csrf_token(table, url), name="Gatehouse")

@@ -174,13 +174,7 @@ class TunnelsWeb(WebSide):
             "can_undo": can_undo(loaded, seat),
             "entries": _history(loaded, s, seat, names),
             # Who may still split their army (before their first pick): a seat, only its own.
-            "splitting": [
-                i
-                for i in range(len(names))
-                if (seat is None or i == seat) and i not in g.splits and not g.used(i)
-            ]
-            if g.scenario.contingents is not None and not g.finished
-            else [],
+            "splitting": [i for i in range(len(names)) if (seat is None or i == seat) and g.may_split(i)],
             "split_rules": g.scenario.contingents,
         }
 

@@ -187,6 +187,15 @@ class TunnelGame:
         """The contingents a player has sent, each with its battle."""
         return {k.contingent: k.battle for k in self.picks if k.player == player}
 
+    def may_split(self, player: int) -> bool:
+        """Whether the player may still record their army's split: once, before their first pick."""
+        return (
+            self.scenario.contingents is not None
+            and not self.finished
+            and player not in self.splits
+            and not self.used(player)
+        )
+
     def rounds_in(self, battle: int) -> list[BattleRound]:
         return battle_rounds.within(self.rounds, battle, "battle")
 
