@@ -252,12 +252,14 @@ class SeizeWeight(Model):
 
 
 class Markers(Model):
-    """Objective markers: wounds, Defense, and the half-width of their base (for range)."""
+    """Objective markers: wounds, Defense, the half-width of their square base (for range, and
+    the footprint no terrain may cover), and the round marker of a point, in millimetres."""
 
     wounds: int = Field(ge=1)
     defense: int = Field(ge=0)
     base_half_width: float = Field(ge=0)
     point_reach: float = Field(default=3, ge=0)
+    point_base_mm: float | None = Field(default=None, gt=0, le=200)
 
 
 class Reinforcement(Model):

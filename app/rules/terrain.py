@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from app.rules.pack import Board, Objective, Pack, Scenario, SiegeTerrain
+from app.rules.pack import Board, Markers, Objective, Pack, Scenario, SiegeTerrain
 from app.rules.problems import Problem
 from app.rules.text import clean_text
 
@@ -224,13 +224,15 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None = None, sie
     if rules is None:
         return verdict
     if rules.system == "conquest":
-        _check_conquest(rules, pieces, scenario, verdict)
+        _check_conquest(rules, pieces, scenario, verdict, pack.markers)
     else:
         _check_aos(rules, pieces, scenario, siege, verdict)
     return verdict
 
 
-def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, v: Verdict) -> None:
+def _check_conquest(
+    rules: Any, pieces: list[Piece], scenario: Scenario | None, v: Verdict, markers: Markers | None = None
+) -> None:
     n = len(pieces)
     if rules.max_pieces is not None and n > rules.max_pieces:
         v.problems.append(
@@ -386,7 +388,7 @@ def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, 
                             (i,),
                         )
                     )
-        # A marker or a Tug-of-War point is a spot: a footprint covering it stands on it.
+        # A marker or a Tug-of-War point is a model on its base: terrain touching the base stands on it.
         spots = [
             o
             for o in scenario.objectives
@@ -395,7 +397,7 @@ def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, 
         for i in placed:
             for o in spots:
                 assert o.x is not None and o.y is not None
-                if gap_to_point(pieces[i], o.x, o.y) < 1e-9:
+                if on_marker(pieces[i], o, markers):
                     v.problems.append(
                         Finding(
                             "objective-marker",
@@ -404,6 +406,28 @@ def _check_conquest(rules: Any, pieces: list[Piece], scenario: Scenario | None, 
                         )
                     )
     v.checklist = [e.summary for e in rules.checklist]
+
+
+MM_PER_INCH = 25.4
+
+
+def on_marker(piece: Piece, objective: Objective, markers: Markers | None) -> bool:
+    """Whether a placed piece's footprint covers part of an objective marker's base.
+
+    A marker stands on a square base (the pack's ``base_half_width`` either side of its centre:
+    a Brute or Cavalry base); a Tug-of-War point on a round one (``point_base_mm`` across: an
+    Infantry base). Touching edges do not overlap. Without the pack's sizes, its centre point.
+    """
+    assert piece.x is not None and piece.y is not None
+    assert objective.x is not None and objective.y is not None
+    if objective.kind == "point":
+        across = markers.point_base_mm if markers and markers.point_base_mm else 0.0
+        return gap_to_point(piece, objective.x, objective.y) < max(across / MM_PER_INCH / 2, 1e-9)
+    half = markers.base_half_width if markers else 0.0
+    w, h = piece.half()
+    if half == 0:
+        return gap_to_point(piece, objective.x, objective.y) < 1e-9
+    return abs(piece.x - objective.x) < w + half - 1e-9 and abs(piece.y - objective.y) < h + half - 1e-9
 
 
 def _objectives_at_start(scenario: Scenario) -> list[Objective]:

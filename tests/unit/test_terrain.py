@@ -136,8 +136,10 @@ def test_pieces_at_least_3_inches_apart(packs, second, broken):
 @pytest.mark.parametrize(
     ("y", "broken"),
     [
-        (16, []),
-        # Its edge at y 18 now touches marker A (W) at (12, 18), which stands in the zone's rim.
+        (16, []),  # y 15..17: its edge just touches marker A (W)'s base (y 17..19)
+        # y 15.5..17.5 covers the near half inch of marker A (W)'s base, not its centre (12, 18).
+        (16.5, ["objective-marker"]),
+        # Its edge at y 18 now reaches marker A (W)'s centre, which stands in the zone's rim.
         (17, ["objective-marker"]),
         (17.5, ["objective-zone", "objective-marker"]),
         (24, ["objective-zone"]),
@@ -153,20 +155,26 @@ def test_no_piece_on_an_objective_zone(packs, y, broken):
 @pytest.mark.parametrize(
     ("scenario", "x", "y", "broken"),
     [
-        # Shieldwall's P1 centre marker stands at (18, 18); a 4x2 ruin centred at (x, y).
+        # Shieldwall's P1 centre marker stands at (18, 18) on a Brute or Cavalry base, 1" each
+        # side of its centre (x and y 17..19); a 4x2 ruin centred at (x, y).
         ("shieldwall", 18, 18, True),  # squarely on it
-        ("shieldwall", 20, 18, True),  # its left edge just reaches the marker
-        ("shieldwall", 20.5, 18, False),  # half an inch clear
-        ("shieldwall", 18, 19, True),  # 2" deep: its near edge at y 18 touches it
-        ("shieldwall", 18, 19.5, False),  # near edge at y 18.5
-        # Tug-of-War's centre point C at (24, 24).
+        ("shieldwall", 20, 18, True),  # its left edge reaches the marker's centre
+        ("shieldwall", 20.5, 18, True),  # left edge at x 18.5: on the base, clear of the centre
+        ("shieldwall", 20.9, 18, True),  # a tenth of an inch of the base covered
+        ("shieldwall", 21, 18, False),  # left edge at x 19: touching the base's edge
+        ("shieldwall", 21.5, 18, False),  # half an inch clear
+        ("shieldwall", 18, 19.5, True),  # 2" deep: near edge at y 18.5, on the base
+        ("shieldwall", 18, 20, False),  # near edge at y 19, touching
+        # Tug-of-War's centre point C at (24, 24): a 27 mm marker, 0.53" from its centre.
         ("tug-of-war", 24, 24, True),
         ("tug-of-war", 26, 24, True),
-        ("tug-of-war", 26.5, 24, False),
+        ("tug-of-war", 26.5, 24, True),  # left edge 0.5" from the centre: on the marker
+        ("tug-of-war", 26.6, 24, False),  # 0.6" from the centre: clear
     ],
 )
 def test_no_piece_on_a_marker_or_point(packs, scenario, x, y, broken):
-    """Seed 004: no terrain stands on top of an objective marker; Tug-of-War's points likewise."""
+    """Seed 004: no terrain stands on top of an objective marker, a model on a Brute or Cavalry
+    base; Tug-of-War's points, 27 mm markers, likewise: the bases count, not the centres."""
     pieces = legal_fb()
     pieces[4].update(name="Ruin", footprint=[4, 2], x=x, y=y, ruins=True)
     result = verdict(packs, pieces, scenario=scenario)

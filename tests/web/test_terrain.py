@@ -190,6 +190,10 @@ def test_no_terrain_on_a_marker_or_point_api(client):
     for scenario, x, y, label in [
         ("shieldwall", 18, 18, "marker P1 centre"),
         ("tug-of-war", 24, 24, "point C"),
+        # Issue 23 item 12: the marker's base counts, not its centre. The ruin's edge is half an
+        # inch from the marker's centre: on its 2" Brute or Cavalry base, and on the 27 mm point.
+        ("shieldwall", 20.5, 18, "marker P1 centre"),
+        ("tug-of-war", 26.5, 24, "point C"),
     ]:
         answer = client.post(
             "/api/v1/terrain/check",
@@ -200,6 +204,13 @@ def test_no_terrain_on_a_marker_or_point_api(client):
             f"Ruin (piece 1) stands on the objective {label}; no terrain may."
         ]
         assert found[0]["pieces"] == ["Ruin"] and answer["valid"] is False
+    # Clear of the base: no problem.
+    for scenario, x, y in [("shieldwall", 21.5, 18), ("tug-of-war", 26.6, 24)]:
+        answer = client.post(
+            "/api/v1/terrain/check",
+            json={"pack": "conquest-first-blood", "scenario": scenario, "pieces": [{**ruin, "x": x, "y": y}]},
+        ).json
+        assert not [p for p in answer["problems"] if p["rule"] == "objective-marker"], (scenario, x)
 
 
 def test_keyword_advice_api(client):
