@@ -33,6 +33,15 @@ class Refused(Exception):
     def problem(self) -> Problem:
         return Problem(self.rule, str(self))
 
+    @property
+    def reason(self) -> str:
+        """The sentence as a screen shows it beside what it refuses: without the field it names."""
+        text = str(self)
+        head, sep, rest = text.partition(": ")
+        if sep and " " not in head:
+            return rest[:1].upper() + rest[1:]
+        return text
+
 
 def event_id(event: Any) -> str:
     """The event's UUID in canonical form; raises :class:`Refused` if it has none."""
@@ -118,6 +127,10 @@ def apply(
         kind = _type(system, state, event)
         if kind == "undo":
             _check_undo(state, event)
+            target = next((e for e in reversed(events) if e.get("id") == event.get("event")), None)
+            refusal = system.undo_problem(state, target) if target is not None else None
+            if refusal is not None:
+                raise refusal
             return replay(system, state.pack, state.setup, [*events, {**event, "id": eid}]), None
         after = clone(state)
         system.apply_event(after, event, eid)

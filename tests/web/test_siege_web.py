@@ -95,9 +95,17 @@ def test_a_siege_tactic_is_hidden_until_both_are_in(app: Flask, who: str):
         assert picks == {0: 3, 1: 4} and not any(e.get("hidden") for e in log)
     if who == "no token":  # the card is the same for everyone: printed once
         assert "▶ -1 Starve, +2 Tunnel" in pdf_text(client.get(f"/games/{gid}/scoresheet.pdf?paper=a4").data)
-    # Taken back by its holder, Bo's pick hides both again.
+    # Once both are shown neither is taken back (issue 23 item 1), not even by its holder.
     last = events[-1]["id"]
-    assert post(client, game, {"type": "undo", "event": last}, seat=seat(game, 1)).status_code == 201
+    refused = post(client, game, {"type": "undo", "event": last}, seat=seat(game, 1))
+    assert refused.status_code == 422
+    assert refused.json["error"].startswith(
+        "event: both siege tactics are shown, so neither may be taken back"
+    )
+    # Both players ask to pick again, each from their own seat: both picks are hidden again.
+    for player in (0, 1):
+        answer = post(client, game, {"type": "repick", "player": player}, seat=seat(game, player))
+        assert answer.status_code == 201, answer.json
     exported = client.get(f"/api/v1/games/{gid}/export", headers=headers).json["events"]
     for log in (client.get(f"/api/v1/games/{gid}/events", headers=headers).json, exported):
         ann = next(e for e in log if e["type"] == "siege_tactic" and e["player"] == 0)
@@ -249,9 +257,8 @@ def test_the_tunnel_party_is_picked_from_the_attackers_roster(app: Flask):
     fields.update({"send.0": "on", "send.1": "on", "send.2": "on", "send.3": "on"})
     answer = table.post(action, data=fields, headers={"HX-Request": "true"})
     assert answer.status_code == 422
-    assert soup(answer).select_one("#error").text == (
-        "units: at most 1 HERO and 2 other units go through the tunnel."
-    )
+    # On screen the form names the field; the sentence says what is allowed.
+    assert soup(answer).select_one("#error").text == "At most 1 HERO and 2 other units go through the tunnel."
     del fields["send.2"]
     shown = soup(table.post(action, data=fields, headers={"HX-Request": "true"}))
     assert (

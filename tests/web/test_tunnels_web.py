@@ -78,14 +78,12 @@ def test_the_set_up_roll_off_is_kept_with_its_ties_before_the_contingents(app: F
     form = "#setup-denizen-form"
     tied = send(table, game, form, **{"roll.0.0": "4", "roll.0.1": "4"})
     assert refusal(tied, form) == (
-        "dice: every pair but the last must be a tie (rolled again), and the last must not be."
+        "Every pair but the last must be a tie (rolled again), and the last must not be."
     )
     # What was typed stays in the form, to change rather than type again.
     assert soup(tied).select_one(f"{form} input[name='roll.0.0']")["value"] == "4"
     half = send(table, game, form, **{"roll.0.0": "4", "roll.0.1": ""})
-    assert (
-        refusal(half, form) == "dice: the roll-off needs both players' dice, each a whole number from 1 to 6."
-    )
+    assert refusal(half, form) == "The roll-off needs both players' dice, each a whole number from 1 to 6."
     answer = send(table, game, form, **{"roll.0.0": "3", "roll.0.1": "3", "roll.1.0": "5", "roll.1.1": "2"})
     assert answer.status_code == 200
     (event,) = events(client, game, "denizen")
@@ -112,8 +110,7 @@ def test_each_rounds_roll_off_then_the_attack_on_the_denizen_shown_until_the_rou
     assert soup(ann.get(f"/games/{game['id']}")).select_one("#attack-form") is None
     forged = send(bo, game, "#attack-form", player="0")
     assert refusal(forged, "#attack-form") == (
-        "player: only the denizen's commanding player may attack it, and Ann does not command it "
-        "in battle round 1."
+        "Only the denizen's commanding player may attack it, and Ann does not command it in battle round 1."
     )
     assert send(bo, game, "#attack-form").status_code == 200
     assert events(client, game, "denizen_attack")[0]["player"] == 1
@@ -181,9 +178,7 @@ def test_each_unstable_surroundings_die_is_recorded_with_what_it_brought_down(ap
     assert refusal(early, form) == "choice must be left out: the die needed 6 or more."
     assert soup(early).select_one(f"{form} input[name=die]")["value"] == "5"
     nameless = send(ann, game, form, die="6", choice="stalactites", d3="2", **{"unit.0.die": "4"})
-    assert refusal(nameless, form) == (
-        "units: unit 1 of the falling stalactites needs its name beside its die."
-    )
+    assert refusal(nameless, form) == ("Unit 1 of the falling stalactites needs its name beside its die.")
     answer = send(
         ann,
         game,
@@ -356,8 +351,7 @@ def test_an_army_is_split_on_its_seat_by_counts_or_unit_by_unit_from_its_roster(
     # Ann has no roster: three counts; 2 of 9 units is under a quarter, refused in her form.
     answer = send(ann, game, "#split-form-0", **{"count.1": "2", "count.2": "3", "count.3": "4"})
     assert (
-        refusal(answer, "#split-form-0")
-        == "contingents: The contingent 1 has 2 of 9 units: fewer than 1/4 of the army."
+        refusal(answer, "#split-form-0") == "The contingent 1 has 2 of 9 units: fewer than 1/4 of the army."
     )
     assert (
         send(ann, game, "#split-form-0", **{"count.1": "3", "count.2": "3", "count.3": "3"}).status_code

@@ -64,6 +64,15 @@ class GameSystem(Protocol):
     def secret(self, event: dict[str, Any]) -> bool:
         """Whether an event holds a secret that only its player may see (it has a ``holder``)."""
 
+    def table_may_record(self, event: dict[str, Any]) -> bool:
+        """Whether the table's edit token may record (and take back) an event that has a
+        ``holder``, for that player: a public entry that is theirs, not a secret (a deal of
+        command points). Another seat never may."""
+
+    def undo_problem(self, state: Any, event: dict[str, Any]) -> Any:
+        """Why the rules refuse to take back ``event``, the last entry in force (a ``Refused``),
+        or ``None``: a secret pick both players have seen stays (siege tactics, contingents)."""
+
     def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out.
 
@@ -97,8 +106,10 @@ class EngineSystem:
 
     The module gives ``EVENT_TYPES``, ``new_game(pack, setup)``, ``apply_event(state, event,
     id)`` and ``next_steps(state)``, and, in a game with secrets, ``SECRET_TYPES``: each secret
-    event type with the fields another seat never sees (its ``player`` holds it). Subclasses
-    add what differs (facts, scoring, summary, when a secret is out: :meth:`revealed`).
+    event type with the fields another seat never sees (its ``player`` holds it), and
+    ``SIGNED_TYPES``: public event types only the seat of their ``player`` records. It may give
+    ``undo_problem(state, event)``. Subclasses add what differs (facts, scoring, summary, when
+    a secret is out: :meth:`revealed`).
     """
 
     round_word = "round"
@@ -109,6 +120,7 @@ class EngineSystem:
         self.engine = engine
         self.event_types: tuple[str, ...] = engine.EVENT_TYPES
         self.secret_types: dict[str, tuple[str, ...]] = dict(getattr(engine, "SECRET_TYPES", {}))
+        self.signed_types: tuple[str, ...] = tuple(getattr(engine, "SIGNED_TYPES", ()))
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
         return self.engine.new_game(pack, setup)
@@ -123,12 +135,20 @@ class EngineSystem:
         return self.engine.next_steps(state)
 
     def holder(self, event: dict[str, Any]) -> int | None:
-        if event.get("type") not in self.secret_types:
+        kind = event.get("type")
+        if not isinstance(kind, str) or (kind not in self.secret_types and kind not in self.signed_types):
             return None
         return seat_of(event.get("player"))
 
     def secret(self, event: dict[str, Any]) -> bool:
         return event.get("type") in self.secret_types
+
+    def table_may_record(self, event: dict[str, Any]) -> bool:
+        return False
+
+    def undo_problem(self, state: Any, event: dict[str, Any]) -> Any:
+        found = getattr(self.engine, "undo_problem", None)
+        return found(state, event) if found is not None else None
 
     def revealed(self, event: dict[str, Any], state: Any) -> bool:
         """Whether the rules have shown this secret event to everyone (both picks are in)."""

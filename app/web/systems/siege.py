@@ -85,7 +85,10 @@ class SiegeWeb(WebSide):
         s = summary(loaded, seat)
         rules = loaded.pack.siege
         defender_turn = g.stage == "battle" and g.defender in g.next_players()
+        # What may be recorded now from this screen, and why not the rest: the engine's answer.
+        may = engine.open_entries(g, seat)
         return {
+            "may": may,
             "s": s,
             "names": [p.name for p in g.setup.players],
             "stage": g.stage,
@@ -116,7 +119,7 @@ class SiegeWeb(WebSide):
             **_objective_choices(loaded),
             "party_open": g.tunnel is not None and g.tunnel.completed and g.party is None,
             "party_choices": _party_choices(loaded),
-            "can_undo": can_undo(loaded, seat),
+            "can_undo": can_undo(loaded, seat) and may["undo"]["open"],
         }
 
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
@@ -126,6 +129,8 @@ class SiegeWeb(WebSide):
             return f"type must be one of {', '.join([*loaded.system.event_types, 'undo'])}."
         if kind == "siege_tactic":
             event.update(player=number(form.get("player")), tactic=number(form.get("tactic")))
+        elif kind == "repick":
+            event["player"] = number(form.get("player"))
         elif kind == "contingents":
             if any(k.startswith("unit.") for k in form):  # picked from the defender's roster
                 garrison, relief = _split(form)

@@ -156,7 +156,10 @@ class TunnelsWeb(WebSide):
         forms = battle_forms(g, seat) if not g.finished else None
         row = next((x for x in s["series"] if x["battle"] == battle), None) if forms else None
         denizen = {d["round"]: d for d in row["denizen"]} if row else {}
+        # What may be recorded now from this screen, and why not the rest: the engine's answer.
+        may = loaded.system.open_entries(g, seat)  # type: ignore[attr-defined]
         return {
+            "may": may,
             "s": s,
             "names": names,
             "battle": battle,
@@ -171,7 +174,7 @@ class TunnelsWeb(WebSide):
             "fighting": g.fighting,
             "roll_off_rows": ROLL_OFF_ROWS,
             "stalactite_rows": STALACTITE_ROWS,
-            "can_undo": can_undo(loaded, seat),
+            "can_undo": can_undo(loaded, seat) and may["undo"]["open"],
             "entries": _history(loaded, s, seat, names),
             # Who may still split their army (before their first pick): a seat, only its own.
             "splitting": [i for i in range(len(names)) if (seat is None or i == seat) and g.may_split(i)],
@@ -188,7 +191,7 @@ class TunnelsWeb(WebSide):
         event["battle"] = number(form.get("battle"))
         if kind in ("battle_round", "denizen", "denizen_attack", "tame", "unstable", "trap"):
             event["round"] = number(form.get("round"))
-        if kind in ("contingent", "denizen_attack", "tame", "unstable", "trap"):
+        if kind in ("contingent", "repick", "denizen_attack", "tame", "unstable", "trap"):
             event["player"] = number(form.get("player"))
         if kind == "contingent":
             event["contingent"] = number(form.get("contingent"))
@@ -267,7 +270,7 @@ def _history(
         return names[i] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names) else "?"
 
     out = []
-    for e in visible_events(loaded.system, loaded.log, seat):
+    for e in visible_events(loaded.system, loaded.log, seat, g):
         eid = e.get("id")
         if eid not in in_force:
             continue
@@ -279,17 +282,20 @@ def _history(
             sizes = g.splits[player].sizes if player in g.splits else ()
             text = f"{who(player)}'s army in contingents of {', '.join(str(n) for n in sizes)} units"
         elif kind == "contingent":
-            row = series.get(b)
-            shown = row["contingents"].get(str(player)) if row else None
+            # The pick as this screen may see it: whole once both of its battle are in, or on its seat.
+            shown = e.get("contingent")
             if shown is None:
                 text = f"Battle {b}: {who(player)} picked a contingent, hidden until both are in"
             else:
-                general = row["generals"].get(str(player))
+                general = e.get("general")
                 text = f"Battle {b}: {who(player)} sends contingent {shown}" + (
                     f", led by {general}" if general else ""
                 )
-                if not row["revealed"]:
+                row = series.get(b)
+                if not (row and row["revealed"]):
                     text += " (only you see it)"
+        elif kind == "repick":
+            text = f"Battle {b}: {who(player)} asks to pick the contingents again"
         elif kind == "battle_round" and x is not None:
             text = f"Battle {x.battle}, round {x.round} begins" + (
                 f": {who(x.first)} takes the first turn" if x.first is not None else ""

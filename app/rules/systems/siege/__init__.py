@@ -1,7 +1,8 @@
 """Sieges (Siege Warfare, The Relief Force): secret siege tactics, siege rolls, a relief force.
 
-The state is :class:`.state.SiegeGame`; :mod:`.engine` applies one event. Each player's
-siege tactic is a secret of their seat: nobody else sees it until both are in.
+The state is :class:`.state.SiegeGame`; :mod:`.engine` applies one event and says what may be
+recorded now. Each player's siege tactic is a secret of their seat: nobody else sees it until
+both are in; then neither is taken back, unless both players ask to pick again.
 """
 
 from __future__ import annotations
@@ -63,6 +64,10 @@ class Siege(EngineSystem):
     def revealed(self, event: dict[str, Any], state: SiegeGame) -> bool:
         """Both tactics are in: each is shown to everyone."""
         return state.revealed
+
+    def open_entries(self, state: SiegeGame, seat: int | None) -> dict[str, Any]:
+        """What may be recorded now from ``seat`` (``None``: the table), and why not the rest."""
+        return engine.open_entries(state, seat)
 
     def summary(self, state: SiegeGame, seat: int | None = None) -> dict[str, Any]:
         """The siege as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""
@@ -138,6 +143,8 @@ def _siege(g: SiegeGame, seat: int | None) -> dict[str, Any]:
     return {
         "picked": {side: g.of_side(side) in g.picks for side in SIDES},
         "revealed": g.revealed,
+        # Who has asked to pick the tactics again (both: both pick again, in secret).
+        "repick": {side: g.of_side(side) in g.repick for side in SIDES},
         "tactics": tactics,
         "tactic_names": names,
         "modifiers": {"batter": cell.batter, "starve": cell.starve, "tunnel": cell.tunnel} if cell else None,

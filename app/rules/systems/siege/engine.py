@@ -1,7 +1,8 @@
 """A siege's events -> the siege phase, the battle rounds, the relief force and the result.
 
-The order is the seed's: both players hide a siege tactic; once both are in, the siege
-table gives the modifiers; the attacker rolls batter, then starve, then tunnel; then the
+The order is the seed's: both players hide a siege tactic; once both are in, they are shown
+(neither may be taken back: both players may agree to pick again, each with a ``repick`` from
+their own seat, before the batter rolls) and the siege table gives the modifiers; the attacker rolls batter, then starve, then tunnel; then the
 battle rounds and turns are recorded as in Pitched Battles, scoring no VP. Inside the
 defender's turn a relief roll may bring the relief force; the end records how many
 objectives the attacker holds. Every die is recorded as it landed.
@@ -37,6 +38,7 @@ from app.rules.terrain import Piece
 
 EVENT_TYPES = (
     "siege_tactic",
+    "repick",
     "contingents",
     "objective",
     "batter",
@@ -52,6 +54,8 @@ EVENT_TYPES = (
 )
 #: Events that hold a secret until both are in, and the fields the other seats do not see.
 SECRET_TYPES = {"siege_tactic": ("tactic",)}
+#: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
+SIGNED_TYPES = ("repick",)
 MAX_FEATURES = 60
 MAX_UNITS = 120
 MOUNTED = ("MOUNT", "MOUNTED")
@@ -101,8 +105,82 @@ def _apply_tactic(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
         names = ", ".join(f"{d} ({t.name})" for d in allowed if (t := game.rules.tactic(d)))
         raise Refused(f"tactic must be the {side}'s die: {names}.")
     if player in game.picks:
+        if game.revealed:
+            raise Refused(
+                f"{game.name(player)} has already picked a siege tactic, and both are shown; to pick again, "
+                "both players ask for it on their own phones.",
+                "secret-pick",
+            )
         raise Refused(f"{game.name(player)} has already picked a siege tactic; undo that entry to change it.")
     game.picks[player] = Pick(eid, player, die)
+
+
+def repick_problem(game: SiegeGame, player: int) -> Refused | None:
+    """Why ``player`` may not ask to pick the siege tactics again now, or ``None``: only once
+    both are shown and before the batter rolls, once each; when both have asked, both pick again."""
+    if game.finished:
+        return Refused("The battle is over; undo the last entry to change it.", "repick")
+    if not game.revealed:
+        return Refused(
+            "player: the siege tactics are not both in yet; a player takes back their own pick with undo.",
+            "repick",
+        )
+    if game.stage != "batter":
+        return Refused(
+            "player: the siege rolls have begun; undo them before the siege tactics are picked again.",
+            "repick",
+        )
+    if player in game.repick:
+        waiting = [game.name(i) for i in range(game.player_count) if i not in game.repick]
+        return Refused(
+            f"player: {game.name(player)} has already asked to pick again; waiting for {' and '.join(waiting)}.",
+            "repick",
+        )
+    return None
+
+
+def _apply_repick(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"player"}, "an agreement to pick again")
+    player = _player(game, event)
+    if problem := repick_problem(game, player):
+        raise problem
+    game.repick[player] = eid
+    if len(game.repick) == game.player_count:  # both agree: both tactics go back behind the hand
+        game.picks = {}
+        game.repick = {}
+
+
+def undo_problem(game: SiegeGame, event: dict[str, Any]) -> Refused | None:
+    """A siege tactic stays once both are shown: the second pick (the last entry then) is not
+    taken back, so nobody changes theirs knowing the other's; both may agree to pick again."""
+    if event.get("type") == "siege_tactic" and game.revealed:
+        return Refused(
+            "event: both siege tactics are shown, so neither may be taken back; to pick again, both "
+            "players ask for it on their own phones.",
+            "secret-pick",
+        )
+    return None
+
+
+def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
+    """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest:
+    the seat's own siege tactic, its agreement to pick again, and taking back the last entry."""
+    last = game.effective[-1] if game.effective else None
+    shown_pick = game.revealed and any(pk.event == last for pk in game.picks.values())
+    undo = undo_problem(game, {"type": "siege_tactic"}) if shown_pick else None
+    out: dict[str, Any] = {
+        "undo": {"open": last is not None and undo is None, "why": undo.reason if undo else None},
+        # ``offered``: both tactics are shown and no siege roll is in, so both may ask.
+        "repick": {
+            "asked": sorted(game.repick),
+            "offered": game.revealed and game.stage == "batter" and not game.finished,
+        },
+    }
+    if seat is not None and 0 <= seat < game.player_count:
+        out["tactic"] = {"open": not game.finished and seat not in game.picks}
+        problem = repick_problem(game, seat)
+        out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
+    return out
 
 
 def _need_stage(game: SiegeGame, stage: str, what: str) -> None:
@@ -583,6 +661,7 @@ def _apply_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
 
 APPLY = {
     "siege_tactic": _apply_tactic,
+    "repick": _apply_repick,
     "contingents": _apply_contingents,
     "objective": _apply_objective,
     "batter": _apply_batter,

@@ -153,6 +153,8 @@ class SiegeGame:
     attacker: int
     defender: int
     picks: dict[int, Pick] = field(default_factory=dict)
+    # Who has asked to pick the siege tactics again since they were shown (the repick events).
+    repick: dict[int, str] = field(default_factory=dict)
     split: Split | None = None
     objectives: list[Placement] = field(default_factory=list)
     batter: tuple[FeatureRoll, ...] | None = None

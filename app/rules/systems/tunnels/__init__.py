@@ -1,7 +1,8 @@
 """Tunnel Fighting and Tunnel Wars: three battles, a secret contingent for each, a beast below.
 
 The state is :class:`.state.TunnelGame`; :mod:`.engine` applies one event. A contingent
-picked for a battle is a secret of its player's seat until both players' picks are in.
+picked for a battle is a secret of its player's seat until both players' picks are in; then
+neither is taken back, unless both players ask to pick again.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ class Tunnels(EngineSystem):
         """Both contingents of the pick's battle are in: each is shown (with its general)."""
         battle = event.get("battle")
         return isinstance(battle, int) and state.revealed(battle)
+
+    def open_entries(self, state: TunnelGame, seat: int | None) -> dict[str, Any]:
+        """What may be recorded now from ``seat`` (``None``: the table), and why not the rest."""
+        return engine.open_entries(state, seat)
 
     def summary(self, state: TunnelGame, seat: int | None = None) -> dict[str, Any]:
         """The series as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""
@@ -121,6 +126,8 @@ def _battle(g: TunnelGame, b: int, seat: int | None) -> dict[str, Any]:
         "battle": b,
         "picked": {str(i): i in picks for i in range(g.player_count)},
         "revealed": shown,
+        # Who has asked to pick this battle's contingents again (both: both pick again, in secret).
+        "repick": {str(i): i in g.repick_asked(b) for i in range(g.player_count)},
         "contingents": out_contingents,
         "generals": generals,
         "rounds": [{"event": r.event, "round": r.round, "first": r.first} for r in g.rounds_in(b)],

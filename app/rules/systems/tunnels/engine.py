@@ -1,7 +1,9 @@
 """A Tunnel Wars series' events -> contingents, battles, the denizen, the tunnels' dangers.
 
 Each army is split into three contingents; before each of the three battles both players
-pick one in secret (each is used once) and name its general. Inside a battle the rounds,
+pick one in secret (each is used once) and name its general. Once both picks are shown,
+neither is taken back: both players may agree to pick again (a ``repick`` from each seat)
+before the battle is under way. Inside a battle the rounds,
 the denizen's roll-offs, unstable surroundings and Cunning Traps are recorded with every
 die; a battle ends when one contingent is destroyed (or both at once: nobody wins it).
 """
@@ -31,6 +33,7 @@ from app.rules.systems.tunnels.state import (
 EVENT_TYPES = (
     "contingents",
     "contingent",
+    "repick",
     "battle_round",
     "denizen",
     "denizen_attack",
@@ -42,6 +45,8 @@ EVENT_TYPES = (
 )
 #: A contingent's pick (and the battle's general) is hidden until both picks are in.
 SECRET_TYPES = {"contingent": ("contingent", "general")}
+#: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
+SIGNED_TYPES = ("repick",)
 CHOICES = ("cave-in", "stalactites")
 MAX_ROLL_OFFS = 12
 
@@ -129,6 +134,12 @@ def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= top:
         raise Refused(f"contingent must be one of the army's contingents, 1 to {top}.")
     if player in game.picks_in(b):
+        if game.revealed(b):
+            raise Refused(
+                f"{game.name(player)} has already picked a contingent for battle {b}, and both are shown; "
+                "to pick again, both players ask for it on their own phones.",
+                "secret-pick",
+            )
         raise Refused(
             f"{game.name(player)} has already picked a contingent for battle {b}; undo it to change it."
         )
@@ -140,6 +151,78 @@ def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     general = event.get("general")
     general = None if general in (None, "") else f.name(general, "general")
     game.picks.append(Pick(eid, b, player, c, general))
+
+
+def repick_problem(game: TunnelGame, battle: int, player: int) -> Refused | None:
+    """Why ``player`` may not ask to pick the contingents of ``battle`` again, or ``None``: only
+    once both are shown and before the battle is under way, once each; when both have asked,
+    both pick again."""
+    if not game.revealed(battle):
+        return Refused(
+            f"battle: the contingents for battle {battle} are not both in yet; a player takes back "
+            "their own pick with undo.",
+            "repick",
+        )
+    if game.under_way(battle):
+        return Refused(
+            f"battle: battle {battle} is under way; undo its entries before the contingents are picked again.",
+            "repick",
+        )
+    asked = game.repick_asked(battle)
+    if player in asked:
+        waiting = [game.name(i) for i in range(game.player_count) if i not in asked]
+        return Refused(
+            f"player: {game.name(player)} has already asked to pick again; waiting for {' and '.join(waiting)}.",
+            "repick",
+        )
+    return None
+
+
+def _apply_repick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"battle", "player"}, "an agreement to pick again")
+    b = _battle(game, event, started=False)
+    player = _player(game, event)
+    if problem := repick_problem(game, b, player):
+        raise problem
+    game.repick.append((b, player, eid))
+    if len(game.repick_asked(b)) == game.player_count:  # both agree: both contingents go back in secret
+        game.picks = [k for k in game.picks if k.battle != b]
+        game.repick = [x for x in game.repick if x[0] != b]
+
+
+def undo_problem(game: TunnelGame, event: dict[str, Any]) -> Refused | None:
+    """A contingent's pick stays once both of its battle are shown: the second pick (the last
+    entry then) is not taken back, so nobody changes theirs knowing the other's."""
+    b = event.get("battle")
+    if event.get("type") == "contingent" and isinstance(b, int) and game.revealed(b):
+        return Refused(
+            f"event: both contingents for battle {b} are shown, so neither may be taken back; to pick "
+            "again, both players ask for it on their own phones.",
+            "secret-pick",
+        )
+    return None
+
+
+def open_entries(game: TunnelGame, seat: int | None) -> dict[str, Any]:
+    """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest:
+    the seat's contingent for the battle, its agreement to pick again, and taking back the last entry."""
+    b = game.current_battle
+    last = game.effective[-1] if game.effective else None
+    pick = next((k for k in game.picks if k.event == last), None)
+    undo = undo_problem(game, {"type": "contingent", "battle": pick.battle}) if pick else None
+    out: dict[str, Any] = {
+        "undo": {"open": last is not None and undo is None, "why": undo.reason if undo else None},
+        # ``offered``: both picks are shown and the battle is not under way, so both may ask.
+        "repick": {
+            "asked": sorted(game.repick_asked(b)),
+            "offered": not game.finished and game.revealed(b) and not game.under_way(b),
+        },
+    }
+    if seat is not None and 0 <= seat < game.player_count and not game.finished:
+        out["contingent"] = {"open": seat not in game.picks_in(b)}
+        problem = repick_problem(game, b, seat)
+        out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -291,6 +374,7 @@ def _apply_roll(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
 APPLY = {
     "contingents": _apply_split,
     "contingent": _apply_pick,
+    "repick": _apply_repick,
     "battle_round": _apply_round,
     "denizen": _apply_denizen,
     "denizen_attack": _apply_attack,

@@ -146,6 +146,8 @@ class TunnelGame:
     fighting: p.TunnelFighting
     splits: dict[int, Split] = field(default_factory=dict)
     picks: list[Pick] = field(default_factory=list)
+    # Who has asked to pick a battle's contingents again since they were shown: (battle, player, event).
+    repick: list[tuple[int, int, str]] = field(default_factory=list)
     rounds: list[BattleRound] = field(default_factory=list)
     roll_offs: list[RollOff] = field(default_factory=list)
     changes: list[BeastChange] = field(default_factory=list)
@@ -198,6 +200,17 @@ class TunnelGame:
 
     def rounds_in(self, battle: int) -> list[BattleRound]:
         return battle_rounds.within(self.rounds, battle, "battle")
+
+    def repick_asked(self, battle: int) -> set[int]:
+        """The players who have asked to pick the contingents of ``battle`` again."""
+        return {player for b, player, _ in self.repick if b == battle}
+
+    def under_way(self, battle: int) -> bool:
+        """Whether anything of the battle itself is recorded: a round, the denizen's roll-off for
+        a round, an attack on it or its taming, an unstable surroundings die or a trap."""
+        inside = [*self.rounds, *self.changes, *self.unstable, *self.traps]
+        inside += [x for x in self.roll_offs if x.round >= 1]
+        return any(x.battle == battle for x in inside)
 
     def commander(self, battle: int, round_: int) -> int | None:
         """Who commands the denizen now in that round: the roll-off's winner, then each change."""
