@@ -498,12 +498,15 @@ def _forbidden(
 
     An entry with a holder (a secret, or playing one's own ploy) belongs to that player's seat,
     and so does taking one back: the table's edit token and the other seats are refused,
-    whatever the entry says.
+    whatever the entry says. Where the system lets the table record it for that player (a deal
+    of command points), the table's edit token may too; another seat never.
     """
     if not isinstance(event.get("type"), str):
         return None  # not an event at all: the rules refuse it with their own sentence
+    judged = event
     if event.get("type") == "undo":
         target = next((e for e in events if e.get("id") == event.get("event")), None)
+        judged = target or {}
         holder = system.holder(target) if target is not None else None
         what = (
             "Taking back a secret entry"
@@ -517,6 +520,13 @@ def _forbidden(
         return None
     names = [p.name for p in setup.players]
     who = names[holder] if 0 <= holder < len(names) else f"player {holder}"
+    if system.table_may_record(judged):
+        if by.seat is None and by.table:
+            return None
+        return (
+            f"{what} is {who}'s: it needs the seat token of player {holder} ({who}) in X-Seat-Token, "
+            "or the table's edit token in X-Edit-Token."
+        )
     return (
         f"{what} is {who}'s alone: it needs the seat token of player {holder} ({who}) in "
         "X-Seat-Token, or that seat's own link on its phone."

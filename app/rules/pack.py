@@ -721,11 +721,16 @@ class PloyTable(Model):
 
 
 class Ploy(Entry):
-    """A treacherous ploy: its table, its cost in command points; ``cancels`` when it cancels a ploy just played."""
+    """A treacherous ploy: its table, its cost in command points; ``cancels`` when it cancels a
+    ploy just played; ``who`` may play it (``any`` player, only the ``active`` one, only the
+    ``enemy`` just picked, or only a ``neutral`` player); ``repick`` when its player, picked as
+    the enemy, sends the active player to pick another (Allies of Convenience)."""
 
     table: Id
     cost: int = Field(ge=0)
     cancels: bool = False
+    who: Literal["any", "active", "enemy", "neutral"] = "any"
+    repick: bool = False
 
 
 class BuyLimits(Model):
@@ -770,6 +775,11 @@ class Treachery(Model):
             raise ValueError("a pack with ploys needs buy_limits and max_held")
         if sum(pl.cancels for pl in self.ploys) > 1:
             raise ValueError("at most one ploy cancels another")
+        for ploy in self.ploys:
+            if ploy.repick and ploy.who != "enemy":
+                raise ValueError(
+                    f"ploy {ploy.id!r} sends the active player to pick again: its who must be enemy"
+                )
         return self
 
     def ploy(self, ploy_id: str) -> Ploy | None:

@@ -120,9 +120,12 @@ def test_nobody_holds_two_of_the_same_ploy(tow):
         game.ok({"type": "turn", "round": 1, "player": player})
     game.ok({"type": "battle_round", "round": 2})
     assert game.rule({"type": "buy", "round": 2, "player": ANN, "ploy": "caltrops"}) == "held-twice"
-    # Once played it may be bought again.
+    # Once played (in round 2's first turn, which ends its buying) it may be bought again in round 3.
     game.ok({"type": "play", "round": 2, "player": ANN, "ploy": "caltrops"})
-    assert game.rule({"type": "buy", "round": 2, "player": ANN, "ploy": "caltrops"}) is None
+    for player in (ANN, BO, CY):
+        game.ok({"type": "turn", "round": 2, "player": player})
+    game.ok({"type": "battle_round", "round": 3})
+    assert game.rule({"type": "buy", "round": 3, "player": ANN, "ploy": "caltrops"}) is None
 
 
 def test_at_most_three_ploys_held_and_a_discard_makes_room(tow):

@@ -66,6 +66,8 @@ def test_a_seat_sees_its_own_ploys_and_nobody_elses(packs):
 
 def test_a_played_ploy_is_revealed_to_everyone(packs):
     game = _secrets(packs[TOW])
+    # Combat: Cy is the enemy, so Bo is neutral and may play Hidden Agents (for neutral players).
+    game.ok({"type": "enemy", "round": 1, "player": ANN, "phase": "combat", "enemy": CY})
     game.ok({"type": "play", "round": 1, "player": BO, "ploy": "hidden-agents"})
     public = game.summary()
     assert public["plays"][0]["ploy"] == "hidden-agents" and public["plays"][0]["name"] == "Hidden Agents"

@@ -270,14 +270,15 @@ def test_a_held_ploy_is_in_no_answer_page_fragment_export_or_pdf_but_its_holders
     assert steps, "the page carries no step data"
     seen["step data"] = " ".join(str(t) for t in steps)
     if who != "no token":
-        # An htmx entry from this phone: the fragment it gets back.
+        # An htmx entry from this phone: the fragment it gets back (a deal from Bo, whose seat
+        # the other seat's phone is; the table records it for him too).
         fields = {
             "csrf_token": csrf_token(viewer, f"/games/{gid}"),
             "id": str(uuid.uuid4()),
             "type": "deal",
             "round": "1",
-            "from": "2",
-            "to": "1",
+            "from": "1",
+            "to": "2",
             "cp": "1",
             "vp": "0",
             "note": "",

@@ -3,8 +3,9 @@
 The table screen (a tablet in the middle of the table, or any phone holding the edit token)
 records what everyone sees: battle rounds, roll-offs, enemy picks, deals, destroyed units,
 turns and the end. A seat's phone shows the same and adds that player's own ploys, with the
-buy, discard, bonus ploy and play forms. Secrets reach a screen only through the summary the
-engine makes for that seat (``summary``); nothing here reads another player's hand.
+buy, discard, bonus ploy and play forms, and gives its ploys in deals. Secrets reach a screen
+only through the summary the engine makes for that seat (``summary``); what each screen offers
+is the engine's answer for that seat (``open_entries``); nothing here reads another's hand.
 """
 
 from __future__ import annotations
@@ -56,21 +57,10 @@ class TreacheryWeb(WebSide):
                 own.append({"id": ploy_id, "ploy": ploy, "table": table.name if table else ""})
         pick = public["enemy"]
         start = next((r for r in public["rounds"] if r["round"] == state.current_round), None)
-        buying = (
-            seat is not None
-            and rules is not None
-            and bool(rules.ploys)
-            and start is not None
-            and not state.turns_in(state.current_round)
-        )
-        bonus = (
-            seat is not None
-            and rules is not None
-            and rules.bonus_ploy is not None
-            and pick is not None
-            and pick["bonus_open"]
-            and seat in pick["neutral"]
-        )
+        # What may be recorded now from this screen, and why not the rest: the engine's answer.
+        may = loaded.system.open_entries(state, seat)  # type: ignore[attr-defined]
+        buying = seat is not None and may["buy"]["open"]
+        bonus = seat is not None and may["bonus"]["open"]
         facts = loaded.system.facts(loaded.pack, state.scenario)
         return {
             "t": public,
@@ -79,7 +69,12 @@ class TreacheryWeb(WebSide):
             "shown_round": current,
             "rules": rules,
             "own_ploys": own,
+            "may": may,
             "buying": buying,
+            # Why this seat buys nothing now, once its round has started (before, the step says so).
+            "buy_closed": may["buy"]["why"]
+            if seat is not None and not buying and start is not None and rules is not None and rules.ploys
+            else None,
             "buy_limit": start["buy_limits"][seat] if buying and start else None,
             "bonus_open": bonus,
             "bonus_needs": _bonus_needs(rules, len(names)) if rules and rules.bonus_ploy else None,
@@ -168,6 +163,8 @@ class TreacheryWeb(WebSide):
             event["to"] = number(form.get("to"))
             event["cp"] = number(form.get("cp") or "0")
             event["vp"] = number(form.get("vp") or "0")
+            if form.get("ploy", "").strip():
+                event["ploy"] = form.get("ploy", "").strip()
             event["note"] = form.get("note", "")
         elif kind in ("buy", "discard", "play"):
             event.update(player=number(form.get("player")), ploy=form.get("ploy", ""))
@@ -350,6 +347,11 @@ def _history(
                 )
                 if x
             )
+            if e.get("ploy"):  # the giver's and the receiver's own screens
+                gives = " and ".join(x for x in (gives, ploy_name(e["ploy"])) if x)
+                gives += " (only the two of you see which ploy)"
+            elif e.get("hidden"):
+                gives = " and ".join(x for x in (gives, "a ploy") if x)
             text = f"Deal: {who(e.get('from'))} gives {who(e.get('to'))} {gives}"
             lines = [e["note"]] if e.get("note") else []
         elif kind in ("buy", "bonus_ploy", "discard"):
@@ -401,13 +403,16 @@ def _bonus_needs(rules: Any, players: int) -> int:
 
 
 def _can_undo(loaded: Loaded, seat: int | None) -> bool:
-    """Whether this screen may take back the last entry: a secret one only from its holder's seat."""
+    """Whether this screen may take back the last entry: a secret one only from its holder's
+    seat; a deal of points from its giver's seat or the table."""
     last = loaded.state.effective[-1] if loaded.state.effective else None
     if last is None:
         return False
     event = next((e for e in reversed(loaded.log) if e.get("id") == last), None)
     holder = loaded.system.holder(event) if event is not None else None
-    return holder is None or holder == seat
+    if holder is None or holder == seat:
+        return True
+    return seat is None and event is not None and loaded.system.table_may_record(event)
 
 
 SYSTEM = register(TreacheryWeb("treachery"))

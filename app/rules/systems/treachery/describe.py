@@ -1,7 +1,9 @@
 """What a multiplayer game says about itself: the facts players record, the scoring lines, the summary.
 
 The summary is public: a player's ploys appear only as ``ploys_held`` (a count) unless the
-summary is asked for that player's seat, which adds their ``ploys`` (ids) and contingents.
+summary is asked for that player's seat, which adds their ``ploys`` (ids) and contingents
+(everyone's once their reinforcements are on the table); a ploy given in a deal is named only
+to its giver's and its receiver's seats.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.systems.treachery.plan import reminder
-from app.rules.systems.treachery.state import TreacheryGame
+from app.rules.systems.treachery.state import Deal, TreacheryGame
 
 
 def facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
@@ -107,8 +109,18 @@ def _player(game: TreacheryGame, i: int, seat: int | None) -> dict[str, Any]:
     }
     if seat == i:
         out["ploys"] = list(game.ploys(i))
-        if i in game.contingents:
-            out["contingent_units"] = game.contingents[i].as_dict()
+    if i in game.contingents and (seat == i or game.contingents_shown(i)):
+        out["contingent_units"] = game.contingents[i].as_dict()
+    return out
+
+
+def _deal(game: TreacheryGame, d: Deal, seat: int | None) -> dict[str, Any]:
+    """A deal as ``seat`` sees it: a ploy given shows which only to the giver and the receiver."""
+    out: dict[str, Any] = {"event": d.event, "round": d.round, "from": d.giver, "to": d.receiver}
+    out |= {"cp": d.cp, "vp": d.vp, "note": d.note, "gives_ploy": d.ploy is not None}
+    if d.ploy is not None and seat in (d.giver, d.receiver):
+        found = game.rules.ploy(d.ploy)
+        out |= {"ploy": d.ploy, "ploy_name": found.name if found else d.ploy}
     return out
 
 
@@ -179,18 +191,7 @@ def summary(game: TreacheryGame, seat: int | None = None) -> dict[str, Any]:
             for t in game.turns
         ],
         "awards": [a.as_dict() for a in game.awards],
-        "deals": [
-            {
-                "event": d.event,
-                "round": d.round,
-                "from": d.giver,
-                "to": d.receiver,
-                "cp": d.cp,
-                "vp": d.vp,
-                "note": d.note,
-            }
-            for d in game.deals
-        ],
+        "deals": [_deal(game, d, seat) for d in game.deals],
         # Who gained a ploy and how, never which: that is the holder's secret until played.
         "gains": [
             {"event": g.event, "round": g.round, "player": g.player, "how": g.how, "roll": g.roll}

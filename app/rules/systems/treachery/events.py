@@ -15,6 +15,7 @@ from app.rules.contingents import read_part, roster_problems, split_problems
 from app.rules.game import Setup
 from app.rules.log import Refused, extra_key
 from app.rules.rolls import parse_roll
+from app.rules.systems.treachery import allowed
 from app.rules.systems.treachery.standing import buy_limits, ranking
 from app.rules.systems.treachery.state import (
     Arrival,
@@ -182,8 +183,8 @@ def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     _only(event, {"round", "player", "control", "dice", "zones"}, "a turn")
     r = _current_round(game, event)
     player = _player(game, event)
-    if player not in game.waiting():
-        raise Refused(f"player: {game.name(player)} has already had their turn in round {r}.", "player")
+    if problem := allowed.turn_problem(game, player):
+        raise problem
     in_play = [o.id for o in game.scenario.objectives if o.from_round <= r]
     control = _control(game, event.get("control", {}), in_play)
     dice = _dice(game, event.get("dice", {}), control)
@@ -207,6 +208,7 @@ def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     game.turns.append(turn)
     game.awards.extend(awards)
     game.active = None
+    game.named = None
     game.tied = None
 
 
@@ -301,10 +303,13 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     else:
         r = int(value)
         expected = sorted(players)
+    among = tuple(sorted(players))
     if game.tied is not None and game.tied[0] == purpose:
         expected = list(game.tied[1])
         if sorted(players) != expected:
             raise Refused(f"rolls: the tie is rolled again by {_names(game, expected)} only.", "roll-off")
+        # A throw after a tie decides the roll-off its first throw began.
+        among = next(ro.among for ro in reversed(game.roll_offs) if ro.purpose == purpose)
     elif sorted(players) != expected:
         raise Refused(f"rolls: every player yet to take a turn rolls: {_names(game, expected)}.", "roll-off")
     top = max(die for _, die in pairs)
@@ -318,36 +323,30 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             raise Refused(
                 f"next must be one of the players yet to take a turn: {_names(game, game.waiting())}.", "next"
             )
-        game.active = int(chosen)
+        game.active = game.named = int(chosen)
     game.tied = (purpose, tuple(sorted(leaders))) if winner is None else None
-    game.roll_offs.append(RollOff(eid, r, purpose, tuple(pairs), winner, chosen))
+    game.roll_offs.append(RollOff(eid, r, purpose, tuple(pairs), winner, chosen, among))
 
 
 def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     _only(event, {"round", "player", "phase", "enemy"}, "an enemy pick")
     r = _current_round(game, event)
     player = _player(game, event)
-    if player not in game.waiting():
-        raise Refused(f"player: {game.name(player)} has already had their turn in round {r}.", "player")
-    if game.active is not None and game.active != player:
-        raise Refused(
-            f"player must be {game.name(game.active)}, whose turn it is; record their turn first.", "player"
-        )
     phase = event.get("phase")
     if not isinstance(phase, str) or game.rules.phase(phase) is None:
         raise Refused(f"phase must be {_words([ph.id for ph in game.rules.phases], 'or')}.", "phase")
     enemy = _player(game, event, "enemy")
-    if enemy == player:
-        raise Refused("enemy must be another player than the one whose turn it is.", "enemy")
+    if problem := allowed.pick_problem(game, player, phase, enemy):
+        raise problem
     neutral = tuple(i for i in range(game.player_count) if i not in (player, enemy))
-    game.picks.append(Pick(eid, r, player, phase, enemy, neutral))
+    game.picks.append(Pick(eid, r, player, phase, enemy, neutral, game.period()))
     game.active = player
     game.open_pick = eid
 
 
 # --- command points, deals and ploys ------------------------------------------------------
 def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "from", "to", "cp", "vp", "note"}, "a deal")
+    _only(event, {"round", "from", "to", "cp", "vp", "ploy", "note"}, "a deal")
     if not game.rules.deals:
         raise Refused(f"type: {game.pack.name} has no deals.", "type")
     r = _current_round(game, event)
@@ -359,41 +358,31 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     for name, value in (("cp", cp), ("vp", vp)):
         if not _int(value) or value < 0:
             raise Refused(f"{name} must be a whole number, 0 or more.", name)
-    if cp == 0 and vp == 0:
-        raise Refused("cp or vp must be more than 0: a deal gives something.", "cp")
+    ploy = _ploy(game, event) if event.get("ploy") is not None else None
+    if cp == 0 and vp == 0 and ploy is None:
+        raise Refused("cp, vp or ploy must be given: a deal gives something.", "cp")
+    if problem := allowed.dealing(game):
+        raise problem
     if cp > game.cp[giver]:
         held = game.cp[giver]
         raise Refused(f"cp must be at most {held}: {game.name(giver)} holds {held} command points.", "cp")
     if vp > game.vp(giver):
         held = game.vp(giver)
         raise Refused(f"vp must be at most {held}: {game.name(giver)} holds {held} victory points.", "vp")
+    if ploy is not None and (problem := allowed.give_problem(game, giver, receiver, ploy)):
+        raise problem
     note = _text(event.get("note", ""), "note", MAX_NOTE, required=False, notes=True)
     game.cp[giver] -= cp
     game.cp[receiver] += cp
     if vp:
         game.awards.append(Award(eid, r, giver, "deal", -vp, game.name(receiver)))
         game.awards.append(Award(eid, r, receiver, "deal", vp, game.name(giver)))
-    game.deals.append(Deal(eid, r, giver, receiver, cp, vp, note))
-
-
-def _can_gain(game: TreacheryGame, player: int, ploy: p.Ploy, period: tuple[int, int]) -> None:
-    """The restrictions on every ploy gained: not twice in a turn, not two held, not past the most held."""
-    who = game.name(player)
-    if any(g.player == player and g.ploy == ploy.id and g.period == period for g in game.gains):
-        raise Refused(
-            f"ploy: {who} has already gained {ploy.name} this turn; a ploy is gained once a turn.",
-            "same-ploy",
-        )
-    held = game.ploys(player)
-    if ploy.id in held:
-        raise Refused(
-            f"ploy: {who} already holds {ploy.name}; nobody holds two of the same ploy.", "held-twice"
-        )
-    most = game.rules.max_held or 0
-    if len(held) >= most:
-        raise Refused(
-            f"ploy: {who} already holds {most} ploys, the most allowed; discard one first.", "max-held"
-        )
+    if ploy is not None:
+        # Gaining Ploys: by making a deal. The receiver holds it; which ploy stays theirs and the giver's.
+        game.held[giver] = tuple(x for x in game.ploys(giver) if x != ploy.id)
+        game.held[receiver] = (*game.ploys(receiver), ploy.id)
+        game.gains.append(Gain(eid, r, receiver, ploy.id, "deal", game.period()))
+    game.deals.append(Deal(eid, r, giver, receiver, cp, vp, note, ploy.id if ploy else None))
 
 
 def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
@@ -401,36 +390,12 @@ def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     r = _current_round(game, event)
     player = _player(game, event)
     ploy = _ploy(game, event)
-    start = game.rounds.get(r)
-    if start is None:
-        raise Refused(
-            f"round: ploys are bought once round {r} has started; record its battle_round first.", "round"
-        )
-    if game.turns_in(r):
-        raise Refused(f"round: ploys are bought before round {r}'s first turn, which is recorded.", "round")
-    who = game.name(player)
-    bought = [g for g in game.gains if g.player == player and g.how == "buy" and g.round == r]
-    limit = start.limits[player]
-    if len(bought) >= limit:
-        raise Refused(
-            f"ploy: {who} may buy {limit} ploy{'s' if limit != 1 else ''} this round by their standing at its start.",
-            "buy-limit",
-        )
-    table = next(t for t in game.rules.ploy_tables if t.id == ploy.table)
-    if not table.repeatable and any(game.rules.ploy(g.ploy).table == table.id for g in bought):  # type: ignore[union-attr]
-        raise Refused(
-            f"ploy: {who} has already bought from the {table.name} table this turn; only "
-            f"{_words([t.name for t in game.rules.ploy_tables if t.repeatable], 'or') or 'no table'} may be bought from twice.",
-            "same-table",
-        )
-    # The purchases before a round's first turn count as a turn of their own.
-    period = (r, -1)
-    _can_gain(game, player, ploy, period)
-    if ploy.cost > game.cp[player]:
-        raise Refused(f"ploy: {ploy.name} costs {ploy.cost} CP and {who} holds {game.cp[player]}.", "cp")
+    if problem := allowed.buy_problem(game, player, ploy):
+        raise problem
     game.cp[player] -= ploy.cost
     game.held[player] = (*game.ploys(player), ploy.id)
-    game.gains.append(Gain(eid, r, player, ploy.id, "buy", period, cost=ploy.cost))
+    # The purchases before a round's first turn count as a turn of their own.
+    game.gains.append(Gain(eid, r, player, ploy.id, "buy", (r, -1), cost=ploy.cost))
 
 
 def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
@@ -468,7 +433,8 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             "bonus-roll",
         )
     ploy = _ploy(game, event)
-    _can_gain(game, player, ploy, game.period())
+    if problem := allowed.gaining(game, player, ploy, game.period()):
+        raise problem
     game.held[player] = (*game.ploys(player), ploy.id)
     game.gains.append(Gain(eid, r, player, ploy.id, "bonus", game.period(), roll=roll, pick=pick.event))
 
@@ -491,21 +457,16 @@ def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     r = _current_round(game, event)
     player = _player(game, event)
     ploy = _ploy(game, event)
-    held = game.ploys(player)
-    if ploy.id not in held:
-        raise Refused(f"ploy: {game.name(player)} holds no {ploy.name} to play.", "ploy")
+    if problem := allowed.play_problem(game, player, ploy):
+        raise problem
     cancels = None
     if ploy.cancels:
-        last = next((pl for pl in game.plays if pl.event == game.just_played), None)
-        if last is None or last.player == player:
-            raise Refused(
-                f"ploy: {ploy.name} cancels a ploy another player has just played; record it right after that play.",
-                "cancel-just-played",
-            )
+        last = next(pl for pl in game.plays if pl.event == game.just_played)
         cancels = last.event
         game.cancelled[last.event] = eid
-    game.held[player] = tuple(x for x in held if x != ploy.id)
-    game.plays.append(Play(eid, r, player, ploy.id, cancels))
+    pick = game.current_pick()
+    game.held[player] = tuple(x for x in game.ploys(player) if x != ploy.id)
+    game.plays.append(Play(eid, r, player, ploy.id, cancels, game.period(), pick.event if pick else None))
     game.just_played = eid
 
 
@@ -612,6 +573,8 @@ def _end_ranking(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         if not isinstance(item, dict) or extra_key(item, {"player", "unit"}):
             raise Refused(f"renown[{i}] must be an object with player and unit.", "renown")
         renown.append((_player(game, item, "player"), _text(item.get("unit"), f"renown[{i}].unit", MAX_UNIT)))
+    if problem := allowed.tie_break_problem(game, list(raw)):
+        raise problem
     order = ranking(vp, list(raw))
     game.end = End(eid, tie_break=tuple(raw), renown=tuple(renown))
     reason = f"{game.name(order[0])} ranks first with {vp[order[0]]} VP, {game.name(order[1])} second."

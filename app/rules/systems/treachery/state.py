@@ -75,13 +75,13 @@ class Turn:
 
 @dataclass(frozen=True)
 class Gain:
-    """A ploy coming into a player's hands: bought or won on a bonus roll (a secret)."""
+    """A ploy coming into a player's hands: bought, won on a bonus roll or given in a deal (a secret)."""
 
     event: str
     round: int
     player: int
     ploy: str
-    how: str  # "buy" | "bonus"
+    how: str  # "buy" | "bonus" | "deal"
     # "The same turn" of the rules: (round, turns already played in it), or (round, -1) for
     # the purchases before the round's first turn.
     period: tuple[int, int]
@@ -97,6 +97,9 @@ class Play:
     player: int
     ploy: str
     cancels: str | None = None  # the play this one cancelled (Misheard Orders)
+    # The turn it was played in (as Gain.period), and the enemy pick then in force, if any.
+    period: tuple[int, int] = (0, 0)
+    pick: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,8 @@ class Discard:
 
 @dataclass(frozen=True)
 class Deal:
+    """Command points, VP and/or a ploy given; the ploy is a secret of the two players."""
+
     event: str
     round: int
     giver: int
@@ -116,6 +121,7 @@ class Deal:
     cp: int
     vp: int
     note: str
+    ploy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,11 +134,14 @@ class Pick:
     phase: str
     enemy: int
     neutral: tuple[int, ...]
+    period: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
 class RollOff:
-    """One throw of a roll-off: who rolled what, the winner (``None``: the leaders tied and roll again)."""
+    """One throw of a roll-off: who rolled what, the winner (``None``: the leaders tied and roll
+    again), and ``among``: every player of the roll-off it decides (a throw after a tie decides
+    the roll-off its first throw began)."""
 
     event: str
     round: int
@@ -140,6 +149,7 @@ class RollOff:
     rolls: tuple[tuple[int, int], ...]
     winner: int | None
     next: int | None = None
+    among: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -149,6 +159,7 @@ class RollOff:
             "rolls": [list(r) for r in self.rolls],
             "winner": self.winner,
             "next": self.next,
+            "among": list(self.among),
         }
 
 
@@ -231,8 +242,10 @@ class TreacheryGame:
     destroyed: list[Destroyed] = field(default_factory=list)
     contingents: dict[int, Contingent] = field(default_factory=dict)
     rolls: list[Any] = field(default_factory=list)
-    # Who was picked (or picked an enemy) to take the turn now being played, if anyone said.
+    # Who was picked (or picked an enemy) to take the turn now being played, if anyone said;
+    # ``named``: the player a turn-order roll-off sent, whose turn comes next.
     active: int | None = None
+    named: int | None = None
     # The enemy pick whose bonus rolls may still be recorded, and the play just made.
     open_pick: str | None = None
     just_played: str | None = None
@@ -311,7 +324,36 @@ class TreacheryGame:
     def current_pick(self) -> Pick | None:
         """The enemy pick of the turn now being played, if one was recorded in it."""
         pick = self.last_pick()
-        if pick is None or self.turns_complete or pick.round != self.current_round:
+        if pick is None or self.turns_complete or pick.period != self.period():
             return None
-        done = {t.player for t in self.turns_in(pick.round)}
-        return None if pick.player in done else pick
+        return pick
+
+    def turn_picks(self) -> list[Pick]:
+        """Every enemy pick of the turn now being played, in order."""
+        if self.turns_complete:
+            return []
+        now = self.period()
+        return [pk for pk in self.picks if pk.period == now]
+
+    def turn_plays(self) -> list[Play]:
+        """Every ploy played in the turn now being played (before the round's first turn too)."""
+        if self.turns_complete:
+            return []
+        now = self.period()
+        return [pl for pl in self.plays if pl.period == now]
+
+    # --- secrets that come out -------------------------------------------------------------
+    def contingents_shown(self, player: int) -> bool:
+        """Whether a player's contingents are shown to everyone: once their reinforcements are
+        on the table (an enemy picked for a phase after movement in their turn of the round the
+        reinforcements come, or that turn over), and once every turn is over at the latest."""
+        if self.turns_complete:
+            return True
+        due = self.scenario.reinforcements_after_movement
+        if due is None:
+            return False
+        if any(t.player == player and t.round >= due for t in self.turns):
+            return True
+        ids = [ph.id for ph in self.rules.phases]
+        after = ids[ids.index("movement") + 1 :] if "movement" in ids else []
+        return any(pk.player == player and pk.round == due and pk.phase in after for pk in self.picks)
