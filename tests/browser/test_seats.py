@@ -130,3 +130,96 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     _shot(table, "seats-table-after-play")
     for page in screens.values():
         page.context.close()
+
+
+def test_a_ploy_given_on_a_seat_and_a_second_enemy_pick_are_refused_beside_their_forms(
+    browser: Browser, live_server: str
+) -> None:
+    """Issue 23 items 3 and 10 on the seat screens: Ann gives a ploy from her phone (refused for
+    Bo, who holds one, taken by Cy, whose phone alone shows which); a second enemy pick for the
+    charge sent from a screen still offering it is refused beside the enemy form, until Bo plays
+    Allies of Convenience and Ann's phone offers the charge again without him."""
+    table = _context(browser, live_server, {"width": 820, "height": 1180}, mobile=False)
+    body: dict[str, Any] = {
+        "pack": "tow-triumph-treachery",
+        "scenario": "altar-of-the-gods",
+        "points_limit": 2000,
+        "players": [{"name": n} for n in NAMES],
+    }
+    game = start_live(table.request, live_server, body)
+    table.goto(game["join_url"])
+    phones = {}
+    for s in game["seats"]:
+        phones[NAMES[s["player"]]] = phone = _context(browser, live_server, PHONE)
+        phone.goto(s["url"])
+    ann, bo, cy = phones["Ann"], phones["Bo"], phones["Cy"]
+    table.get_by_role("button", name="Start battle round 1").click()
+    expect(table.locator(".history")).to_contain_text("Battle round 1 begins")
+    for page, ploys in ((ann, ["caltrops"]), (bo, ["caltrops", "allies-of-convenience"])):
+        for ploy in ploys:
+            expect(page.locator("#buy-ploy")).to_be_visible()
+            page.locator("#buy-ploy").select_option(ploy)
+            page.get_by_role("button", name="Buy", exact=True).click()
+            expect(page.locator(f"#hand li.ploy[data-ploy={ploy}]")).to_be_visible()
+
+    # Ann gives Caltrops to Bo, who holds one: refused beside her deal form, in her words.
+    expect(ann.get_by_test_id("held-1")).to_have_text("2")  # her phone has followed Bo's buys
+    ann.locator("#deal summary").click()
+    deal = ann.locator("#deal")
+    expect(deal).to_contain_text("Ann gives")
+    deal.locator("#deal-to").select_option(label="Bo")
+    deal.locator("#deal-ploy").select_option(label="Caltrops")
+    deal.get_by_role("button", name="Record the deal").click()
+    expect(ann.locator("#deal").get_by_role("alert")).to_have_text(
+        "Bo already holds Caltrops; nobody holds two of the same ploy."
+    )
+    _shot(ann, "seats-deal-refused")
+    # To Cy, who holds none: Cy's phone shows it in her hand; the others that a ploy changed hands.
+    ann.locator("#deal-to").select_option(label="Cy")
+    ann.locator("#deal-ploy").select_option(label="Caltrops")
+    ann.locator("#deal").get_by_role("button", name="Record the deal").click()
+    expect(ann.locator(".history")).to_contain_text(
+        "Deal: Ann gives Cy Caltrops (only the two of you see which ploy)"
+    )
+    expect(cy.locator("#hand li.ploy[data-ploy=caltrops]")).to_be_visible()
+    for page in (table, bo):
+        expect(page.locator(".history")).to_contain_text("Deal: Ann gives Cy a ploy")
+        expect(page.locator(".history")).not_to_contain_text("Ann gives Cy Caltrops")
+    _check({"table": table}, {"Cy": ("caltrops", "caltrops")})  # Ann gave it, Bo holds his own
+    _shot(cy, "seats-ploy-received")
+
+    # A second tab of Ann's keeps the enemy form as it is now (it does not follow the table).
+    kept = ann.context.new_page()
+    kept.route("**/version", lambda route: route.abort())
+    kept.goto(f"/games/{game['id']}")
+    form = table.locator("#enemy-form")
+    form.locator("label", has_text="Ann").first.click()
+    form.locator("#enemy-phase").select_option("charge")
+    form.locator("fieldset", has_text="Enemy this phase").locator("label", has_text="Bo").click()
+    form.get_by_role("button", name="Record the enemy").click()
+    expect(table.get_by_test_id("enemy-pick")).to_contain_text("enemy Bo")
+    stale = kept.locator("#enemy-form")
+    stale.locator("fieldset", has_text="Whose turn is it?").locator("label", has_text="Ann").click()
+    stale.locator("#enemy-phase").select_option("charge")
+    stale.locator("fieldset", has_text="Enemy this phase").locator("label", has_text="Cy").click()
+    stale.get_by_role("button", name="Record the enemy").click()
+    expect(kept.locator("#enemy-form").get_by_role("alert")).to_have_text(
+        "Ann has already picked Bo as the enemy for the Charge phase of this turn; only Allies of "
+        "Convenience played by Bo lets them pick again."
+    )
+    _shot(kept, "seats-second-pick-refused")
+
+    # Bo, picked as the enemy, plays Allies of Convenience; Ann's phone offers the charge again, not Bo.
+    bo.locator("li.ploy", has_text="Allies of Convenience").get_by_role("button", name="Play it").click()
+    expect(bo.locator(".history")).to_contain_text("Bo played Allies of Convenience")
+    expect(ann.get_by_test_id("pick-again")).to_have_text(
+        "Bo played Allies of Convenience: pick another enemy for the Charge phase."
+    )
+    enemies = ann.locator("#enemy-form fieldset", has_text="Enemy this phase").locator("label")
+    expect(enemies).to_have_text(["Cy"])
+    _shot(ann, "seats-pick-again")
+    enemies.first.click()
+    ann.locator("#enemy-form").get_by_role("button", name="Record the enemy").click()
+    expect(table.get_by_test_id("enemy-pick")).to_contain_text("enemy Cy")
+    for page in (table, ann, bo, cy):
+        page.context.close()

@@ -81,3 +81,60 @@ def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_unti
     assert state["stage"] == "battle" and state["siege"]["tunnel"]["completed"] is True
     for page in (watcher, ann, bo):
         page.context.close()
+
+
+def test_a_shown_tactic_stays_until_both_phones_ask_to_pick_again(browser: Browser, live_server: str) -> None:
+    """Issue 23 item 1: the second to pick sees both and may not take theirs back; a pick sent
+    from a screen still showing the form is refused beside it; both phones ask, both pick again."""
+    body: dict[str, Any] = {
+        "pack": "aos-conquest-unbound",
+        "scenario": "the-relief-force",
+        "points_limit": 2000,
+        "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
+    }
+    ann = _phone(browser, live_server)
+    game = start_live(ann.request, live_server, body)
+    ann.goto(game["seats"][0]["url"])
+    bo = _phone(browser, live_server)
+    bo.goto(game["seats"][1]["url"])
+    # A second tab of Bo's keeps the pick form: it does not follow the table (as a phone asleep).
+    kept = bo.context.new_page()
+    kept.route("**/version", lambda route: route.abort())
+    kept.goto(f"/games/{game['id']}")
+    expect(kept.locator("#tactic-form")).to_be_visible()
+
+    ann.locator("#tactic-form label", has_text="Mine").click()
+    ann.get_by_role("button", name="Pick in secret").click()
+    expect(ann.get_by_test_id("tactic-attacker")).to_contain_text("3: Mine")
+    bo.reload()
+    bo.locator("#tactic-form label", has_text="Gather Supplies").click()
+    bo.get_by_role("button", name="Pick in secret").click()
+    # Bo sees both; no undo on his phone, the reason instead, and the request to pick again.
+    expect(bo.get_by_test_id("tactic-attacker")).to_have_text("3: Mine")
+    expect(bo.locator("form.undo-form")).to_have_count(0)
+    expect(bo.get_by_test_id("no-undo")).to_contain_text("Both siege tactics are shown")
+    expect(bo.locator("#repick-form")).to_be_visible()
+    _shot(bo, "siege-seat-both-shown")
+
+    # The kept tab picks again, knowing Ann's: refused, the rule beside the tactics.
+    kept.locator("#tactic-form label", has_text="Counter-mine").click()
+    kept.get_by_role("button", name="Pick in secret").click()
+    alert = kept.get_by_test_id("siege").get_by_role("alert")
+    expect(alert).to_have_text(
+        "Bo has already picked a siege tactic, and both are shown; to pick again, both players ask "
+        "for it on their own phones."
+    )
+    expect(kept.get_by_test_id("tactic-defender")).to_have_text("4: Gather Supplies")
+    _shot(kept, "siege-seat-second-pick-refused")
+
+    # Both ask on their own phones; then both pick again, in secret.
+    bo.get_by_role("button", name="Ask to pick the tactics again").click()
+    expect(bo.get_by_test_id("repick")).to_contain_text("Bo asked")
+    ann.reload()
+    expect(ann.get_by_test_id("repick")).to_contain_text("Bo asked")
+    ann.get_by_role("button", name="Ask to pick the tactics again").click()
+    expect(ann.locator("#tactic-form")).to_be_visible()
+    expect(ann.get_by_test_id("tactic-defender")).to_have_text("Not picked yet")
+    _shot(ann, "siege-seat-pick-again")
+    for page in (ann, bo):
+        page.context.close()

@@ -155,6 +155,54 @@ def test_the_siege_seat_screens_offer_no_undo_but_a_request_and_refuse_a_second_
     assert after.status_code == 200 and soup(after).select_one("#tactic-form") is not None
 
 
+def test_the_tunnel_seat_screens_refuse_a_second_pick_beside_its_form_and_offer_the_request(app):
+    client = app.test_client()
+    answer = client.post(
+        "/api/v1/games",
+        json={
+            "pack": PACK,
+            "scenario": "tunnel-wars",
+            "points_limit": 2000,
+            "players": [{"name": "Ann"}, {"name": "Bo"}],
+        },
+    )
+    game = answer.json
+    gid = game["id"]
+    ok(
+        client,
+        game,
+        {"type": "contingent", "battle": 1, "player": ANN, "contingent": 1},
+        seat=seat(game, ANN),
+    )
+    bo = phone(app, game, BO)
+    action, stale = form_fields(bo.get(f"/games/{gid}"), "#contingent-form")
+    assert (
+        bo.post(action, data={**stale, "contingent": "2"}, headers={"HX-Request": "true"}).status_code == 200
+    )
+    again = bo.post(
+        action, data={**stale, "id": str(uuid.uuid4()), "contingent": "3"}, headers={"HX-Request": "true"}
+    )
+    assert again.status_code == 422
+    page = soup(again)
+    alert = page.select_one("[data-testid=repick] #error")
+    assert alert is not None and len(page.select("#error")) == 1
+    assert alert.text == (
+        "Bo has already picked a contingent for battle 1, and both are shown; to pick again, both players "
+        "ask for it on their own phones."
+    )
+    for who in (ANN, BO):
+        shown = soup(phone(app, game, who).get(f"/games/{gid}"))
+        assert shown.select_one("form.undo-form") is None
+        assert shown.select_one("[data-testid=no-undo]").text.startswith(
+            "Both contingents for battle 1 are shown"
+        )
+        assert shown.select_one("#repick-form button").text == "Ask to pick the contingents again"
+    assert seat_post(app, game, ANN, "#repick-form").status_code == 200
+    after = seat_post(app, game, BO, "#repick-form")
+    assert after.status_code == 200 and soup(after).select_one("#contingent-form") is not None
+    assert "Ann asks to pick the contingents again" in soup(after).select_one(".history").text
+
+
 # --- item 2: buying ends with the round's turn-order roll-off ----------------------------------
 def test_buying_after_the_turn_order_roll_off_is_refused_api_and_the_seat_says_why(app):
     client = app.test_client()
@@ -216,7 +264,7 @@ def test_the_seat_screen_shows_a_stale_second_pick_refused_beside_the_enemy_form
     bo = seat_post(app, game, BO, "li.ploy[data-ploy=allies-of-convenience] form:has(button.primary)")
     assert bo.status_code == 200
     page = soup(ann.get(f"/games/{gid}"))
-    assert page.select_one("#enemy-phase option[selected]")["value"] == "charge"
+    assert page.select_one("#enemy-form input[name=phase]")["value"] == "charge"
     assert [i["value"] for i in page.select("#enemy-form input[name=enemy]")] == ["2"]
     assert "Bo played Allies of Convenience" in page.select_one("[data-testid=pick-again]").text
 
@@ -446,7 +494,8 @@ def test_a_ploy_given_to_a_player_who_holds_it_is_refused_beside_the_deal_form(a
 
 
 # --- item 11: Convergence of Fate's contingents come out with the reinforcements ------------------
-def test_convergence_contingents_are_shown_once_the_reinforcements_arrive_api(client):
+def test_convergence_contingents_are_shown_once_the_reinforcements_arrive_api(app):
+    client = app.test_client()
     answer = client.post(
         "/api/v1/games",
         json={
@@ -470,7 +519,11 @@ def test_convergence_contingents_are_shown_once_the_reinforcements_arrive_api(cl
     events = client.get(f"/api/v1/games/{game['id']}/events", headers={"X-Seat-Token": seat(game, ANN)}).json
     assert "vanguard" not in events[0]
     assert "contingent_units" not in state(client, game, ANN)["players"][BO]
+    shown = soup(phone(app, game, ANN).get(f"/games/{game['id']}")).select_one("[data-testid=contingents]")
+    assert "Bo: set, shown once their reinforcements arrive" in shown.text and "Liberators" not in shown.text
     ok(client, game, {"type": "turn", "round": 2, "player": BO}, edit=edit)
+    shown = soup(phone(app, game, None).get(f"/games/{game['id']}")).select_one("[data-testid=contingents]")
+    assert "Bo: vanguard Liberators, Prosecutors; reinforcements Lord-Celestant" in shown.text
     assert state(client, game)["players"][BO]["contingent_units"] == {
         "vanguard": ["Liberators", "Prosecutors"],
         "reinforcements": ["Lord-Celestant"],
