@@ -363,6 +363,18 @@ def test_a_deal_needs_the_givers_seat_or_the_table_api(client, who, status):
         assert state(client, game)["players"][BO]["cp"] == 50
 
 
+def test_taking_back_a_deal_is_for_its_givers_seat_or_the_table_api(client):
+    game = started(client)
+    ok(client, game, {"type": "deal", "round": 1, "from": BO, "to": CY, "cp": 5}, seat=seat(game, BO))
+    last = client.get(f"/api/v1/games/{game['id']}/events").json[-1]["id"]
+    undo = {"type": "undo", "event": last}
+    for other in (ANN, CY):
+        answer = post(client, game, undo, seat=seat(game, other))
+        assert answer.status_code == 403 and answer.json["error"].startswith("Taking back this entry is Bo's")
+    ok(client, game, undo, edit=game["edit_token"])
+    assert state(client, game)["players"][BO]["cp"] == 50
+
+
 # --- item 9: the end's tie_break follows the ranking roll-offs ---------------------------------
 def test_a_tie_break_contradicting_the_ranking_roll_off_is_refused_api(client):
     game = made(client)
