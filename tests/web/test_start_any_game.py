@@ -29,7 +29,8 @@ def test_a_two_player_scenario_shows_two_players_and_who_attacks(client: FlaskCl
     siege = soup(client.get(f"/games/new?pack={UNBOUND}&scenario=the-relief-force"))
     assert _rows(siege) == 2
     assert siege.select_one("#first-side legend").text == "Who attacks?"
-    assert siege.select_one("#seating-line").text == "The Relief Force: 2 players, attacker and defender."
+    assert siege.select_one("#seating-line").text == "2 players, attacker and defender."
+    assert page.select_one("#seating-line").text == "3 to 6 players."
     assert siege.select_one("#name1").has_attr("required")
     tunnels = soup(client.get(f"/games/new?pack={UNBOUND}&scenario=tunnel-wars"))
     assert _rows(tunnels) == 2 and tunnels.select_one("#first-side") is None
