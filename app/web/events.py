@@ -441,7 +441,7 @@ def board(event_id: str) -> Any:
     standings = _pages(view["standings"], size, page)
     context = {
         **view,
-        "refresh_seconds": BOARD_REFRESH_SECONDS,
+        "refresh_seconds": int(current_app.config.get("BOARD_REFRESH_SECONDS", BOARD_REFRESH_SECONDS)),
         "board_tables": tables,
         "board_standings": standings,
         "page": page,
