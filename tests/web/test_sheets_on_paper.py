@@ -131,3 +131,27 @@ def test_pairings_and_standings_print_names_in_16_pt(client: FlaskClient) -> Non
         for name in ("Annabel", "Dorothea"):
             sizes = _sizes(data, name)
             assert sizes and min(sizes) >= 16, (sheet, name, sizes)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "players", "player"),
+    [
+        ("the-relief-force", [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}], 0),
+        ("tunnel-wars", [{"name": "Ann"}, {"name": "Bo"}], 1),
+        ("convergence-of-fate", [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}], 2),
+    ],
+)
+def test_the_conquest_unbound_sheets_name_an_attached_army(
+    client: FlaskClient, scenario: str, players: list[dict[str, str]], player: int
+) -> None:
+    body = {"pack": "aos-conquest-unbound", "scenario": scenario, "points_limit": 2000, "players": players}
+    game = client.post("/api/v1/games", json=body).json
+    roster = client.post("/api/v1/rosters", json=seraphon_roster(subfaction="Koatl's Claw")).json
+    attached = client.post(
+        f"/api/v1/games/{game['id']}/rosters",
+        json={"player": player, "roster": roster["id"]},
+        headers={"X-Edit-Token": game["edit_token"]},
+    )
+    assert attached.status_code == 201
+    text = " ".join(pdf_text(client.get(f"/games/{game['id']}/scoresheet.pdf").data).split())
+    assert "Seraphon (Koatl's Claw), Hammerfest" in text
