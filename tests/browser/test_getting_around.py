@@ -63,7 +63,7 @@ def test_every_screen_has_the_top_bar_and_a_back_button(
         nav.get_by_role("link", name=place).click()
         expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
         expect(nav.get_by_role("link", name=place)).to_have_attribute("aria-current", "page")
-        _tall_enough(page, ".back-row a.back")
+        _tall_enough(page, ".topbar a.back")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert problems(page) == [], place
         shot(f"{place.lower().replace(' ', '-')}-{theme}")
@@ -77,7 +77,7 @@ def test_every_screen_has_the_top_bar_and_a_back_button(
         (f"{base}/events/{event['id']}", "Back to Events", "Club events"),
     ):
         page.goto(url)
-        _tall_enough(page, ".back-row a.back")
+        _tall_enough(page, ".topbar a.back")
         assert problems(page) == [], url
         if url.endswith("/console"):
             shot(f"console-{theme}")

@@ -92,11 +92,11 @@ def test_every_screen_has_the_top_bar_and_a_back_button(app: Flask, client: Flas
         bar = page.select(".topbar nav a")
         assert [a.text.strip() for a in bar] == NAV, url
         assert [a["href"] for a in bar] == ["/", "/games/new", "/games/mine", "/rosters", "/events"]
-        button = page.select_one("main .back-row a.button.back")
+        button = page.select_one(".topbar a.button.back")
         assert button is not None, url
         assert (button["href"], button.text.split(maxsplit=1)[1]) == (back, f"Back to {label}"), url
     home = soup(client.get("/"))
-    assert home.select_one(".back-row") is None  # home is where every back button leads
+    assert home.select_one(".topbar .back") is None  # home is where every back button leads
     assert home.select_one('.topbar nav a[aria-current="page"]').text == "Home"
 
 
