@@ -212,7 +212,8 @@ def import_roster() -> Any:
             error=made.message,
             limits=_limits(),
         )
-        return html, 422
+        # The refusal is the new-roster form's: a reload opens that form (the file is chosen again).
+        return reload_at(refused(make_response(html, 422), made.message), url_for("rosters.new"))
     return _opened(*made)
 
 

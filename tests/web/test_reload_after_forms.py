@@ -185,3 +185,13 @@ def test_a_refused_new_roster_and_event_reload_with_what_was_typed(client: Flask
     answer = client.post("/events/new", data={**event, "points_limit": "500", "rounds": "3"}, headers=BOOSTED)
     assert answer.status_code == 422
     assert soup(_reload(client, answer)).select_one('input[name="name"]')["value"] == "Winter league"
+
+
+def test_a_refused_roster_file_reloads_as_the_new_roster_form(client: FlaskClient) -> None:
+    csrf = csrf_token(client, "/rosters/new")
+    answer = client.post(
+        "/rosters/import", data={"csrf_token": csrf, "json": "not a roster"}, headers=BOOSTED
+    )
+    assert answer.status_code == 422
+    page = soup(_reload(client, answer))
+    assert page.select_one("h1").text == "New roster"
