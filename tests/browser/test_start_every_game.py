@@ -4,8 +4,13 @@ Tunnel Wars (issue 24 item 1). No API call: the cards, the form and the game scr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Served
+from tests.web.test_start_any_game import rolling_club_packs
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +85,25 @@ def test_the_siege_asks_who_attacks_and_switches_from_the_multiplayer_form(
     expect(page.locator(".game-list .table-card")).to_have_count(1)
     expect(page.locator(".game-list")).to_contain_text("The Relief Force")
     shot("my-games")
+
+
+def test_a_rolled_scenario_redraws_the_players(page: Page, served: Served, tmp_path: Path, shot) -> None:
+    served.app.config["RULEPACKS"] = str(rolling_club_packs(tmp_path / "rulepacks"))
+    served.app.extensions.pop("muster.pack_checked", None)  # look at the folder on the next request
+    page.goto(served.url + "/games/new?pack=aos-conquest-unbound")
+    expect(page.locator("fieldset.player")).to_have_count(6)
+    page.locator("#name0").fill("Ann")
+    page.get_by_role("button", name="Roll for the scenario").click()
+    expect(page.locator(".dice-result")).to_contain_text("D6:")
+    # The rolled battleplan is for two: the rows follow it, the name typed kept.
+    expect(page.locator("fieldset.player")).to_have_count(2)
+    expect(page.locator("#name0")).to_have_value("Ann")
+    shot("new-game-rolled-for-two")
+    page.locator("#name1").fill("Bo")
+    picked = page.locator("#scenario option:checked").inner_text().split(". ", 1)[1]
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".scorebar")).to_contain_text(picked)
+    # The dice that picked it are kept in the game's log.
+    game = page.url.rstrip("/").rsplit("/", 1)[1]
+    rolls = page.request.get(f"{served.url}/api/v1/games/{game}").json()["rolls"]
+    assert any(picked in roll["purpose"] for roll in rolls), rolls

@@ -7,8 +7,13 @@ without JavaScript, and the server reads it the same way (issue 24 item 1).
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from flask.testing import FlaskClient
 
+from app import create_app
+from tests.conftest import ROOT
 from tests.web.conftest import csrf_token, soup
 
 UNBOUND = "aos-conquest-unbound"
@@ -95,3 +100,42 @@ def test_a_refused_new_game_says_why_in_player_words_and_keeps_the_draft(client:
     assert no_scenario.select_one("#form-error").text == "Choose a scenario from the list."
     blank = soup(client.post("/games", data={**base, "name1": " ", "scenario": "tunnel-wars", "name2": ""}))
     assert blank.select_one("#form-error").text == "Player 2's name must be 1 to 40 characters."
+
+
+def rolling_club_packs(folder: Path) -> Path:
+    """The installed packs, with a club's Conquest Unbound that rolls a D6 for one of its two
+    two-player battleplans (The Relief Force is 1, Tunnel Wars 2, any other number is rolled
+    again): a roll always picks a scenario seated otherwise than the pack's three to six."""
+    shutil.copytree(ROOT / "rulepacks", folder)
+    pack = folder / f"{UNBOUND}.yaml"
+    text = pack.read_text().replace(
+        "system: treachery\n",
+        "system: treachery\nscenario_roll: {summary: A D6 for a two-player night; past 2 roll again., die: 6}\n",
+        1,
+    )
+    for number, name in ((1, "The Relief Force"), (2, "Tunnel Wars")):
+        text = text.replace(f"    name: {name}\n", f"    name: {name}\n    number: {number}\n", 1)
+    pack.write_text(text)
+    return folder
+
+
+def test_a_scenario_rolled_brings_its_players_part_along(tmp_path: Path) -> None:
+    folder = rolling_club_packs(tmp_path / "rulepacks")
+    app = create_app({"DATABASE": str(tmp_path / "m.sqlite"), "RULEPACKS": str(folder), "TESTING": True})
+    client = app.test_client()
+    form = soup(client.get(f"/games/new?pack={UNBOUND}"))
+    shown = form.select_one('input[name="seating"]')["value"]
+    data = {"csrf_token": csrf_token(client, "/games/new"), "pack": UNBOUND, "seating": shown, "name0": "Ann"}
+    rolled = soup(client.post("/games/new/roll", data=data))
+    picked = rolled.select_one("#scenario option[selected]")["value"]
+    assert picked in ("the-relief-force", "tunnel-wars")
+    part = rolled.select_one('#players-part[hx-swap-oob="outerHTML"]')
+    assert part is not None and len(part.select("fieldset.player")) == 2
+    assert part.select_one("#name0")["value"] == "Ann"
+    # Rolled again from the form now shown: the part comes along only when the scenario rolled
+    # seats its players otherwise (the siege asks who attacks, Tunnel Wars has no sides).
+    data["seating"] = part.select_one('input[name="seating"]')["value"]
+    for _ in range(6):
+        again = soup(client.post("/games/new/roll", data=data))
+        changed = again.select_one("#scenario option[selected]")["value"] != picked
+        assert (again.select_one("#players-part") is not None) == changed
