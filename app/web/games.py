@@ -94,6 +94,7 @@ MAX_ROWS = 12
 # The draft a refused new game keeps in the address it reloads at (the dice log is short).
 DRAFT_FIELDS = ("pack", "scenario", "points_limit", "first_side", "rolls")
 DRAFT_ROWS = ("name", "strategy", "side")
+DRAFT_LONGEST = {"rolls": 1200}  # a battleplan roll's three dice; any other field 100 characters
 
 
 def _playable_packs() -> list[Any]:
@@ -264,13 +265,17 @@ def create() -> Any:
 
 
 def _draft(form: MultiDict[str, str]) -> dict[str, str]:
-    """The new-game form's fields worth keeping in an address (the CSRF token is not one)."""
+    """The new-game form's fields worth keeping in an address (the CSRF token is not one).
+
+    Each is kept only while short: the address must stay within what a front server reads in
+    a request line (gunicorn: 4 KB), or the reload would be refused there.
+    """
     kept = {key: form.get(key, "") for key in DRAFT_FIELDS if form.get(key)}
-    for key in form:
+    for key in list(form)[:60]:
         prefix = key.rstrip("0123456789")
         if prefix in DRAFT_ROWS and key != prefix and form.get(key):
             kept[key] = form.get(key, "")
-    return kept
+    return {key: value for key, value in kept.items() if len(value) <= DRAFT_LONGEST.get(key, 100)}
 
 
 def _players(pack: Any, scenario: Any, form: MultiDict[str, str]) -> tuple[list[dict[str, Any]], str | None]:
