@@ -268,6 +268,8 @@ def _nearest_page(path: str) -> str | None:
     while len(parts) > 1:
         parts.pop()
         candidate = "/".join(parts) or "/"
+        if candidate.startswith("//"):
+            continue  # never an address another site could be named by (//host/...)
         try:
             adapter.match(candidate, method="GET")
         except HTTPException:
