@@ -603,6 +603,48 @@ class Events:
         )
         return None
 
+    def enter_row(
+        self,
+        snap: Snapshot,
+        number: Any,
+        table_no: Any,
+        vp: tuple[Any, Any],
+        draw: bool,
+        tiebreak: Any = None,
+    ) -> Problem | None:
+        """The organiser's result row for a table: each player's VP and whether it was a draw.
+
+        The winner is worked out: the player with more VP, unless the draw is ticked; on level
+        VP the tiebreak's winner (``tiebreak``: 0 for the first-named player, 1 for the other)
+        unless it was a draw. Refusals name the players as the row does.
+        """
+        table = next(
+            (t for t in snap.tables if t.round == number and t.number == table_no and t.player_b is not None),
+            None,
+        )
+        if table is None or table.player_b is None:
+            return Problem.refusal("That table is not one of this round's: pick it from the list of tables.")
+        players = (table.player_a, table.player_b)
+        names = {p.id: p.name for p in snap.players}
+        who = (names.get(players[0], "the first player"), names.get(players[1], "the second player"))
+        for name, value in zip(who, vp, strict=True):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VP:
+                return Problem.refusal(f"{name}'s VP must be a whole number from 0 to {MAX_VP:,}.")
+        winner: int | None
+        if draw:
+            winner = None
+        elif vp[0] != vp[1]:
+            winner = players[0] if vp[0] > vp[1] else players[1]
+        elif tiebreak in (0, 1):
+            winner = players[tiebreak]
+        else:
+            return Problem.refusal(
+                f"{who[0]} and {who[1]} are level on {vp[0]} VP: say who won the tiebreak, or tick Draw."
+            )
+        return self.enter_result(
+            snap, {"round": number, "table": table.number, "winner": winner, "vp": list(vp)}
+        )
+
     def confirm(self, snap: Snapshot, table: TableRow, by: str) -> Problem | None:
         """A player (``a`` or ``b``) or the organiser confirms the table's result as it stands."""
         result = self.result_of(snap, table)

@@ -109,6 +109,8 @@ class AosEntry(_Model):
 class AosRoster(_Model):
     pack: str
     name: OptionalName | None = None
+    # Whose army it is: printed with the roster's name at the top of its sheet.
+    player: OptionalName | None = None
     points_limit: Points
     faction: OptionalName | None = None
     subfaction: OptionalName | None = None
@@ -145,6 +147,7 @@ class FbEntry(_Model):
 class FbRoster(_Model):
     pack: str
     name: OptionalName | None = None
+    player: OptionalName | None = None
     points_limit: Points | None = None
     faction: OptionalName | None = None
     entries: list[FbEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
@@ -168,6 +171,7 @@ class OwEntry(_Model):
 class OwRoster(_Model):
     pack: str
     name: OptionalName | None = None
+    player: OptionalName | None = None
     points_limit: Points
     faction: OptionalName | None = None
     entries: list[OwEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)

@@ -863,6 +863,9 @@ class Scenario(Model):
     system: Id | None = None
     players: Range | None = None
     sides: list[Id] | None = None
+    # The new-game screen's question when this scenario's two players take its two sides
+    # ("Who attacks?"); left out, the pack's.
+    first_side_question: Text | None = None
     contingents: Contingents | None = None
     # The player's own movement phase at whose end their reinforcements arrive (Convergence of Fate: 2).
     reinforcements_after_movement: int | None = Field(default=None, ge=1)
@@ -903,6 +906,15 @@ class Scenario(Model):
         return next((o for o in self.objectives if o.id == objective_id), None)
 
 
+class HomeCard(Model):
+    """A game as the home screen offers it: a name players know, and what it opens."""
+
+    title: Text
+    summary: Text | None = None
+    # The scenario the new-game screen opens on; left out, the player picks one.
+    scenario: Id | None = None
+
+
 class Pack(Model):
     id: Id
     name: Text
@@ -939,6 +951,8 @@ class Pack(Model):
     # Triumph & Treachery packs: phases, command points, deals and ploys (see Treachery).
     treachery: Treachery | None = None
     scenarios: list[Scenario] = []
+    # How the home screen offers the pack's games (left out: one card, the pack's name).
+    cards: list[HomeCard] = []
 
     @model_validator(mode="before")
     @classmethod
@@ -984,6 +998,12 @@ class Pack(Model):
                     )
             if s.playable and s.victory is None and not self.victory_order:
                 raise ValueError(f"scenario {s.id!r} has no victory rules and the pack has no victory_order")
+        for card in self.cards:
+            found = self.scenario(card.scenario) if card.scenario else None
+            if card.scenario and (found is None or not found.playable):
+                raise ValueError(
+                    f"card {card.title!r} opens {card.scenario!r}, which is not a playable scenario"
+                )
         return self
 
     def scenario(self, scenario_id: str) -> Scenario | None:
@@ -1022,6 +1042,22 @@ class Pack(Model):
     def players_for(self, scenario: Scenario | None) -> Range:
         """How many players a game of that scenario takes: its own range, else the pack's."""
         return scenario.players if scenario is not None and scenario.players is not None else self.players
+
+    def side_question(self, scenario: Scenario | None) -> str | None:
+        """What the new-game screen asks when two players take two sides, or ``None`` when
+        the players of that scenario are not two on two sides (each row then names its side)."""
+        sides = self.sides_for(scenario)
+        counts = self.players_for(scenario)
+        if len(sides) != 2 or (counts.max or 2) != 2:
+            return None
+        asked = (scenario.first_side_question if scenario is not None else None) or self.first_side_question
+        return asked or f"Who is {self.side_label(sides[0])}?"
+
+    def home_cards(self) -> list[HomeCard]:
+        """The cards the home screen shows for this pack: its own, else one named after it."""
+        if not self.playable:
+            return []
+        return self.cards or [HomeCard(title=self.name, summary=self.game)]
 
     def victory(self, scenario: Scenario) -> Victory:
         """The scenario's victory rules, falling back to the pack's shared order."""

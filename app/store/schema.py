@@ -304,3 +304,15 @@ def m011_seats(db: Database) -> None:
         not_null={"token_hash", "sealed"},
         foreign_keys=[("game_id", "games", "id")],
     )
+
+
+@migrations()
+def m014_drafts(db: Database) -> None:
+    # A form's answer kept for a while so that reloading its page shows it again (a pasted list
+    # and its fixes in the import preview): post, redirect, get. Not part of any backup.
+    db["drafts"].create(
+        {"id_hash": str, "kind": str, "body": str, "created": str},
+        pk="id_hash",
+        not_null={"kind", "body", "created"},
+    )
+    db["drafts"].create_index(["created"])

@@ -24,6 +24,7 @@ from flask import (
     has_request_context,
     jsonify,
     make_response,
+    redirect,
     render_template,
     request,
     url_for,
@@ -259,7 +260,31 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _nearest_page(path: str) -> str | None:
+    """The closest screen above a form's address that a GET opens (``/rosters/import`` for
+    ``/rosters/import/preview``), or ``None``."""
+    adapter = current_app.url_map.bind("", script_name=request.script_root or "/")
+    parts = path.rstrip("/").split("/")
+    while len(parts) > 1:
+        parts.pop()
+        candidate = "/".join(parts) or "/"
+        if candidate.startswith("//"):
+            continue  # never an address another site could be named by (//host/...)
+        try:
+            adapter.match(candidate, method="GET")
+        except HTTPException:
+            continue
+        return request.script_root + candidate
+    return None
+
+
 def _error(exc: HTTPException) -> Any:
+    if exc.code == 405 and request.method in ("GET", "HEAD") and not wants_json():
+        # A form's address opened with GET: a phone reloading the answer to a form (after the
+        # player switched apps) or a bookmark. The screen the form belongs to opens instead.
+        page = _nearest_page(request.path)
+        if page is not None:
+            return redirect(page, code=303)
     message = {
         400: "The request could not be read.",
         403: "This needs the game's edit token.",
@@ -305,6 +330,29 @@ def _error_page(message: str, code: int) -> Any:
     """The error page; a refused POST also carries its sentence in a header (app/web/pages.py)."""
     response = make_response(render_template("error.html", message=message, code=code), code)
     return pages.refused(response, message) if request.method == "POST" else response
+
+
+def _reloadable(response: Any) -> Any:
+    """A boosted form's answer shown in place names an address a reload can open.
+
+    htmx puts the address a form was posted to in the history; a reload there would be a GET
+    on a POST-only address. Unless the view named an address with the draft (``reload_at``),
+    the screen the form belongs to is named.
+    """
+    if (
+        request.method == "POST"
+        and request.headers.get("HX-Boosted") == "true"
+        and not 300 <= response.status_code < 400
+        and "HX-Push-Url" not in response.headers
+        and not wants_json()
+    ):
+        try:
+            current_app.url_map.bind("").match(request.path, method="GET")
+        except HTTPException:
+            page = _nearest_page(request.path)
+            if page is not None:
+                pages.reload_at(response, page)
+    return response
 
 
 def _headers(response: Any) -> Any:
@@ -360,6 +408,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(PrintFailed, _print_failed)
     app.register_error_handler(CSRFError, _csrf_error)
     app.after_request(_headers)
+    app.after_request(_reloadable)
     app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())
     app.jinja_env.globals["asset_url"] = asset_url
     app.jinja_env.filters["squeeze"] = pages.squeeze

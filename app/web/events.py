@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import random
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import (
     Blueprint,
@@ -34,13 +35,16 @@ from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
 from app.web.admin import admin_password, signed_in
 from app.web.api import _body
-from app.web.pages import wants_fragment
+from app.web.forms import whole
+from app.web.pages import refused, reload_at, wants_fragment
 from app.web.prints import sheet_pdf
 
 bp = Blueprint("events", __name__)
 api = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
 
 BOARD_REFRESH_SECONDS = 10
+# Rows of pairings, and of standings, a 1080-line projector shows at once; more turn the page.
+BOARD_ROWS = 12
 
 
 def service() -> event_service.Events:
@@ -294,6 +298,15 @@ def api_export_csv(event_id: str) -> Any:
 
 
 # --- screens ------------------------------------------------------------------------------
+def clock_text(seconds: int | None) -> str:
+    """Time left as the board's clock shows it each second (static/events.js): h:mm:ss, or m:ss."""
+    if seconds is None or seconds <= 0:
+        return "time is up"
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 def _view(snap: Snapshot) -> dict[str, Any]:
     """What every event screen shows: the event, its round, pairings, waiting tables, standings."""
     svc = service()
@@ -316,6 +329,9 @@ def _view(snap: Snapshot) -> dict[str, Any]:
         "waiting": svc.waiting(snap, number) if number else [],
         "standings": svc.standings(snap),
         "time_left": svc.time_left(snap),
+        "time_left_text": clock_text(svc.time_left(snap)),
+        # Everyone is level before any result: no tie to break, so no "=" yet.
+        "ties_shown": bool(snap.results),
         "round_ends": svc.round_ends(snap),
         "started": snap.rounds[-1].started if snap.rounds else None,
         "repairable": bool(number) and not any(r.round == number for r in snap.results),
@@ -325,14 +341,20 @@ def _view(snap: Snapshot) -> dict[str, Any]:
 
 @bp.get("/events")
 def index() -> Any:
-    return render_template("events/index.html", events=store().events.recent(), admin=signed_in())
+    return render_template(
+        "events/index.html",
+        events=store().events.recent(),
+        admin=signed_in(),
+        enabled=admin_password() is not None,
+    )
 
 
 @bp.get("/events/new")
 def new() -> Any:
     if not signed_in():
         abort(403, description="Creating an event needs the admin password: log in at /admin first.")
-    return render_template("events/new.html", packs=_packs_for_events(), error=None, form={})
+    # A refused form's reload comes back with what was typed (see create).
+    return render_template("events/new.html", packs=_packs_for_events(), error=None, form=request.args)
 
 
 def _packs_for_events() -> list[Any]:
@@ -364,7 +386,9 @@ def create() -> Any:
     made = service().create(data)
     if isinstance(made, Problem):
         html = render_template("events/new.html", packs=_packs_for_events(), error=made.message, form=form)
-        return html, 422
+        typed = [(k, v) for k, v in form.items(multi=True) if k != "csrf_token" and v and len(v) <= 200]
+        response = refused(make_response(html, 422), made.message)
+        return reload_at(response, url_for("events.new") + "?" + urlencode(typed))
     event_id, token = made
     return no_store(redirect(url_for("events.organiser", event_id=event_id, token=token), code=303))
 
@@ -399,10 +423,31 @@ def signup(event_id: str) -> Any:
     return no_store(redirect(url_for("events.phone", event_id=event_id, token=made[1]), code=303))
 
 
+def _pages(rows: list[Any], size: int, page: int) -> dict[str, Any]:
+    """One page of a board's list: its rows, where they start, and how many pages there are."""
+    count = max(1, -(-len(rows) // size))
+    start = (page % count) * size
+    return {"rows": rows[start : start + size], "first": start + 1, "of": len(rows), "pages": count}
+
+
 @bp.get("/events/<event_id>/board")
 def board(event_id: str) -> Any:
+    """The projector board: each refresh shows the next page of a list too long for the screen."""
     snap = _snapshot(event_id)
-    context = {**_view(snap), "refresh_seconds": BOARD_REFRESH_SECONDS}
+    view = _view(snap)
+    page = whole(request.args.get("page", "")) or 0
+    size = int(current_app.config.get("BOARD_ROWS", BOARD_ROWS))
+    tables = _pages(view["tables"], size, page)
+    standings = _pages(view["standings"], size, page)
+    context = {
+        **view,
+        "refresh_seconds": int(current_app.config.get("BOARD_REFRESH_SECONDS", BOARD_REFRESH_SECONDS)),
+        "board_tables": tables,
+        "board_standings": standings,
+        "page": page,
+        "next_page": (page + 1) % max(tables["pages"], standings["pages"]),
+        "signup_url": url_for("events.show", event_id=event_id, _external=True),
+    }
     if wants_fragment() and request.args.get("part") == "board":
         response = make_response(render_template("events/_board.html", **context))
     else:
@@ -439,10 +484,15 @@ def _console_snapshot(event_id: str) -> Snapshot:
     return _snapshot(event_id)
 
 
+# A result row's fields, kept in the console's address when it is refused (so a reload keeps them).
+RESULT_FIELDS = ("table", "vp_a", "vp_b", "draw", "tiebreak")
+
+
 @bp.get("/events/<event_id>/console")
 def console(event_id: str) -> Any:
     snap = _console_snapshot(event_id)
-    html = render_template("events/console.html", **_console_view(snap), error=None, added=None)
+    draft = request.args if request.args.get("table") else None
+    html = render_template("events/console.html", **_console_view(snap), error=None, added=None, draft=draft)
     return no_store(make_response(html))  # it shows the organiser link: no cache keeps it
 
 
@@ -492,14 +542,15 @@ def console_action(event_id: str, action: str) -> Any:
     elif action == "start":
         problem = svc.start_round(snap)
     elif action == "result":
-        winner = form.get("winner", "")
-        data = {
-            "round": _number(form.get("round")),
-            "table": _number(form.get("table")),
-            "winner": None if winner == "draw" else _number(winner),
-            "vp": [_number(form.get("vp_a")), _number(form.get("vp_b"))],
-        }
-        problem = svc.enter_result(snap, data)
+        # One row per table: two VP boxes and the draw toggle; the service works out the winner.
+        problem = svc.enter_row(
+            snap,
+            _number(form.get("round")),
+            _number(form.get("table")),
+            (_number(form.get("vp_a")), _number(form.get("vp_b"))),
+            form.get("draw") == "1",
+            _number(form.get("tiebreak")),
+        )
     elif action == "confirm":
         number, table_no = _number(form.get("round")), _number(form.get("table"))
         table = next((t for t in snap.tables if t.round == number and t.number == table_no), None)
@@ -516,11 +567,20 @@ def console_action(event_id: str, action: str) -> Any:
     if problem is None and added is None:
         return redirect(url_for("events.console", event_id=event_id), code=303)
     fresh = _snapshot(event_id)
+    draft = form if action == "result" else None
     html = render_template(
-        "events/console.html", **_console_view(fresh), error=problem.message if problem else None, added=added
+        "events/console.html",
+        **_console_view(fresh),
+        error=problem.message if problem else None,
+        added=added,
+        draft=draft,
     )
     code = 200 if problem is None else (409 if problem.conflict else 422)
-    return no_store(make_response(html, code))
+    response = refused(no_store(make_response(html, code)), problem.message if problem else None)
+    # A reload opens the console again, with a refused result row as it was typed.
+    kept = {k: form.get(k, "") for k in RESULT_FIELDS if form.get(k)} if draft else {}
+    anchor = f"result-{form.get('table')}" if draft and whole(form.get("table")) is not None else None
+    return reload_at(response, url_for("events.console", event_id=event_id, _anchor=anchor, **kept))
 
 
 # --- a player's phone ----------------------------------------------------------------------

@@ -16,11 +16,21 @@ from app.rules import dice, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.store import GameRow
-from app.web import games_service, loaded_game, no_store, packs, phone, private_page, qr_response, store
+from app.web import (
+    games_service,
+    loaded_game,
+    no_store,
+    packs,
+    phone,
+    phone_games,
+    private_page,
+    qr_response,
+    store,
+)
 from app.web.forms import number, whole
-from app.web.pages import refused, shaped, wants_fragment
+from app.web.pages import refused, reload_at, shaped, wants_fragment
 from app.web.systems import web_system_for
-from app.web.wording import in_player_words
+from app.web.wording import in_player_words, setup_in_player_words
 
 bp = Blueprint("games", __name__)
 
@@ -79,20 +89,88 @@ def _with_token(response: Any, game_id: str, token: str, cookie: str | None = No
 
 
 # --- new game ---------------------------------------------------------------------------
-def _default_pack() -> Any:
+# Rows the new-game form may send (a scenario takes at most six players; a hand-made form more).
+MAX_ROWS = 12
+# The draft a refused new game keeps in the address it reloads at (the dice log is short).
+DRAFT_FIELDS = ("pack", "scenario", "points_limit", "first_side", "rolls")
+DRAFT_ROWS = ("name", "strategy", "side")
+DRAFT_LONGEST = {"rolls": 1200}  # a battleplan roll's three dice; any other field 100 characters
+
+
+def _playable_packs() -> list[Any]:
     # Two-player packs first: the new-game screen opens on the usual game, not a multiplayer one.
-    available = sorted((p for p in packs().values() if p.playable), key=lambda p: (p.players.min or 2, p.id))
+    return sorted((p for p in packs().values() if p.playable), key=lambda p: (p.players.min or 2, p.id))
+
+
+def _default_pack() -> Any:
+    available = _playable_packs()
     if not available:
         abort(404, description="No rulepack with scenarios is installed, so no game can start.")
     chosen = packs().get(request.values.get("pack", ""))
     return chosen if chosen in available else available[0]
 
 
+def _chosen_scenario(pack: Any, values: MultiDict[str, str]) -> Any:
+    """The playable scenario the form names, if any: it decides the players and their sides."""
+    found = pack.scenario(values.get("scenario", ""))
+    return found if found is not None and found.playable else None
+
+
+def _seating(pack: Any, scenario: Any) -> dict[str, Any]:
+    """Who sits at a game of that scenario: the rows the form shows and how sides are taken.
+
+    The counts, sides and question are the pack's answers for the scenario; ``key`` tells two
+    seatings apart, so a phone changing to a scenario seated the same way keeps its form as it is.
+    """
+    counts = pack.players_for(scenario)
+    low = counts.min or 2
+    sides = pack.sides_for(scenario)
+    question = pack.side_question(scenario)
+    return {
+        "low": low,
+        "high": max(counts.max or low, low),
+        "sides": sides,
+        "side_labels": [pack.side_label(side) for side in sides],
+        "question": question,
+        # Each row picks its side when the one question does not settle them.
+        "side_per_row": bool(sides) and question is None,
+        "key": f"{low}-{counts.max}:{','.join(sides)}:{question or ''}",
+    }
+
+
+def _new_game_page(pack: Any, form: Any, error: str | None = None, rolled: Any = None) -> str:
+    scenario = _chosen_scenario(pack, form)
+    return render_template(
+        "new_game.html",
+        pack=pack,
+        packs=sorted(_playable_packs(), key=lambda p: p.name),
+        form=form,
+        error=error,
+        rolled=rolled,
+        scenario=scenario,
+        seating=_seating(pack, scenario),
+    )
+
+
 @bp.get("/games/new")
 def new() -> Any:
+    """The new-game form, for the pack and scenario asked (and any draft the address carries).
+
+    ``part=players`` (from htmx, when the scenario changes) answers the players' part alone,
+    or 204 when the new scenario seats its players as the shown one does.
+    """
     pack = _default_pack()
-    playable = sorted((p for p in packs().values() if p.playable), key=lambda p: p.id)
-    return render_template("new_game.html", pack=pack, packs=playable, form={}, error=None, rolled=None)
+    form = request.args
+    if wants_fragment() and form.get("part") == "players":
+        scenario = _chosen_scenario(pack, form)
+        seating = _seating(pack, scenario)
+        if form.get("seating") == seating["key"]:
+            return "", 204
+        html = render_template(
+            "partials/_new_players.html", pack=pack, form=form, scenario=scenario, seating=seating
+        )
+        return shaped(make_response(html))
+    return shaped(make_response(_new_game_page(pack, form)))
 
 
 @bp.post("/games/new/roll")
@@ -100,9 +178,11 @@ def roll_battleplan() -> Any:
     """Roll for the battleplan (or the scenario): the dice are shown and the pick is made.
 
     The dice travel with the form as roll events, recorded in the new game's log when it starts.
+    When the scenario rolled seats its players otherwise, the players' part comes along too.
     """
     pack = _default_pack()
-    names = [request.form.get(f"name{i}") or f"Player {i + 1}" for i in range(pack.players.max or 2)]
+    form = request.form
+    names = [form.get(f"name{i}") or f"Player {i + 1}" for i in range(pack.players.max or 2)]
     rng = random.SystemRandom()
     if pack.battleplan_roll is not None:
         rolled: Any = dice.battleplan_roll(rng, pack)
@@ -111,7 +191,7 @@ def roll_battleplan() -> Any:
     else:
         abort(404, description=f"{pack.name} has no battleplan tables or scenario roll.")
     events = dice.roll_events(pack, rolled)
-    return render_template(
+    html = render_template(
         "partials/_battleplan_field.html",
         pack=pack,
         rolled=rolled,
@@ -119,6 +199,13 @@ def roll_battleplan() -> Any:
         selected=rolled.scenario,
         roll_events=json.dumps({"scenario": rolled.scenario, "events": events}),
     )
+    scenario = pack.scenario(rolled.scenario)
+    seating = _seating(pack, scenario)
+    if form.get("seating") != seating["key"]:
+        html += render_template(
+            "partials/_new_players.html", pack=pack, form=form, scenario=scenario, seating=seating, oob=True
+        )
+    return html
 
 
 def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
@@ -143,60 +230,94 @@ def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
             games_service().record(game_id, {**event, "id": str(uuid.uuid4()), "type": "roll"})
 
 
+@bp.get("/games")
+def games_again() -> Any:
+    """Where a refused new game's form was sent: the form again (with the draft the address keeps)."""
+    return redirect(url_for("games.new", **request.args.to_dict()), code=303)
+
+
 @bp.post("/games")
 @limited("games")
 def create() -> Any:
     pack = _default_pack()
     form = request.form
-    players = _players(pack, form)
-    data = {
-        "pack": pack.id,
-        "scenario": form.get("scenario"),
-        "points_limit": form.get("points_limit"),
-        "players": players,
-    }
-    made = games_service().create(data)
-    if isinstance(made, Problem):
-        html = render_template(
-            "new_game.html",
-            pack=pack,
-            packs=sorted((p for p in packs().values() if p.playable), key=lambda p: p.id),
-            form=form,
-            error=made.message,
-            rolled=None,
+    scenario = _chosen_scenario(pack, form)
+    players, problem = _players(pack, scenario, form)
+    if problem is None:
+        made = games_service().create(
+            {
+                "pack": pack.id,
+                "scenario": scenario.id if scenario else form.get("scenario"),
+                "points_limit": form.get("points_limit"),
+                "players": players,
+            }
         )
-        return refused(make_response(html, 422), made.message)
+        problem = made.message if isinstance(made, Problem) else None
+    if problem is not None:
+        problem = setup_in_player_words(problem, scenario.name if scenario else pack.name)
+        response = refused(make_response(_new_game_page(pack, form, problem), 422), problem)
+        # The phone's address becomes the form with this draft: a reload shows it again (never a 405).
+        return reload_at(response, url_for("games.new", **_draft(form)))
     game_id, token = made.id, made.edit_token
     _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return no_store(_with_token(response, game_id, token))
+    return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
 
 
-def _players(pack: Any, form: MultiDict[str, str]) -> list[dict[str, Any]]:
-    """The players of the new-game form: as many as the pack allows, sides from the pack.
+def _draft(form: MultiDict[str, str]) -> dict[str, str]:
+    """The new-game form's fields worth keeping in an address (the CSRF token is not one).
 
-    Past the pack's fewest players, a row left blank is no player. With two sides and two
-    players one choice says who takes the first side; otherwise each row names its side.
+    Each is kept only while short: the address must stay within what a front server reads in
+    a request line (gunicorn: 4 KB), or the reload would be refused there.
     """
-    low = pack.players.min or 2
+    kept = {key: form.get(key, "") for key in DRAFT_FIELDS if form.get(key)}
+    for key in list(form)[:60]:
+        prefix = key.rstrip("0123456789")
+        if prefix in DRAFT_ROWS and key != prefix and form.get(key):
+            kept[key] = form.get(key, "")
+    return {key: value for key, value in kept.items() if len(value) <= DRAFT_LONGEST.get(key, 100)}
+
+
+def _players(pack: Any, scenario: Any, form: MultiDict[str, str]) -> tuple[list[dict[str, Any]], str | None]:
+    """The players of the new-game form, as many as the scenario takes, sides from the scenario.
+
+    Past the fewest players, a row left blank is no player. With two sides and two players one
+    choice says who takes the first side; otherwise each row names its side. More names than
+    the scenario takes (a form shown for another scenario) are refused, never dropped unseen.
+    """
+    if scenario is None:
+        what = "battleplan" if pack.battleplan_roll else "scenario"
+        return (
+            [],
+            f"Choose a {what} from the list{' or roll for it' if pack.battleplan_roll or pack.scenario_roll else ''}.",
+        )
+    seating = _seating(pack, scenario)
+    low, high = seating["low"], seating["high"]
     players = []
-    for i in range(pack.players.max or low):
+    for i in range(MAX_ROWS):
         name = form.get(f"name{i}", "")
         if i >= low and not name.strip():
             continue
         players.append(
             {"name": name, "side": form.get(f"side{i}"), "grand_strategy": form.get(f"strategy{i}")}
         )
-    if not pack.sides:
+    if len(players) > high:
+        return [], (f"{scenario.name} is played by {_count(low, high)}: clear the names past player {high}.")
+    sides = seating["sides"]
+    if not sides:
         for player in players:
             player["side"] = None
-    elif not any(player["side"] for player in players):
+    elif not seating["side_per_row"] or not any(player["side"] for player in players):
         # The one choice: who takes the first side; the others take the rest in order.
         first = whole(form.get("first_side", "0")) or 0
-        rest = iter(pack.sides[1:])
+        rest = iter(sides[1:])
         for i, player in enumerate(players):
-            player["side"] = pack.sides[0] if i == first else next(rest, None)
-    return players
+            player["side"] = sides[0] if i == first else next(rest, None)
+    return players, None
+
+
+def _count(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low} to {high} players"
 
 
 # --- a game -----------------------------------------------------------------------------
@@ -375,7 +496,9 @@ def take_seat(game_id: str, token: str) -> Any:
             403, description="This seat link is not valid for the game; ask the table for your seat's code."
         )
     response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return no_store(_with_token(response, game_id, token, _seat_cookie(game_id)))
+    return no_store(
+        phone_games.remember(_with_token(response, game_id, token, _seat_cookie(game_id)), game_id)
+    )
 
 
 @bp.get("/games/<game_id>/join/<token>")
@@ -385,7 +508,7 @@ def join(game_id: str, token: str) -> Any:
     if not store().games.token_ok(game_id, token):
         abort(403, description="This join link is not valid for the game; ask for a new one.")
     response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return no_store(_with_token(response, game_id, token))
+    return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
 
 
 @bp.post("/games/<game_id>/events")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from app.rules import grid
 from app.rules.systems import system_for
 from app.store import GameRow
-from app.web import games_service, pack_errors, packs, store
+from app.web import games_service, pack_errors, packs, phone_games, private_page, store
 from app.web.pages import wants_fragment
 from app.web.systems import web_system_for
 
@@ -73,9 +73,31 @@ def index() -> Any:
         tonight=tonight,
         earlier=earlier,
         packs=packs(),
+        cards=_cards(),
         pack_errors=pack_errors(),
         refresh_seconds=_refresh(),
     )
+
+
+def _cards() -> list[tuple[Any, Any]]:
+    """Each game the home offers, as its pack names it, two-player games first."""
+    playable = sorted((p for p in packs().values() if p.playable), key=lambda p: (p.players.min or 2, p.id))
+    cards = [(pack, card) for pack in playable for card in pack.home_cards()]
+
+    def fewest(item: tuple[Any, Any]) -> int:
+        pack, card = item
+        return pack.players_for(pack.scenario(card.scenario) if card.scenario else None).min or 2
+
+    return sorted(cards, key=fewest)  # stable: two-player games first, each pack's in its order
+
+
+@bp.get("/games/mine")
+def mine() -> Any:
+    """The games this phone started, joined or took a seat in, newest first."""
+    rows = [row for row in (store().games.get(game_id) for game_id in phone_games.ids()) if row is not None]
+    response = make_response(render_template("mine.html", games=_listed(rows)))
+    response.headers["Vary"] = "Cookie"
+    return private_page(response)
 
 
 @bp.get("/packs/<pack_id>")

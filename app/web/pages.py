@@ -35,6 +35,17 @@ def shaped(response: Any, *more: str) -> Any:
     return response
 
 
+def reload_at(response: Any, url: str) -> Any:
+    """Say at which address a form's answer stays on the phone: a GET that shows it again.
+
+    A form's answer rendered in place (a refusal, with its draft) would otherwise stay at the
+    address it was posted to, and a reload there (a phone restoring its tab after the player
+    switched apps) would ask for the form with GET. htmx puts this address in the history.
+    """
+    response.headers["HX-Push-Url"] = url
+    return response
+
+
 def refused(response: Any, message: str | None) -> Any:
     """Put a refusal's sentence in a header, so a script reads it without parsing the HTML.
 

@@ -92,16 +92,33 @@ def seats(
         sides = (scenario.sides if scenario is not None else None) or pack.sides
         labels = [pack.side_label(s) for s in sides] if len(sides) == count else []
         return [
-            {"index": i, "label": labels[i] if labels else f"Player {i + 1}", "player": None}
+            {"index": i, "label": labels[i] if labels else f"Player {i + 1}", "player": None, "army": None}
             for i in range(count)
         ]
     players = list(enumerate(loaded.setup.players))
     order = {side: n for n, side in enumerate(pack.sides)}
     players.sort(key=lambda item: (order.get(item[1].side or "", len(order)), item[0]))
     return [
-        {"index": i, "label": pack.side_label(p.side) if p.side else f"Player {i + 1}", "player": p}
+        {
+            "index": i,
+            "label": pack.side_label(p.side) if p.side else f"Player {i + 1}",
+            "player": p,
+            "army": army_words(loaded.armies.get(i)),
+        }
         for i, p in players
     ]
+
+
+def army_words(attached: dict[str, Any] | None) -> str | None:
+    """A player's army as a sheet names it: faction (subfaction) and the roster's name."""
+    if not attached:
+        return None
+    roster = attached.get("roster") or {}
+    faction = roster.get("faction") or ""
+    if roster.get("subfaction"):
+        faction = f"{faction} ({roster['subfaction']})" if faction else roster["subfaction"]
+    name = roster.get("name")
+    return ", ".join(part for part in (faction, name) if part) or attached.get("name") or "Roster"
 
 
 @bp.get("/games/<game_id>/scoresheet.pdf")

@@ -21,7 +21,7 @@ from app.rules.text import clean_text
 from app.web import games_service, no_store, packs, paper, phone, private_page, qr_response, store
 from app.web.forms import whole
 from app.web.games import edit_token
-from app.web.pages import refused, shaped, wants_fragment
+from app.web.pages import refused, reload_at, shaped, wants_fragment
 from app.web.prints import sheet_pdf
 
 bp = Blueprint("rosters", __name__)
@@ -115,8 +115,9 @@ def new() -> Any:
     pack = packs().get(request.args.get("pack", "")) or builders[-1]
     if pack.army is None:
         pack = builders[-1]
+    # A refused form's reload comes back here with what was typed (see create).
     return render_template(
-        "roster_new.html", pack=pack, builders=builders, form=MultiDict(), error=None, limits=_limits()
+        "roster_new.html", pack=pack, builders=builders, form=request.args, error=None, limits=_limits()
     )
 
 
@@ -145,10 +146,11 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
     if points is None or points <= 0:
         return details, "points_limit must be a whole number of points, such as 2000."
     details["points_limit"] = points
-    faction, problem = _typed(form, "faction")
-    if problem:
-        return details, problem
-    details["faction"] = faction or None
+    for field in ("player", "faction"):
+        value, problem = _typed(form, field)
+        if problem:
+            return details, problem
+        details[field] = value or None
     if pack.grand_strategies:
         details["grand_strategy"] = form.get("grand_strategy") or None
     return details, None
@@ -177,7 +179,8 @@ def create() -> Any:
             error=made.message,
             limits=_limits(),
         )
-        return html, 422
+        typed = {k: v for k, v in request.form.items() if k != "csrf_token" and v and len(v) <= 200}
+        return reload_at(refused(make_response(html, 422), made.message), url_for("rosters.new", **typed))
     return _opened(*made)
 
 
@@ -209,7 +212,8 @@ def import_roster() -> Any:
             error=made.message,
             limits=_limits(),
         )
-        return html, 422
+        # The refusal is the new-roster form's: a reload opens that form (the file is chosen again).
+        return reload_at(refused(make_response(html, 422), made.message), url_for("rosters.new"))
     return _opened(*made)
 
 
@@ -264,7 +268,7 @@ def _import_page(pack: Pack, code: int = 200, **context: Any) -> Any:
         **context,
     }
     response = make_response(render_template("roster_import.html", **values), code)
-    return private_page(response)
+    return private_page(refused(response, values["error"]))
 
 
 @bp.get("/rosters/import")
@@ -273,12 +277,42 @@ def import_list() -> Any:
     return _import_page(_import_pack())
 
 
-def _read_import(pack: Pack) -> tuple[dict[str, Any] | Problem, str, str]:
+# A list sent to be read is kept as a draft and shown at its own address (post, redirect, get):
+# reloading the preview, or a phone restoring the tab after the player copied a line from the
+# other app, shows the pasted list and its fixes again.
+def _posted_draft(pack: Pack) -> dict[str, Any]:
+    """What this POST sent to be read: the pack, the list (text, file or carried file), the seat."""
     carried, data = _import_input(request.form)
+    return {
+        "pack": pack.id,
+        "game": request.form.get("game", ""),
+        "player": request.form.get("player", ""),
+        "upload": carried,
+        "file": base64.b64encode(data).decode("ascii") if isinstance(data, bytes) and not carried else "",
+        "text": data if isinstance(data, str) else "",
+    }
+
+
+def _draft_input(draft: dict[str, Any]) -> tuple[bytes | str, str]:
+    """The list a draft reads, and the text the form shows for it."""
+    if draft.get("upload"):
+        return base64.b64decode(draft["upload"]), ""
+    if draft.get("file"):
+        data = base64.b64decode(draft["file"])
+        return data, _shown_text(data)
+    return str(draft.get("text", "")), str(draft.get("text", ""))
+
+
+def _read_draft(pack: Pack, draft: dict[str, Any]) -> tuple[dict[str, Any] | Problem, str]:
+    data, text = _draft_input(draft)
     remembered = store().rosters.custom_units(pack.id, phone.current_hash())
-    made = list_import.preview(packs(), pack.id, data, remembered)
-    text = data if isinstance(data, str) else ("" if carried else _shown_text(data))
-    return made, text, carried
+    return list_import.preview(packs(), pack.id, data, remembered), text
+
+
+def _to_draft(draft: dict[str, Any], error: str | None = None) -> Any:
+    """Keep the draft (and the sentence to show with it) and send the phone to its page."""
+    draft_id = store().drafts.keep("import", {**draft, "error": error})
+    return redirect(url_for("rosters.import_draft", draft_id=draft_id), code=303)
 
 
 def _shown_text(data: bytes) -> str:
@@ -290,12 +324,37 @@ def _shown_text(data: bytes) -> str:
 
 @bp.post("/rosters/import/preview")
 def import_preview() -> Any:
-    """The roster the list makes, its verdict and every line it could not read: nothing saved."""
-    pack = _import_pack()
-    made, text, carried = _read_import(pack)
+    """Read the list (nothing saved) and show the preview at the draft's own address."""
+    return _to_draft(_posted_draft(_import_pack()))
+
+
+@bp.get("/rosters/import/drafts/<draft_id>")
+def import_draft(draft_id: str) -> Any:
+    """The roster a kept list makes, its verdict and every line it could not read: nothing saved."""
+    draft = store().drafts.get("import", draft_id)
+    if draft is None:
+        return _import_page(
+            _import_pack(),
+            404,
+            error="This list is no longer kept here (a list waits a day at most): paste it or choose its file again.",
+        )
+    pack = packs().get(draft.get("pack", "")) or _import_pack()
+    seat = {"game": draft.get("game", ""), "player": draft.get("player", "")}
+    made, text = _read_draft(pack, draft)
+    upload = draft.get("upload", "")
     if isinstance(made, Problem):
-        return _import_page(pack, 422, text=text, upload=carried, error=made.message)
-    return _import_page(pack, text=text, upload=carried, preview=made, format_name=_format_name(made))
+        return _import_page(pack, 422, text=text, upload=upload, error=made.message, **seat)
+    error = draft.get("error")
+    return _import_page(
+        pack,
+        422 if error else 200,
+        text=text,
+        upload=upload,
+        preview=made,
+        format_name=_format_name(made),
+        error=error,
+        **seat,
+    )
 
 
 def _format_name(made: dict[str, Any]) -> str:
@@ -322,29 +381,28 @@ def import_save_for_game(game_id: str) -> Any:
 
 
 def _save_import(game_id: str | None) -> Any:
+    """Save the roster the list makes; when it cannot be saved yet, back to the draft's page."""
     pack = _import_pack()
-    made, text, carried = _read_import(pack)
+    draft = _posted_draft(pack)
+    made, _text = _read_draft(pack, draft)
     if isinstance(made, Problem):
-        return _import_page(pack, 422, text=text, upload=carried, error=made.message)
+        return _to_draft(draft)  # its page says why the list cannot be read
     # A roster file's lines cannot be edited here, only dropped; a text's dropped lines are gone.
+    carried = draft["upload"]
     unread = [u for u in made["unread"] if not (carried and request.form.get(f"drop_{u['line']}"))]
     if unread:
         first = unread[0]
-        error = (
+        return _to_draft(
+            draft,
             f"Line {first['line']} is still unread: fix it so it reads as a unit, or tick Drop; "
-            f"{len(unread)} line{'s' if len(unread) != 1 else ''} left."
-        )
-        return _import_page(
-            pack, 422, text=text, upload=carried, preview=made, format_name=_format_name(made), error=error
+            f"{len(unread)} line{'s' if len(unread) != 1 else ''} left.",
         )
     player = whole(request.form.get("player", ""))
     if game_id is not None and player is None:
-        return _import_page(
-            pack, 422, text=text, upload=carried, error="player must be a seat of the game: 0, 1, ..."
-        )
+        return _to_draft(draft, "Choose the player whose army this is, from the game's Armies.")
     saved = rosters.create(store(), packs(), made["roster"], phone.current_hash())
     if isinstance(saved, Problem):
-        return _import_page(pack, 422, text=text, upload=carried, error=saved.message)
+        return _to_draft(draft, saved.message)
     roster_id, token = saved
     target = url_for("rosters.show", roster_id=roster_id)
     if game_id is not None:
@@ -352,7 +410,7 @@ def _save_import(game_id: str | None) -> Any:
         if problem:
             # The roster is saved all the same: it is on the phone's list to attach by hand.
             error = f"{problem.message} The roster is saved: attach it from the game's Armies."
-            return _import_page(pack, 422, text=text, upload=carried, error=error)
+            return no_store(_with_token(_to_draft(draft, error), roster_id, token))
         target = url_for("games.show", game_id=game_id)
     return no_store(_with_token(redirect(target, code=303), roster_id, token))
 

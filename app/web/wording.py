@@ -38,3 +38,23 @@ def in_player_words(loaded: Loaded, message: str | None) -> str | None:
     if field and field.group(1) in labels:
         message = labels[field.group(1)] + message[field.end() :]
     return message
+
+
+# A new game's set-up as the API names its fields (players[1].name, players[*].side).
+_SETUP_PLAYER = re.compile(r"players\[(\d+)\]\.([a-z_]+)")
+_SETUP_COUNT = re.compile(r"^players must be a list of ([0-9 to]+) players for [^.]+\.")
+_SETUP_FIELDS = {"points_limit": "The points limit", "scenario": "The scenario", "pack": "The game"}
+
+
+def setup_in_player_words(message: str, what: str) -> str:
+    """A refused new game's sentence as the new-game screen shows it: "Player 2's name", not
+    ``players[1].name``; ``what`` names the scenario (or the game) a count refers to."""
+    message = _SETUP_COUNT.sub(lambda m: f"{what} is played by {m.group(1)} players.", message)
+    message = _SETUP_PLAYER.sub(
+        lambda m: f"Player {int(m.group(1)) + 1}'s {m.group(2).replace('_', ' ')}", message
+    )
+    message = message.replace("players[*].side", "The players' sides")
+    field = _LEADING_FIELD.match(message)
+    if field and field.group(1) in _SETUP_FIELDS:
+        message = _SETUP_FIELDS[field.group(1)] + message[field.end() :]
+    return message[:1].upper() + message[1:]

@@ -120,15 +120,15 @@ def test_a_six_player_three_round_event_from_the_organisers_phone(
                     confirm.click()
                     expect(page.locator(f'.waiting-table[data-table="{table["table"]}"]')).to_have_count(0)
                 continue
-            page.locator("details", has_text="Enter or correct a result").locator("summary").click()
-            form = page.locator("form.result-form")
-            expect(form.locator("#result-table")).to_be_visible()
-            form.locator("#result-table").select_option(str(table["table"]))
-            form.locator("#result-winner").select_option(str(table["players"][0]))
-            form.get_by_label("VP of the first-named player").fill("12")
-            form.get_by_label("VP of the second-named player").fill(str(3 + number))
-            form.get_by_role("button", name="Save the result").click()
+            # One row a table: each player's VP under their name; more VP wins.
+            row = page.locator(f"#result-{table['table']}")
+            row.get_by_label(f"{table['names'][0]}'s VP").fill("12")
+            row.get_by_label(f"{table['names'][1]}'s VP").fill(str(3 + number))
+            row.get_by_role("button", name=f"Save table {table['table']}").click()
             expect(page.locator(f'.waiting-table[data-table="{table["table"]}"]')).to_have_count(0)
+            expect(page.locator(f"#result-{table['table']} .result-status")).to_contain_text(
+                f"{table['names'][0]} wins, 12–{3 + number}"
+            )
         expect(page.locator(".waiting-table")).to_have_count(0)
 
     # Three rounds in: no rematch, the standings the same on the board and the API.

@@ -62,6 +62,7 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.BuyLimits,
         p.BonusPloy,
         p.Contingents,
+        p.HomeCard,
     ]
     missing = [f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in doc]
     assert missing == []

@@ -355,14 +355,15 @@ def test_the_console_runs_a_round_and_needs_the_organiser_link(client):
     assert "Round 1" in page.select_one("#round-h").text and page.select_one(".waiting-table")
     done = client.post(
         f"{console}/result",
-        data={"csrf_token": token, "round": "1", "table": "1", "winner": "draw", "vp_a": "4", "vp_b": "4"},
+        data={"csrf_token": token, "round": "1", "table": "1", "draw": "1", "vp_a": "4", "vp_b": "4"},
     )
     assert done.status_code == 303
     bad = client.post(
         f"{console}/result",
-        data={"csrf_token": token, "round": "1", "table": "1", "winner": "draw", "vp_a": "x", "vp_b": "4"},
+        data={"csrf_token": token, "round": "1", "table": "1", "draw": "1", "vp_a": "x", "vp_b": "4"},
     )
-    assert bad.status_code == 422 and soup(bad).select_one("#form-error").text.startswith("vp")
+    assert bad.status_code == 422
+    assert soup(bad).select_one("#form-error").text.endswith("'s VP must be a whole number from 0 to 10,000.")
     assert not soup(client.get(console)).select_one(".waiting-table")
 
 

@@ -115,7 +115,9 @@ def test_import_screen_fix_a_line_then_save(app, client):
     csrf = _csrf(client)
     text = WARSCROLL_BUILDER.replace("10 x Saurus Knights (120)", "Saurus Knights - 120 pts")
     preview = client.post(
-        "/rosters/import/preview", data={"csrf_token": csrf, "pack": "aos-ghb-2021", "text": text}
+        "/rosters/import/preview",
+        data={"csrf_token": csrf, "pack": "aos-ghb-2021", "text": text},
+        follow_redirects=True,
     )
     assert preview.status_code == 200
     page = soup(preview)
@@ -124,7 +126,9 @@ def test_import_screen_fix_a_line_then_save(app, client):
     assert "615 / 1000 points" in page.select_one(".verdict").text
     # Saving with the line still unread is refused, naming it; nothing is stored.
     refused = client.post(
-        "/rosters/import/save", data={"csrf_token": csrf, "pack": "aos-ghb-2021", "text": text}
+        "/rosters/import/save",
+        data={"csrf_token": csrf, "pack": "aos-ghb-2021", "text": text},
+        follow_redirects=True,
     )
     assert refused.status_code == 422
     assert soup(refused).select_one("#form-error").text.startswith("Line 14 is still unread")
@@ -153,7 +157,9 @@ def test_import_screen_drops_a_line(app, client):
 
 def test_import_screen_refuses_no_list_with_a_sentence(client):
     page = client.post(
-        "/rosters/import/preview", data={"csrf_token": _csrf(client), "pack": "aos-ghb-2021", "text": "hello"}
+        "/rosters/import/preview",
+        data={"csrf_token": _csrf(client), "pack": "aos-ghb-2021", "text": "hello"},
+        follow_redirects=True,
     )
     assert page.status_code == 422
     assert soup(page).select_one("#form-error").text.startswith("text is not an army list")
@@ -166,7 +172,7 @@ def test_save_and_field_it_in_a_seat_of_a_game(app, client):
     action = form.select_one("#import-list")["action"]
     data = {"csrf_token": form.select_one('input[name="csrf_token"]')["value"], "pack": "aos-ghb-2021"}
     data |= {"game": game["id"], "player": "1", "text": WARSCROLL_BUILDER}
-    preview = soup(client.post(action, data=data))
+    preview = soup(client.post(action, data=data, follow_redirects=True))
     save = preview.select_one("#save-import")
     assert save["formaction"] == f"/games/{game['id']}/armies/import"
     saved = client.post(save["formaction"], data=data)
@@ -263,11 +269,15 @@ def test_a_rosz_line_can_be_dropped_on_the_screen(app, client):
         "pack": "aos-ghb-2021",
         "file": (io.BytesIO(packed.getvalue()), "list.rosz"),
     }
-    page = soup(client.post("/rosters/import/preview", data=upload, content_type="multipart/form-data"))
+    page = soup(
+        client.post(
+            "/rosters/import/preview", data=upload, content_type="multipart/form-data", follow_redirects=True
+        )
+    )
     assert [d["id"] for d in page.select(".unread")] == ["unread-6"]
     carried = page.select_one('input[name="upload"]')["value"]
     data = {"csrf_token": csrf, "pack": "aos-ghb-2021", "upload": carried}
-    assert client.post("/rosters/import/save", data=data).status_code == 422
+    assert client.post("/rosters/import/save", data=data, follow_redirects=True).status_code == 422
     saved = client.post("/rosters/import/save", data={**data, "drop_6": "1"})
     assert saved.status_code == 303 and _rosters(app) == 1
     roster = client.get(saved.headers["Location"].replace("/rosters/", "/api/v1/rosters/")).json

@@ -22,7 +22,8 @@ def _start_game(client, scenario="savage-gains", names=("Ann", "Bo")):
 
 def test_home_and_new_game_pages(client):
     home = soup(client.get("/"))
-    assert home.select_one("h1").text == "Tonight's tables"
+    assert home.select_one("h1").text == "Start a game"
+    assert home.select_one("#tonight-h").text == "Tonight's tables"
     assert home.select_one('a[href="/packs/aos-ghb-2021"]').text == "Pitched Battles 2021"
     new = soup(client.get("/games/new"))
     options = [o["value"] for o in new.select("#scenario option") if o["value"]]
@@ -74,7 +75,7 @@ def test_new_game_form_refusal_keeps_what_was_typed(client):
     )
     assert response.status_code == 422
     doc = soup(response)
-    assert doc.select_one("#form-error").text == "players[1].name must be 1 to 40 characters."
+    assert doc.select_one("#form-error").text == "Player 2's name must be 1 to 40 characters."
     assert doc.select_one("#name0")["value"] == "Ann"
 
 

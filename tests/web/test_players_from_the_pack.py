@@ -77,8 +77,10 @@ def test_a_three_player_club_pack_plays_on_every_screen(tmp_path: Path) -> None:
         f"/api/v1/games/{client.post('/games?pack=conquest-first-blood', data=two).headers['Location'].rsplit('/', 1)[1]}"
     ).json
     assert [p["name"] for p in state2["players"]] == ["Ann", "Bo"]
-    # The score sheet has a column and a name line for each of the three.
+    # The score sheet has a line and a VP column named for each of the three, on one page.
     sheet = client.get(f"/games/{game_id}/scoresheet.pdf")
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.data)).pages)
-    assert all(f"Player {n} VP" in text for n in (1, 2, 3)), text
-    assert all(name in text for name in ("Ann", "Bo", "Cy"))
+    pages = PdfReader(io.BytesIO(sheet.data)).pages
+    text = "\n".join(p.extract_text() for p in pages)
+    assert all(f"Player {n}" in text for n in (1, 2, 3)), text
+    assert all(f"{name}\nVP" in text for name in ("Ann", "Bo", "Cy")), text
+    assert len(pages) == 1
