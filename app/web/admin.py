@@ -65,6 +65,24 @@ def admin_password() -> str | None:
     return _password()
 
 
+def password_given(given: str, password: str) -> bool:
+    """Whether ``given`` is the admin password, counted as an attempt from this address first.
+
+    Every way of giving the password (the login form, the events API's bearer) goes through
+    here, so they share one lockout. The attempt is counted before the password is compared,
+    in one statement: a burst of simultaneous guesses gets exactly MAX_FAILURES compared,
+    however they interleave; past them the address gets 429 for FAILURE_WINDOW.
+    """
+    attempt = store().admin.claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
+    if attempt is None:
+        minutes = int(FAILURE_WINDOW.total_seconds() // 60)
+        abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
+    if not hmac.compare_digest(given.encode(), password.encode()):
+        return False
+    store().admin.forget_login_attempt(attempt)
+    return True
+
+
 def signed_in() -> bool:
     """Whether this request carries a live admin session (for admin-only choices on other screens)."""
     return _logged_in()
@@ -140,16 +158,8 @@ def login() -> Any:
     password = _password()
     if password is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
-    # The attempt is counted before the password is compared, in one statement: a burst of
-    # simultaneous guesses gets exactly MAX_FAILURES compared, however they interleave.
-    attempt = store().admin.claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
-    if attempt is None:
-        minutes = int(FAILURE_WINDOW.total_seconds() // 60)
-        abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
-    given = request.form.get("password", "")
-    if not hmac.compare_digest(given.encode(), password.encode()):
+    if not password_given(request.form.get("password", ""), password):
         return render_template("admin_login.html", enabled=True, error="That is not the admin password."), 403
-    store().admin.forget_login_attempt(attempt)
     store().admin.end_sessions(before=_stamp(timedelta(hours=SESSION_HOURS)))  # old logins tidied away
     session_id = secrets.token_urlsafe(32)
     store().admin.start_session(session_id, _password_mark(password))

@@ -9,7 +9,6 @@ session); a player's phone holds that player's own token in its link.
 
 from __future__ import annotations
 
-import hmac
 import random
 from typing import Any
 
@@ -32,7 +31,7 @@ from app.limits import check, limited
 from app.rules.problems import Problem
 from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
-from app.web.admin import admin_password, signed_in
+from app.web.admin import admin_password, password_given, signed_in
 from app.web.api import _body
 from app.web.pages import wants_fragment
 from app.web.prints import sheet_pdf
@@ -67,7 +66,8 @@ def _admin_bearer() -> None:
     given = request.headers.get("Authorization", "")
     if password is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
-    if not given.startswith("Bearer ") or not hmac.compare_digest(given[7:].encode(), password.encode()):
+    # A wrong bearer is a wrong password: counted with the login form's, under one lockout.
+    if not given.startswith("Bearer ") or not password_given(given.removeprefix("Bearer "), password):
         abort(403, description="Authorization must be 'Bearer <MUSTER_ADMIN_PASSWORD>' to create an event.")
 
 

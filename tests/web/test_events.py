@@ -82,6 +82,34 @@ def test_creating_an_event_needs_the_admin_password(client):
     assert made.headers["Cache-Control"] == "no-store"
 
 
+def test_wrong_bearers_are_counted_with_the_login_failures(app):
+    """Issue 27 item 3: the API's bearer is the admin password, so a wrong one is a guess
+    counted under the login's lockout (five from an address in 15 minutes), before comparing."""
+    body = {"name": "Club night", "pack": FB, "points_limit": 500, "rounds": 3}
+    guesser = app.test_client()
+    for n in range(5):
+        wrong = guesser.post("/api/v1/events", json=body, headers={"Authorization": f"Bearer guess-{n}"})
+        assert wrong.status_code == 403, n
+    locked = guesser.post("/api/v1/events", json=body, headers=ADMIN)  # even the right one now
+    assert locked.status_code == 429 and "Too many wrong passwords" in locked.json["error"]
+    # The same lockout holds the login form from that address, and spares another address.
+    login = guesser.post(
+        "/admin/login", data={"csrf_token": csrf_token(guesser, "/admin"), "password": PASSWORD}
+    )
+    assert login.status_code == 429
+    other = app.test_client()
+    made = other.post("/api/v1/events", json=body, headers=ADMIN, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert made.status_code == 201
+
+
+def test_wrong_logins_lock_the_bearer_too(app):
+    client = app.test_client()
+    for _ in range(5):
+        client.post("/admin/login", data={"csrf_token": csrf_token(client, "/admin"), "password": "guess"})
+    body = {"name": "Club night", "pack": FB, "points_limit": 500, "rounds": 3}
+    assert client.post("/api/v1/events", json=body, headers=ADMIN).status_code == 429
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
