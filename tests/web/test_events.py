@@ -364,6 +364,25 @@ def test_signup_is_open_until_the_organiser_closes_it(client, app):
     assert [p["name"] for p in org.get()["players"]] == ["Ann"]
 
 
+@pytest.mark.parametrize("again", ["Dee", "dee ", "  DEE", "Dee\t"])
+def test_a_name_already_signed_up_is_refused(client, again):
+    """Issue 27 item 11: two players the pairings would show as one name cannot be told apart."""
+    event = make_event(client)
+    org = Organiser(client, event)
+    token = csrf_token(client, f"/events/{event['id']}")
+    first = client.post(f"/events/{event['id']}/signup", data={"csrf_token": token, "name": "Dee"})
+    assert first.status_code == 303
+    second = client.post(f"/events/{event['id']}/signup", data={"csrf_token": token, "name": again})
+    assert second.status_code == 409
+    alert = soup(second).select_one("[role=alert]").text
+    assert "name: Dee is already signed up for this event" in alert
+    # The organiser cannot add a second one either (the API names the field the same way).
+    added = org.post("/players", {"name": again}, 409).json
+    assert added["error"].startswith("name: Dee is already signed up")
+    assert [p["name"] for p in org.get()["players"]] == ["Dee"]
+    assert org.add("Dee K")["player"] > 0  # a name told apart is welcome
+
+
 def test_the_console_runs_a_round_and_needs_the_organiser_link(client):
     event = make_event(client)
     assert client.get(f"/events/{event['id']}/console").status_code == 403
