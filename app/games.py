@@ -88,6 +88,10 @@ class Access:
         """A seat token is also an edit token for public entries."""
         return self.table or self.seat is not None
 
+    def may_field(self, player: Any) -> bool:
+        """Whether this phone may field a roster for ``player``: a seat for its own player only."""
+        return self.may_record and (self.seat is None or player == self.seat)
+
 
 class PackMissing(Exception):
     """The game's rulepack is not installed on this server."""

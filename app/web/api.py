@@ -456,6 +456,10 @@ def attach_roster(game_id: str) -> Any:
     data = _body()
     if not isinstance(data, dict):
         return _refuse('The body must be an object such as {"player": 0, "roster": "<roster id>"}.')
+    if not access.may_field(data.get("player")):
+        return _refuse(
+            f"player must be {access.seat}, this seat's own player: a seat fields its own roster only.", 403
+        )
     problem = games_service().attach_roster(game_id, data.get("player"), data.get("roster"))
     if problem:
         return _refuse(problem.message)

@@ -429,7 +429,7 @@ def attach(game_id: str) -> Any:
     if not access.may_record:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
-    if access.seat is not None and number(player) != access.seat:
+    if not access.may_field(number(player)):
         abort(
             403, description="A seat's phone attaches its own player's roster only: the others attach theirs."
         )

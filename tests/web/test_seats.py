@@ -412,6 +412,36 @@ def test_the_pack_page_offers_a_blank_sheet_for_three_to_six_players(client):
     assert form["action"] == f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf"
 
 
+def test_a_seat_fields_its_own_players_roster_only_through_the_api(client):
+    """Issue 27 item 6: the screen refused a seat fielding another's roster; the API does too."""
+    game = made(client)
+    roster = client.post(
+        "/api/v1/rosters",
+        json={"pack": "old-world-rosters", "name": "Grudgebearers", "points_limit": 2000, "entries": []},
+    )
+    assert roster.status_code == 201, roster.json
+    url = f"/api/v1/games/{game['id']}/rosters"
+    for player in (1, 2):
+        other = client.post(
+            url, json={"player": player, "roster": roster.json["id"]}, headers={"X-Seat-Token": seat(game, 0)}
+        )
+        assert other.status_code == 403
+        assert (
+            other.json["error"]
+            == "player must be 0, this seat's own player: a seat fields its own roster only."
+        )
+    assert all(a is None for a in client.get(f"/api/v1/games/{game['id']}").json["armies"])
+    own = client.post(
+        url, json={"player": 0, "roster": roster.json["id"]}, headers={"X-Seat-Token": seat(game, 0)}
+    )
+    assert own.status_code == 201, own.json
+    # The table's edit token fields any player's, as on the table's screen.
+    table = client.post(
+        url, json={"player": 2, "roster": roster.json["id"]}, headers={"X-Edit-Token": game["edit_token"]}
+    )
+    assert table.status_code == 201, table.json
+
+
 # --- contingents against an attached roster ------------------------------------------------------
 def test_convergence_contingents_are_checked_against_the_attached_roster(client):
     """Named vanguard and reinforcements must be the attached roster's units, each once."""
