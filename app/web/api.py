@@ -328,7 +328,9 @@ def post_clock(game_id: str) -> Any:
         abort(404, description="There is no such game.")
     if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to use its clock.", 403)
-    outcome = clocks.record(store(), row, _body())
+    outcome = clocks.record(
+        store(), row, _body(), replayed=request.headers.get("X-Muster-Replay") == "outbox"
+    )
     if outcome.status == "refused" or outcome.state is None:
         return _refuse(outcome.error or "The tap is refused.")
     answer: dict[str, Any] = {"status": outcome.status, "id": outcome.id, "clock": outcome.state.as_dict()}
