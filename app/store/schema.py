@@ -304,3 +304,12 @@ def m011_seats(db: Database) -> None:
         not_null={"token_hash", "sealed"},
         foreign_keys=[("game_id", "games", "id")],
     )
+
+
+@migrations()
+def m014_seat_invites(db: Database) -> None:
+    # The phone that created a game with seats is its table: only it shows the seats' links
+    # (as a hash of its phone id, like every phone id Muster keeps). A seat's link, once
+    # opened on a phone, is not shown again until the table invites that seat again.
+    db["game_seats"].add_column("table_phone", str)
+    db["game_seats"].add_column("taken", str)

@@ -37,10 +37,13 @@ from flask import (
 
 from app import disk, replica, terrain_library
 from app.rules.pack import parse_pack
-from app.web import pack_errors, packs, store
+from app.web import no_store, pack_errors, packs, store
 from app.web.prints import pdf_cache
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
+# Every admin answer (the login, the dashboard, a backup) is kept by no cache: the next user of
+# a shared phone or a proxy must not find the club's admin pages there.
+bp.after_request(no_store)
 
 MAX_FAILURES = 5
 FAILURE_WINDOW = timedelta(minutes=15)

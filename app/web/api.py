@@ -217,10 +217,11 @@ def seize(pack_id: str) -> Any:
 @bp.post("/games")
 @limited("games")
 def create_game() -> Any:
-    made = games_service().create(_body())
+    # The phone (or tool) that makes a game with seats is its table: only it shows their links.
+    made = games_service().create(_body(), table_phone=phone.current_hash())
     if isinstance(made, Problem):
         return _refuse(made.message)
-    return _game_links(made)
+    return phone.keep(_game_links(made))
 
 
 def _game_links(made: game_service.Made) -> Any:
@@ -374,6 +375,7 @@ def check_roster() -> Any:
 
 
 @bp.post("/rosters/import")
+@limited("imports")
 def import_list() -> Any:
     """A list from another tool as a roster preview: JSON ``{pack, text}`` or a multipart upload."""
     upload = request.files.get("file")

@@ -552,12 +552,22 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         opponent=opponent,
         result=result,
         confirmed=bool(result and result.confirmed[0 if side == "a" else 1]),
-        game_link=url_for("games.join", game_id=table.game_id, token=table.game_token)
-        if table is not None and table.game_id and table.game_token
-        else None,
+        game_link=_game_link(table, side),
         error=error,
     )
     return no_store(make_response(html, 422 if error else 200))
+
+
+def _game_link(table: Any, side: str | None) -> str | None:
+    """The link that opens a player's own game: their own seat in a game with seats (the
+    opponent's secrets and seat stay theirs), else the table's join link."""
+    if table is None or not table.game_id or not table.game_token or side is None:
+        return None
+    seats = games_service().seat_tokens(table.game_id, table.game_token)
+    if seats:
+        player = 0 if side == "a" else 1  # the game's players are the table's, a then b
+        return url_for("games.take_seat", game_id=table.game_id, token=seats[player])
+    return url_for("games.join", game_id=table.game_id, token=table.game_token)
 
 
 @bp.get("/events/<event_id>/me/<token>")

@@ -383,6 +383,27 @@ def test_a_name_already_signed_up_is_refused(client, again):
     assert org.add("Dee K")["player"] > 0  # a name told apart is welcome
 
 
+def test_an_event_players_link_opens_their_own_seat_of_a_game_with_seats(app, client):
+    """Issue 27 item 4: in an event game of a seated system (Tunnel Wars), each player's page
+    opens that player's own seat, never the table's link (which listed every seat)."""
+    event = make_event(client, pack="aos-conquest-unbound", scenarios=["tunnel-wars"], points_limit=2000)
+    org = Organiser(client, event)
+    players = {name: org.add(name) for name in ("Ann", "Bo")}
+    table = org.post("/rounds", status=201).json["pairings"][0]
+    for me in players.values():
+        phone = app.test_client()
+        page = soup(phone.get(me["url"].replace("http://localhost", "")))
+        link = page.find("a", string="Open my game")["href"]
+        assert "/seat/" in link and "/join/" not in link
+        opened = phone.get(link)
+        assert opened.status_code == 303
+        game_page = phone.get(opened.headers["Location"])
+        # Player a of the table is the game's first player (seat 0), b the second.
+        assert soup(game_page).select_one("#game")["data-seat"] == str(table["players"].index(me["player"]))
+        assert not soup(game_page).select("#seats")  # no seat's link, the opponent's least of all
+        assert table["game"] in opened.headers["Location"]
+
+
 def test_the_console_runs_a_round_and_needs_the_organiser_link(client):
     event = make_event(client)
     assert client.get(f"/events/{event['id']}/console").status_code == 403
