@@ -31,7 +31,9 @@ WINDOW_SECONDS = 60
 clock: Callable[[], float] = time.time
 # Per address per minute. A club's busiest minute (an organiser setting up six tables, a
 # player fixing a roster and printing it on both paper sizes) stays well under these.
-DEFAULTS = {"games": 6, "rosters": 6, "imports": 4, "terrain": 12, "pdfs": 12}
+# Imports count every list read (each preview, and the read again when it is saved): a
+# player fixing a pasted list's lines previews it a few times.
+DEFAULTS = {"games": 6, "rosters": 6, "imports": 10, "terrain": 12, "pdfs": 12}
 WHAT = {
     "games": "new games",
     "rosters": "new rosters",

@@ -289,6 +289,7 @@ def _shown_text(data: bytes) -> str:
 
 
 @bp.post("/rosters/import/preview")
+@limited("imports")
 def import_preview() -> Any:
     """The roster the list makes, its verdict and every line it could not read: nothing saved."""
     pack = _import_pack()
@@ -303,6 +304,7 @@ def _format_name(made: dict[str, Any]) -> str:
 
 
 @bp.post("/rosters/import/save")
+@limited("imports")
 @limited("rosters")
 def import_save() -> Any:
     """Store the previewed roster."""
@@ -311,6 +313,7 @@ def import_save() -> Any:
 
 # Under the game's own path, so that the game's edit cookie (kept for /games/<id>) comes along.
 @bp.post("/games/<game_id>/armies/import")
+@limited("imports")
 @limited("rosters")
 def import_save_for_game(game_id: str) -> Any:
     """Store the previewed roster and field it in a seat of the game, in one tap."""

@@ -84,6 +84,30 @@ def test_imports_are_limited(client):
     _refused(client.post("/api/v1/games/import", json=exported), "imports", 2)
 
 
+LIST = "Allegiance: Seraphon\nLeaders\nSlann Starmaster (260)\n- General\nTotal: 260 / 2000\n"
+
+
+def test_every_list_read_counts_as_an_import(app, client):
+    """Issue 27 item 2: the API's import and the screen's preview and save each read a list, and
+    each counts under the imports limit, shared with game imports."""
+    api = client.post("/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST})
+    assert api.status_code == 200, api.json
+    token = csrf_token(client, "/rosters/import")
+    form = {"csrf_token": token, "pack": "aos-ghb-2021", "text": LIST}
+    assert client.post("/rosters/import/preview", data=form).status_code == 200
+    _refused(client.post("/rosters/import/preview", data=form), "imports", 2)
+    _refused(client.post("/rosters/import/save", data=form), "imports", 2)
+    _refused(client.post("/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST}), "imports", 2)
+    game = new_game(client)
+    _refused(client.post(f"/games/{game['id']}/armies/import", data={**form, "player": "0"}), "imports", 2)
+    # Another phone imports on.
+    other = app.test_client()
+    answer = other.post(
+        "/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST}, environ_base=OTHER_PHONE
+    )
+    assert answer.status_code == 200
+
+
 def test_rosters_from_the_api_and_the_screen_share_a_limit(client):
     assert (
         client.post("/api/v1/rosters", json={"pack": "conquest-first-blood", "entries": []}).status_code
