@@ -99,24 +99,39 @@ def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> st
     return _env.get_template(template).render(**context, paper=PAPERS[paper])
 
 
-def render(template: str, context: dict[str, Any], paper: str = "a4", cache: Cache | None = None) -> bytes:
+def render(
+    template: str,
+    context: dict[str, Any],
+    paper: str = "a4",
+    cache: Cache | None = None,
+    spent: Callable[[float], None] | None = None,
+    before_layout: Callable[[], None] | None = None,
+) -> bytes:
     """Render a print template to PDF bytes on A4 or US Letter paper.
 
     With a ``cache``, a sheet made before from the same template, data and paper is served
     from it without a layout; a sheet whose layout was stopped recently is refused at once.
+    ``before_layout`` is called when a layout is needed (it may refuse by raising), ``spent``
+    told the seconds the layout took: a PDF from the cache meets neither.
     """
     html = render_html(template, context, paper)
     if cache is None:
-        return _LAYOUT.pdf(html, paper)
+        if before_layout:
+            before_layout()
+        return _LAYOUT.pdf(html, paper, spent=spent)
     key = cache.key(template, paper, html)
     kept = cache.get(key)
     if kept is not None:
         return kept
     if cache.was_slow(key):
         raise PrintTooSlow(LAYOUT_SECONDS)  # a moment ago: not tried again so soon
+    if before_layout:
+        before_layout()
     try:
         # A print of the same sheet that was ahead in the queue may have made it meanwhile.
-        return _LAYOUT.pdf(html, paper, made=lambda: cache.get(key), keep=lambda data: cache.put(key, data))
+        return _LAYOUT.pdf(
+            html, paper, made=lambda: cache.get(key), keep=lambda data: cache.put(key, data), spent=spent
+        )
     except PrintTooSlow:
         cache.mark_slow(key)
         raise
@@ -254,6 +269,7 @@ class Layout:
         paper: str,
         made: Callable[[], bytes | None] | None = None,
         keep: Callable[[bytes], None] | None = None,
+        spent: Callable[[float], None] | None = None,
     ) -> bytes:
         """Lay out the HTML; start the child if there is none, and once more if it died.
 
@@ -273,7 +289,12 @@ class Layout:
                 done = made() if made else None
                 if done is not None:
                     return done
-                data = self._lay_out(html, paper)
+                started = time.monotonic()
+                try:
+                    data = self._lay_out(html, paper)
+                finally:
+                    if spent:  # a layout stopped for its time took that time too
+                        spent(time.monotonic() - started)
                 if keep:
                     keep(data)
                 return data
