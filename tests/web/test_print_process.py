@@ -64,7 +64,7 @@ def test_print_html_cannot_read_files_outside_pdf(layout) -> None:
 
 
 def test_a_layout_failure_is_a_plain_503(client, monkeypatch) -> None:
-    def broken(html: str, paper: str, made=None, keep=None) -> bytes:
+    def broken(html: str, paper: str, made=None, keep=None, spent=None) -> bytes:
         raise pdf.PrintFailed("fonts missing")
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", broken)
@@ -83,9 +83,9 @@ def layouts(monkeypatch) -> list[str]:
     asked: list[str] = []
     real = pdf._LAYOUT.pdf
 
-    def counted(html: str, paper: str, made=None, keep=None) -> bytes:
+    def counted(html: str, paper: str, made=None, keep=None, spent=None) -> bytes:
         asked.append(html)
-        return real(html, paper, made, keep)
+        return real(html, paper, made, keep, spent)
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", counted)
     return asked
