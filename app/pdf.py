@@ -106,19 +106,21 @@ def render(
     cache: Cache | None = None,
     spent: Callable[[float], None] | None = None,
     before_layout: Callable[[], None] | None = None,
+    holder: str | None = None,
 ) -> bytes:
     """Render a print template to PDF bytes on A4 or US Letter paper.
 
     With a ``cache``, a sheet made before from the same template, data and paper is served
     from it without a layout; a sheet whose layout was stopped recently is refused at once.
     ``before_layout`` is called when a layout is needed (it may refuse by raising), ``spent``
-    told the seconds the layout took: a PDF from the cache meets neither.
+    told the seconds the layout took: a PDF from the cache meets neither. ``holder`` (the
+    asking address) may hold one of a worker's printing places at a time.
     """
     html = render_html(template, context, paper)
     if cache is None:
         if before_layout:
             before_layout()
-        return _LAYOUT.pdf(html, paper, spent=spent)
+        return _LAYOUT.pdf(html, paper, spent=spent, holder=holder)
     key = cache.key(template, paper, html)
     kept = cache.get(key)
     if kept is not None:
@@ -130,7 +132,12 @@ def render(
     try:
         # A print of the same sheet that was ahead in the queue may have made it meanwhile.
         return _LAYOUT.pdf(
-            html, paper, made=lambda: cache.get(key), keep=lambda data: cache.put(key, data), spent=spent
+            html,
+            paper,
+            made=lambda: cache.get(key),
+            keep=lambda data: cache.put(key, data),
+            spent=spent,
+            holder=holder,
         )
     except PrintTooSlow:
         cache.mark_slow(key)
@@ -261,6 +268,7 @@ class Layout:
         self._last = 0.0
         self._reaper: threading.Thread | None = None
         self._queued = 0  # request threads printing now, laying out or waiting
+        self._holders: set[str] = set()  # who they print for
         self._queue_lock = threading.Lock()
 
     def pdf(
@@ -270,6 +278,7 @@ class Layout:
         made: Callable[[], bytes | None] | None = None,
         keep: Callable[[bytes], None] | None = None,
         spent: Callable[[float], None] | None = None,
+        holder: str | None = None,
     ) -> bytes:
         """Lay out the HTML; start the child if there is none, and once more if it died.
 
@@ -281,7 +290,13 @@ class Layout:
         with self._queue_lock:
             if self._queued >= QUEUE:
                 raise PrintBusy(f"{QUEUE} prints are already under way in this worker")
+            # One place per asker: a phone sending prints from eight threads at once would
+            # otherwise hold every place, and everyone else's print would be turned away.
+            if holder is not None and holder in self._holders:
+                raise PrintBusy(f"a print for {holder} is already under way in this worker")
             self._queued += 1
+            if holder is not None:
+                self._holders.add(holder)
         try:
             if not self._lock.acquire(timeout=WAIT_SECONDS):
                 raise PrintBusy(f"waited {WAIT_SECONDS:g} s for the layout process")
@@ -303,6 +318,7 @@ class Layout:
         finally:
             with self._queue_lock:
                 self._queued -= 1
+                self._holders.discard(holder or "")
 
     def _lay_out(self, html: str, paper: str) -> bytes:
         deadline = time.monotonic() + LAYOUT_SECONDS  # for both attempts together

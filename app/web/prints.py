@@ -38,6 +38,7 @@ def sheet_pdf(template: str, context: dict[str, Any], paper: str) -> bytes:
         cache=pdf_cache(),
         before_layout=lambda: limits.check_budget("layout"),
         spent=lambda seconds: limits.spend("layout", seconds),
+        holder=request.remote_addr or "unknown",
     )
 
 
