@@ -97,7 +97,7 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from app import create_app, heap
+    from app import access_log, create_app, heap
 
     class Server(BaseApplication):  # type: ignore[misc]
         """gunicorn with gthread workers: it holds 64 keep-alive phones without stalling."""
@@ -123,6 +123,7 @@ def _serve(args: argparse.Namespace) -> None:
                 "graceful_timeout": 10,
                 "keepalive": 5,
                 "accesslog": "-" if args.access_log else None,
+                "logger_class": access_log.RedactingLogger,  # no token reaches the log
                 "errorlog": "-",
                 "post_worker_init": _trim_worker_heap,
             }
@@ -147,6 +148,7 @@ def _serve(args: argparse.Namespace) -> None:
         app = create_app()
     except ValueError as exc:  # a setting Muster cannot use (MUSTER_PROXY): say which, and stop
         sys.exit(str(exc))
+    access_log.learn(app)
     # Templates compiled here are shared by every worker instead of compiled again in each.
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)

@@ -54,8 +54,12 @@ def state(store: Store, row: GameRow) -> ClockState:
     return _fold(row, [_tap(t) for t in store.clocks.taps(row.id)])
 
 
-def record(store: Store, row: GameRow, data: Any) -> Recorded:
-    """Check a tap a client sent and append it; a resent id changes nothing."""
+def record(store: Store, row: GameRow, data: Any, replayed: bool = False) -> Recorded:
+    """Check a tap a client sent and append it; a resent id changes nothing.
+
+    ``replayed``: the tap comes from a phone's outbox (made earlier, maybe offline), so its
+    ``at`` may count (see :func:`app.rules.clock.usable_at`).
+    """
     request, problem = clock.parse(data, len(row.players))
     if request is None:
         return Recorded("refused", problem)
@@ -66,7 +70,8 @@ def record(store: Store, row: GameRow, data: Any) -> Recorded:
         new = Tap(request.id, request.action, datetime.now(UTC), request.player, request.seconds)
         return clock.refusal(_fold(row, taps), new, shown)
 
-    at = clock.write_time(request.at) if request.at else None
+    client_at, refused_at = clock.usable_at(request.at, datetime.now(UTC), replayed)
+    at = clock.write_time(client_at) if client_at else None
     tap = {
         "id": request.id,
         "action": request.action,
@@ -84,8 +89,8 @@ def record(store: Store, row: GameRow, data: Any) -> Recorded:
     counted = clock.times(taps, clock.read_time(row.created))
     index = next(i for i, t in enumerate(taps) if t.id == request.id)
     client_time = counted[index][1]
-    note = None
-    if request.at is not None and not client_time:
+    note = refused_at
+    if client_at is not None and not client_time:
         note = (
             "at was not between the clock's previous tap and the server's time, "
             "so the tap counts from the server's time."

@@ -21,7 +21,7 @@ from app.rules import standings as ranking
 from app.rules.game import parse_setup
 from app.rules.pack import Pack
 from app.rules.problems import Problem
-from app.rules.text import clean_text
+from app.rules.text import clean_text, name_key
 from app.store import Store
 from app.store.events import EventRow, ResultRow, Snapshot, TableRow
 
@@ -58,6 +58,23 @@ def _text(
     if len(text) > most:
         return None, f"{field} must be text of 1 to {most} characters."
     return text, None
+
+
+def _seat_left(name: str, names: list[str]) -> str | None:
+    """Why ``name`` cannot join an event whose players are ``names``: full, or the name taken.
+
+    Two players the board, the pairings and the standings would show under one name cannot
+    be told apart, so a name is taken whatever its capitals and spaces.
+    """
+    if len(names) >= MAX_PLAYERS:
+        return f"This event already has {MAX_PLAYERS} players, the most one may have."
+    taken = next((n for n in names if name_key(n) == name_key(name)), None)
+    if taken is not None:
+        return (
+            f"name: {taken} is already signed up for this event; add an initial or a surname "
+            "so that the pairings tell you apart."
+        )
+    return None
 
 
 def _whole(
@@ -327,12 +344,10 @@ class Events:
                 return Problem.refusal(
                     f"roster must be the id of a stored roster for {event.pack}, or left out."
                 )
-        snap = self.store.events.snapshot(event_id)
-        if snap is not None and len(snap.players) >= MAX_PLAYERS:
-            return Problem.refusal(
-                f"This event already has {MAX_PLAYERS} players, the most one may have.", conflict=True
-            )
-        return self.store.events.add_player(event_id, name or "", club, roster)
+        added = self.store.events.add_player(
+            event_id, name or "", club, roster, judge=lambda names: _seat_left(name or "", names)
+        )
+        return Problem.refusal(added, conflict=True) if isinstance(added, str) else added
 
     def set_dropped(self, snap: Snapshot, player: Any, dropped: bool) -> Problem | None:
         """Drop a player from the next rounds, or bring them back (they play from the next pairing)."""

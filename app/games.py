@@ -88,6 +88,10 @@ class Access:
         """A seat token is also an edit token for public entries."""
         return self.table or self.seat is not None
 
+    def may_field(self, player: Any) -> bool:
+        """Whether this phone may field a roster for ``player``: a seat for its own player only."""
+        return self.may_record and (self.seat is None or player == self.seat)
+
 
 class PackMissing(Exception):
     """The game's rulepack is not installed on this server."""
@@ -181,7 +185,7 @@ class Games:
         return made
 
     # --- writing ------------------------------------------------------------------------
-    def create(self, data: Any) -> Made | Problem:
+    def create(self, data: Any, table_phone: str | None = None) -> Made | Problem:
         """Create a game from a set-up; return its id and tokens, or why it is refused.
 
         A game of a system with secrets gets a seat token per player.
@@ -190,7 +194,7 @@ class Games:
         if setup is None:
             return Problem.refusal(problem or "The set-up is not valid.")
         seats = len(setup.players) if systems.system_for(self.packs[setup.pack], setup.scenario).seated else 0
-        game_id, token = self.store.games.create(setup.as_dict(), seats=seats)
+        game_id, token = self.store.games.create(setup.as_dict(), seats=seats, table_phone=table_phone)
         return Made(game_id, token, self.seat_tokens(game_id, token))
 
     def _against_roster(

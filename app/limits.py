@@ -31,7 +31,13 @@ WINDOW_SECONDS = 60
 clock: Callable[[], float] = time.time
 # Per address per minute. A club's busiest minute (an organiser setting up six tables, a
 # player fixing a roster and printing it on both paper sizes) stays well under these.
-DEFAULTS = {"games": 6, "rosters": 6, "imports": 4, "terrain": 12, "pdfs": 12}
+# Imports count every list read (each preview, and the read again when it is saved): a
+# player fixing a pasted list's lines previews it a few times.
+DEFAULTS = {"games": 6, "rosters": 6, "imports": 10, "terrain": 12, "pdfs": 12, "layout": 20}
+# Budgets: what is counted is an amount, not requests: "layout" is the seconds of PDF layout
+# one address may take a minute (a print served from the PDF cache takes none). Two layout
+# places a worker: 20 s leaves the rest of the minute's layout to every other phone.
+BUDGETS = {"layout": "seconds of page layout"}
 WHAT = {
     "games": "new games",
     "rosters": "new rosters",
@@ -115,6 +121,56 @@ def count(path: str | Path, kind: str, address: str, now: float | None = None) -
     return n, (window + 1) * WINDOW_SECONDS - now
 
 
+def add(path: str | Path, kind: str, address: str, amount: int, now: float | None = None) -> int:
+    """Add ``amount`` to this address's count of ``kind`` this minute; the new total."""
+    now = clock() if now is None else now
+    window = int(now // WINDOW_SECONDS)
+    db = _counts(str(path))
+    (n,) = db.execute(
+        "INSERT INTO counts VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n RETURNING n",
+        (kind, address, window, amount),
+    ).fetchone()
+    if n == amount:  # the first count of a minute clears the minutes before it
+        db.execute("DELETE FROM counts WHERE kind = ? AND window < ?", (kind, window - 1))
+    return int(n)
+
+
+def spent(path: str | Path, kind: str, address: str, now: float | None = None) -> tuple[int, float]:
+    """This address's count of ``kind`` this minute, and the seconds until the minute ends."""
+    now = clock() if now is None else now
+    window = int(now // WINDOW_SECONDS)
+    row = (
+        _counts(str(path))
+        .execute(
+            "SELECT n FROM counts WHERE kind = ? AND address = ? AND window = ?", (kind, address, window)
+        )
+        .fetchone()
+    )
+    return (int(row[0]) if row else 0), (window + 1) * WINDOW_SECONDS - now
+
+
+def check_budget(kind: str) -> None:
+    """Past this address's budget of ``kind`` this minute (see BUDGETS), answer 429."""
+    most = allowed(kind)
+    if most <= 0:
+        return
+    used, left = spent(counts_file(current_app.config["DATABASE"]), kind, request.remote_addr or "unknown")
+    if used < most * 1000:
+        return
+    _refuse(f"Too much printing from this device: at most {most} {BUDGETS[kind]} a minute.", left)
+
+
+def spend(kind: str, seconds: float) -> None:
+    """Count ``seconds`` of ``kind`` against this address's budget (kept in milliseconds)."""
+    if allowed(kind) > 0:
+        add(
+            counts_file(current_app.config["DATABASE"]),
+            kind,
+            request.remote_addr or "unknown",
+            round(seconds * 1000),
+        )
+
+
 def limited(kind: str) -> Callable[[F], F]:
     """Refuse a view with 429 once this address has made more requests of ``kind`` this minute
     than :func:`allowed` lets it."""
@@ -138,8 +194,13 @@ def check(kind: str) -> None:
     n, left = count(counts_file(current_app.config["DATABASE"]), kind, request.remote_addr or "unknown")
     if n <= most:
         return
+    _refuse(f"Too many {WHAT[kind]} from this device: at most {most} a minute.", left)
+
+
+def _refuse(sentence: str, left: float) -> None:
+    """Answer 429 with the sentence, when to try again, and ``Retry-After``."""
     wait = max(1, math.ceil(left))
-    message = f"Too many {WHAT[kind]} from this device: at most {most} a minute. Try again in {wait} seconds."
+    message = f"{sentence} Try again in {wait} seconds."
     if request.path.startswith("/api/"):
         response = make_response(jsonify(error=message), 429)
     else:

@@ -99,24 +99,46 @@ def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> st
     return _env.get_template(template).render(**context, paper=PAPERS[paper])
 
 
-def render(template: str, context: dict[str, Any], paper: str = "a4", cache: Cache | None = None) -> bytes:
+def render(
+    template: str,
+    context: dict[str, Any],
+    paper: str = "a4",
+    cache: Cache | None = None,
+    spent: Callable[[float], None] | None = None,
+    before_layout: Callable[[], None] | None = None,
+    holder: str | None = None,
+) -> bytes:
     """Render a print template to PDF bytes on A4 or US Letter paper.
 
     With a ``cache``, a sheet made before from the same template, data and paper is served
     from it without a layout; a sheet whose layout was stopped recently is refused at once.
+    ``before_layout`` is called when a layout is needed (it may refuse by raising), ``spent``
+    told the seconds the layout took: a PDF from the cache meets neither. ``holder`` (the
+    asking address) may hold one of a worker's printing places at a time.
     """
     html = render_html(template, context, paper)
     if cache is None:
-        return _LAYOUT.pdf(html, paper)
+        if before_layout:
+            before_layout()
+        return _LAYOUT.pdf(html, paper, spent=spent, holder=holder)
     key = cache.key(template, paper, html)
     kept = cache.get(key)
     if kept is not None:
         return kept
     if cache.was_slow(key):
         raise PrintTooSlow(LAYOUT_SECONDS)  # a moment ago: not tried again so soon
+    if before_layout:
+        before_layout()
     try:
         # A print of the same sheet that was ahead in the queue may have made it meanwhile.
-        return _LAYOUT.pdf(html, paper, made=lambda: cache.get(key), keep=lambda data: cache.put(key, data))
+        return _LAYOUT.pdf(
+            html,
+            paper,
+            made=lambda: cache.get(key),
+            keep=lambda data: cache.put(key, data),
+            spent=spent,
+            holder=holder,
+        )
     except PrintTooSlow:
         cache.mark_slow(key)
         raise
@@ -246,6 +268,7 @@ class Layout:
         self._last = 0.0
         self._reaper: threading.Thread | None = None
         self._queued = 0  # request threads printing now, laying out or waiting
+        self._holders: set[str] = set()  # who they print for
         self._queue_lock = threading.Lock()
 
     def pdf(
@@ -254,6 +277,8 @@ class Layout:
         paper: str,
         made: Callable[[], bytes | None] | None = None,
         keep: Callable[[bytes], None] | None = None,
+        spent: Callable[[float], None] | None = None,
+        holder: str | None = None,
     ) -> bytes:
         """Lay out the HTML; start the child if there is none, and once more if it died.
 
@@ -265,7 +290,13 @@ class Layout:
         with self._queue_lock:
             if self._queued >= QUEUE:
                 raise PrintBusy(f"{QUEUE} prints are already under way in this worker")
+            # One place per asker: a phone sending prints from eight threads at once would
+            # otherwise hold every place, and everyone else's print would be turned away.
+            if holder is not None and holder in self._holders:
+                raise PrintBusy(f"a print for {holder} is already under way in this worker")
             self._queued += 1
+            if holder is not None:
+                self._holders.add(holder)
         try:
             if not self._lock.acquire(timeout=WAIT_SECONDS):
                 raise PrintBusy(f"waited {WAIT_SECONDS:g} s for the layout process")
@@ -273,7 +304,12 @@ class Layout:
                 done = made() if made else None
                 if done is not None:
                     return done
-                data = self._lay_out(html, paper)
+                started = time.monotonic()
+                try:
+                    data = self._lay_out(html, paper)
+                finally:
+                    if spent:  # a layout stopped for its time took that time too
+                        spent(time.monotonic() - started)
                 if keep:
                     keep(data)
                 return data
@@ -282,6 +318,7 @@ class Layout:
         finally:
             with self._queue_lock:
                 self._queued -= 1
+                self._holders.discard(holder or "")
 
     def _lay_out(self, html: str, paper: str) -> bytes:
         deadline = time.monotonic() + LAYOUT_SECONDS  # for both attempts together

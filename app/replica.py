@@ -51,7 +51,7 @@ def replica_url(value: str | None) -> str | None:
         return None
     allowed = (
         "MUSTER_REPLICA must be a replica address: file:///folder, sftp://user@host/folder "
-        f"or s3://bucket/folder, not {value!r}."
+        f"or s3://bucket/folder, not {masked(value)!r}."
     )
     try:
         parts = urlsplit(value)
@@ -66,6 +66,22 @@ def replica_url(value: str | None) -> str | None:
     if parts.scheme == "s3" and not parts.netloc:
         raise ReplicaError(allowed)
     return value
+
+
+def masked(value: str) -> str:
+    """Any text given as MUSTER_REPLICA with what could be a password replaced by ***.
+
+    For a refusal, where the setting may be too broken to parse as an address: whatever sits
+    between the user name's colon and the last ``@`` (``sftp://club:pw@/x``,
+    ``club:pw@host:/srv``) is hidden.
+    """
+    at = value.rfind("@")
+    if at < 0:
+        return value
+    head = value[:at]
+    start = head.find("//") + 2 if "//" in head else 0
+    colon = head.find(":", start)
+    return value if colon < 0 else f"{head[: colon + 1]}***{value[at:]}"
 
 
 def shown(url: str) -> str:

@@ -7,9 +7,11 @@ each player may use, or none). Who is running, the time each player has used and
 of time are folded from the taps and never stored.
 
 Each tap has the server's time it was received and, from a phone replaying taps it made
-offline, the client's time ``at`` of the tap itself. The clock takes ``at`` only within sane
-bounds: not after the server received the tap, not before the tap before it (nor before the
-game began); otherwise the server's time counts. So the times a clock uses never go back.
+offline, the client's time ``at`` of the tap itself. The clock takes ``at`` only from a tap
+replayed from a phone's outbox, at most MOST_BACKDATE before it arrived (:func:`usable_at`),
+and then within sane bounds: not after the server received the tap, not before the tap before
+it (nor before the game began); otherwise the server's time counts. So the times a clock uses
+never go back, and a live tap cannot move a player's time onto the opponent by backdating.
 
 Taps belong to no game system: they are not the game's rules events (they never count
 toward its event limit and undo never reaches them).
@@ -20,7 +22,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.rules.problems import field_name
@@ -31,6 +33,9 @@ MOST_SECONDS = 24 * 3600
 # How many taps one game's clock keeps: a tap a turn, with room to spare.
 MOST_TAPS = 5000
 KEYS = {"id", "action", "player", "at", "seconds"}
+# How long a phone may have held a tap in its outbox (offline at the table) and still have
+# it count from when it was made; a tap replayed later counts from its arrival.
+MOST_BACKDATE = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,30 @@ def read_time(raw: str) -> datetime:
     """A time Muster wrote (ISO 8601, UTC when no offset is given)."""
     when = datetime.fromisoformat(raw)
     return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+def usable_at(at: datetime | None, received: datetime, replayed: bool) -> tuple[datetime | None, str | None]:
+    """The client's time of a tap the clock may weigh at all, or ``None`` and why not.
+
+    Only a tap replayed from a phone's outbox was made before it was sent: a live tap is made
+    as it arrives, so its ``at`` is never taken (else a player could backdate a pass and hand
+    their own minutes to the opponent). A replayed one counts from ``at`` if it was made at
+    most MOST_BACKDATE before it arrived; :func:`times` then checks it against the taps.
+    """
+    if at is None:
+        return None, None
+    if not replayed:
+        return None, (
+            "at counts only for a tap replayed from the phone's outbox (X-Muster-Replay: outbox), "
+            "so this tap counts from the server's time."
+        )
+    if received - at > MOST_BACKDATE:
+        minutes = int(MOST_BACKDATE.total_seconds() // 60)
+        return None, (
+            f"at was more than {minutes} minutes before the server received the tap, "
+            "so the tap counts from the server's time."
+        )
+    return at, None
 
 
 def times(taps: Sequence[Tap], opened: datetime) -> list[tuple[datetime, bool]]:

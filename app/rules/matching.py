@@ -24,16 +24,20 @@ from app.rules.pack import Pack
 SYSTEM_GAMES = {"aos-pitched-battles": "aos", "conquest-first-blood": "conquest", "old-world": "old-world"}
 AOS_KINDS = {"unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"}
 
-_COUNT = re.compile(r"^\d+\s*x?\s+|\s+x\s*\d+$|\s+\d+\s*x$")
+# "2 x " before a name, " x2" or " 2x" after it. The blanks before a count are tried from the
+# start of their run only ((?<!\s)), never from each blank of it.
+_COUNT = re.compile(r"^\d++(?:\s*+x\s++|\s++)|(?<!\s)\s++x\s*+\d++$|(?<!\s)\s++\d++\s*+x$")
+_APOSTROPHES = re.compile(r"['\u2018\u2019`]")
+_NOT_NAME = re.compile(r"[^a-z0-9]+")
 
 
 def name_key(name: str) -> str:
     """A name as matching compares it: no case, accents, punctuation, or "x" counts."""
     # Apostrophes, straight or curly, join a word (Be'lakor, Be’Lakor: one word either way).
-    text = re.sub(r"['\u2018\u2019`]", "", name)
+    text = _APOSTROPHES.sub("", name)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold().strip()
     text = _COUNT.sub("", text)
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+    return " ".join(_NOT_NAME.sub(" ", text).split())
 
 
 @dataclass

@@ -31,3 +31,8 @@ def clean_text(text: str, *, notes: bool = False) -> str:
     if notes:
         return text.replace("\r\n", "\n").replace("\r", "\n").translate(_NOTES).strip()
     return " ".join(text.translate(_NAME).split())
+
+
+def name_key(text: str) -> str:
+    """What two names a player would read as the same share: "Dee", "dee " and "DEE" alike."""
+    return clean_text(text).casefold()

@@ -10,7 +10,7 @@ its game's edit token, which the players' phones are handed as their game link.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,10 +187,30 @@ class Events:
         return [{k: v for k, v in r.items() if k != "event_id"} for r in rows]
 
     # --- players ------------------------------------------------------------------------
-    def add_player(self, event_id: str, name: str, club: str | None, roster: str | None) -> tuple[int, str]:
-        """Sign a player up; return their id and their own token (their phone's link)."""
+    def add_player(
+        self,
+        event_id: str,
+        name: str,
+        club: str | None,
+        roster: str | None,
+        judge: Callable[[list[str]], str | None] | None = None,
+    ) -> tuple[int, str] | str:
+        """Sign a player up; return their id and their own token (their phone's link).
+
+        ``judge`` is given the names already signed up, inside the transaction, so that two
+        sign-ups at once are judged one after the other; the sentence it returns (if any) is
+        returned instead and nobody is added.
+        """
         token = new_edit_token()
         with self._c.immediate():
+            if judge is not None:
+                names = [
+                    r["name"]
+                    for r in self._c.query("SELECT name FROM event_players WHERE event_id = ?", [event_id])
+                ]
+                refusal = judge(names)
+                if refusal is not None:
+                    return refusal
             cursor = self._c.db.conn.execute(
                 "INSERT INTO event_players (event_id, token_hash, name, club, roster, dropped, created) "
                 "VALUES (?, ?, ?, ?, ?, 0, ?)",

@@ -63,17 +63,19 @@ class Games:
         game_id: str | None = None,
         created: str | None = None,
         seats: int = 0,
+        table_phone: str | None = None,
     ) -> tuple[str, str]:
         """Store a new game's set-up; return its id and its edit token.
 
-        ``seats`` players get a seat token each (read back with ``seats.tokens`` and the edit token).
+        ``seats`` players get a seat token each (read back with ``seats.tokens`` and the edit
+        token); ``table_phone`` is the hash of the phone that made it, the only one shown them.
         """
         game_id = game_id or new_id()
         token = new_edit_token()
         with self._c.immediate():
             self._insert(setup, game_id, token, created or now())
             if seats:
-                self.seats.insert(game_id, token, seats)
+                self.seats.insert(game_id, token, seats, table_phone)
         return game_id, token
 
     def import_game(

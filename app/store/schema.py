@@ -316,3 +316,12 @@ def m014_drafts(db: Database) -> None:
         not_null={"kind", "body", "created"},
     )
     db["drafts"].create_index(["created"])
+
+
+@migrations()
+def m015_seat_invites(db: Database) -> None:
+    # The phone that created a game with seats is its table: only it shows the seats' links
+    # (as a hash of its phone id, like every phone id Muster keeps). A seat's link, once
+    # opened on a phone, is not shown again until the table invites that seat again.
+    db["game_seats"].add_column("table_phone", str)
+    db["game_seats"].add_column("taken", str)

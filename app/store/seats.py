@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from app.store.connection import Connection, new_edit_token, token_hash, token_matches
+from app.store.connection import Connection, new_edit_token, now, token_hash, token_matches
 
 
 def _pad(edit_token: str, game_id: str, player: int, size: int) -> bytes:
@@ -42,8 +42,9 @@ class Seats:
     def __init__(self, connection: Connection) -> None:
         self._c = connection
 
-    def insert(self, game_id: str, edit_token: str, count: int) -> list[str]:
-        """Give each of ``count`` players a new seat token (inside the caller's transaction)."""
+    def insert(self, game_id: str, edit_token: str, count: int, table_phone: str | None = None) -> list[str]:
+        """Give each of ``count`` players a new seat token (inside the caller's transaction);
+        ``table_phone`` is the hash of the phone that made the game, its table."""
         tokens = [new_edit_token() for _ in range(count)]
         self._c.db["game_seats"].insert_all(
             {
@@ -51,10 +52,43 @@ class Seats:
                 "player": player,
                 "token_hash": token_hash(token),
                 "sealed": seal(token, edit_token, game_id, player),
+                "table_phone": table_phone,
+                "taken": None,
             }
             for player, token in enumerate(tokens)
         )
         return tokens
+
+    def is_table(self, game_id: str, phone_hash: str | None) -> bool:
+        """Whether the phone of this hash made the game (it alone shows the seats' links)."""
+        if not phone_hash:
+            return False
+        rows = self._c.query("SELECT table_phone FROM game_seats WHERE game_id = ? LIMIT 1", [game_id])
+        return bool(rows and rows[0]["table_phone"]) and hmac.compare_digest(
+            rows[0]["table_phone"], phone_hash
+        )
+
+    def taken(self, game_id: str) -> set[int]:
+        """The players whose seat link has been opened on a phone (and not invited again since)."""
+        rows = self._c.query(
+            "SELECT player FROM game_seats WHERE game_id = ? AND taken IS NOT NULL", [game_id]
+        )
+        return {row["player"] for row in rows}
+
+    def take(self, game_id: str, player: int) -> None:
+        """A phone opened this seat's link: the table stops showing it."""
+        with self._c.writer():
+            self._c.db.conn.execute(
+                "UPDATE game_seats SET taken = ? WHERE game_id = ? AND player = ? AND taken IS NULL",
+                [now(), game_id, player],
+            )
+
+    def invite_again(self, game_id: str, player: int) -> None:
+        """The table shows this seat's link again (a player's new phone, a lost tab)."""
+        with self._c.writer():
+            self._c.db.conn.execute(
+                "UPDATE game_seats SET taken = NULL WHERE game_id = ? AND player = ?", [game_id, player]
+            )
 
     def player_of(self, game_id: str, token: str | None) -> int | None:
         """Which player's seat ``token`` opens, or ``None`` (every seat compared in constant time)."""

@@ -37,10 +37,13 @@ from flask import (
 
 from app import disk, replica, terrain_library
 from app.rules.pack import parse_pack
-from app.web import pack_errors, packs, store
+from app.web import no_store, pack_errors, packs, store
 from app.web.prints import pdf_cache
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
+# Every admin answer (the login, the dashboard, a backup) is kept by no cache: the next user of
+# a shared phone or a proxy must not find the club's admin pages there.
+bp.after_request(no_store)
 
 MAX_FAILURES = 5
 FAILURE_WINDOW = timedelta(minutes=15)
@@ -63,6 +66,24 @@ def _address() -> str:
 def admin_password() -> str | None:
     """The admin password, or ``None`` when admin is switched off (for the events API's bearer)."""
     return _password()
+
+
+def password_given(given: str, password: str) -> bool:
+    """Whether ``given`` is the admin password, counted as an attempt from this address first.
+
+    Every way of giving the password (the login form, the events API's bearer) goes through
+    here, so they share one lockout. The attempt is counted before the password is compared,
+    in one statement: a burst of simultaneous guesses gets exactly MAX_FAILURES compared,
+    however they interleave; past them the address gets 429 for FAILURE_WINDOW.
+    """
+    attempt = store().admin.claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
+    if attempt is None:
+        minutes = int(FAILURE_WINDOW.total_seconds() // 60)
+        abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
+    if not hmac.compare_digest(given.encode(), password.encode()):
+        return False
+    store().admin.forget_login_attempt(attempt)
+    return True
 
 
 def signed_in() -> bool:
@@ -140,16 +161,8 @@ def login() -> Any:
     password = _password()
     if password is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
-    # The attempt is counted before the password is compared, in one statement: a burst of
-    # simultaneous guesses gets exactly MAX_FAILURES compared, however they interleave.
-    attempt = store().admin.claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
-    if attempt is None:
-        minutes = int(FAILURE_WINDOW.total_seconds() // 60)
-        abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
-    given = request.form.get("password", "")
-    if not hmac.compare_digest(given.encode(), password.encode()):
+    if not password_given(request.form.get("password", ""), password):
         return render_template("admin_login.html", enabled=True, error="That is not the admin password."), 403
-    store().admin.forget_login_attempt(attempt)
     store().admin.end_sessions(before=_stamp(timedelta(hours=SESSION_HOURS)))  # old logins tidied away
     session_id = secrets.token_urlsafe(32)
     store().admin.start_session(session_id, _password_mark(password))

@@ -217,10 +217,11 @@ def seize(pack_id: str) -> Any:
 @bp.post("/games")
 @limited("games")
 def create_game() -> Any:
-    made = games_service().create(_body())
+    # The phone (or tool) that makes a game with seats is its table: only it shows their links.
+    made = games_service().create(_body(), table_phone=phone.current_hash())
     if isinstance(made, Problem):
         return _refuse(made.message)
-    return _game_links(made)
+    return phone.keep(_game_links(made))
 
 
 def _game_links(made: game_service.Made) -> Any:
@@ -328,7 +329,9 @@ def post_clock(game_id: str) -> Any:
         abort(404, description="There is no such game.")
     if not token_ok:
         return _refuse("X-Edit-Token must hold this game's edit token to use its clock.", 403)
-    outcome = clocks.record(store(), row, _body())
+    outcome = clocks.record(
+        store(), row, _body(), replayed=request.headers.get("X-Muster-Replay") == "outbox"
+    )
     if outcome.status == "refused" or outcome.state is None:
         return _refuse(outcome.error or "The tap is refused.")
     answer: dict[str, Any] = {"status": outcome.status, "id": outcome.id, "clock": outcome.state.as_dict()}
@@ -372,6 +375,7 @@ def check_roster() -> Any:
 
 
 @bp.post("/rosters/import")
+@limited("imports")
 def import_list() -> Any:
     """A list from another tool as a roster preview: JSON ``{pack, text}`` or a multipart upload."""
     upload = request.files.get("file")
@@ -456,6 +460,10 @@ def attach_roster(game_id: str) -> Any:
     data = _body()
     if not isinstance(data, dict):
         return _refuse('The body must be an object such as {"player": 0, "roster": "<roster id>"}.')
+    if not access.may_field(data.get("player")):
+        return _refuse(
+            f"player must be {access.seat}, this seat's own player: a seat fields its own roster only.", 403
+        )
     problem = games_service().attach_roster(game_id, data.get("player"), data.get("roster"))
     if problem:
         return _refuse(problem.message)

@@ -50,7 +50,7 @@ def tap(game_id: str) -> Any:
     if token is None:
         abort(403, description="Only this game's players can use its clock: open the join link first.")
     data, problem = form_tap(request.form)
-    outcome = clocks.record(store(), row, data) if problem is None else None
+    outcome = clocks.record(store(), row, data, replayed=replayed()) if problem is None else None
     if outcome is not None and outcome.status == "refused":
         problem = outcome.error
     if not wants_fragment():
@@ -58,6 +58,11 @@ def tap(game_id: str) -> Any:
             abort(422, description=problem)
         return redirect(url_for("games.show", game_id=game_id), code=303)
     return refused(_strip(row, True, problem, 422 if problem else 200), problem)
+
+
+def replayed() -> bool:
+    """Whether the tap comes from the phone's outbox (static/outbox.js marks its replays)."""
+    return request.headers.get("X-Muster-Replay") == "outbox"
 
 
 def form_tap(form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:

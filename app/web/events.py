@@ -9,7 +9,6 @@ session); a player's phone holds that player's own token in its link.
 
 from __future__ import annotations
 
-import hmac
 import random
 from typing import Any
 from urllib.parse import urlencode
@@ -33,7 +32,7 @@ from app.limits import check, limited
 from app.rules.problems import Problem
 from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
-from app.web.admin import admin_password, signed_in
+from app.web.admin import admin_password, password_given, signed_in
 from app.web.api import _body
 from app.web.forms import whole
 from app.web.pages import refused, reload_at, wants_fragment
@@ -71,7 +70,8 @@ def _admin_bearer() -> None:
     given = request.headers.get("Authorization", "")
     if password is None:
         abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
-    if not given.startswith("Bearer ") or not hmac.compare_digest(given[7:].encode(), password.encode()):
+    # A wrong bearer is a wrong password: counted with the login form's, under one lockout.
+    if not given.startswith("Bearer ") or not password_given(given.removeprefix("Bearer "), password):
         abort(403, description="Authorization must be 'Bearer <MUSTER_ADMIN_PASSWORD>' to create an event.")
 
 
@@ -612,12 +612,22 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         opponent=opponent,
         result=result,
         confirmed=bool(result and result.confirmed[0 if side == "a" else 1]),
-        game_link=url_for("games.join", game_id=table.game_id, token=table.game_token)
-        if table is not None and table.game_id and table.game_token
-        else None,
+        game_link=_game_link(table, side),
         error=error,
     )
     return no_store(make_response(html, 422 if error else 200))
+
+
+def _game_link(table: Any, side: str | None) -> str | None:
+    """The link that opens a player's own game: their own seat in a game with seats (the
+    opponent's secrets and seat stay theirs), else the table's join link."""
+    if table is None or not table.game_id or not table.game_token or side is None:
+        return None
+    seats = games_service().seat_tokens(table.game_id, table.game_token)
+    if seats:
+        player = 0 if side == "a" else 1  # the game's players are the table's, a then b
+        return url_for("games.take_seat", game_id=table.game_id, token=seats[player])
+    return url_for("games.join", game_id=table.game_id, token=table.game_token)
 
 
 @bp.get("/events/<event_id>/me/<token>")

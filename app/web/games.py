@@ -250,7 +250,8 @@ def create() -> Any:
                 "scenario": scenario.id if scenario else form.get("scenario"),
                 "points_limit": form.get("points_limit"),
                 "players": players,
-            }
+            },
+            table_phone=phone.current_hash(),
         )
         problem = made.message if isinstance(made, Problem) else None
     if problem is not None:
@@ -261,7 +262,7 @@ def create() -> Any:
     game_id, token = made.id, made.edit_token
     _record_rolls(game_id, form.get("rolls"), form.get("scenario"))
     response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
+    return phone.keep(no_store(phone_games.remember(_with_token(response, game_id, token), game_id)))
 
 
 def _draft(form: MultiDict[str, str]) -> dict[str, str]:
@@ -363,21 +364,37 @@ def _view(
     }
 
 
+def is_table(game_id: str, token: str | None) -> bool:
+    """Whether this phone is the game's table: it holds the edit token and made the game.
+
+    A phone that joined by the join link holds the same edit token, so the phone's id tells
+    them apart (app/web/phone.py): the seats' links are the table's to hand out, no one else's.
+    """
+    return token is not None and store().games.seats.is_table(game_id, phone.known_hash())
+
+
 def _seat_links(loaded: games.Loaded, token: str | None) -> list[dict[str, Any]]:
-    """Each seat's link and QR code, for the table screen (the phone holding the edit token)."""
-    if token is None or not loaded.system.seated:
+    """Each seat for the table screen: its link and QR code, or, once a phone has opened it,
+    that it is taken (with the way to invite it again). Empty on every other phone."""
+    if not loaded.system.seated or not is_table(loaded.row.id, token):
         return []
     names = [p.name for p in loaded.setup.players]
     tokens = games_service().seat_tokens(loaded.row.id, token)
-    return [
-        {
+    taken = store().games.seats.taken(loaded.row.id)
+    seats = []
+    for player, seat_token in enumerate(tokens):
+        seat: dict[str, Any] = {
             "player": player,
             "name": names[player] if player < len(names) else f"Player {player + 1}",
-            "url": url_for("games.take_seat", game_id=loaded.row.id, token=seat_token, _external=True),
-            "qr": url_for("games.seat_qr", game_id=loaded.row.id, player=player),
+            "taken": player in taken,
         }
-        for player, seat_token in enumerate(tokens)
-    ]
+        if player in taken:
+            seat["invite"] = url_for("games.invite_seat", game_id=loaded.row.id, player=player)
+        else:
+            seat["url"] = url_for("games.take_seat", game_id=loaded.row.id, token=seat_token, _external=True)
+            seat["qr"] = url_for("games.seat_qr", game_id=loaded.row.id, player=player)
+        seats.append(seat)
+    return seats
 
 
 @bp.get("/games/<game_id>")
@@ -388,9 +405,28 @@ def show(game_id: str) -> Any:
     # Anyone may pass on the plain game link: it opens the game to watch, never to edit.
     context["watch_url"] = url_for("games.show", game_id=game_id, _external=True)
     if token:
-        context["join_url"] = url_for("games.join", game_id=game_id, token=token, _external=True)
-    response = make_response(render_template("game.html", **context))
-    return private_page(shaped(response, "Cookie"))
+        context["join_link"] = url_for("games.join_link", game_id=game_id)
+    response = shaped(make_response(render_template("game.html", **context)), "Cookie")
+    # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
+    # other game page carries none (the join link is fetched when shown) and is kept offline.
+    if any(s.get("url") for s in context["seats"]):
+        return no_store(response)
+    return private_page(response)
+
+
+@bp.get("/games/<game_id>/join-link")
+def join_link(game_id: str) -> Any:
+    """The join link, fetched when "Score on a second phone" is opened: it carries the edit
+    token, so it is kept by no cache, and the game page it is shown on carries none."""
+    token = edit_token(game_id)
+    if token is None:
+        abort(403, description="Only a phone that records in this game can show its join link.")
+    url = url_for("games.join", game_id=game_id, token=token, _external=True)
+    template = "partials/_token_link.html" if wants_fragment() else "token_link.html"
+    back = url_for("games.show", game_id=game_id)
+    response = make_response(render_template(template, url=url, label="Join link", back=back))
+    response.vary.add("HX-Request")
+    return no_store(response)
 
 
 @bp.get("/games/<game_id>/version")
@@ -472,16 +508,22 @@ def join_qr(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/seats/<int:player>.svg")
 def seat_qr(game_id: str, player: int) -> Any:
-    """The QR code of a seat's link: only for the table screen (the phone holding the edit token)."""
+    """The QR code of a seat's link: only for the table screen (the phone that made the game),
+    and only while no phone has opened that seat (or the table has invited it again)."""
     token = edit_token(game_id)
-    if token is None:
+    if not is_table(game_id, token):
         abort(
             403,
             description="Only the table's phone (the one that started the game) can show the seats' codes.",
         )
-    tokens = games_service().seat_tokens(game_id, token)
+    tokens = games_service().seat_tokens(game_id, token or "")
     if not 0 <= player < len(tokens):
         abort(404, description="player must be a seat of this game, 0 to the number of players less one.")
+    if player in store().games.seats.taken(game_id):
+        abort(
+            403,
+            description="This seat is taken on a phone: invite it again on the table screen to show its code.",
+        )
     url = url_for("games.take_seat", game_id=game_id, token=tokens[player], _external=True)
     return qr_response(url, private=True)
 
@@ -491,14 +533,31 @@ def take_seat(game_id: str, token: str) -> Any:
     """A player opens their seat on their phone: it keeps the seat's token and shows their secrets."""
     if not store().games.exists(game_id):
         abort(404, description="There is no such game.")
-    if store().games.seats.player_of(game_id, token) is None:
+    player = store().games.seats.player_of(game_id, token)
+    if player is None:
         abort(
             403, description="This seat link is not valid for the game; ask the table for your seat's code."
         )
+    store().games.seats.take(game_id, player)  # the table stops showing it
     response = redirect(url_for("games.show", game_id=game_id), code=303)
     return no_store(
         phone_games.remember(_with_token(response, game_id, token, _seat_cookie(game_id)), game_id)
     )
+
+
+@bp.post("/games/<game_id>/seats/<int:player>/invite")
+def invite_seat(game_id: str, player: int) -> Any:
+    """The table shows a taken seat's link again, on purpose (a player's new phone)."""
+    if not store().games.exists(game_id):
+        abort(404, description="There is no such game.")
+    if not is_table(game_id, edit_token(game_id)):
+        abort(
+            403, description="Only the table's phone (the one that started the game) can invite a seat again."
+        )
+    if not 0 <= player < store().games.seats.player_count(game_id):
+        abort(404, description="player must be a seat of this game, 0 to the number of players less one.")
+    store().games.seats.invite_again(game_id, player)
+    return redirect(url_for("games.show", game_id=game_id, _anchor="seats"), code=303)
 
 
 @bp.get("/games/<game_id>/join/<token>")
@@ -552,7 +611,7 @@ def attach(game_id: str) -> Any:
     if not access.may_record:
         abort(403, description="Only this game's players can attach rosters: open the join link first.")
     player = request.form.get("player", "")
-    if access.seat is not None and number(player) != access.seat:
+    if not access.may_field(number(player)):
         abort(
             403, description="A seat's phone attaches its own player's roster only: the others attach theirs."
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from app import games, pdf
+from app import games, limits, pdf
 from app.limits import limited
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
@@ -26,8 +26,20 @@ CACHE_MB = 32
 
 
 def sheet_pdf(template: str, context: dict[str, Any], paper: str) -> bytes:
-    """A print template as a PDF, served from the PDF cache when made before from the same data."""
-    return pdf.render(template, context, paper, cache=pdf_cache())
+    """A print template as a PDF, served from the PDF cache when made before from the same data.
+
+    A layout's seconds count against the asking address's layout budget (app/limits.py): one
+    phone cannot keep the layout busy for everyone, however it defeats the cache.
+    """
+    return pdf.render(
+        template,
+        context,
+        paper,
+        cache=pdf_cache(),
+        before_layout=lambda: limits.check_budget("layout"),
+        spent=lambda seconds: limits.spend("layout", seconds),
+        holder=request.remote_addr or "unknown",
+    )
 
 
 def pdf_cache() -> pdf.Cache:

@@ -323,6 +323,7 @@ def _shown_text(data: bytes) -> str:
 
 
 @bp.post("/rosters/import/preview")
+@limited("imports")
 def import_preview() -> Any:
     """Read the list (nothing saved) and show the preview at the draft's own address."""
     return _to_draft(_posted_draft(_import_pack()))
@@ -362,6 +363,7 @@ def _format_name(made: dict[str, Any]) -> str:
 
 
 @bp.post("/rosters/import/save")
+@limited("imports")
 @limited("rosters")
 def import_save() -> Any:
     """Store the previewed roster."""
@@ -370,6 +372,7 @@ def import_save() -> Any:
 
 # Under the game's own path, so that the game's edit cookie (kept for /games/<id>) comes along.
 @bp.post("/games/<game_id>/armies/import")
+@limited("imports")
 @limited("rosters")
 def import_save_for_game(game_id: str) -> Any:
     """Store the previewed roster and field it in a seat of the game, in one tap."""

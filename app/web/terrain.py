@@ -399,6 +399,10 @@ def card(game_id: str) -> Any:
         k.id: k for k in (context["pack"].terrain.keywords if context["pack"].terrain else [])
     }
     context["mysterious"] = lambda roll: terrain.mysterious_effect(context["pack"], roll)
+    pieces = [s.piece for s in context["loaded"].state.ordered]
+    # Each rule is printed once, after the table (in the pack's order), not in every row.
+    context["used_keywords"] = [k for k in context["keywords"] if any(k in p.keywords for p in pieces)]
+    context["garrisons"] = any(p.kind == "garrison" for p in pieces)
     response = Response(sheet_pdf("terrain_card.html", context, chosen), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="terrain-{game_id}.pdf"'
     return response

@@ -19,7 +19,7 @@ import pytest
 
 from app import list_import
 from app.rules import army
-from app.rules.lists import read_list
+from app.rules.lists import files, read_list
 from app.rules.matching import name_key
 from app.rules.problems import Problem
 
@@ -863,3 +863,75 @@ def test_absurd_numbers_are_unread_or_refused_never_a_crash(packs, pack, text, p
         return
     assert not isinstance(made, Problem), made
     assert (made["verdict"]["points"], unread_lines(made)) == (points, unread)
+
+
+# --- issue 27, items 2 and 8: numbers and shapes a roster file cannot hold are a sentence ------------
+def _nested(depth: int) -> str:
+    inner = '<selection name="Liberator" type="model"><costs><cost name="pts" value="1"/></costs>'
+    deep = "".join(f'<selection name="Layer {i}" type="upgrade"><selections>' for i in range(depth))
+    close = "</selections></selection>" * depth
+    return ROS.replace("<selections>\n", f"<selections>\n{deep}{inner}</selection>{close}\n", 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "sentence"),
+    [
+        (('value="1000.0"/></costLimits>', 'value="abc"/></costLimits>'),
+         "the roster file's points limit must be a number of points under 1,000,000, not 'abc'"),
+        (('value="340.0"', 'value="inf"'), "the roster file's costs must be a number of points under 1,000,000, not 'inf'"),
+        (('value="340.0"', 'value="nan"'), "the roster file's costs must be a number of points under 1,000,000, not 'nan'"),
+        (('value="340.0"', 'value="1e308"'), "the roster file's costs must be a number of points under 1,000,000, not '1e308'"),
+        (('value="340.0"', 'value="-1e308"'), "the roster file's costs must be a number of points under 1,000,000"),
+    ],
+    ids=["limit-abc", "cost-inf", "cost-nan", "cost-1e308", "cost-minus"],
+)  # fmt: skip
+def test_a_roster_files_impossible_number_is_refused_with_a_sentence(packs, change, sentence):
+    text = ROS.replace(*change, 1)
+    assert text != ROS
+    for data in (text.encode(), _zip({"list.ros": text.encode()})):
+        assert refused(packs, "aos-ghb-2021", data).startswith(sentence)
+
+
+def test_costs_that_add_past_a_million_are_refused(packs):
+    many = "".join(
+        f'<selection name="Big {i}" type="upgrade"><costs><cost name="pts" value="999999"/></costs></selection>'
+        for i in range(3)
+    )
+    text = ROS.replace(
+        '<selection name="Stormdrake Guard" type="unit">',
+        f'<selection name="Stormdrake Guard" type="unit"><selections>{many}</selections>',
+        1,
+    )
+    assert "must add up to under 1,000,000 points" in refused(packs, "aos-ghb-2021", text.encode())
+
+
+def test_selections_nested_900_deep_are_refused_not_a_crash(packs):
+    assert (
+        imported(packs, "aos-ghb-2021", _nested(10).encode())["verdict"]["points"] > 0
+    )  # a deep but real one
+    for depth in (45, 900):
+        message = refused(packs, "aos-ghb-2021", _nested(depth).encode())
+        assert message == (
+            "the roster file nests its entries more than 64 deep; a roster nests a dozen: "
+            "save it again from BattleScribe or New Recruit."
+        )
+
+
+def test_a_rosz_of_too_many_entries_is_refused_while_it_is_read(packs):
+    # 41,000 selections pack into a .rosz of a few KB (the size bound alone let it through).
+    one = '<selection name="Skink" type="model"><costs><cost name="pts" value="1"/></costs></selection>'
+    flood = ROS.replace("<selections>\n", "<selections>\n" + one * 41_000, 1).encode()
+    packed = _zip({"flood.ros": flood})
+    assert len(packed) < 60_000 and len(flood) < files.MAX_ROS_BYTES
+    assert refused(packs, "aos-ghb-2021", packed) == (
+        "the roster file holds more than 20,000 entries and options; "
+        "a whole army holds a few thousand: is it one roster?"
+    )
+
+
+def test_a_text_of_too_many_lines_is_refused(packs):
+    text = WARSCROLL_BUILDER + "\n" * 3000
+    lines = text.count("\n") + 1
+    assert refused(packs, "aos-ghb-2021", text) == (
+        f"text must be at most 2,000 lines; this one has {lines:,}: paste one army list."
+    )

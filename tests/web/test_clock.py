@@ -28,9 +28,12 @@ class Clock:
     def __init__(self, client: FlaskClient, game: dict[str, Any]) -> None:
         self.client, self.id, self.token = client, game["id"], game["edit_token"]
 
-    def tap(self, token: str | None = None, **body: Any) -> Any:
+    def tap(self, token: str | None = None, live: bool = False, **body: Any) -> Any:
+        """A tap through the API, as a phone replays it from its outbox (``live``: made now)."""
         body = {"id": uid(), **body}
         headers = {"X-Edit-Token": token if token is not None else self.token}
+        if not live:
+            headers["X-Muster-Replay"] = "outbox"
         return self.client.post(f"/api/v1/games/{self.id}/clock", json=body, headers=headers)
 
     def ok(self, **body: Any) -> dict[str, Any]:
@@ -80,7 +83,7 @@ def test_a_new_games_clock_is_stopped(clock):
 
 
 def test_start_pass_pause_and_limit_answer_201_with_the_clock(app, client):
-    game, opened = opened_earlier(app, minutes=30)
+    game, opened = opened_earlier(app, minutes=12)
     clock = Clock(client, game)
     t = lambda minutes: stamp(opened + timedelta(minutes=minutes))  # noqa: E731
     started = clock.ok(action="start", at=t(1))
@@ -229,6 +232,52 @@ def test_a_client_time_out_of_bounds_gives_way_to_the_servers(app, client, when)
     assert 299 <= answer["clock"]["used"][0] <= 320
 
 
+def test_a_live_taps_backdated_time_is_not_taken(app, client):
+    """Issue 27 item 9: Ann runs for 4 minutes, then passes with an `at` a second after her
+    start: live, it would have charged Bo her minutes. Only an outbox replay brings its time."""
+    game, opened = opened_earlier(app, minutes=10)
+    clock = Clock(client, game)
+    clock.ok(action="start", at=stamp(opened + timedelta(minutes=5)))  # replayed: Ann from minute 5
+    answer = clock.tap(live=True, action="pass", at=stamp(opened + timedelta(minutes=5, seconds=1)))
+    assert answer.status_code == 201 and answer.json["time"] == "server"
+    assert answer.json["note"] == (
+        "at counts only for a tap replayed from the phone's outbox (X-Muster-Replay: outbox), "
+        "so this tap counts from the server's time."
+    )
+    used = answer.json["clock"]["used"]
+    assert used[0] >= 299 and used[1] < 5  # Ann's five minutes stay hers
+
+
+def test_the_strips_live_tap_counts_from_the_server_and_its_replay_from_when_it_was_made(app, client):
+    game, opened = opened_earlier(app, minutes=10)
+    join(client, game)
+    url = f"/games/{game['id']}/clock"
+    token = soup(client.get(f"/games/{game['id']}")).select_one('meta[name="csrf-token"]')["content"]
+    start = {"csrf_token": token, "id": uid(), "action": "start", "player": "0"}
+    start["at"] = stamp(opened + timedelta(minutes=1))
+    assert client.post(url, data=start, headers=HX).status_code == 200  # live: from now, not minute 1
+    assert Clock(client, game).state()["since"] > stamp(opened + timedelta(minutes=9))
+    passed = {
+        "csrf_token": token,
+        "id": uid(),
+        "action": "pass",
+        "at": stamp(datetime.now(UTC) - timedelta(seconds=30)),
+    }
+    assert client.post(url, data=passed, headers={**HX, "X-Muster-Replay": "outbox"}).status_code == 200
+    assert Clock(client, game).state()["running"] == 1
+
+
+def test_a_tap_replayed_long_after_it_was_made_counts_from_its_arrival(app, client):
+    game, _ = opened_earlier(app, minutes=40)
+    clock = Clock(client, game)
+    clock.ok(action="start", at=stamp(datetime.now(UTC) - timedelta(minutes=30)))
+    answer = clock.ok(action="pause", at=stamp(datetime.now(UTC) - timedelta(minutes=20)))
+    assert answer["time"] == "server"
+    assert answer["note"] == (
+        "at was more than 15 minutes before the server received the tap, so the tap counts from the server's time."
+    )
+
+
 # --- the strip on the game page -----------------------------------------------------------------------
 def _page_game(client: FlaskClient) -> tuple[dict[str, Any], Any]:
     made = new_game(client)
@@ -374,7 +423,7 @@ def test_a_backup_keeps_the_clock(app, clock):
 
 
 def test_the_strip_says_who_is_out_of_time(app, client):
-    game, opened = opened_earlier(app, minutes=20, players=3)
+    game, opened = opened_earlier(app, minutes=12, players=3)
     clock = Clock(client, game)
     at = lambda minutes: stamp(opened + timedelta(minutes=minutes))  # noqa: E731
     clock.ok(action="start", at=at(1))

@@ -82,6 +82,34 @@ def test_creating_an_event_needs_the_admin_password(client):
     assert made.headers["Cache-Control"] == "no-store"
 
 
+def test_wrong_bearers_are_counted_with_the_login_failures(app):
+    """Issue 27 item 3: the API's bearer is the admin password, so a wrong one is a guess
+    counted under the login's lockout (five from an address in 15 minutes), before comparing."""
+    body = {"name": "Club night", "pack": FB, "points_limit": 500, "rounds": 3}
+    guesser = app.test_client()
+    for n in range(5):
+        wrong = guesser.post("/api/v1/events", json=body, headers={"Authorization": f"Bearer guess-{n}"})
+        assert wrong.status_code == 403, n
+    locked = guesser.post("/api/v1/events", json=body, headers=ADMIN)  # even the right one now
+    assert locked.status_code == 429 and "Too many wrong passwords" in locked.json["error"]
+    # The same lockout holds the login form from that address, and spares another address.
+    login = guesser.post(
+        "/admin/login", data={"csrf_token": csrf_token(guesser, "/admin"), "password": PASSWORD}
+    )
+    assert login.status_code == 429
+    other = app.test_client()
+    made = other.post("/api/v1/events", json=body, headers=ADMIN, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert made.status_code == 201
+
+
+def test_wrong_logins_lock_the_bearer_too(app):
+    client = app.test_client()
+    for _ in range(5):
+        client.post("/admin/login", data={"csrf_token": csrf_token(client, "/admin"), "password": "guess"})
+    body = {"name": "Club night", "pack": FB, "points_limit": 500, "rounds": 3}
+    assert client.post("/api/v1/events", json=body, headers=ADMIN).status_code == 429
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -334,6 +362,46 @@ def test_signup_is_open_until_the_organiser_closes_it(client, app):
     late = client.post(f"/events/{event['id']}/signup", data={"csrf_token": token, "name": "Bo"})
     assert late.status_code == 409 and "closed" in late.get_data(True)
     assert [p["name"] for p in org.get()["players"]] == ["Ann"]
+
+
+@pytest.mark.parametrize("again", ["Dee", "dee ", "  DEE", "Dee\t"])
+def test_a_name_already_signed_up_is_refused(client, again):
+    """Issue 27 item 11: two players the pairings would show as one name cannot be told apart."""
+    event = make_event(client)
+    org = Organiser(client, event)
+    token = csrf_token(client, f"/events/{event['id']}")
+    first = client.post(f"/events/{event['id']}/signup", data={"csrf_token": token, "name": "Dee"})
+    assert first.status_code == 303
+    second = client.post(f"/events/{event['id']}/signup", data={"csrf_token": token, "name": again})
+    assert second.status_code == 409
+    alert = soup(second).select_one("[role=alert]").text
+    assert "name: Dee is already signed up for this event" in alert
+    # The organiser cannot add a second one either (the API names the field the same way).
+    added = org.post("/players", {"name": again}, 409).json
+    assert added["error"].startswith("name: Dee is already signed up")
+    assert [p["name"] for p in org.get()["players"]] == ["Dee"]
+    assert org.add("Dee K")["player"] > 0  # a name told apart is welcome
+
+
+def test_an_event_players_link_opens_their_own_seat_of_a_game_with_seats(app, client):
+    """Issue 27 item 4: in an event game of a seated system (Tunnel Wars), each player's page
+    opens that player's own seat, never the table's link (which listed every seat)."""
+    event = make_event(client, pack="aos-conquest-unbound", scenarios=["tunnel-wars"], points_limit=2000)
+    org = Organiser(client, event)
+    players = {name: org.add(name) for name in ("Ann", "Bo")}
+    table = org.post("/rounds", status=201).json["pairings"][0]
+    for me in players.values():
+        phone = app.test_client()
+        page = soup(phone.get(me["url"].replace("http://localhost", "")))
+        link = page.find("a", string="Open my game")["href"]
+        assert "/seat/" in link and "/join/" not in link
+        opened = phone.get(link)
+        assert opened.status_code == 303
+        game_page = phone.get(opened.headers["Location"])
+        # Player a of the table is the game's first player (seat 0), b the second.
+        assert soup(game_page).select_one("#game")["data-seat"] == str(table["players"].index(me["player"]))
+        assert not soup(game_page).select("#seats")  # no seat's link, the opponent's least of all
+        assert table["game"] in opened.headers["Location"]
 
 
 def test_the_console_runs_a_round_and_needs_the_organiser_link(client):

@@ -84,6 +84,30 @@ def test_imports_are_limited(client):
     _refused(client.post("/api/v1/games/import", json=exported), "imports", 2)
 
 
+LIST = "Allegiance: Seraphon\nLeaders\nSlann Starmaster (260)\n- General\nTotal: 260 / 2000\n"
+
+
+def test_every_list_read_counts_as_an_import(app, client):
+    """Issue 27 item 2: the API's import and the screen's preview and save each read a list, and
+    each counts under the imports limit, shared with game imports."""
+    api = client.post("/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST})
+    assert api.status_code == 200, api.json
+    token = csrf_token(client, "/rosters/import")
+    form = {"csrf_token": token, "pack": "aos-ghb-2021", "text": LIST}
+    assert client.post("/rosters/import/preview", data=form).status_code == 200
+    _refused(client.post("/rosters/import/preview", data=form), "imports", 2)
+    _refused(client.post("/rosters/import/save", data=form), "imports", 2)
+    _refused(client.post("/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST}), "imports", 2)
+    game = new_game(client)
+    _refused(client.post(f"/games/{game['id']}/armies/import", data={**form, "player": "0"}), "imports", 2)
+    # Another phone imports on.
+    other = app.test_client()
+    answer = other.post(
+        "/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST}, environ_base=OTHER_PHONE
+    )
+    assert answer.status_code == 200
+
+
 def test_rosters_from_the_api_and_the_screen_share_a_limit(client):
     assert (
         client.post("/api/v1/rosters", json={"pack": "conquest-first-blood", "entries": []}).status_code
@@ -187,3 +211,46 @@ def test_threads_opening_a_new_counts_file_at_once_all_count(tmp_path):
         for t in threads:
             t.join(30)
         assert errors == [] and sorted(numbers) == list(range(1, 9))
+
+
+def test_printing_is_budgeted_in_seconds_of_layout_per_address(tmp_path):
+    """Issue 27 item 7: one phone asking for prints the cache cannot serve (each a new layout)
+    gets at most LIMIT_LAYOUT seconds of layout a minute; a print from the cache costs none."""
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "LIMIT_PDFS": 0,
+            "LIMIT_LAYOUT": 2,
+        }
+    )
+    client = app.test_client()
+    counts = limits.counts_file(app.config["DATABASE"])
+    sheet = "/packs/aos-ghb-2021/scenarios/{}/scoresheet.pdf?paper={}"
+    warm = app.test_client().get(sheet.format("savage-gains", "a4"), environ_base=OTHER_PHONE)
+    assert warm.status_code == 200  # another phone starts the layout process
+    assert client.get(sheet.format("savage-gains", "a4")).status_code == 200  # from the cache
+    assert limits.spent(counts, "layout", "127.0.0.1")[0] == 0
+    scenarios = [s.id for s in app.extensions["muster.packs"]["aos-ghb-2021"].playable]
+    answers = []
+    for scenario in scenarios:  # a new sheet each time: each a layout
+        for paper in ("a4", "letter"):
+            answers.append(client.get(sheet.format(scenario, paper)))
+            if answers[-1].status_code != 200:
+                break
+        if answers[-1].status_code != 200:
+            break
+    assert answers[-1].status_code == 429, [a.status_code for a in answers]
+    assert len(answers) > 1 and limits.spent(counts, "layout", "127.0.0.1")[0] >= 2000
+    wait = int(answers[-1].headers["Retry-After"])
+    assert 1 <= wait <= 60
+    assert soup(answers[-1]).select_one(".alert").text == (
+        "Too much printing from this device: at most 2 seconds of page layout a minute. "
+        f"Try again in {wait} seconds."
+    )
+    # A sheet already made is still served; another phone prints on.
+    assert client.get(sheet.format("savage-gains", "a4")).status_code == 200
+    assert (
+        app.test_client().get(sheet.format(scenarios[1], "a4"), environ_base=OTHER_PHONE).status_code == 200
+    )

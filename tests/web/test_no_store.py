@@ -59,3 +59,37 @@ def test_pages_kept_offline_are_private_not_no_store(client: FlaskClient) -> Non
         response = client.get(path)
         assert response.status_code == 200, path
         assert response.headers["Cache-Control"] == "private, no-cache", path
+
+
+def test_the_editors_game_page_carries_no_token_and_its_join_link_is_no_store(client: FlaskClient) -> None:
+    """Issue 27 item 13: the game page a phone keeps for offline play holds no token; the join
+    link is fetched when "Score on a second phone" is shown, and that answer is no-store."""
+    game = new_game(client)
+    client.get(game["join_url"].replace("http://localhost", ""))
+    page = client.get(f"/games/{game['id']}")
+    assert game["edit_token"] not in page.get_data(as_text=True)
+    assert page.headers["Cache-Control"] == "private, no-cache"
+    loader = soup(page).select_one("details.share .token-link")
+    link = client.get(loader["hx-get"], headers={"HX-Request": "true"})
+    assert link.headers["Cache-Control"] == "no-store"
+    assert soup(link).select_one("input.copy")["value"] == game["join_url"]
+    # Without scripts the same address is a page of its own, no-store too.
+    whole = client.get(loader.select_one("a")["href"])
+    assert whole.headers["Cache-Control"] == "no-store" and game["join_url"] in whole.get_data(as_text=True)
+    # A watcher gets no join link.
+    assert client.application.test_client().get(loader["hx-get"]).status_code == 403
+
+
+def test_admin_pages_are_no_store(tmp_path) -> None:
+    from app import create_app
+
+    club = create_app(
+        {"DATABASE": str(tmp_path / "m.sqlite"), "TESTING": True, "SECRET_KEY": "t", "ADMIN_PASSWORD": "pw"}
+    )
+    admin = club.test_client()
+    assert admin.get("/admin").headers["Cache-Control"] == "no-store"  # the login form
+    token = soup(admin.get("/admin")).select_one("input[name=csrf_token]")["value"]
+    assert admin.post("/admin/login", data={"csrf_token": token, "password": "pw"}).status_code == 303
+    dashboard = admin.get("/admin")
+    assert "backup.sqlite" in dashboard.get_data(as_text=True)
+    assert dashboard.headers["Cache-Control"] == "no-store"

@@ -64,7 +64,7 @@ def test_print_html_cannot_read_files_outside_pdf(layout) -> None:
 
 
 def test_a_layout_failure_is_a_plain_503(client, monkeypatch) -> None:
-    def broken(html: str, paper: str, made=None, keep=None) -> bytes:
+    def broken(html: str, paper: str, made=None, keep=None, spent=None, holder=None) -> bytes:
         raise pdf.PrintFailed("fonts missing")
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", broken)
@@ -83,9 +83,9 @@ def layouts(monkeypatch) -> list[str]:
     asked: list[str] = []
     real = pdf._LAYOUT.pdf
 
-    def counted(html: str, paper: str, made=None, keep=None) -> bytes:
+    def counted(html: str, paper: str, made=None, keep=None, spent=None, holder=None) -> bytes:
         asked.append(html)
-        return real(html, paper, made, keep)
+        return real(html, paper, made, keep, spent, holder)
 
     monkeypatch.setattr(pdf._LAYOUT, "pdf", counted)
     return asked
@@ -119,7 +119,15 @@ def test_two_prints_of_one_new_sheet_at_once_make_one_layout(app, monkeypatch) -
 
     monkeypatch.setattr(pdf._LAYOUT, "_lay_out", held)
     answers: list = []
-    prints = [threading.Thread(target=lambda: answers.append(app.test_client().get(BLANK))) for _ in range(2)]
+    # Two phones (two addresses: one phone holds one printing place) ask for the same sheet.
+    prints = [
+        threading.Thread(
+            target=lambda n=n: answers.append(
+                app.test_client().get(BLANK, environ_base={"REMOTE_ADDR": f"10.0.0.{n}"})
+            )
+        )
+        for n in (1, 2)
+    ]
     for t in prints:
         t.start()
     deadline = time.monotonic() + 10
@@ -195,6 +203,30 @@ def test_a_print_waits_for_its_turn_only_so_long(monkeypatch) -> None:
     release.set()
     holder.join(10)
     assert layout._queued == 0
+
+
+def test_one_asker_holds_one_printing_place(monkeypatch) -> None:
+    """Issue 27 item 7: a phone printing from many threads at once held both of a worker's
+    places, and every other phone's print was turned away (503): it holds one."""
+    layout = pdf.Layout()
+    release = threading.Event()
+    monkeypatch.setattr(layout, "_lay_out", lambda html, paper: release.wait(30) and b"%PDF")
+    monkeypatch.setattr(pdf, "QUEUE", 2)
+    first = threading.Thread(target=layout.pdf, args=("<p>first</p>", "a4"), kwargs={"holder": "10.0.0.2"})
+    first.start()
+    while layout._queued == 0:
+        time.sleep(0.01)
+    with pytest.raises(pdf.PrintBusy, match=re.escape("a print for 10.0.0.2 is already under way")):
+        layout.pdf("<p>again</p>", "a4", holder="10.0.0.2")
+    other: list[bytes] = []
+    second = threading.Thread(target=lambda: other.append(layout.pdf("<p>mine</p>", "a4", holder="10.0.0.3")))
+    second.start()
+    while layout._queued < 2:  # the other phone took the second place, waiting its turn
+        time.sleep(0.01)
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert other == [b"%PDF"] and layout._queued == 0 and not layout._holders
 
 
 def test_a_layout_past_its_time_is_stopped_and_the_next_print_works(layout, monkeypatch) -> None:

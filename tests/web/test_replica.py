@@ -134,6 +134,25 @@ def test_the_admin_page_says_replication_is_off_and_the_home_page_says_nothing(c
     assert "MUSTER_REPLICA must be a replica address" in section.select_one("[role=alert]").text
 
 
+@pytest.mark.parametrize(
+    "value, seen",
+    [
+        ("sftp://club:hunter2@/srv/muster", "sftp://club:***@/srv/muster"),
+        ("club:hunter2@backup.local:/srv/muster", "club:***@backup.local:/srv/muster"),
+        ("sftp//club:hunt@r2@backup.local", "sftp//club:***@backup.local"),
+    ],
+)
+def test_a_broken_replica_address_hides_its_password_on_admin(club, admin, value, seen) -> None:  # noqa: F811
+    """Issue 27 item 12: the refusal names the setting back, with the password masked."""
+    club.config["REPLICA"] = value
+    alert = soup(admin.get("/admin")).select_one("#replication [role=alert]").text
+    assert "hunt" not in alert and "r2" not in alert
+    assert f"not {seen!r}." in alert
+    with pytest.raises(replica.ReplicaError) as refused:
+        replica.replica_url(value)
+    assert "hunt" not in str(refused.value)
+
+
 def _litestream(database: str, url: str) -> subprocess.Popen[bytes]:
     config = replica.write_config(database, url)
     return subprocess.Popen([replica.binary(), "replicate", "-no-expand-env", "-config", str(config)])

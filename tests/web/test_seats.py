@@ -36,7 +36,7 @@ def body(players: tuple[str, ...] = NAMES, scenario: str = "altar-of-the-gods") 
 def made(client: FlaskClient, players: tuple[str, ...] = NAMES) -> dict[str, Any]:
     answer = client.post("/api/v1/games", json=body(players))
     assert answer.status_code == 201, answer.json
-    return answer.json
+    return {**answer.json, "creator": client}
 
 
 def post(client: FlaskClient, game: dict[str, Any], event: dict[str, Any], **headers: str) -> Any:
@@ -67,9 +67,11 @@ def bought(client: FlaskClient) -> dict[str, Any]:
 
 
 def phone(app: Flask, game: dict[str, Any], who: str | int | None) -> FlaskClient:
-    """A phone: the table's (``"table"``, by the join link), a seat's (by its link) or a watcher's."""
-    client = app.test_client()
-    if who == "table":
+    """A phone: the table's (the phone that made the game, ``"table"``, with the join link's
+    cookie too), another phone that joined by the join link (``"joined"``), a seat's (by its
+    link) or a watcher's."""
+    client = game["creator"] if who == "table" else app.test_client()
+    if who in ("table", "joined"):
         assert client.get(f"/games/{game['id']}/join/{game['edit_token']}").status_code == 303
     elif who is not None:
         link = game["seats"][who]["url"].split("localhost", 1)[1]
@@ -146,6 +148,69 @@ def test_the_table_screen_shows_each_seats_link_and_qr_code(app):
         assert not soup(type("R", (), {"data": html})()).select("#seats")
         assert not any(s["token"].encode() in html for s in game["seats"][1:])
         assert other.get(f"/games/{game['id']}/seats/1.svg").status_code == 403
+
+
+def test_a_phone_that_joined_by_the_join_link_is_shown_no_seat(app):
+    """Issue 27 item 5: the edit token is no master key: only the phone that made the game (the
+    table) shows the seats' links; another phone holding the join link records, but sees none."""
+    game = made(app.test_client())
+    joined = phone(app, game, "joined")
+    page = joined.get(f"/games/{game['id']}")
+    assert page.status_code == 200 and soup(page).select_one("form.step-form, #game form")
+    assert not soup(page).select("#seats")
+    assert not any(s["token"].encode() in page.data for s in game["seats"])
+    for player in range(3):
+        assert joined.get(f"/games/{game['id']}/seats/{player}.svg").status_code == 403
+    # Its join link still works, fetched when shown (it carries no seat).
+    link = joined.get(f"/games/{game['id']}/join-link", headers={"HX-Request": "true"})
+    assert link.status_code == 200 and game["edit_token"].encode() in link.data
+    assert not any(s["token"].encode() in link.data for s in game["seats"])
+
+
+def test_a_taken_seat_is_not_shown_again_until_the_table_invites_it(app):
+    game = made(app.test_client())
+    table = phone(app, game, "table")
+    ann = phone(app, game, 0)  # Ann opens her seat on her phone
+    page = soup(table.get(f"/games/{game['id']}"))
+    seats = page.select("#seats details.seat")
+    assert [s.select_one("summary").text for s in seats] == ["Ann's seat", "Bo's seat", "Cy's seat"]
+    assert not seats[0].select("img.qr, input.copy")
+    assert "Taken: Ann's phone has opened this seat." in seats[0].text
+    assert game["seats"][0]["token"] not in str(page)
+    assert seats[1].select_one("input.copy")["value"] == game["seats"][1]["url"]
+    assert table.get(f"/games/{game['id']}/seats/0.svg").status_code == 403
+    # Her seat still works on her phone.
+    assert soup(ann.get(f"/games/{game['id']}")).select_one("#game")["data-seat"] == "0"
+    # The table invites Ann's seat again on purpose (her phone died): its link and code are back.
+    invite = seats[0].select_one("form")
+    again = table.post(invite["action"], data={"csrf_token": invite.select_one("[name=csrf_token]")["value"]})
+    assert again.status_code == 303
+    page = soup(table.get(f"/games/{game['id']}"))
+    assert page.select("#seats details.seat")[0].select_one("input.copy")["value"] == game["seats"][0]["url"]
+    assert qr_text_matches(
+        table, page.select("#seats details.seat")[0].select_one("img.qr")["src"], game["seats"][0]["url"]
+    )
+    # Nobody but the table invites a seat again.
+    other = phone(app, game, "joined")
+    refused = other.post(invite["action"], data={"csrf_token": csrf_token(other, f"/games/{game['id']}")})
+    assert refused.status_code == 403
+
+
+def test_the_table_screen_is_no_store_while_it_shows_a_seat_link(app):
+    """Issue 27 item 13: a page carrying a token is kept by no cache; the others stay private
+    (kept on the phone for offline play) and carry none."""
+    game = made(app.test_client())
+    table = phone(app, game, "table")
+    assert table.get(f"/games/{game['id']}").headers["Cache-Control"] == "no-store"
+    for player in range(3):
+        phone(app, game, player)
+    page = table.get(f"/games/{game['id']}")  # every seat taken: no link left on it
+    assert page.headers["Cache-Control"] == "private, no-cache"
+    assert not any(s["token"].encode() in page.data for s in game["seats"])
+    assert game["edit_token"].encode() not in page.data
+    seat = phone(app, game, "joined")
+    assert seat.get(f"/games/{game['id']}").headers["Cache-Control"] == "private, no-cache"
+    assert seat.get(f"/games/{game['id']}/join-link").headers["Cache-Control"] == "no-store"
 
 
 # --- who may record what --------------------------------------------------------------------------
@@ -397,7 +462,7 @@ def test_every_scenario_opens_on_the_table_a_seat_and_to_watch(app, pack, scenar
     client = app.test_client()
     answer = client.post("/api/v1/games", json={**body(scenario=scenario), "pack": pack})
     assert answer.status_code == 201, answer.json
-    game = answer.json
+    game = {**answer.json, "creator": client}
     screens = {who: soup(phone(app, game, who).get(f"/games/{game['id']}")) for who in ("table", 0, None)}
     assert screens["table"].select_one("#round-form, #turn-form") is not None
     assert screens[0].select_one("#hand") is not None and screens["table"].select_one("#hand") is None
@@ -411,6 +476,36 @@ def test_the_pack_page_offers_a_blank_sheet_for_three_to_six_players(client):
     assert [o["value"] for o in form.select("select[name=players] option")] == ["3", "4", "5", "6"]
     assert [b["value"] for b in form.select("button[name=paper]")] == ["a4", "letter"]
     assert form["action"] == f"/packs/{PACK}/scenarios/altar-of-the-gods/scoresheet.pdf"
+
+
+def test_a_seat_fields_its_own_players_roster_only_through_the_api(client):
+    """Issue 27 item 6: the screen refused a seat fielding another's roster; the API does too."""
+    game = made(client)
+    roster = client.post(
+        "/api/v1/rosters",
+        json={"pack": "old-world-rosters", "name": "Grudgebearers", "points_limit": 2000, "entries": []},
+    )
+    assert roster.status_code == 201, roster.json
+    url = f"/api/v1/games/{game['id']}/rosters"
+    for player in (1, 2):
+        other = client.post(
+            url, json={"player": player, "roster": roster.json["id"]}, headers={"X-Seat-Token": seat(game, 0)}
+        )
+        assert other.status_code == 403
+        assert (
+            other.json["error"]
+            == "player must be 0, this seat's own player: a seat fields its own roster only."
+        )
+    assert all(a is None for a in client.get(f"/api/v1/games/{game['id']}").json["armies"])
+    own = client.post(
+        url, json={"player": 0, "roster": roster.json["id"]}, headers={"X-Seat-Token": seat(game, 0)}
+    )
+    assert own.status_code == 201, own.json
+    # The table's edit token fields any player's, as on the table's screen.
+    table = client.post(
+        url, json={"player": 2, "roster": roster.json["id"]}, headers={"X-Edit-Token": game["edit_token"]}
+    )
+    assert table.status_code == 201, table.json
 
 
 # --- contingents against an attached roster ------------------------------------------------------

@@ -33,7 +33,7 @@ def siege(client: FlaskClient) -> dict[str, Any]:
     )
     assert answer.status_code == 201, answer.json
     assert [s["player"] for s in answer.json["seats"]] == [0, 1]
-    return answer.json
+    return {**answer.json, "creator": client}
 
 
 def tactic(client: FlaskClient, game: dict[str, Any], player: int, die: int, **headers: str) -> Any:
@@ -362,7 +362,7 @@ def tunnels(client: FlaskClient) -> dict[str, Any]:
         },
     )
     assert answer.status_code == 201, answer.json
-    return answer.json
+    return {**answer.json, "creator": client}
 
 
 def test_a_contingent_is_secret_until_both_are_in_and_used_once(app: Flask):

@@ -403,7 +403,24 @@ def test_conquest_card_lists_keywords_and_effects(app, client):
     bo = second_phone(app, made)
     post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1")
     text = pdf_text(client.get(f"{url}/card.pdf").data)
-    assert "Forest" in text and "Hindering:" in text and "agreed by both" in text
+    assert (
+        "Forest" in text
+        and "See Traversable, Hindering, Cover below." in " ".join(text.split())
+        and "agreed by both" in text
+    )
+    assert "WHAT THE TERRAIN DOES" in text.upper() and "makes no Impact attacks" in " ".join(text.split())
+
+
+def test_the_card_prints_each_rule_once_however_many_pieces_have_it(client):
+    """Issue 27 item 7: each keyword's rule in every row made a card at the caps (60 pieces) a
+    minute of layout; it is printed once, after the table, and each row names its keywords."""
+    _made, url = terrain_game(client)
+    token = csrf_token(client, url)
+    for n in range(6):
+        post(client, f"{url}/pieces", csrf_token=token, preset="Forest", name=f"Forest {n}")
+    text = " ".join(pdf_text(client.get(f"{url}/card.pdf").data).split())
+    assert text.count("See Traversable, Hindering, Cover below.") == 6
+    assert text.count("makes no Impact attacks") == 1
 
 
 def test_line_of_sight_on_the_screen(client):

@@ -31,7 +31,7 @@ def series(client: FlaskClient, picked: bool = True) -> dict[str, Any]:
         },
     )
     assert answer.status_code == 201, answer.json
-    game = answer.json
+    game = {**answer.json, "creator": client}
     if picked:
         for player in (0, 1):
             pick = {"type": "contingent", "battle": 1, "player": player, "contingent": 1}

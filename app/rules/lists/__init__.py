@@ -67,6 +67,8 @@ def read_list(data: bytes | str) -> Reading:
             raise Refused(f"text must be at most {files.MAX_BYTES // 1024} KB.")
         text = data.removeprefix("\ufeff")
     head = text.lstrip()[:200]
+    if not head.startswith(("<", "{")):
+        files.lines_bounded(text)
     if head.startswith("<"):
         return _ros(text, battlescribe_ros.FORMAT)
     if head.startswith("{"):

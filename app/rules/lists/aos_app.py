@@ -16,13 +16,16 @@ from app.rules.lists import aos_common
 from app.rules.lists.model import Line, Reading, Unit, split_lines, whole
 
 FORMAT = "aos-app"
-_FOOTER = re.compile(r"^(?:(?:in)?valid\s*:\s*)?created with warhammer age of sigmar", re.IGNORECASE)
+_FOOTER = re.compile(r"^(?:(?:in)?valid\s*+:\s*+)?created with warhammer age of sigmar", re.IGNORECASE)
+# Multi-line patterns take blanks within a line only ([^\S\n]): a blank that could be a line
+# break would let each line's try run on through every blank line after it.
 _SIGNS = re.compile(
-    r"^\s*(?:-\s*)?(?:army faction|army name)\s*:|created with warhammer age of sigmar: the app",
+    r"^[^\S\n]*+(?:-[^\S\n]*+)?(?:army faction|army name)[^\S\n]*+:|created with warhammer age of sigmar: the app",
     re.IGNORECASE | re.MULTILINE,
 )
-_BLOCKS = re.compile(r"^\s+points cost\s*:", re.IGNORECASE | re.MULTILINE)
-_GENERAL_MARK = re.compile(r"\s*\(general\)\s*$", re.IGNORECASE)
+_BLOCKS = re.compile(r"^[^\S\n]++points cost[^\S\n]*+:", re.IGNORECASE | re.MULTILINE)
+# Found anywhere on the line, it opens on its bracket (the blanks before it are stripped after).
+_GENERAL_MARK = re.compile(r"\(general\)\s*+$", re.IGNORECASE)
 
 
 def detect(text: str) -> bool:

@@ -87,16 +87,18 @@ KNOWN_KEYS = {
     "core battalions",
 }
 
+# The name runs to the last "(" (the points' own: the rest of the line is anchored), and is
+# stripped after: a name that stopped short of the blanks before "(" would try every split.
 _ENTRY = re.compile(
-    r"^(?:(?P<count>\d{1,6})\s*x\s+)?(?P<name>.+?)\s*\((?P<points>\d[\d,]*)\)\s*(?P<marks>\**)\s*$"
+    r"^(?:(?P<count>\d{1,6})\s*+x\s++)?(?P<name>.+)\((?P<points>\d[\d,]*+)\)\s*+(?P<marks>\**+)\s*+$"
 )
-_FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z' ]*?)\s*:\s*(?P<value>.*)$")
+_FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z' ]*+)\s*+:\s*+(?P<value>.*)$")
 TOTAL = re.compile(
-    r"^total(?: points)?\s*:\s*\(?\s*(?P<total>\d[\d,]*)\s*(?:pts)?\s*"
-    r"(?:/\s*(?P<limit>\d[\d,]*)\s*(?:pts)?)?\s*\)?$",
+    r"^total(?: points)?+\s*+:\s*+\(?+\s*+(?P<total>\d[\d,]*+)\s*+(?:pts)?+\s*+"
+    r"(?:/\s*+(?P<limit>\d[\d,]*+)\s*+(?:pts)?+)?+\s*+\)?+$",
     re.IGNORECASE,
 )
-_REINFORCED = re.compile(r"^reinforced(?:\s*x\s*|\s*:\s*|\s+)(?P<n>\d|once|twice)$", re.IGNORECASE)
+_REINFORCED = re.compile(r"^reinforced(?:\s*+x\s*+|\s*+:\s*+|\s++)(?P<n>\d|once|twice)$", re.IGNORECASE)
 
 # What a sub-line's label says the enhancement is, and the keyword it shows the unit has (the
 # tools offer a command trait or an artefact only to a HERO, spells to a WIZARD, prayers to a

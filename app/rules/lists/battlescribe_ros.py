@@ -9,14 +9,18 @@ no useful line numbers, so ``line`` counts the top-level selections in order, fr
 
 from __future__ import annotations
 
+import math
 import re
 from xml.etree.ElementTree import Element
 
 from app.rules.lists import aos_common
 from app.rules.lists.battlescribe_text import OLD_WORLD_CATEGORIES
+from app.rules.lists.files import Refused
 from app.rules.lists.model import Line, Reading, Unit, whole
 
 FORMAT = "battlescribe-ros"
+MOST_POINTS = 1_000_000
+_LEADING_NUMBER = re.compile(r"^\s*+(\d[\d,]*+)")
 ZIPPED = "battlescribe-rosz"
 
 
@@ -33,6 +37,22 @@ def _child(node: Element, name: str) -> Element | None:
     return found[0] if found else None
 
 
+def _number(raw: str | None, what: str) -> float:
+    """A number the file gives (a cost, a limit), or why it cannot be one, as a refusal."""
+    text = (raw or "0").strip() or "0"
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    # No roster costs a million points: past that (or inf, nan) the file is not a roster.
+    if not math.isfinite(value) or abs(value) >= MOST_POINTS:
+        raise Refused(
+            f"the roster file's {what} must be a number of points under {MOST_POINTS:,}, "
+            f"not {text[:20]!r}: save it again from BattleScribe or New Recruit."
+        )
+    return value
+
+
 def _points(node: Element) -> float:
     costs = _child(node, "costs")
     if costs is None:
@@ -40,19 +60,29 @@ def _points(node: Element) -> float:
     total = 0.0
     for cost in _children(costs, "cost"):
         if cost.get("name", "").strip().lower() in ("pts", "points", "pts."):
-            try:
-                total += float(cost.get("value", "0"))
-            except ValueError:
-                continue
+            total += _number(cost.get("value"), "costs")
     return total
 
 
 def _total(node: Element) -> float:
-    """A selection's own cost and its nested selections' costs, as BattleScribe adds them."""
-    nested = _child(node, "selections")
-    return _points(node) + sum(
-        _total(s) for s in (_children(nested, "selection") if nested is not None else [])
-    )
+    """A selection's own cost and its nested selections' costs, as BattleScribe adds them.
+
+    Walked with a stack, not recursion: the file's nesting is bounded when it is parsed, but
+    no Python stack should depend on a player's file.
+    """
+    total, stack = 0.0, [node]
+    while stack:
+        selection = stack.pop()
+        total += _points(selection)
+        nested = _child(selection, "selections")
+        if nested is not None:
+            stack.extend(_children(nested, "selection"))
+    if abs(total) >= MOST_POINTS:
+        raise Refused(
+            f"the roster file's costs must add up to under {MOST_POINTS:,} points a selection: "
+            "save it again from BattleScribe or New Recruit."
+        )
+    return total
 
 
 def _categories(node: Element) -> str | None:
@@ -76,7 +106,10 @@ def read(root: Element, fmt: str = FORMAT) -> Reading:
     limits = _child(root, "costLimits")
     if limits is not None:
         for limit in _children(limits, "costLimit"):
-            if limit.get("name", "").lower() in ("pts", "points") and float(limit.get("value", "0") or 0) > 0:
+            if (
+                limit.get("name", "").lower() in ("pts", "points")
+                and _number(limit.get("value"), "points limit") > 0
+            ):
                 reading.points_limit = whole(limit.get("value", ""))
     forces = _child(root, "forces")
     number = 0
@@ -134,7 +167,7 @@ def _header(reading: Reading, sel: Element, line: Line) -> None:
         reading.grand_strategy = chosen[0]
         reading.grand_strategy_line = Line(line.number, f"{name}: {chosen[0]}")
     elif what.startswith("game type") and chosen:
-        points = re.match(r"\s*(\d[\d,]*)", chosen[0])
+        points = _LEADING_NUMBER.match(chosen[0])
         if points and reading.points_limit is None:
             reading.points_limit = whole(points[1])
 

@@ -17,16 +17,30 @@ from app.rules.lists.model import Line, Reading, Unit, split_lines, unbullet, wh
 FORMAT = "battlescribe-text"
 NEW_RECRUIT = "new-recruit-text"
 
-_FORCE = re.compile(r"^\+\+\+?\s*(?P<title>.*?)\s*\+\+\+?$")
-_CATEGORY = re.compile(r"^\+\s+(?P<name>[^+]+?)\s+\+$")
-_ENTRY = re.compile(
-    r"^(?P<name>[^\[\]]+?)\s*\[(?P<points>\d[\d,.]*)\s*(?:pts?|points)?(?:,[^\]]*)?\]\s*(?::\s*(?P<options>.*))?$",
-    re.IGNORECASE,
+# Names and titles are stripped after matching: a name that stopped short of the blanks
+# before its bracket would try every split of a run of blanks.
+_FORCE = re.compile(r"^\+\+\+?+(?P<title>.*?)\+\+\+?$")
+_CATEGORY = re.compile(r"^\+\s++(?P<name>[^+]*+)(?<=\s)\+$")
+_ENTRY_PATTERN = (
+    r"^(?P<name>[^\[\]\n]++)\[(?P<points>\d[\d,.]*+)\s*+(?:pts?|points)?+(?:,[^\]\n]*+)?\]"
+    r"\s*+(?::\s*+(?P<options>.*))?$"
 )
-_PREFIX = re.compile(r"^(?P<what>endless spells?|invocations?|core battalions?|faction terrain)\s*:\s*", re.I)
-_MODELS = re.compile(r"^(?P<n>\d{1,6})\s*x?\s+(?P<name>.+)$", re.IGNORECASE)
+_ENTRY = re.compile(_ENTRY_PATTERN, re.IGNORECASE)
+_ENTRIES = re.compile(_ENTRY_PATTERN, re.IGNORECASE | re.MULTILINE)
+_PREFIX = re.compile(
+    r"^(?P<what>endless spells?|invocations?|core battalions?|faction terrain)\s*+:\s*+", re.I
+)
+_MODELS = re.compile(r"^(?P<n>\d{1,6})(?:\s*+x\s++|\s++)(?P<name>.+)$", re.IGNORECASE)
 _FOOTER = re.compile(r"^created with (battlescribe|new recruit)|^https?://", re.IGNORECASE)
-_SIGNS = re.compile(r"^\+\+\+?\s.*\+\+\+?\s*$", re.MULTILINE)
+_SIGNS = re.compile(r"^\+\+\+?[^\S\n].*\+\+\+?[^\S\n]*+$", re.MULTILINE)
+# The force header's parts: "... 2,000 (Chaos - Slaves to Darkness) [2,000pts]". Each search
+# opens on a bracket, or on the first character of a run of digits, never inside a run.
+_FACTION = re.compile(r"\((?P<faction>[^()]*+)\)\s*+(?:\[[^\][()]*+\])?+\s*+$")
+_GAME_SIZE = re.compile(r"(?<![\d,]),*+(\d[\d,]*+)\s*+\(")
+_TAIL = re.compile(r"\([^()]*+\)\s*+(?:\[[^\][()]*+\])?+\s*+$")
+_SIZE_AFTER_NAME = re.compile(r"(?<=\s)\d[\d,]*+$")
+_GAME_POINTS = re.compile(r"^\s*+(\d[\d,]*+)\s*+points", re.IGNORECASE)
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
 OLD_WORLD_CATEGORIES = {
     "characters": "characters",
@@ -45,8 +59,7 @@ OLD_WORLD_CATEGORIES = {
 
 def detect(text: str) -> bool:
     """Whether the text is a BattleScribe or New Recruit text export."""
-    entries = re.compile(_ENTRY.pattern, re.IGNORECASE | re.MULTILINE)
-    return (bool(_SIGNS.search(text)) and bool(entries.search(text.replace("\r", "")))) or (
+    return (bool(_SIGNS.search(text)) and bool(_ENTRIES.search(text.replace("\r", "")))) or (
         "created with battlescribe" in text.lower()
     )
 
@@ -72,7 +85,7 @@ def read(text: str) -> Reading:
     fmt = NEW_RECRUIT if "new recruit" in text.lower() else FORMAT
     reading = Reading(format=fmt)
     categories = {m["name"].strip().lower() for line in lines if (m := _CATEGORY.match(line.text.strip()))}
-    titles = [m["title"] for line in lines if (m := _FORCE.match(line.text.strip()))]
+    titles = [m["title"].strip() for line in lines if (m := _FORCE.match(line.text.strip()))]
     reading.game = _game(" ".join(titles), categories)
     category: str | None = None
     unit: Unit | None = None
@@ -83,7 +96,7 @@ def read(text: str) -> Reading:
         force = _FORCE.match(text)
         if force:
             unit = None
-            _force_header(reading, force["title"])
+            _force_header(reading, force["title"].strip())
             continue
         heading = _CATEGORY.match(text)
         if heading:
@@ -111,16 +124,17 @@ def read(text: str) -> Reading:
 
 def _force_header(reading: Reading, title: str) -> None:
     # "**Pitched Battle GHB 2022** 2,000 (Chaos - Slaves to Darkness) [2,000pts]"
-    match = re.search(r"\((?P<faction>[^()]*)\)\s*(?:\[[^\]]*\])?\s*$", title)
+    title = title.strip()
+    match = _FACTION.search(title)
     if match and reading.faction is None:
         faction = match["faction"].strip()
         reading.faction = faction.split(" - ")[-1].strip() or None
-    size = re.search(r"(\d[\d,]*)\s*\(", title)
+    size = _GAME_SIZE.search(title)
     if size and reading.points_limit is None:
         reading.points_limit = whole(size[1])
-    name = re.sub(r"\s*\([^()]*\)\s*(\[[^\]]*\])?\s*$", "", title).replace("**", "").strip()
+    name = _TAIL.sub("", title).replace("**", "").strip()
     # The force header repeats the game size after the name ("... GHB 2022** 2,000 (...)").
-    name = re.sub(r"\s+\d[\d,]*$", "", name)
+    name = _SIZE_AFTER_NAME.sub("", name).rstrip()
     if name and not name.lower().startswith("total") and reading.name is None:
         reading.name = name[:60]
 
@@ -138,7 +152,7 @@ def _header(reading: Reading, line: Line, text: str) -> bool:
         reading.subfaction = sub.strip() or reading.subfaction
         return True
     if key == "game type":
-        points = re.match(r"\s*(\d[\d,]*)\s*points", value, re.IGNORECASE)
+        points = _GAME_POINTS.match(value)
         if points:
             reading.points_limit = whole(points[1])
         return True
@@ -191,6 +205,6 @@ def _unit(reading: Reading, line: Line, entry: re.Match[str], category: str | No
 
 def _same_name(a: str, b: str) -> bool:
     def key(s: str) -> str:
-        return re.sub(r"[^a-z0-9]", "", s.lower()).removesuffix("s")
+        return _NOT_ALNUM.sub("", s.lower()).removesuffix("s")
 
     return key(a) == key(b) or key(a) in key(b) or key(b) in key(a)

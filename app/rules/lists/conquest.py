@@ -17,14 +17,20 @@ from app.rules.lists.model import Line, Reading, Unit, split_lines, unbullet, wh
 
 FORMAT = "conquest-army-builder"
 
+# The name runs to the first bracket; a regiment's count "(n)" is then taken off its end. (A
+# name that stopped short of the blanks before "(n)" or "[" would try every split of them.)
 _ENTRY = re.compile(
-    r"^(?:==\s*|\*\s*|[-\u2013\u2022]\s*)?(?:\((?P<warlord>warlord)\)\s*)?(?P<name>[^\[\]]+?)"
-    r"(?:\s*\((?P<count>\d{1,6})\))?\s*\[(?P<points>\d[\d,]*)\]\s*(?::\s*(?P<options>.*))?$",
+    r"^(?:==\s*+|\*\s*+|[-\u2013\u2022]\s*+)?(?:\((?P<warlord>warlord)\)\s*+)?(?P<name>[^\[\]]++)"
+    r"\[(?P<points>\d[\d,]*+)\]\s*+(?::\s*+(?P<options>.*))?$",
     re.IGNORECASE,
 )
-_TITLE = re.compile(r"^===\s*(?P<game>.*?)\s*===$")
-_SIZE = re.compile(r"^(?P<name>.*?)\s*\[(?P<total>\d[\d,]*)\s*/\s*(?P<limit>\d[\d,]*)\]$")
-_SIGNS = re.compile(r"^\s*(?:==|\*|-)?\s*(?:\(warlord\)\s*)?[^\[\]\n]+\[\d+\](?::.*)?$", re.I | re.M)
+_COUNT = re.compile(r"\((?P<count>\d{1,6})\)\s*+$")
+_TITLE = re.compile(r"^===(?P<game>.*?)===$")
+_SIZE = re.compile(r"^(?P<name>.*)\[(?P<total>\d[\d,]*+)\s*+/\s*+(?P<limit>\d[\d,]*+)\]$")
+# A line with bracketed points; the bullets, "==" and "(warlord)" it may open with are part of
+# what comes before the bracket. One line at a time, each character looked at once.
+_SIGNS = re.compile(r"^[^\[\]\n]++\[\d++\](?::.*)?$", re.MULTILINE)
+_COUNTED = re.compile(r"\(\d++\)\s*+\[\d++\]")
 
 
 def detect(text: str) -> bool:
@@ -33,7 +39,7 @@ def detect(text: str) -> bool:
     if "++" in head or "(General)" in head:
         return False
     return len(_SIGNS.findall(text)) >= 2 and (
-        "===" in head or "warlord" in head.lower() or re.search(r"\(\d+\)\s*\[\d+\]", text) is not None
+        "===" in head or "warlord" in head.lower() or _COUNTED.search(text) is not None
     )
 
 
@@ -89,19 +95,19 @@ def _unit(line: Line, entry: re.Match[str]) -> Unit:
     options = [o.strip() for o in (entry["options"] or "").split(",") if o.strip()]
     warlord = bool(entry["warlord"]) or any(o.lower() == "warlord" for o in options)
     points = whole(entry["points"]) or 0
-    if entry["count"]:
+    name = entry["name"]
+    count = _COUNT.search(name)
+    if count:
         return Unit(
-            name=entry["name"].strip(),
+            name=name[: count.start()].strip(),
             points=points,
             line=line.number,
             kind="regiment",
-            models=int(entry["count"]),
+            models=int(count["count"]),
             notes=options,
         )
     notes = [o for o in options if o.lower() != "warlord"]
-    unit = Unit(
-        name=entry["name"].strip(), points=points, line=line.number, kind="officer", models=1, notes=notes
-    )
+    unit = Unit(name=name.strip(), points=points, line=line.number, kind="officer", models=1, notes=notes)
     unit.general = warlord
     return unit
 

@@ -93,7 +93,7 @@ def whole(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) <= 7 else None
 
 
-_BULLET = re.compile(r"^[\-\u2013\u2014\u2022\u00b7*]\s*")
+_BULLET = re.compile(r"^[\-\u2013\u2014\u2022\u00b7*]\s*+")
 
 
 def unbullet(text: str) -> str:
@@ -101,6 +101,9 @@ def unbullet(text: str) -> str:
     return _BULLET.sub("", text.strip(), count=1).strip()
 
 
+_BULLETED = re.compile(r"^\s*+[\-\u2013\u2014\u2022\u00b7]\s")
+
+
 def is_bulleted(text: str) -> bool:
     """Whether the line is a sub-line ("- General", "– Reinforced x 1", "• Standard Bearer")."""
-    return bool(re.match(r"^\s*[\-\u2013\u2014\u2022\u00b7]\s", text))
+    return bool(_BULLETED.match(text))

@@ -20,10 +20,10 @@ FORMAT = "muster-text"
 _PACK = re.compile(r"^(?P<pack>.+?) · (?P<points>\d{1,7})/(?P<limit>\d{1,7}) points$")
 _TOTAL = re.compile(r"^TOTAL: (?P<points>\d{1,7}) / (?P<limit>\d{1,7}) points$")
 _AOS = re.compile(
-    r"^(?:(?P<models>\d{1,6}) x )?(?P<name>.+) \((?P<points>\d{1,7})\)(?: \[(?P<roles>[^\]]*)\])?(?: - (?P<flags>[A-Za-z, ]+))?$"
+    r"^(?:(?P<models>\d{1,6}) x )?(?P<name>.+) \((?P<points>\d{1,7})\)(?: \[(?P<roles>[^\][()]*+)\])?(?: - (?P<flags>[A-Za-z, ]++))?$"
 )
 _FB = re.compile(
-    r"^(?P<name>.+) \((?P<character>Character, )?(?P<type>[^(),]+), (?P<models>\d{1,6}) models?\) \[(?P<points>\d{1,7})\]$"
+    r"^(?P<name>.+) \((?P<character>Character, )?(?P<type>[^(),]++), (?P<models>\d{1,6}) models?\) \[(?P<points>\d{1,7})\]$"
 )
 _MEMBER = re.compile(r"^(?P<what>Officer|Retinue): (?P<name>.+) \[(?P<points>\d{1,7})\]$")
 _SECTIONS = {

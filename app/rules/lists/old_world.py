@@ -21,11 +21,14 @@ TEXT_FORMAT = "old-world-builder-text"
 SECTIONS = ("characters", "lords", "heroes", "core", "special", "rare", "mercenaries", "allies")
 _CATEGORY = {"lords": "characters", "heroes": "characters"}
 
-_HEADING = re.compile(r"^\+\+\s*(?P<name>[^\[+]+?)\s*(?:\[[^\]]*\])?\s*\+\+$")
+# Names are stripped after matching: one that stopped short of the blanks before its bracket
+# would try every split of a run of blanks.
+_HEADING = re.compile(r"^\+\+(?P<name>[^\[+]++)(?:\[[^\]]*+\])?+\s*+\+\+$")
 _ENTRY = re.compile(
-    r"^(?:(?P<count>\d{1,6})\s+)?(?P<name>.+?)\s*\[(?P<points>\d[\d,.]*)\s*(?:pts|points|pkte|pts\.)\.?\]$",
+    r"^(?:(?P<count>\d{1,6})\s++)?(?P<name>.+)\[(?P<points>\d[\d,.]*+)\s*+(?:pts|points|pkte|pts\.)\.?\]$",
     re.I,
 )
+_TITLE_SIZE = re.compile(r"^(?P<name>.*)\[\d[\d,.]*+\s*+\w*+\.?\]$")
 _TEXT_SECTIONS = {
     "characters": "characters",
     "lords": "characters",
@@ -199,7 +202,7 @@ def read(text: str) -> Reading:
 
 
 def _title(reading: Reading, raw: str) -> None:
-    entry = re.match(r"^(?P<name>.*?)\s*\[\d[\d,.]*\s*\w*\.?\]$", raw)
+    entry = _TITLE_SIZE.match(raw)
     if reading.name is None:
         reading.name = (entry["name"] if entry else raw).strip()[:60] or None
         return

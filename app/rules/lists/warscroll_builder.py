@@ -18,8 +18,9 @@ _FOOTER = re.compile(
     r"^(?:reinforced units|allies|wounds|drops|created with warscroll builder)\b.*$|^https?://",
     re.IGNORECASE,
 )
-_SIGNS = re.compile(r"^allegiance\s*:", re.IGNORECASE | re.MULTILINE)
-_TOTAL = re.compile(r"^total\s*:\s*\d[\d,]*\s*/\s*\d", re.IGNORECASE | re.MULTILINE)
+# Blanks within a line only ([^\S\n]): each line's try ends with its line.
+_SIGNS = re.compile(r"^allegiance[^\S\n]*+:", re.IGNORECASE | re.MULTILINE)
+_TOTAL = re.compile(r"^total[^\S\n]*+:[^\S\n]*+\d[\d,]*+[^\S\n]*+/[^\S\n]*+\d", re.IGNORECASE | re.MULTILINE)
 
 
 def detect(text: str) -> bool:
