@@ -303,15 +303,18 @@ def _draft_input(draft: dict[str, Any]) -> tuple[bytes | str, str]:
     return str(draft.get("text", "")), str(draft.get("text", ""))
 
 
-def _read_draft(pack: Pack, draft: dict[str, Any]) -> tuple[dict[str, Any] | Problem, str]:
-    data, text = _draft_input(draft)
+def _read_draft(pack: Pack, draft: dict[str, Any]) -> dict[str, Any] | Problem:
+    """Read the draft's list: the work the imports limit counts, so only counted views call it."""
+    data, _text = _draft_input(draft)
     remembered = store().rosters.custom_units(pack.id, phone.current_hash())
-    return list_import.preview(packs(), pack.id, data, remembered), text
+    return list_import.preview(packs(), pack.id, data, remembered)
 
 
-def _to_draft(draft: dict[str, Any], error: str | None = None) -> Any:
-    """Keep the draft (and the sentence to show with it) and send the phone to its page."""
-    draft_id = store().drafts.keep("import", {**draft, "error": error})
+def _to_draft(draft: dict[str, Any], made: dict[str, Any] | Problem, error: str | None = None) -> Any:
+    """Keep the draft, what reading it made and the sentence to show with it, and send the phone to
+    its page. The page shows the kept reading: a reload reads nothing again, so it costs no import."""
+    read = {"problem": made.message} if isinstance(made, Problem) else {"made": made}
+    draft_id = store().drafts.keep("import", {**draft, **read, "error": error})
     return redirect(url_for("rosters.import_draft", draft_id=draft_id), code=303)
 
 
@@ -326,7 +329,9 @@ def _shown_text(data: bytes) -> str:
 @limited("imports")
 def import_preview() -> Any:
     """Read the list (nothing saved) and show the preview at the draft's own address."""
-    return _to_draft(_posted_draft(_import_pack()))
+    pack = _import_pack()
+    draft = _posted_draft(pack)
+    return _to_draft(draft, _read_draft(pack, draft))
 
 
 @bp.get("/rosters/import/drafts/<draft_id>")
@@ -341,10 +346,11 @@ def import_draft(draft_id: str) -> Any:
         )
     pack = packs().get(draft.get("pack", "")) or _import_pack()
     seat = {"game": draft.get("game", ""), "player": draft.get("player", "")}
-    made, text = _read_draft(pack, draft)
+    _data, text = _draft_input(draft)
     upload = draft.get("upload", "")
-    if isinstance(made, Problem):
-        return _import_page(pack, 422, text=text, upload=upload, error=made.message, **seat)
+    made = draft.get("made")
+    if made is None:
+        return _import_page(pack, 422, text=text, upload=upload, error=draft.get("problem", ""), **seat)
     error = draft.get("error")
     return _import_page(
         pack,
@@ -387,9 +393,9 @@ def _save_import(game_id: str | None) -> Any:
     """Save the roster the list makes; when it cannot be saved yet, back to the draft's page."""
     pack = _import_pack()
     draft = _posted_draft(pack)
-    made, _text = _read_draft(pack, draft)
+    made = _read_draft(pack, draft)
     if isinstance(made, Problem):
-        return _to_draft(draft)  # its page says why the list cannot be read
+        return _to_draft(draft, made)  # its page says why the list cannot be read
     # A roster file's lines cannot be edited here, only dropped; a text's dropped lines are gone.
     carried = draft["upload"]
     unread = [u for u in made["unread"] if not (carried and request.form.get(f"drop_{u['line']}"))]
@@ -397,15 +403,16 @@ def _save_import(game_id: str | None) -> Any:
         first = unread[0]
         return _to_draft(
             draft,
+            made,
             f"Line {first['line']} is still unread: fix it so it reads as a unit, or tick Drop; "
             f"{len(unread)} line{'s' if len(unread) != 1 else ''} left.",
         )
     player = whole(request.form.get("player", ""))
     if game_id is not None and player is None:
-        return _to_draft(draft, "Choose the player whose army this is, from the game's Armies.")
+        return _to_draft(draft, made, "Choose the player whose army this is, from the game's Armies.")
     saved = rosters.create(store(), packs(), made["roster"], phone.current_hash())
     if isinstance(saved, Problem):
-        return _to_draft(draft, saved.message)
+        return _to_draft(draft, made, saved.message)
     roster_id, token = saved
     target = url_for("rosters.show", roster_id=roster_id)
     if game_id is not None:
@@ -413,7 +420,7 @@ def _save_import(game_id: str | None) -> Any:
         if problem:
             # The roster is saved all the same: it is on the phone's list to attach by hand.
             error = f"{problem.message} The roster is saved: attach it from the game's Armies."
-            return no_store(_with_token(_to_draft(draft, error), roster_id, token))
+            return no_store(_with_token(_to_draft(draft, made, error), roster_id, token))
         target = url_for("games.show", game_id=game_id)
     return no_store(_with_token(redirect(target, code=303), roster_id, token))
 

@@ -94,7 +94,12 @@ def test_every_list_read_counts_as_an_import(app, client):
     assert api.status_code == 200, api.json
     token = csrf_token(client, "/rosters/import")
     form = {"csrf_token": token, "pack": "aos-ghb-2021", "text": LIST}
-    assert client.post("/rosters/import/preview", data=form).status_code == 200
+    preview = client.post("/rosters/import/preview", data=form)
+    assert preview.status_code == 303  # post, redirect, get: the draft's page shows what was read
+    # Its page shows the reading kept with the draft: reloading it reads nothing, so costs nothing.
+    for _ in range(4):
+        page = client.get(preview.headers["Location"])
+        assert page.status_code == 200 and "Slann Starmaster" in page.get_data(as_text=True)
     _refused(client.post("/rosters/import/preview", data=form), "imports", 2)
     _refused(client.post("/rosters/import/save", data=form), "imports", 2)
     _refused(client.post("/api/v1/rosters/import", json={"pack": "aos-ghb-2021", "text": LIST}), "imports", 2)
