@@ -273,7 +273,16 @@ def renew(args: argparse.Namespace) -> None:
     tls = Path(args.instance) / "tls"
     if not (tls / "certbot" / "config" / "renewal" / f"{LINEAGE}.conf").is_file():
         raise SetupError("There is no certificate to renew: get one with `python -m app https` first.")
-    command = [certbot_program(), "renew", "--non-interactive", "--cert-name", LINEAGE, *_dirs(tls)]
+    # The timer already starts at a random moment (RandomizedDelaySec): no second wait of certbot's.
+    command = [
+        certbot_program(),
+        "renew",
+        "--non-interactive",
+        "--no-random-sleep-on-renew",
+        "--cert-name",
+        LINEAGE,
+    ]
+    command += _dirs(tls)
     if args.force:
         command.append("--force-renewal")
     done = subprocess.run(command, check=False)  # noqa: S603 (certbot, arguments made here)
