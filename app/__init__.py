@@ -156,7 +156,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ):
         if os.environ.get(variable):
             app.config[key] = os.environ[variable].strip()
-    app.config.setdefault("HTTPS_PORT", int(os.environ.get("MUSTER_PORT") or 443))
+    port = os.environ.get("MUSTER_PORT", "").strip()
+    app.config.setdefault("HTTPS_PORT", int(port) if port.isdigit() else 443)
     if os.environ.get("MUSTER_PROXY"):
         app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
     _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)

@@ -43,7 +43,7 @@ class Certificate:
 
     def ends_soon(self, now: datetime | None = None) -> bool:
         """Whether the admin page should warn that it ends within WARN_DAYS."""
-        return self.days_left(now) < WARN_DAYS
+        return self.days_left(now) <= WARN_DAYS
 
 
 def _readable(path: str, setting: str, what: str) -> bytes:
