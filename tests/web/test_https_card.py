@@ -12,7 +12,6 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from app.https import SetupError, domain, provider
 from tests.certs import Authority
 from tests.web.conftest import csrf_token, soup
 
@@ -105,41 +104,3 @@ def test_no_word_over_https_nor_without_a_secure_address(tmp_path: Path, migrate
     (tmp_path / "plain").mkdir()
     plain = _club(tmp_path / "plain", migrated)
     assert soup(plain.test_client().get("/")).select_one("#https-notice") is None
-
-
-@pytest.mark.parametrize(
-    ("name", "dns", "refusal"),
-    [
-        ("ourclub.duckdns.org", "duckdns", None),
-        ("muster.club.example.org", "cloudflare", None),
-        ("a" * 63 + ".org", "desec", None),
-        ("a" * 64 + ".org", "desec", "--domain must be a name such as club.duckdns.org"),
-        ("192.168.1.20", "rfc2136", "--domain must be a name"),
-        ("muster", "rfc2136", "--domain must be a name"),
-        ("club..org", "rfc2136", "--domain must be a name"),
-        ("-club.org", "rfc2136", "--domain must be a name"),
-        ("*.club.org", "rfc2136", "--domain must be a name"),
-        ("https://club.org", "rfc2136", "--domain must be a name"),
-        ("club.example.org", "duckdns", "--domain must be a DuckDNS name ending in .duckdns.org"),
-        ("duckdns.org", "duckdns", "--domain must be a DuckDNS name"),
-    ],
-)
-def test_the_name_a_certificate_is_asked_for(name: str, dns: str, refusal: str | None) -> None:
-    if refusal is None:
-        assert domain(name, dns) == name
-        return
-    with pytest.raises(SetupError) as refused:
-        domain(name, dns)
-    assert str(refused.value).startswith(refusal) and str(refused.value).endswith(f"not {name!r}.")
-
-
-@pytest.mark.parametrize("dns", ["route53", "", "DuckDNS "])
-def test_the_dns_provider(dns: str) -> None:
-    if dns.strip().lower() == "duckdns":
-        assert provider(dns) == "duckdns"
-        return
-    with pytest.raises(SetupError) as refused:
-        provider(dns)
-    assert str(refused.value) == (
-        f"--dns must be one of cloudflare, desec, duckdns or rfc2136 (the DNS provider that serves the name), not {dns!r}."
-    )
