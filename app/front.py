@@ -17,7 +17,6 @@ requests, so no connection is dropped.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import logging
 import os
 import shutil
@@ -40,7 +39,6 @@ BODY_SECONDS = 10
 # Muster refuses bodies over 256 KB with its own sentence; nginx stops only far larger ones.
 MAX_BODY = "1m"
 NGINX_PATHS = ("/usr/sbin/nginx", "/usr/bin/nginx")
-_PR_SET_PDEATHSIG = 1
 
 
 class FrontError(ValueError):
@@ -117,8 +115,12 @@ class Front:
             f"    client_body_timeout {BODY_SECONDS}s;",
             "    send_timeout 30s;",
             "    keepalive_timeout 30s;",
+            # Whole requests and answers are held in memory, never in temporary files: a body
+            # is at most MAX_BODY, and an answer larger than the buffers (a PDF) is passed on as
+            # it comes.
             f"    client_max_body_size {MAX_BODY};",
-            "    client_body_buffer_size 256k;",
+            f"    client_body_buffer_size {MAX_BODY};",
+            "    proxy_max_temp_file_size 0;",
             "    proxy_request_buffering on;",
             "    proxy_http_version 1.1;",
             "    # A print may take Muster up to 50 s (its queue and layout limits).",
@@ -181,9 +183,9 @@ class Front:
         """Start nginx as a child that ends with this process; wait until it listens."""
         self.write()
         self.check(program)
-        proc = subprocess.Popen(  # noqa: S603 (nginx, with a config Muster wrote)
-            self._command(program), preexec_fn=_end_with_parent, start_new_session=False
-        )
+        # setpriv (util-linux) has nginx end when Muster's master process does, however it ends.
+        ending = ["setpriv", "--pdeathsig", "TERM"] if shutil.which("setpriv") else []
+        proc = subprocess.Popen([*ending, *self._command(program)])  # noqa: S603 (nginx, with a config Muster wrote)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if proc.poll() is not None:
@@ -230,12 +232,6 @@ def _listening(host: str, port: int) -> bool:
     with socket.socket(socket.AF_INET6 if ":" in probe_host else socket.AF_INET) as probe:
         probe.settimeout(0.5)
         return probe.connect_ex((probe_host, port)) == 0
-
-
-def _end_with_parent() -> None:
-    """In the child, before nginx runs: end (SIGTERM) when Muster's master process ends."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 def folder_for(database: str) -> Path:

@@ -111,6 +111,21 @@ def test_https_with_secure_cookies_hsts_and_plain_http_sent_on(served: Any) -> N
     # A phone cannot claim another address or HTTPS through the front server's headers.
     status, page, _body, _ = https(server.port, "GET", "/", context, headers={"X-Forwarded-Proto": "http"})
     assert page.getheader("Strict-Transport-Security") == "max-age=31536000"
+    # A PDF, and a file larger than the front server's buffers, come through whole.
+    status, sheet, pdf, _ = https(server.port, "GET", f"/games/{game['id']}/scoresheet.pdf", context)
+    assert status == 200 and sheet.getheader("Content-Type") == "application/pdf"
+    assert pdf.startswith(b"%PDF") and pdf.rstrip().endswith(b"%%EOF")
+    script = (ROOT / "static" / "offline.js").read_bytes()
+    assert len(script) > 48 * 1024
+    status, _r, body, _ = https(
+        server.port, "GET", "/static/offline.js", context, headers={"Accept-Encoding": "identity"}
+    )
+    assert status == 200 and body == script
+    # The start-up line names the address phones open, with a QR code of it to scan.
+    log = server.log.read_text()
+    assert f"Muster on https://{NAME}:{server.port} (database" in log
+    qr = log.split(f"Phones open https://{NAME}:{server.port}\n", 1)[1].splitlines()[:5]
+    assert all(line and set(line) <= set("█▀▄ ") for line in qr)
 
 
 def _replace(target: Path, source: Path) -> None:
