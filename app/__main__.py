@@ -25,6 +25,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from typing import Any
 
@@ -160,16 +161,31 @@ def _serve(args: argparse.Namespace) -> None:
     renewing = tls.RenewingContext(settings.cert, settings.key) if settings.on and not front_kind else None
     running: dict[str, Any] = {}
 
+    def watch_front(nginx: Any) -> None:
+        # Should nginx stop by itself, Muster stops too (systemd restarts both). This thread
+        # only waits: it starts nothing, so no fork of a worker can catch a half-made child.
+        nginx.wait()
+        if running.get("nginx") is nginx:
+            logging.getLogger("muster").error(
+                "nginx stopped (exit %s): Muster stops with it.", nginx.returncode
+            )
+            os.kill(os.getpid(), signal.SIGTERM)
+
     def when_ready(_arbiter: Any) -> None:
-        # nginx starts once gunicorn is up; it ends with the master (see MusterArbiter.stop).
-        if front_kind:
-            program = front.nginx_program()
-            assert program is not None
-            try:
-                running["nginx"] = running["front"].start(program)
-            except front.FrontError as exc:
-                logging.getLogger("muster").error("%s", exc)
-                os.kill(os.getpid(), signal.SIGTERM)
+        # The master holds gunicorn's socket by now (no reuse_port behind the front server), so
+        # requests nginx passes on wait in its queue for the workers: none meets "Bad Gateway".
+        # nginx starts here, in the master's own thread, before any worker is forked.
+        if not front_kind:
+            return
+        program = front.nginx_program()
+        assert program is not None
+        try:
+            nginx = running["nginx"] = running["front"].start(program)
+        except front.FrontError as exc:
+            logging.getLogger("muster").error("%s", exc)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        threading.Thread(target=watch_front, args=(nginx,), name="muster-front", daemon=True).start()
 
     def post_fork(_arbiter: Any, _worker: Any) -> None:
         # The plain-HTTP redirect runs in the master only: a worker lets go of its socket.
@@ -192,8 +208,10 @@ def _serve(args: argparse.Namespace) -> None:
                 "preload_app": True,
                 # Each worker listens on its own socket and the kernel spreads new connections
                 # over them: on one shared socket, a burst of phones could all land on one
-                # worker (one core) while the other idled.
-                "reuse_port": True,
+                # worker (one core) while the other idled. Behind the front server the master
+                # holds one socket instead: requests wait in it while workers (re)start, and
+                # nginx, not the phones, makes the connections.
+                "reuse_port": not front_kind,
                 # gunicorn's control socket lives at one path per user (~/.gunicorn): two
                 # servers would fight over it, and Muster has no use for it.
                 "control_socket_disable": True,

@@ -183,7 +183,8 @@ class Front:
         """Start nginx as a child that ends with this process; wait until it listens."""
         self.write()
         self.check(program)
-        # setpriv (util-linux) has nginx end when Muster's master process does, however it ends.
+        # setpriv (util-linux) has nginx end when the thread that started it (the master's main
+        # thread) does, however Muster ends.
         ending = ["setpriv", "--pdeathsig", "TERM"] if shutil.which("setpriv") else []
         proc = subprocess.Popen([*ending, *self._command(program)])  # noqa: S603 (nginx, with a config Muster wrote)
         deadline = time.monotonic() + timeout

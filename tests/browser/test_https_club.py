@@ -34,6 +34,8 @@ from tests.certs import Authority
 from tests.server.conftest import ROOT, ServerProcess, free_port
 from tests.setups import pitched_battle
 
+pytestmark = pytest.mark.browser
+
 NAME = "club.muster.test"
 ZONE = "muster.test"
 PROGRAMS = ("pebble", "knotd", "nginx", "certutil")

@@ -109,6 +109,7 @@ class ServerProcess:
             except (OSError, http.client.HTTPException):
                 pass
             time.sleep(0.05)
+        self.stop()  # a server that never answered is not left running after the test
         raise RuntimeError(f"the server did not answer within {timeout} s; see {self.log}")
 
     def kill(self) -> None:
