@@ -166,9 +166,8 @@ def _serve(args: argparse.Namespace) -> None:
         # only waits: it starts nothing, so no fork of a worker can catch a half-made child.
         nginx.wait()
         if running.get("nginx") is nginx:
-            logging.getLogger("muster").error(
-                "nginx stopped (exit %s): Muster stops with it.", nginx.returncode
-            )
+            # (Not its exit status: the gunicorn master may reap it first, as it reaps any child.)
+            logging.getLogger("muster").error("nginx stopped: Muster stops with it.")
             os.kill(os.getpid(), signal.SIGTERM)
 
     def when_ready(_arbiter: Any) -> None:

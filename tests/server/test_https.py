@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -287,3 +288,21 @@ def test_refused_settings_that_do_not_fit(pair: tuple[Path, Path], env: dict[str
     sentence = _serve_refusal({key: paths.get(value, value) for key, value in env.items()})
     _one_sentence(sentence)
     assert sentence.startswith(start)
+
+
+def test_muster_stops_when_its_nginx_does(tmp_path: Path) -> None:
+    # systemd then restarts both: a Muster nobody can reach must not look alive.
+    server = ServerProcess(
+        tmp_path / "muster.sqlite",
+        tmp_path / "server.log",
+        env={"MUSTER_FRONT": "nginx", "MUSTER_BACKEND_PORT": str(free_port())},
+    )
+    server.start()
+    try:
+        assert server.proc is not None
+        nginx = int((tmp_path / "front" / "nginx.pid").read_text())
+        os.kill(nginx, signal.SIGKILL)
+        server.proc.wait(timeout=60)
+        assert "nginx stopped: Muster stops with it." in server.log.read_text()
+    finally:
+        server.stop()
