@@ -27,7 +27,10 @@ import socket
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app import tls
 
 
 def _trim_worker_heap(_worker: Any) -> None:
@@ -100,7 +103,7 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
     os.execv(command[0], command)  # noqa: S606 (Litestream from the venv, arguments made here)
 
 
-def _serving_plan(args: argparse.Namespace) -> tuple[Any, str | None, int]:
+def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, int]:
     """The HTTPS settings, the front server and gunicorn's port, checked; exits with a sentence."""
     from app import front, tls
     from app.certificate import CertificateError
@@ -248,14 +251,16 @@ def _serve(args: argparse.Namespace) -> None:
             super().stop(graceful)
 
     _serve_under_litestream(args)
-    ports = (
-        [args.port] + ([settings.http_port] if settings.http_port else []) + ([backend] if front_kind else [])
-    )
-    for port in ports:
-        if not _port_free(args.host if port != backend else "127.0.0.1", port):
+    ports = {"MUSTER_PORT": (args.host, args.port)}
+    if settings.http_port:
+        ports["MUSTER_HTTP_PORT"] = (args.host, settings.http_port)
+    if front_kind:
+        ports["MUSTER_BACKEND_PORT"] = ("127.0.0.1", backend)
+    for setting, (host, port) in ports.items():
+        if not _port_free(host, port):
             sys.exit(
                 f"Port {port} is in use by another program (another Muster?): stop it, "
-                "or choose another port with MUSTER_PORT."
+                f"or choose another port with {setting}."
             )
     if front_kind:
         os.environ["MUSTER_PROXY"] = "1"  # gunicorn hears only nginx, which writes the phone's address

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -305,10 +306,12 @@ def renew(args: argparse.Namespace) -> None:
         print("The certificate is not due for renewal yet.")
 
 
-def _run(step: object) -> object:
+def _run(step: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
+    """The command, with a refusal said as its one sentence (exit status 1)."""
+
     def run(args: argparse.Namespace) -> None:
         try:
-            step(args)  # type: ignore[operator]
+            step(args)
         except SetupError as exc:
             sys.exit(str(exc))
 
@@ -336,7 +339,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         https,
         sub.add_parser("renew", help="renew the HTTPS certificate when due, and serve it"),
     ):
-        command.add_argument("--instance", default=str(ROOT / "instance"), help=argparse.SUPPRESS)
+        command.add_argument(
+            "--instance", default=str(ROOT / "instance"), help="the folder of tls/ and muster.env (instance/)"
+        )
         command.add_argument("--database", default=database_path(), help=argparse.SUPPRESS)
     https.set_defaults(run=_run(obtain))
     renew_parser = sub.choices["renew"]
