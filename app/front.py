@@ -26,6 +26,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from app.tls import Settings
 
@@ -39,6 +40,20 @@ BODY_SECONDS = 10
 # Muster refuses bodies over 256 KB with its own sentence; nginx stops only far larger ones.
 MAX_BODY = "1m"
 NGINX_PATHS = ("/usr/sbin/nginx", "/usr/bin/nginx")
+
+
+# How every request is passed on to gunicorn. Muster trusts exactly this one proxy: what a
+# phone wrote in the X-Forwarded-* headers is replaced.
+_PASS_ON = [
+    "        location / {",
+    "            proxy_pass http://muster;",
+    '            proxy_set_header Connection "";',
+    "            proxy_set_header Host $http_host;",
+    "            proxy_set_header X-Forwarded-For $remote_addr;",
+    "            proxy_set_header X-Forwarded-Proto $scheme;",
+    "            proxy_set_header X-Forwarded-Host $http_host;",
+    "        }",
+]
 
 
 class FrontError(ValueError):
@@ -136,26 +151,24 @@ class Front:
                 "        ssl_protocols TLSv1.2 TLSv1.3;",
                 "        ssl_session_cache shared:muster:1m;",
             ]
-        lines += [
-            "        location / {",
-            "            proxy_pass http://muster;",
-            '            proxy_set_header Connection "";',
-            "            proxy_set_header Host $http_host;",
-            # Muster trusts exactly this one proxy: what a phone wrote in these headers is replaced.
-            "            proxy_set_header X-Forwarded-For $remote_addr;",
-            "            proxy_set_header X-Forwarded-Proto $scheme;",
-            "            proxy_set_header X-Forwarded-Host $http_host;",
-            "        }",
-            "    }",
-        ]
+        lines += [*_PASS_ON, "    }"]
         if s.on and s.http_port is not None:
+            # Plain HTTP at the certificate's name goes on to HTTPS. At any other address (the
+            # Pi's, muster.local) Muster answers as without HTTPS, and its home page tells the
+            # phone the secure address once: a phone whose router will not resolve the name
+            # (rebinding protection) still plays.
             target = self.https_address or "https://$host"
-            lines += [
-                "    server {",
-                f"        listen {_listen(s.host, s.http_port)} default_server;",
-                f"        location / {{ return 301 {target}$request_uri; }}",
-                "    }",
-            ]
+            name = urlsplit(target).hostname if self.https_address else None
+            lines += ["    server {", f"        listen {_listen(s.host, s.http_port)} default_server;"]
+            lines += [*_PASS_ON, "    }"]
+            if name:
+                lines += [
+                    "    server {",
+                    f"        listen {_listen(s.host, s.http_port)};",
+                    f"        server_name {name};",
+                    f"        location / {{ return 301 {target}$request_uri; }}",
+                    "    }",
+                ]
         lines.append("}")
         return "\n".join(lines) + "\n"
 

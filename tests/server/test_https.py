@@ -103,14 +103,21 @@ def test_https_with_secure_cookies_hsts_and_plain_http_sent_on(served: Any) -> N
         server.port, "GET", f"/games/{game['id']}/join/{game['edit_token']}", context
     )
     assert status == 303 and "Secure" in (joined.getheader("Set-Cookie") or "")
-    # Plain HTTP is answered with the way to HTTPS, at the certificate's name, path and query kept.
+    # Plain HTTP at the name is sent on to HTTPS there, path and query kept.
     plain_port = int(server.env["MUSTER_HTTP_PORT"])
-    conn = http.client.HTTPConnection("127.0.0.1", plain_port, timeout=30)
-    conn.request("GET", f"/games/{game['id']}?paper=a4")
-    moved = conn.getresponse()
-    conn.close()
-    assert moved.status == 301
+    status, moved, _ = _plain(plain_port, f"/games/{game['id']}?paper=a4", f"{NAME}:{plain_port}")
+    assert status == 301
     assert moved.getheader("Location") == f"https://{NAME}:{server.port}/games/{game['id']}?paper=a4"
+    status, home, page = _plain(plain_port, "/", f"127.0.0.1:{plain_port}")
+    if server.env.get("MUSTER_FRONT") == "nginx":
+        # At the Pi's own address the club set-up answers as without HTTPS (a phone whose router
+        # hides the name still plays), and the home page tells the phone the secure address.
+        assert status == 200 and home.getheader("Strict-Transport-Security") is None
+        assert f'href="https://{NAME}:{server.port}/"' in page.decode()
+        assert "cannot install Muster or reopen a game with no connection" in page.decode()
+    else:
+        # gunicorn alone (make run) has no plain Muster to offer: every plain request goes on.
+        assert status == 301 and home.getheader("Location") == f"https://{NAME}:{server.port}/"
     # A phone cannot claim another address or HTTPS through the front server's headers.
     status, page, _body, _ = https(server.port, "GET", "/", context, headers={"X-Forwarded-Proto": "http"})
     assert page.getheader("Strict-Transport-Security") == "max-age=31536000"
@@ -129,6 +136,16 @@ def test_https_with_secure_cookies_hsts_and_plain_http_sent_on(served: Any) -> N
     assert f"Muster on https://{NAME}:{server.port} (database" in log
     qr = log.split(f"Phones open https://{NAME}:{server.port}\n", 1)[1].splitlines()[:5]
     assert all(line and set(line) <= set("█▀▄ ") for line in qr)
+
+
+def _plain(port: int, path: str, host: str) -> tuple[int, http.client.HTTPResponse, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        response = conn.getresponse()
+        return response.status, response, response.read()
+    finally:
+        conn.close()
 
 
 def _replace(target: Path, source: Path) -> None:
