@@ -99,10 +99,12 @@ class Front:
 
     @property
     def config_path(self) -> Path:
+        """The config Muster writes at each start."""
         return self.folder / "nginx.conf"
 
     @property
     def pid_path(self) -> Path:
+        """Where nginx writes its master's pid (read by `python -m app reload`)."""
         return self.folder / "nginx.pid"
 
     def config(self) -> str:
