@@ -59,6 +59,9 @@ service: setup
 	  echo "made instance/muster.env: set MUSTER_ADMIN_PASSWORD in it"; }
 	@if [ -n "$$MUSTER_REPLICA" ] && ! grep -q '^MUSTER_REPLICA=' instance/muster.env; then \
 	  echo "MUSTER_REPLICA=$$MUSTER_REPLICA" >> instance/muster.env; echo "replicating to $$MUSTER_REPLICA (instance/muster.env)"; fi
+	@# A club that put its own proxy in front (MUSTER_PROXY) keeps it: Muster's front server stays off.
+	@if grep -q '^MUSTER_PROXY=[1-9]' instance/muster.env && ! grep -q '^MUSTER_FRONT=' instance/muster.env; then \
+	  echo "MUSTER_FRONT=" >> instance/muster.env; echo "your own proxy stays in front: MUSTER_FRONT= (instance/muster.env)"; fi
 	@# Debian starts its own nginx on port 80 when the package is installed: Muster runs its own.
 	-@$(SUDO) systemctl disable --now nginx >/dev/null 2>&1
 	for unit in muster.service muster-renew.service muster-renew.timer; do \

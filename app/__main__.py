@@ -120,6 +120,11 @@ def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, i
         sys.exit(
             "MUSTER_FRONT=nginx needs nginx: install it with `sudo apt install nginx` (make service does)."
         )
+    if kind and os.environ.get("MUSTER_PROXY", "0").strip() not in ("", "0"):
+        sys.exit(
+            "MUSTER_PROXY says a proxy of your own stands in front of Muster, and MUSTER_FRONT=nginx "
+            "puts Muster's own there: keep one (MUSTER_FRONT= to keep yours, or remove MUSTER_PROXY)."
+        )
     if kind and backend in (args.port, settings.http_port):
         sys.exit(f"MUSTER_BACKEND_PORT ({backend}) must differ from the ports phones use.")
     return settings, kind, backend

@@ -298,6 +298,10 @@ def test_refused_a_certificate_file_with_no_certificate(pair: tuple[Path, Path])
         ),
         ({"MUSTER_HTTP_PORT": "8080"}, "MUSTER_HTTP_PORT sends plain HTTP on to HTTPS"),
         ({"MUSTER_FRONT": "caddy"}, "MUSTER_FRONT must be nginx"),
+        (
+            {"MUSTER_FRONT": "nginx", "MUSTER_PROXY": "1"},
+            "MUSTER_PROXY says a proxy of your own stands in front",
+        ),
     ],
 )
 def test_refused_settings_that_do_not_fit(pair: tuple[Path, Path], env: dict[str, str], start: str) -> None:
