@@ -114,7 +114,7 @@ def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, i
         backend = front.backend_port(os.environ.get("MUSTER_BACKEND_PORT")) if kind else args.port
         if settings.on:
             tls.served(settings.cert, settings.key)
-    except (CertificateError, front.FrontError) as exc:
+    except (CertificateError, tls.SettingError, front.FrontError) as exc:
         sys.exit(str(exc))
     if kind and front.nginx_program() is None:
         sys.exit(

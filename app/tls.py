@@ -25,6 +25,10 @@ log = logging.getLogger("muster")
 RELOAD_CHECK_SECONDS = 2.0
 
 
+class SettingError(ValueError):
+    """HTTPS settings that do not fit together, said in one sentence."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where Muster answers and with which certificate; ``cert`` empty when HTTPS is off."""
@@ -42,34 +46,34 @@ class Settings:
 
 
 def http_port(value: str | None) -> int | None:
-    """``MUSTER_HTTP_PORT`` checked: a port number, or None when unset."""
+    """``MUSTER_HTTP_PORT`` checked: a port number, or None when unset (SettingError otherwise)."""
     value = (value or "").strip()
     if not value:
         return None
     if not value.isdigit() or not 1 <= int(value) <= 65535:
-        raise CertificateError(
+        raise SettingError(
             f"MUSTER_HTTP_PORT must be a port number from 1 to 65535 (80 for plain http://), not {value!r}."
         )
     return int(value)
 
 
 def settings(host: str, port: int, environ: dict[str, str] | None = None) -> Settings:
-    """The HTTPS settings from the environment; CertificateError for one Muster cannot use."""
+    """The HTTPS settings from the environment; SettingError for ones that do not fit together."""
     env = os.environ if environ is None else environ
     cert, key = env.get("MUSTER_TLS_CERT", "").strip(), env.get("MUSTER_TLS_KEY", "").strip()
     if bool(cert) != bool(key):
         missing = "MUSTER_TLS_KEY" if cert else "MUSTER_TLS_CERT"
-        raise CertificateError(
+        raise SettingError(
             f"{missing} must be set too: HTTPS needs both the certificate and its private key."
         )
     plain = http_port(env.get("MUSTER_HTTP_PORT"))
     if plain is not None and not cert:
-        raise CertificateError(
+        raise SettingError(
             "MUSTER_HTTP_PORT sends plain HTTP on to HTTPS: set MUSTER_TLS_CERT and MUSTER_TLS_KEY too, "
             "or leave it unset."
         )
     if plain is not None and plain == port:
-        raise CertificateError(
+        raise SettingError(
             f"MUSTER_HTTP_PORT must differ from MUSTER_PORT ({port}), which answers HTTPS."
         )
     return Settings(host=host, port=port, cert=cert, key=key, http_port=plain)
