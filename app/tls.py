@@ -73,9 +73,7 @@ def settings(host: str, port: int, environ: dict[str, str] | None = None) -> Set
             "or leave it unset."
         )
     if plain is not None and plain == port:
-        raise SettingError(
-            f"MUSTER_HTTP_PORT must differ from MUSTER_PORT ({port}), which answers HTTPS."
-        )
+        raise SettingError(f"MUSTER_HTTP_PORT must differ from MUSTER_PORT ({port}), which answers HTTPS.")
     return Settings(host=host, port=port, cert=cert, key=key, http_port=plain)
 
 
