@@ -194,15 +194,18 @@ def test_a_renewed_certificate_is_served_without_a_failed_request(served: Any, t
                 timeout=60,
             )
             assert done.returncode == 0 and "front server" in done.stdout, done.stdout + done.stderr
-        _wait(lambda: served_serials[-1] == new_serial, "the new certificate")
-        seen = len(served_serials)
-        _wait(lambda: len(served_serials) >= seen + 20, "requests after the renewal")
+        # For a moment after a reload nginx's old worker may still take a connection (with the
+        # old certificate) while it winds down: the renewal is done once twenty in a row are new.
+        _wait(
+            lambda: served_serials[-20:] == [new_serial] * 20,
+            "twenty requests in a row on the new certificate",
+        )
     finally:
         stop.set()
         for thread in threads:
             thread.join(timeout=60)
     assert failures == []
-    assert served_serials[0] == old_serial and served_serials[-1] == new_serial
+    assert served_serials[0] == old_serial and set(served_serials) == {old_serial, new_serial}
     print(f"\n{len(served_serials)} requests on new connections, none failed, across the renewal")
 
 
