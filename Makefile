@@ -12,9 +12,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: WeasyPrint's libraries (run), plus Chromium for the browser tests.
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-TEST_DEBS := $(RUN_DEBS) chromium poppler-utils
+# The club set-up's front server (app/front.py), and for its tests the ACME test server, a DNS
+# server taking RFC 2136 updates and NSS's certutil (Chromium's trusted roots).
+FRONT_DEBS := nginx
+TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service test lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
+.PHONY: apt all setup run service https test lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
 
 all: test
 
@@ -48,17 +51,35 @@ setup: system-deps-run $(STAMP)
 run: setup
 	$(PY) -m app serve --host $(HOST) --port $(PORT)
 
-# Install and start the systemd service for this checkout and user (docs/raspberry-pi.md).
+# Install and start the systemd service for this checkout and user (docs/raspberry-pi.md):
+# Muster behind its own nginx (the front server), and the timer that renews its certificate.
 service: setup
+	@$(MAKE) --no-print-directory apt DEBS="$(FRONT_DEBS)"
 	@test -f instance/muster.env || { umask 077; mkdir -p instance; cp docs/systemd/muster.env instance/muster.env; \
 	  echo "made instance/muster.env: set MUSTER_ADMIN_PASSWORD in it"; }
 	@if [ -n "$$MUSTER_REPLICA" ] && ! grep -q '^MUSTER_REPLICA=' instance/muster.env; then \
 	  echo "MUSTER_REPLICA=$$MUSTER_REPLICA" >> instance/muster.env; echo "replicating to $$MUSTER_REPLICA (instance/muster.env)"; fi
-	sed -e "s|@USER@|$$(id -un)|g" -e "s|@DIR@|$$(pwd)|g" docs/systemd/muster.service \
-	  | $(SUDO) tee /etc/systemd/system/muster.service >/dev/null
+	@# A club that put its own proxy in front (MUSTER_PROXY) keeps it: Muster's front server stays off.
+	@if grep -q '^MUSTER_PROXY=[1-9]' instance/muster.env && ! grep -q '^MUSTER_FRONT=' instance/muster.env; then \
+	  echo "MUSTER_FRONT=" >> instance/muster.env; echo "your own proxy stays in front: MUSTER_FRONT= (instance/muster.env)"; fi
+	@# Debian starts its own nginx on port 80 when the package is installed: Muster runs its own.
+	-@$(SUDO) systemctl disable --now nginx >/dev/null 2>&1
+	for unit in muster.service muster-renew.service muster-renew.timer; do \
+	  sed -e "s|@USER@|$$(id -un)|g" -e "s|@DIR@|$$(pwd)|g" docs/systemd/$$unit | $(SUDO) tee /etc/systemd/system/$$unit >/dev/null; done
 	$(SUDO) systemctl daemon-reload
-	$(SUDO) systemctl enable --now muster
+	$(SUDO) systemctl enable --now muster-renew.timer
+	$(SUDO) systemctl enable muster
+	$(SUDO) systemctl restart muster
 	@echo "Muster runs as a service: sudo systemctl status muster"
+
+# A publicly trusted HTTPS certificate for this Pi, then the service that serves it (docs/raspberry-pi.md):
+#   make https DOMAIN=ourclub.duckdns.org DNS=duckdns        (DNS: duckdns, cloudflare, desec or rfc2136)
+# Optional: EMAIL=... (Let's Encrypt's notices), CREDENTIALS=FILE (else asked), ACME_SERVER=URL (staging).
+https: setup
+	$(PY) -m pip install --quiet -e '.[https]'
+	$(PY) -m app https --domain "$(DOMAIN)" --dns "$(DNS)" $(if $(EMAIL),--email "$(EMAIL)") \
+	  $(if $(CREDENTIALS),--credentials "$(CREDENTIALS)") $(if $(ACME_SERVER),--acme-server "$(ACME_SERVER)")
+	@$(MAKE) --no-print-directory service
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -76,6 +97,7 @@ check-seeds:
 	fi
 
 test: system-deps-test $(STAMP) lint check-seeds
+	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet -e '.[test,https]'  # the ACME test runs certbot
 	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder  # two workers, one test file each at a time, in the order tests/conftest.py sets
 
 # Benchmarks also need wrk (the HTTP load generator): installed for bench only.

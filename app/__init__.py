@@ -145,6 +145,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["RULEPACKS"] = os.environ["MUSTER_RULEPACKS"]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    # HTTPS (app/tls.py): the certificate served, the name phones open, how the name is kept.
+    for key, variable in (
+        ("TLS_CERT", "MUSTER_TLS_CERT"),
+        ("TLS_KEY", "MUSTER_TLS_KEY"),
+        ("HTTPS_NAME", "MUSTER_DOMAIN"),
+        ("DNS_PROVIDER", "MUSTER_DNS"),
+        ("DNS_CREDENTIALS", "MUSTER_DNS_CREDENTIALS"),
+        ("DUCKDNS_URL", "MUSTER_DUCKDNS_URL"),
+    ):
+        if os.environ.get(variable):
+            app.config[key] = os.environ[variable].strip()
+    port = os.environ.get("MUSTER_PORT", "").strip()
+    app.config.setdefault("HTTPS_PORT", int(port) if port.isdigit() else 443)
     if os.environ.get("MUSTER_PROXY"):
         app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
     _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)

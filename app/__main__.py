@@ -6,6 +6,9 @@ python -m app restore FILE          replace the database with a backup (stop the
 python -m app export-json FILE      every game, roster and terrain set as JSON
 python -m app import-json FILE      load such a JSON file into a new, empty database
 python -m app restore-replica FILE  the newest copy at MUSTER_REPLICA (Litestream) into a new FILE
+python -m app https --domain NAME --dns PROVIDER   a publicly trusted certificate (app/https.py)
+python -m app renew                 renew it when due, and serve the new one (the systemd timer)
+python -m app reload                serve a renewed certificate without a restart
 
 With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (app/replica.py).
 """
@@ -13,15 +16,21 @@ With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (ap
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import gc
 import json
 import logging
 import os
+import signal
 import socket
 import sys
+import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app import tls
 
 
 def _trim_worker_heap(_worker: Any) -> None:
@@ -94,25 +103,122 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
     os.execv(command[0], command)  # noqa: S606 (Litestream from the venv, arguments made here)
 
 
+def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, int]:
+    """The HTTPS settings, the front server and gunicorn's port, checked; exits with a sentence."""
+    from app import front, tls
+    from app.certificate import CertificateError
+
+    try:
+        settings = tls.settings(args.host, args.port)
+        kind = front.kind(os.environ.get("MUSTER_FRONT"))
+        backend = front.backend_port(os.environ.get("MUSTER_BACKEND_PORT")) if kind else args.port
+        if settings.on:
+            tls.served(settings.cert, settings.key)
+    except (CertificateError, tls.SettingError, front.FrontError) as exc:
+        sys.exit(str(exc))
+    if kind and front.nginx_program() is None:
+        sys.exit(
+            "MUSTER_FRONT=nginx needs nginx: install it with `sudo apt install nginx` (make service does)."
+        )
+    if kind and os.environ.get("MUSTER_PROXY", "0").strip() not in ("", "0"):
+        sys.exit(
+            "MUSTER_PROXY says a proxy of your own stands in front of Muster, and MUSTER_FRONT=nginx "
+            "puts Muster's own there: keep one (MUSTER_FRONT= to keep yours, or remove MUSTER_PROXY)."
+        )
+    if kind and backend in (args.port, settings.http_port):
+        sys.exit(f"MUSTER_BACKEND_PORT ({backend}) must differ from the ports phones use.")
+    return settings, kind, backend
+
+
+def _startup_line(url: str, app: Any) -> None:
+    """Say where Muster is, with a QR code of the address for the first phone to scan."""
+    import segno
+
+    logging.getLogger("muster").info(
+        "Muster on %s (database %s, %d workers x %d threads)",
+        url,
+        app.config["DATABASE"],
+        app.config["SERVE_WORKERS"],
+        app.config["SERVE_THREADS"],
+    )
+    with contextlib.suppress(OSError, ValueError):
+        print(f"Phones open {url}", flush=True)
+        segno.make(url, error="l").terminal(out=sys.stdout, compact=True)
+        sys.stdout.flush()
+
+
+def _phone_address(settings: Any, https_address: str | None) -> str:
+    """The address phones should open: HTTPS when on, else this machine's LAN address."""
+    if https_address:
+        return https_address
+    from app import lan
+
+    host = settings.host
+    if host in ("", "0.0.0.0", "::"):  # noqa: S104 (all interfaces)
+        host = lan.address() or "127.0.0.1"
+    return f"http://{host}" if settings.port == 80 else f"http://{host}:{settings.port}"
+
+
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
+    from gunicorn.arbiter import Arbiter
 
-    from app import access_log, create_app, heap
+    from app import access_log, create_app, duckdns, front, heap, redirect, tls
+
+    settings, front_kind, backend = _serving_plan(args)
+    renewing = tls.RenewingContext(settings.cert, settings.key) if settings.on and not front_kind else None
+    running: dict[str, Any] = {}
+
+    def watch_front(nginx: Any) -> None:
+        # Should nginx stop by itself, Muster stops too (systemd restarts both). This thread
+        # only waits: it starts nothing, so no fork of a worker can catch a half-made child.
+        nginx.wait()
+        if running.get("nginx") is nginx:
+            # (Not its exit status: the gunicorn master may reap it first, as it reaps any child.)
+            logging.getLogger("muster").error("nginx stopped: Muster stops with it.")
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    def when_ready(_arbiter: Any) -> None:
+        # The master holds gunicorn's socket by now (no reuse_port behind the front server), so
+        # requests nginx passes on wait in its queue for the workers: none meets "Bad Gateway".
+        # nginx starts here, in the master's own thread, before any worker is forked.
+        if not front_kind:
+            return
+        program = front.nginx_program()
+        assert program is not None
+        try:
+            nginx = running["nginx"] = running["front"].start(program)
+        except front.FrontError as exc:
+            logging.getLogger("muster").error("%s", exc)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        threading.Thread(target=watch_front, args=(nginx,), name="muster-front", daemon=True).start()
+
+    def post_fork(_arbiter: Any, _worker: Any) -> None:
+        # The plain-HTTP redirect runs in the master only: a worker lets go of its socket.
+        if running.get("redirect") is not None:
+            running["redirect"].socket.close()
+
+    def on_reload(_arbiter: Any) -> None:
+        if running.get("nginx") is not None:
+            front.reload(running["front"].folder)
 
     class Server(BaseApplication):  # type: ignore[misc]
         """gunicorn with gthread workers: it holds 64 keep-alive phones without stalling."""
 
         def load_config(self) -> None:
             options = {
-                "bind": f"{args.host}:{args.port}",
+                "bind": f"127.0.0.1:{backend}" if front_kind else f"{args.host}:{args.port}",
                 "workers": args.workers,
                 "threads": args.threads,
                 "worker_class": "gthread",
                 "preload_app": True,
                 # Each worker listens on its own socket and the kernel spreads new connections
                 # over them: on one shared socket, a burst of phones could all land on one
-                # worker (one core) while the other idled.
-                "reuse_port": True,
+                # worker (one core) while the other idled. Behind the front server the master
+                # holds one socket instead: requests wait in it while workers (re)start, and
+                # nginx, not the phones, makes the connections.
+                "reuse_port": not front_kind,
                 # gunicorn's control socket lives at one path per user (~/.gunicorn): two
                 # servers would fight over it, and Muster has no use for it.
                 "control_socket_disable": True,
@@ -126,7 +232,13 @@ def _serve(args: argparse.Namespace) -> None:
                 "logger_class": access_log.RedactingLogger,  # no token reaches the log
                 "errorlog": "-",
                 "post_worker_init": _trim_worker_heap,
+                "when_ready": when_ready,
+                "post_fork": post_fork,
+                "on_reload": on_reload,
             }
+            if renewing is not None:
+                # gunicorn serves HTTPS itself; the context follows a renewed certificate.
+                options.update(certfile=settings.cert, keyfile=settings.key, ssl_context=renewing.__call__)
             for key, value in options.items():
                 if value is not None:
                     self.cfg.set(key, value)
@@ -134,33 +246,56 @@ def _serve(args: argparse.Namespace) -> None:
         def load(self) -> Any:
             return app
 
+        def run(self) -> None:
+            MusterArbiter(self).run()
+
+    class MusterArbiter(Arbiter):  # type: ignore[misc]
+        def stop(self, graceful: bool = True) -> None:
+            # The front first: nginx finishes the requests it passed on while gunicorn still answers.
+            if running.get("nginx") is not None:
+                front.stop(running.pop("nginx"), graceful_seconds=self.cfg.graceful_timeout)
+            super().stop(graceful)
+
     _serve_under_litestream(args)
-    if not _port_free(args.host, args.port):
-        sys.exit(
-            f"Port {args.port} is in use by another program (another Muster?): stop it, "
-            "or choose another port with MUSTER_PORT."
-        )
+    ports = {"MUSTER_PORT": (args.host, args.port)}
+    if settings.http_port:
+        ports["MUSTER_HTTP_PORT"] = (args.host, settings.http_port)
+    if front_kind:
+        ports["MUSTER_BACKEND_PORT"] = ("127.0.0.1", backend)
+    for setting, (host, port) in ports.items():
+        if not _port_free(host, port):
+            sys.exit(
+                f"Port {port} is in use by another program (another Muster?): stop it, "
+                f"or choose another port with {setting}."
+            )
+    if front_kind:
+        os.environ["MUSTER_PROXY"] = "1"  # gunicorn hears only nginx, which writes the phone's address
     # Built once, in the master, before the workers fork: migrations run, the rulepacks are
     # checked, and the workers share the loaded code and packs instead of each holding a copy
     # (no database connection is open at the fork: each server thread opens its own).
     heap.fewer_arenas()  # before any thread starts; the workers inherit it
     try:
-        app = create_app()
+        app = create_app(
+            {"HTTPS_PORT": args.port, "SERVE_WORKERS": args.workers, "SERVE_THREADS": args.threads}
+        )
     except ValueError as exc:  # a setting Muster cannot use (MUSTER_PROXY): say which, and stop
         sys.exit(str(exc))
     access_log.learn(app)
     # Templates compiled here are shared by every worker instead of compiled again in each.
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
+    https_address = tls.address_of(app.config)
+    if front_kind:
+        running["front"] = front.Front(
+            front.folder_for(app.config["DATABASE"]), settings, backend, https_address=https_address
+        )
+    elif settings.http_port and https_address:
+        running["redirect"] = redirect.start(args.host, settings.http_port, https_address)
+    if renewing is not None:
+        renewing.current()  # loaded once here: a broken pair stops the start, not the first phone
+    duckdns.start(app.config)
     gc.freeze()  # the collector then leaves the shared objects alone, so their pages stay shared
-    logging.getLogger("muster").info(
-        "Muster on http://%s:%d (database %s, %d workers x %d threads)",
-        args.host,
-        args.port,
-        app.config["DATABASE"],
-        args.workers,
-        args.threads,
-    )
+    _startup_line(_phone_address(settings, https_address), app)
     Server().run()
 
 
@@ -246,6 +381,16 @@ def _restore_replica(args: argparse.Namespace) -> None:
     print(f"restored {args.file} from {replica.shown(url)}")
 
 
+def _reload(_args: argparse.Namespace) -> None:
+    """Serve a renewed certificate: the front server takes it on a reload, gunicorn at once."""
+    from app import database_path, front
+
+    if front.reload(front.folder_for(database_path())):
+        print("The front server (nginx) serves the renewed certificate; no connection was dropped.")
+    else:
+        print("No front server runs: gunicorn serves the renewed certificate from its next connection.")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="Muster, the table-side companion.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -258,6 +403,12 @@ def main(argv: list[str] | None = None) -> None:
         "--access-log", action="store_true", default=os.environ.get("MUSTER_ACCESS_LOG") == "1"
     )
     serve.set_defaults(run=_serve)
+    sub.add_parser("reload", help="serve a renewed HTTPS certificate without a restart").set_defaults(
+        run=_reload
+    )
+    from app import https
+
+    https.add_commands(sub)
     for name, helptext, run in (
         ("backup", "copy the database to FILE (safe while serving)", _backup),
         ("restore", "replace the database with the backup FILE", _restore),

@@ -20,7 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # The files that take longest go first, the many quick ones last: with two workers taking one
 # file at a time (``--dist loadfile --no-loadscope-reorder``), the quick files fill the gaps and
 # neither worker is left alone with a long file at the end.
-FIRST = ("tests/web/test_openapi.py", "tests/server/test_crash.py")
+FIRST = (
+    "tests/web/test_openapi.py",
+    "tests/server/test_crash.py",
+    "tests/browser/test_https_club.py",
+    "tests/server/test_slow_phones.py",
+)
 KINDS = ("browser", "server", "web", "unit")
 
 

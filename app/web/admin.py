@@ -35,7 +35,7 @@ from flask import (
     url_for,
 )
 
-from app import disk, replica, terrain_library
+from app import disk, replica, terrain_library, tls
 from app.rules.pack import parse_pack
 from app.web import no_store, pack_errors, packs, store
 from app.web.prints import pdf_cache
@@ -140,8 +140,27 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         disk_size=disk.readable,
         replication=_replication(),
         how_long=replica.how_long,
+        https=_https(),
     )
     return html, code
+
+
+def _https() -> dict[str, Any]:
+    """The HTTPS card: whether it is on, the certificate's name and end, the address phones open."""
+    cert, key = current_app.config.get("TLS_CERT") or "", current_app.config.get("TLS_KEY") or ""
+    if not cert:
+        return {"on": False, "address": request.host_url.rstrip("/")}
+    served = tls.status_of(cert, key)
+    if isinstance(served, str):
+        return {"on": True, "problem": served, "address": None}
+    return {
+        "on": True,
+        "problem": None,
+        "certificate": served,
+        "days_left": served.days_left(),
+        "ends_soon": served.ends_soon(),
+        "address": tls.address_of(current_app.config),
+    }
 
 
 def _replication() -> replica.ReplicaStatus | str | None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request
 
+from app import tls
 from app.rules import grid
 from app.rules.systems import system_for
 from app.store import GameRow
@@ -68,15 +69,34 @@ def index() -> Any:
     if wants_fragment() and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
         return render_template("partials/_tables.html", tonight=tonight, refresh_seconds=_refresh())
-    return render_template(
-        "home.html",
-        tonight=tonight,
-        earlier=earlier,
-        packs=packs(),
-        cards=_cards(),
-        pack_errors=pack_errors(),
-        refresh_seconds=_refresh(),
+    secure_address = _secure_address_to_tell()
+    response = make_response(
+        render_template(
+            "home.html",
+            tonight=tonight,
+            earlier=earlier,
+            packs=packs(),
+            cards=_cards(),
+            pack_errors=pack_errors(),
+            refresh_seconds=_refresh(),
+            secure_address=secure_address,
+        )
     )
+    if secure_address:
+        # Said once: the phone keeps this cookie and is not told again.
+        response.set_cookie(HTTPS_TOLD, "1", max_age=HTTPS_TOLD_SECONDS, httponly=True, samesite="Lax")
+    return response
+
+
+HTTPS_TOLD = "muster_https_told"
+HTTPS_TOLD_SECONDS = 365 * 24 * 3600
+
+
+def _secure_address_to_tell() -> str | None:
+    """The HTTPS address, for a phone on plain HTTP not yet told that offline and install need it."""
+    if request.is_secure or request.cookies.get(HTTPS_TOLD):
+        return None
+    return tls.address_of(current_app.config)
 
 
 def _cards() -> list[tuple[Any, Any]]:

@@ -52,10 +52,19 @@ def _group(pgid: int) -> list[int]:
 class ServerProcess:
     """`python -m app serve` in its own process group, restartable on the same port and file."""
 
-    def __init__(self, db: Path, log: Path, workers: int = 2) -> None:
+    def __init__(
+        self,
+        db: Path,
+        log: Path,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+        ready: Any = None,
+    ) -> None:
         self.db = db
         self.log = log
         self.workers = workers
+        self.env = env or {}  # more settings (HTTPS, the front server)
+        self.ready = ready  # ready(port) -> bool; by default a plain GET of /api/v1/packs answers 200
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -75,6 +84,7 @@ class ServerProcess:
             "MUSTER_HOST": "127.0.0.1",
             "MUSTER_WORKERS": str(self.workers),
             "MUSTER_SECRET_KEY": "server-tests",
+            **self.env,
         }
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
@@ -91,12 +101,15 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log}")
             try:
-                status, _ = request(self.port, "GET", "/api/v1/packs", timeout=5)
-                if status == 200:
+                if self.ready is not None:
+                    if self.ready(self.port):
+                        return
+                elif request(self.port, "GET", "/api/v1/packs", timeout=5)[0] == 200:
                     return
             except (OSError, http.client.HTTPException):
                 pass
             time.sleep(0.05)
+        self.stop()  # a server that never answered is not left running after the test
         raise RuntimeError(f"the server did not answer within {timeout} s; see {self.log}")
 
     def kill(self) -> None:
