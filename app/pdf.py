@@ -29,6 +29,7 @@ PDF_DIR = Path(__file__).resolve().parent.parent / "pdf"
 PAPERS = {"a4": "A4", "letter": "letter"}
 # The layout process leaves after this long without a print.
 IDLE_SECONDS = float(os.environ.get("MUSTER_PDF_IDLE_SECONDS", "60"))
+IDLE_GRACE_SECONDS = 30.0  # how long an idle child may take to leave before it is killed
 MAX_PDFS = 50  # ... or after this many, so what WeasyPrint keeps does not pile up
 # A layout is stopped after this long, and a print waits at most this long for its turn: the
 # two together (50 s) stay inside gunicorn's 60-second timeout, which gthread workers do not
@@ -370,17 +371,9 @@ class Layout:
                 self._reaper.start()
         return self._child
 
-    def _stop(self) -> None:
+    def _stop(self, grace: float = 5.0) -> None:
         child, self._child = self._child, None
-        if child is None:
-            return
-        try:
-            if child.stdin:
-                child.stdin.close()  # the child leaves when its input ends
-            child.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            child.kill()
-            child.wait()
+        _end(child, grace)
 
     def _reap(self) -> None:
         """Stop the child once it has been idle for a while (then this thread ends too)."""
@@ -389,14 +382,31 @@ class Layout:
             with self._lock:
                 if self._child is None:
                     return
-                if time.monotonic() - self._last >= IDLE_SECONDS:
-                    self._stop()
-                    return
+                if time.monotonic() - self._last < IDLE_SECONDS:
+                    continue
+                child, self._child = self._child, None
+            # Outside the lock: a print asked for meanwhile starts a new child at once, and an idle
+            # child on a loaded Pi may take a while to unload WeasyPrint before it leaves.
+            _end(child, IDLE_GRACE_SECONDS)
+            return
 
     def close(self) -> None:
         """Stop the child now (tests, shutdown)."""
         with self._lock:
             self._stop()
+
+
+def _end(child: subprocess.Popen[bytes] | None, grace: float) -> None:
+    """Close the child's input (it leaves when its input ends); kill it if it has not left in time."""
+    if child is None:
+        return
+    try:
+        if child.stdin:
+            child.stdin.close()
+        child.wait(timeout=grace)
+    except (OSError, subprocess.TimeoutExpired):
+        child.kill()
+        child.wait()
 
 
 _LAYOUT = Layout()
