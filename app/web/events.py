@@ -34,7 +34,7 @@ from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
 from app.web.admin import admin_password, signed_in
 from app.web.api import _body
-from app.web.pages import wants_fragment
+from app.web.pages import refused, wants_fragment
 from app.web.prints import sheet_pdf
 
 bp = Blueprint("events", __name__)
@@ -557,7 +557,8 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         else None,
         error=error,
     )
-    return no_store(make_response(html, 422 if error else 200))
+    # A refusal says so in its header too: a confirmation kept on the phone shows it as refused.
+    return no_store(refused(make_response(html, 422 if error else 200), error))
 
 
 @bp.get("/events/<event_id>/me/<token>")
@@ -580,6 +581,16 @@ def phone_confirm(event_id: str, token: str) -> Any:
     seat = svc.seat_of(snap, player)
     if seat is None or seat[0].player_b is None:
         return _phone_view(snap, player, token, "You have no table with a result to confirm this round.")
+    # A confirmation made offline arrives later: it confirms the result the player saw, or none.
+    shown = request.form.get("result", "").strip()
+    result = svc.result_of(snap, seat[0])
+    if shown and result is not None and shown != str(result.id):
+        return _phone_view(
+            snap,
+            player,
+            token,
+            "The result changed after you confirmed it on your phone: check it and confirm again.",
+        )
     problem = svc.confirm(snap, seat[0], seat[1])
     if problem:
         return _phone_view(snap, player, token, problem.message)

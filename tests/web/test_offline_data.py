@@ -12,6 +12,7 @@ from urllib.parse import unquote
 import pytest
 from bs4 import BeautifulSoup
 from markupsafe import Markup
+from werkzeug.exceptions import Forbidden, TooManyRequests
 
 from app.web.pages import squeeze
 from tests.setups import NO_STRATEGIES, new_game, pitched_battle
@@ -169,13 +170,6 @@ def test_a_refused_entry_carries_its_sentence_in_a_header(client):
             403,
             "Only this game's players can record in it: open the join link first.",
         ),
-        # An expired form (no CSRF token): 400, and the outbox keeps the entry waiting.
-        (
-            {"join": True},
-            {},
-            400,
-            "The form has expired or did not come from Muster; reload the page and try again.",
-        ),
     ],
 )
 def test_refused_posts_of_every_kind_carry_the_header(client, headers, fields, code, sentence):
@@ -189,6 +183,22 @@ def test_refused_posts_of_every_kind_carry_the_header(client, headers, fields, c
     answer = client.post(f"/games/{made['id']}/events", data=data, headers={"HX-Request": "true"})
     assert answer.status_code == code
     assert unquote(answer.headers["X-Muster-Refusal"]) == sentence
+
+
+def test_answers_that_judge_nothing_carry_no_refusal(app, client):
+    """An expired form (400) and too many requests (429) are not the rules' answer: without the
+    header, a phone keeps the entry waiting and sends it again (docs/offline.md)."""
+    made = new_game(client)
+    _joined(client, made)
+    data = {"id": "7b0e4f2e-5b1c-4c59-9d4a-0e1e2f3a4b5c", "type": "battle_round", "round": "1", "first": "0"}
+    expired = client.post(f"/games/{made['id']}/events", data=data, headers={"HX-Request": "true"})
+    assert expired.status_code == 400 and "X-Muster-Refusal" not in expired.headers
+    assert "The form has expired" in expired.text  # the page still says why
+    with app.test_request_context("/games/x/events", method="POST"):
+        busy = app.handle_user_exception(TooManyRequests())
+        judged = app.handle_user_exception(Forbidden("Only this game's players can record in it."))
+    assert busy.status_code == 429 and "X-Muster-Refusal" not in busy.headers
+    assert judged.status_code == 403 and judged.headers["X-Muster-Refusal"]
 
 
 # --- both versions of a refused entry -------------------------------------------------------
