@@ -17,6 +17,9 @@
   var server = null; // the newest strip from the server: {el, version, used, running, last, limit, names, base, recent, words, queue}
   var waiting = []; // this clock's taps in the outbox, not refused, in order: {id, action, player, at, seconds}
   var clicked = []; // taps made on this page the outbox did not list yet: {tap, when}
+  // Taps that left the outbox as sent (by this page, another tab or the worker) before a strip
+  // holding them came: {tap, at}, ``at`` the server's time when they were seen gone.
+  var ahead = [];
   var local = null; // what the strip shows: the server's clock with the waiting taps folded in
 
   function strip() { return document.getElementById("clock"); }
@@ -101,6 +104,8 @@
     clicked = clicked.filter(function (c) {
       return now - c.when < CLICK_HOLD && !held(c.tap) && !waiting.some(function (w) { return w.id === c.tap.id; });
     });
+    // A strip made a while after a tap was sent holds it, named among its latest or not.
+    ahead = ahead.filter(function (a) { return !held(a.tap) && server.base < a.at + CLICK_HOLD; });
     local = {
       el: server.el,
       used: server.used.slice(),
@@ -110,7 +115,7 @@
       names: server.names,
       base: server.base
     };
-    waiting.concat(clicked.map(function (c) { return c.tap; })).forEach(function (tap) {
+    ahead.map(function (a) { return a.tap; }).concat(waiting, clicked.map(function (c) { return c.tap; })).forEach(function (tap) {
       if (!held(tap)) apply(local, tap);
     });
     reform();
@@ -133,14 +138,24 @@
   var listing = 0;
   function relist() {
     if (!server || !window.MusterOutbox) return;
+    var outbox = window.MusterOutbox;
     var mine = ++listing;
-    window.MusterOutbox.list()
+    outbox.list()
       .then(function (entries) {
-        if (mine !== listing || !server) return;
-        waiting = entries
+        var now = entries
           .filter(function (e) { return (e.queue || e.action) === server.queue && e.status !== "refused"; })
           .map(asTap);
-        recompute();
+        // Taps gone from the outbox: those sent still count until the server's strip holds them.
+        var gone = waiting.filter(function (w) { return !now.some(function (n) { return n.id === w.id; }); });
+        return Promise.all(gone.map(function (tap) {
+          return outbox.wasSent(tap.id).then(function (sent) { return sent ? tap : null; }, function () { return null; });
+        })).then(function (sent) {
+          if (mine !== listing || !server) return;
+          var at = serverNow();
+          sent.forEach(function (tap) { if (tap && !held(tap)) ahead.push({ tap: tap, at: at }); });
+          waiting = now;
+          recompute();
+        });
       })
       .catch(function () {});
   }
@@ -202,6 +217,8 @@
     if (pass && running !== null) pass.textContent = "Pass to " + local.names[(running + 1) % local.names.length];
     var start = el.querySelector("[data-start-label]");
     if (start) start.textContent = "Start: " + local.names[local.last !== null ? local.last : 0];
+    var idle = el.querySelector("[data-not-started]");
+    if (idle) idle.hidden = running !== null || local.last !== null;
   }
 
   // --- a tap: what it does, from the clock shown now, and when it was made ------------------------

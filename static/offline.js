@@ -218,7 +218,7 @@
     });
     navigator.serviceWorker.addEventListener("message", function (event) {
       var data = event.data || {};
-      if (data.type === "outbox") afterFlush({ games: data.games || [], sent: data.sent, refused: data.refused });
+      if (data.type === "outbox") afterFlush({ games: data.games || [], sent: data.sent, refused: data.refused, entries: data.entries });
     });
     keepThisPage();
   }
@@ -578,8 +578,14 @@
     }
     var source = event.target;
     var form = source && source.closest ? source.closest("form") : null;
-    if (form && isOutboxForm(form) && isUndo(form) && ctx && ctx.request && ctx.request.method === "POST") {
-      say("error", "Muster could not be reached, so nothing was undone. Try again when the connection is back.");
+    if (form && isOutboxForm(form) && ctx && ctx.request && ctx.request.body && ctx.request.method === "POST") {
+      if (isUndo(form)) {
+        say("error", "Muster could not be reached, so nothing was undone. Try again when the connection is back.");
+        return;
+      }
+      // An entry htmx sent that the outbox could not take first (its storage failed a moment):
+      // it waits now, as any entry with no answer does.
+      keep(form, ctx.request.body, ctx.request.submitter, false);
       return;
     }
     // A tap that needed the server says so; a screen refreshing itself on a timer does not nag.
@@ -642,8 +648,12 @@
     var text = typeof ctx.text === "string" ? ctx.text : "";
     var shown = !ctx.target || ctx.target.isConnected;
     var done;
+    var sent = null;
     if (status < 400) {
-      done = Outbox.markSent(id, info.game).then(function () { return Outbox.remove(id); }).then(function () {
+      done = Outbox.get(id).then(function (entry) {
+        sent = entry;
+        return Outbox.markSent(id, info.game);
+      }).then(function () { return Outbox.remove(id); }).then(function () {
         if (text.indexOf('id="game"') >= 0) {
           storeGame(text);
           // htmx drops an answer whose target was replaced meanwhile (the game followed another phone).
@@ -673,7 +683,7 @@
       .catch(function () {})
       .then(function () {
         delete live[id];
-        broadcast(status < 400 && info.game ? { sent: [info.game] } : {});
+        broadcast(status < 400 && info.game ? { sent: [info.game], entries: sent ? [sent] : [] } : {});
         return render(false);
       })
       .then(function () {
@@ -743,10 +753,16 @@
         else if (result.busy && result.retryAt) say("sync", Outbox.heldNote(429, result.retryAt).replace("; it is", ": what waits on this phone is"));
         else if (result.unreachable && !games.length) say("sync", "Muster could not be reached. What you recorded stays on this phone.");
         retryAt(result.retryAt);
+        // Games this page does not show had entries sent: their kept copies are brought up to date.
+        var shown = document.getElementById("game");
+        var others = result.sent.map(function (e) { return e.game; }).filter(function (g, i, all) {
+          return g && all.indexOf(g) === i && !(shown && shown.dataset.game === g);
+        });
+        if (others.length && controlled()) navigator.serviceWorker.controller.postMessage({ type: "refresh", games: others });
         if (result.sent.length || result.refused.length || result.held.length) {
-          broadcast({ sent: result.sent.map(function (e) { return e.game; }).filter(Boolean) });
+          broadcast({ sent: result.sent.map(function (e) { return e.game; }).filter(Boolean), entries: result.sent });
         }
-        return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length, html: result.html });
+        return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length, html: result.html, entries: result.sent });
       })
       .catch(function () {})
       .then(function () {
@@ -756,7 +772,17 @@
     return flushing;
   }
 
+  // Entries that reached Muster, whoever sent them (this page, another tab, the worker): the
+  // game shown counts them until the server's game holds them, even if it cannot be fetched now.
+  function noteSent(entries) {
+    var game = document.getElementById("game");
+    if (!game || !entries || !entries.length) return;
+    var mine = entries.filter(function (e) { return e && e.game === game.dataset.game; });
+    sentBefore.set(game, notHeld(game, joined(sentBefore.get(game) || [], mine)));
+  }
+
   function afterFlush(outcome) {
+    noteSent(outcome.entries);
     if (outcome.sent) say("sync", outcome.sent + (outcome.sent === 1 ? " entry" : " entries") + " sent to Muster.");
     if (outcome.refused) say("sync", "Muster refused " + (outcome.refused === 1 ? "an entry" : outcome.refused + " entries") + " recorded on this phone: see the game.");
     return showSent(outcome.games || [], outcome.html, outcome.refused > 0);
@@ -855,12 +881,18 @@
         var touched = old.querySelector("#step");
         if (!touched || touched.dataset.dirty !== "1") touched = null;
         var shown = touched ? touched.dataset.shown || shownKey(fold(old, [])) : "";
-        var waiting = entries.filter(function (e) { return e.status !== "refused" && !live[e.id]; });
+        var pending = entries.filter(function (e) { return e.status !== "refused" && !live[e.id]; });
+        var waiting = notHeld(fresh, pending);
+        // Entries sent since the game shown was made, that this answer does not hold yet (it
+        // came from before they arrived): the step still counts them, in the new game too.
+        var ahead = notHeld(fresh, sentBefore.get(old) || []);
         var game = document.importNode(fresh, true);
+        sentBefore.set(game, ahead);
+        seenWaiting.set(game, pending);
         var slot = game.querySelector("#step");
         keepPristineStep(game, slot);
         if (touched) {
-          var m = fold(game, waiting);
+          var m = fold(game, joined(ahead, waiting));
           if (slot && m.key && m.key === shown.split(":")[0]) {
             touched.dataset.shown = shownKey(m);
             slot.replaceWith(touched);
@@ -981,6 +1013,16 @@
     return { key: plan[0] || null, inPlay: inPlay, done: done, taken: taken };
   }
   function shownKey(m) { return (m.key || "") + (m.done.length ? ":" + m.done.join(",") : ""); }
+
+  // Whether the game shown already holds an entry (its answer was lost, so it still waits on
+  // the phone): the server names its latest entries (data-recent, the start of their ids).
+  function holds(game, entry) {
+    return words(game.dataset.recent).indexOf(String(entry.id).slice(0, 8)) >= 0;
+  }
+  // The entries the next step is folded from: those the game shown does not hold yet.
+  function notHeld(game, entries) {
+    return entries.filter(function (e) { return !holds(game, e); });
+  }
 
   // The value a field marked data-carry was last given by a waiting entry, if any.
   function carried(name, waiting) {
@@ -1233,7 +1275,7 @@
           note.append(el("p", { class: "alert" }, entry.title + ": Muster refused it: " + entry.reason));
           note.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Remove it from this phone"));
         } else {
-          note.append(el("p", {}, "Kept on this phone: " + entry.title + ". It is sent when Muster can be reached."));
+          note.append(el("p", {}, "Kept on this phone: " + entry.title + ". It will be sent when Muster can be reached."));
           if (entry.note) note.append(el("p", { class: "hint" }, entry.note));
         }
       });
@@ -1305,8 +1347,8 @@
         renderOutbox(game, entries);
         askHeldAgain(entries);
         return sentAhead(game, waiting).then(function (ahead) {
-          var steps = ahead.concat(waiting);
-          renderStep(game, steps, waiting, moved);
+          var steps = notHeld(game, joined(ahead, waiting));
+          renderStep(game, steps, notHeld(game, waiting), moved);
           renderBlocks(game, fold(game, steps));
         });
       })
@@ -1351,10 +1393,19 @@
     return Promise.all(gone.map(function (e) {
       return Outbox.wasSent(e.id).then(function (sent) { return sent ? e : null; }, function () { return null; });
     })).then(function (sent) {
-      var ahead = (sentBefore.get(game) || []).concat(sent.filter(Boolean));
+      var ahead = notHeld(game, joined(sentBefore.get(game) || [], sent.filter(Boolean)));
       sentBefore.set(game, ahead);
       return ahead;
     });
+  }
+  // Two lists of entries as one, each entry once (the worker's news and the page's own
+  // reading of the outbox may name the same one).
+  function joined(first, more) {
+    var out = first.slice();
+    more.forEach(function (e) {
+      if (!out.some(function (o) { return o.id === e.id; })) out.push(e);
+    });
+    return out;
   }
 
   document.addEventListener("click", function (event) {
@@ -1549,13 +1600,14 @@
   function broadcast(detail) {
     if (!channel) return;
     try {
-      channel.postMessage({ type: "outbox", sent: (detail && detail.sent) || [] });
+      channel.postMessage({ type: "outbox", sent: (detail && detail.sent) || [], entries: (detail && detail.entries) || [] });
     } catch (e) { /* a closed channel */ }
   }
   if (channel) {
     channel.onmessage = function (event) {
       var data = event.data || {};
       if (data.type !== "outbox") return;
+      noteSent(data.entries);
       var game = document.getElementById("game");
       if (game && (data.sent || []).indexOf(game.dataset.game) >= 0) showSent(data.sent, null);
       else render(false);

@@ -79,7 +79,15 @@
   }
 
   function store(name, mode) {
-    return open().then(function (db) { return db.transaction(name, mode).objectStore(name); });
+    return open().then(function (db) {
+      try {
+        return db.transaction(name, mode).objectStore(name);
+      } catch (e) {
+        // A connection closed under the page (the browser may close an idle one): open anew, once.
+        dbPromise = null;
+        return open().then(function (again) { return again.transaction(name, mode).objectStore(name); });
+      }
+    });
   }
 
   // The queue an entry waits in: the address it posts to.

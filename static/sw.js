@@ -61,6 +61,7 @@ self.addEventListener("message", (event) => {
   if (data.type === "version" && event.source) event.source.postMessage({ type: "version", version: VERSION });
   if (data.type === "flush") event.waitUntil(replay().catch(() => {}));
   if (data.type === "sending") event.waitUntil(watch(data.ids || [], Number(data.timeout) || 15000));
+  if (data.type === "refresh") event.waitUntil(Promise.all((data.games || []).map((game) => refreshKept(String(game)).catch(() => {}))));
 });
 
 self.addEventListener("sync", (event) => {
@@ -86,7 +87,10 @@ async function replay() {
   if (result.sent.length || result.refused.length) {
     const pages = await self.clients.matchAll({ type: "window" });
     const games = Array.from(new Set(result.sent.concat(result.refused).map((e) => e.game).filter(Boolean)));
-    pages.forEach((page) => page.postMessage({ type: "outbox", games: games, sent: result.sent.length, refused: result.refused.length }));
+    // The entries sent go with the news: a page that cannot fetch the game now still counts them.
+    pages.forEach((page) =>
+      page.postMessage({ type: "outbox", games: games, sent: result.sent.length, refused: result.refused.length, entries: result.sent })
+    );
   }
   // Background Sync tries again later when the server could not be reached or asked to wait.
   if (result.unreachable) throw new Error("Muster could not be reached");
