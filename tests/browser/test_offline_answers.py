@@ -186,6 +186,18 @@ def late_game_page(served: Served) -> Iterator[Callable[[float], None]]:
     app.wsgi_app = plain  # type: ignore[method-assign]
 
 
+# Whatever the screen shows at any moment, noted: a step Muster already holds put back, or a
+# notice that the step being filled in was recorded elsewhere.
+WATCH = """() => {
+  window.seenOnScreen = [];
+  new MutationObserver(() => {
+    const heading = document.querySelector("#turn-form h2");
+    if (heading && heading.textContent.includes("Ann's turn")) window.seenOnScreen.push("Ann's turn again");
+    if (document.getElementById("step-kept")) window.seenOnScreen.push("a notice that Bo's turn was taken");
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
 def test_a_late_answer_no_newer_than_the_game_shown_changes_nothing(
     phone: Page, served: Served, late_game_page: Callable[[float], None]
 ) -> None:
@@ -216,6 +228,8 @@ def test_a_late_answer_no_newer_than_the_game_shown_changes_nothing(
         )
         form = page.locator("#turn-form")
         expect(form.get_by_role("heading")).to_have_text("Battle round 1: Bo's turn")
+        # From now on the screen must never go back to Ann's turn nor say Bo's was taken.
+        page.evaluate(WATCH)
         form.locator("#tactic").select_option("conquer")
         form.get_by_text("Battle tactic completed").click()
     assert late.value.ok
@@ -225,6 +239,7 @@ def test_a_late_answer_no_newer_than_the_game_shown_changes_nothing(
     expect(page.locator("#step-kept")).to_have_count(0)
     expect(form.get_by_role("heading")).to_have_text("Battle round 1: Bo's turn")
     expect(form.locator("#tactic")).to_have_value("conquer")
+    assert page.evaluate("window.seenOnScreen") == []
     late_game_page(0)
     form.get_by_role("button", name="Record Bo's turn").click()
     expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
