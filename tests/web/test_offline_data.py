@@ -454,6 +454,36 @@ def test_the_version_a_phone_follows_is_the_one_its_game_screen_carries(client, 
     assert recorded.status_code == 201, recorded.json
     assert client.get(f"/games/{made['id']}/version").json == {"version": 1}
     assert _joined(client, made).select_one("#game")["data-version"] == "1"
+    # And which entries: the start of their ids, so that a phone never counts one twice.
+    assert _joined(client, made).select_one("#game")["data-recent"] == recorded.json["id"][:8]
+
+
+def test_the_game_and_its_clock_name_their_latest_entries(client):
+    """#game and the clock strip name the start of their latest ids (20 at most), and the strip
+    its taps' count and what each tap says while it waits on a phone."""
+    made = new_game(client)
+    api = Api(client, made)
+    ids = [
+        api.post({"type": "roll", "dice": "d6", "results": [n % 6 + 1], "purpose": "x"}).json["id"]
+        for n in range(22)
+    ]
+    page = _joined(client, made)
+    assert page.select_one("#game")["data-recent"].split() == [i[:8] for i in ids[-20:]]
+    clock = page.select_one("#clock")
+    assert (clock["data-version"], clock["data-recent"]) == ("0", "")
+    words = json.loads(clock["data-words"])
+    assert words == {
+        "start": ["Start the clock for Ann", "Start the clock for Bo"],
+        "pass": ["Pass the clock to Ann", "Pass the clock to Bo"],
+        "pause": "Pause the clock",
+    }
+    tap = {"id": str(uuid.uuid4()), "action": "start", "player": 1}
+    answer = client.post(
+        f"/api/v1/games/{made['id']}/clock", json=tap, headers={"X-Edit-Token": made["edit_token"]}
+    )
+    assert answer.status_code == 201, answer.json
+    strip = soup(client.get(f"/games/{made['id']}/clock")).select_one("#clock")
+    assert (strip["data-version"], strip["data-recent"]) == ("1", tap["id"][:8])
 
 
 def test_the_version_of_no_game_is_404_with_a_sentence(client):
