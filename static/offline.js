@@ -264,6 +264,7 @@
     if (!mark || !mark.count || count) return Promise.resolve(writeMark(count));
     return Outbox.created().then(function (made) {
       if (made > mark.at) {
+        unsay("sync"); // news of what was kept is untrue now
         var n = mark.count === 1 ? "1 entry" : mark.count + " entries";
         say("gone", n + " kept on this phone to send to Muster " + (mark.count === 1 ? "is" : "are") +
           " gone: the phone's storage was cleared before Muster had " + (mark.count === 1 ? "it" : "them") +
