@@ -54,6 +54,20 @@ def state(store: Store, row: GameRow) -> ClockState:
     return _fold(row, [_tap(t) for t in store.clocks.taps(row.id)])
 
 
+# How many of the latest taps a strip names (by the start of their ids): a phone folds the taps
+# still in its outbox over the strip, and must not count one the server already holds twice.
+RECENT_TAPS = 20
+
+
+def strip(store: Store, row: GameRow, can_edit: bool, error: str | None = None) -> dict[str, Any]:
+    """What the clock strip shows this phone, from one read of the taps: :func:`view`, and
+    ``recent``, the first eight characters of the latest taps' ids."""
+    stored = list(store.clocks.taps(row.id))
+    shown = view(_fold(row, [_tap(t) for t in stored]), row, can_edit, error)
+    shown["recent"] = [str(t["id"])[:8] for t in stored[-RECENT_TAPS:]]
+    return shown
+
+
 def record(store: Store, row: GameRow, data: Any, replayed: bool = False) -> Recorded:
     """Check a tap a client sent and append it; a resent id changes nothing.
 
@@ -123,6 +137,13 @@ def view(state: ClockState, row: GameRow, can_edit: bool, error: str | None = No
         "names": players,
         "used": [round(u, 3) for u in state.used],
         "now": clock.write_time(state.now),
+        "taps": state.taps,
+        # What a tap waiting on a phone says it is, by the player it gives the clock to.
+        "words": {
+            "start": [f"Start the clock for {name}" for name in players],
+            "pass": [f"Pass the clock to {name}" for name in players],
+            "pause": "Pause the clock",
+        },
         "out": [players[p] for p in out],
         "players": [
             {

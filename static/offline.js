@@ -1,10 +1,16 @@
 // Muster offline: the service worker, the outbox on the game page, and the status line.
 // How it fits together is in docs/offline.md. The pages work without this file.
+//
+// Every entry a form records goes into the outbox (outbox.js) before it is sent, and leaves it
+// only on Muster's answer: sent at once by htmx when the connection is up and nothing waits
+// before it, else kept and sent in order by the replay. Nothing here knows a game: it follows
+// the forms and the step data the server renders.
 (function () {
   "use strict";
   var Outbox = window.MusterOutbox;
   var EVENTS = /\/games\/([^/]+)\/(?:events|clock)$/; // a game's entries and its clock taps
   var SYNC_TAG = "muster-outbox";
+  var MARK = "muster_outbox"; // a cookie: how many entries waited, and when (outlives a cleared storage)
   var waitingTotal = 0;
   var pristineMaps = new WeakMap();
   // The step form each #game came with from the server, before a waiting entry moved #step on.
@@ -15,6 +21,15 @@
   var waitingWorker = null;
   var cacheChain = Promise.resolve();
   var flushing = null;
+  // Entries this page is sending itself, through htmx, right now: id -> {queue, game, form, body}.
+  var live = {};
+  // How many entries each queue (a form's address) holds in the outbox, as this page last read it.
+  var queued = {};
+  // Ids being put in the outbox now: a second tap on the same form is not a second entry.
+  var keeping = {};
+  // The form htmx is being handed back, with the body the outbox holds for it.
+  var resubmitting = null;
+  var channel = "BroadcastChannel" in window ? new BroadcastChannel("muster-outbox") : null;
 
   // --- small DOM helpers ----------------------------------------------------------------
   function el(tag, attrs) {
@@ -43,6 +58,9 @@
     var meta = document.querySelector('meta[name="csrf-token"]');
     return meta ? meta.getAttribute("content") : "";
   }
+  function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
+  function version(node) { return Number(node && node.dataset.version) || 0; }
+  function queueOf(entry) { return Outbox.queueOf(entry); }
 
   // --- the status line under the top bar: offline, new version, sync ---------------------
   var messages = {};
@@ -96,11 +114,12 @@
   }
 
   function pageUrl() { return location.pathname + location.search; }
+  function controlled() { return "serviceWorker" in navigator && !!navigator.serviceWorker.controller; }
 
   // Keep this page's stored copy in step with the server (after each entry it accepts), so
   // an offline reload shows what the server holds. Requests are chained to stay in order.
   function refreshStoredPage() {
-    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return cacheChain;
+    if (!controlled()) return cacheChain;
     cacheChain = cacheChain.then(fetchPage);
     return cacheChain;
   }
@@ -111,9 +130,10 @@
   }
 
   // The server accepted an entry and answered with the new #game: put it into the stored copy
-  // of the page at once (no second request, so it holds even if the network drops now).
+  // of the page at once (no second request, so it holds even if the network drops now), without
+  // the parts never kept (the links carrying a seat's or the game's token).
   function storeGame(fragment) {
-    if (!window.caches || !("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return cacheChain;
+    if (!window.caches || !controlled()) return cacheChain;
     var key = location.origin + pageUrl();
     cacheChain = cacheChain
       .then(function () { return caches.open(Outbox.PAGES); })
@@ -126,13 +146,16 @@
             });
           }
           return stored.text().then(function (text) {
-            var doc = new DOMParser().parseFromString(text, "text/html");
-            var fresh = new DOMParser().parseFromString(fragment, "text/html").getElementById("game");
+            var doc = parse(text);
+            var fresh = parse(Outbox.keepable(fragment)).getElementById("game");
             var old = doc.getElementById("game");
             if (!fresh || !old) return null;
+            // A copy newer than this answer (an answer that came late) is kept as it is.
+            if (version(old) > version(fresh)) return null;
             old.replaceWith(doc.importNode(fresh, true));
+            var html = Outbox.keepable("<!doctype html>\n" + doc.documentElement.outerHTML);
             return cache
-              .put(key, new Response("<!doctype html>\n" + doc.documentElement.outerHTML, { headers: stored.headers }))
+              .put(key, new Response(html, { headers: stored.headers }))
               .then(function () { markStored(fresh.dataset.step); });
           });
         });
@@ -158,7 +181,7 @@
   // redirect the worker never sees): kept as soon as it shows, not at the first entry.
   var keptUrl = null;
   function keepThisPage() {
-    if (!window.caches || !("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+    if (!window.caches || !controlled()) return;
     keptUrl = pageUrl();
     caches.match(location.href, { cacheName: Outbox.PAGES }).then(function (found) {
       return found ? null : refreshStoredPage();
@@ -195,7 +218,7 @@
     });
     navigator.serviceWorker.addEventListener("message", function (event) {
       var data = event.data || {};
-      if (data.type === "outbox") afterFlush({ games: data.games || [], sent: data.sent, refused: data.refused });
+      if (data.type === "outbox") afterFlush({ games: data.games || [], sent: data.sent, refused: data.refused, entries: data.entries });
     });
     keepThisPage();
   }
@@ -207,14 +230,72 @@
       .catch(function () {});
   }
 
-  // --- forms that record an event ---------------------------------------------------------
+  // The page sends an entry itself: should it be closed or reloaded before the answer, the
+  // worker sends it (a little after the page's own request would have given up).
+  function tellWorker(id) {
+    if (controlled()) navigator.serviceWorker.controller.postMessage({ type: "sending", ids: [id], timeout: timeout() });
+  }
+
+  // --- the phone's storage: kept for good, and missed if it was cleared ------------------------
+  var askedPersist = false;
+  function askPersistence() {
+    var storage = navigator.storage;
+    if (askedPersist || !storage || !storage.persist) return;
+    askedPersist = true;
+    storage.persisted().then(function (yes) { return yes ? true : storage.persist(); }).catch(function () {});
+  }
+
+  function readMark() {
+    var found = new RegExp("(?:^|; )" + MARK + "=(\\d+)\\.(\\d+)").exec(document.cookie);
+    return found ? { count: Number(found[1]), at: Number(found[2]) } : null;
+  }
+  function writeMark(count) {
+    var mark = readMark();
+    if (count > 0 && (!mark || mark.count !== count)) {
+      document.cookie = MARK + "=" + count + "." + Date.now() + "; path=/; max-age=31536000; samesite=lax";
+    } else if (!count && mark) {
+      document.cookie = MARK + "=; path=/; max-age=0; samesite=lax";
+    }
+  }
+  // Entries waited on this phone, and the outbox they waited in was made again since: the
+  // phone's storage was cleared (by the player or the browser) before Muster had them.
+  function checkStorage(count) {
+    var mark = readMark();
+    if (!mark || !mark.count || count) return Promise.resolve(writeMark(count));
+    return Outbox.created().then(function (made) {
+      if (made > mark.at) {
+        unsay("sync"); // news of what was kept is untrue now
+        var n = mark.count === 1 ? "1 entry" : mark.count + " entries";
+        say("gone", n + " kept on this phone to send to Muster " + (mark.count === 1 ? "is" : "are") +
+          " gone: the phone's storage was cleared before Muster had " + (mark.count === 1 ? "it" : "them") +
+          ". Check the game and record again what it does not show.");
+      }
+      writeMark(0);
+    });
+  }
+  Outbox.onClosed(function () {
+    if (waitingTotal || Object.keys(live).length) render(false);
+  });
+
+  // --- forms that record an entry -----------------------------------------------------------
+  function actionPath(form) { return new URL(form.getAttribute("action") || "", location.href).pathname; }
+  // A form whose submissions go through the outbox: a game's entries and clock taps, and any
+  // form the server marks data-outbox (a club event's result to confirm).
+  function isOutboxForm(form) {
+    if (!form || form.tagName !== "FORM" || (form.getAttribute("method") || "get").toLowerCase() !== "post") return false;
+    return form.hasAttribute("data-outbox") || EVENTS.test(actionPath(form));
+  }
   function gameOf(form) {
     if (!form || form.tagName !== "FORM") return null;
-    var match = EVENTS.exec(new URL(form.getAttribute("action") || "", location.href).pathname);
+    var match = EVENTS.exec(actionPath(form));
     return match ? decodeURIComponent(match[1]) : null;
   }
   // The server marks the form that takes back the last entry.
   function isUndo(form) { return form.hasAttribute("data-undo"); }
+  function waitsIn(queue) {
+    if (queued[queue]) return true;
+    return Object.keys(live).some(function (id) { return live[id].queue === queue; });
+  }
 
   function labelOf(form, field) {
     if (field.id) {
@@ -235,11 +316,12 @@
     return /[?:]$/.test(label) ? label + " " + value : label + ": " + value;
   }
 
-  // The values as the player saw them on the form, one line each.
+  // The values as the player saw them on the form, one line each. A form the server names
+  // (data-entry: "Play Caltrops") says what its button did in that name.
   function describe(form, submitter) {
     var lines = [];
     if (form.dataset.summary) lines.push(form.dataset.summary);
-    if (submitter && submitter.name) {
+    if (submitter && submitter.name && !form.dataset.entry) {
       var question = form.querySelector("p");
       lines.push(join(question ? cleanText(question) : "", submitter.textContent.trim()));
     }
@@ -257,10 +339,21 @@
     });
     return lines;
   }
+  // What an entry is, in the server's words: the name it gave the form, else its heading.
   function titleOf(form) {
+    if (form.dataset.entry) return form.dataset.entry;
     if (form.dataset.summary) return "Dice roll";
-    var heading = form.querySelector("h2") || (form.closest("section, dialog") || form).querySelector("h2");
+    var own = form.querySelector("h2") || form.querySelector("h3");
+    if (own) return cleanText(own);
+    var details = form.closest("details");
+    var summary = details && details.querySelector("summary");
+    if (summary) return cleanText(summary);
+    var heading = (form.closest("section, dialog") || form).querySelector("h2");
     return heading ? cleanText(heading) : "An entry";
+  }
+  // What the player entered, as a refused or waiting entry shows it: its lines, else its name.
+  function entered(entry) {
+    return entry.lines && entry.lines.length ? entry.lines : [entry.title];
   }
 
   // What the server's step data says about a submitted form (docs/offline.md): its step, the
@@ -298,11 +391,26 @@
     return keys;
   }
 
-  // Keep a submitted form in the outbox, show it as waiting and move on to the next step.
-  function enqueue(form, body, submitter) {
-    var game = gameOf(form);
+  function entryOf(form, data, submitter) {
+    var entry = stepOf(form, data);
+    entry.id = data.get("id");
+    entry.game = gameOf(form);
+    entry.action = actionPath(form);
+    entry.queue = entry.action;
+    entry.body = data.toString();
+    entry.title = titleOf(form);
+    entry.lines = describe(form, submitter);
+    entry.once = takenBy(form);
+    return entry;
+  }
+
+  // --- keeping an entry, then sending it ------------------------------------------------------
+  // Put a submitted form in the outbox; then send it now (``now``: online, nothing of its queue
+  // waiting before it) through htmx, or leave it waiting, shown as such, for the replay.
+  function keep(form, body, submitter, now) {
     var data = new URLSearchParams(body);
     var id = data.get("id") || Outbox.uuid();
+    keeping[id] = true;
     return Outbox.get(id)
       .then(function (already) {
         if (already) return null; // the same submission twice: it is kept once
@@ -310,44 +418,121 @@
           // A page older than what this phone already sent reuses an id: make a new one.
           if (sent) id = Outbox.uuid();
           data.set("id", id);
-          var entry = stepOf(form, data);
-          entry.id = id;
-          entry.game = game;
-          entry.action = new URL(form.getAttribute("action"), location.href).pathname;
-          entry.body = data.toString();
-          entry.title = titleOf(form);
-          entry.lines = describe(form, submitter);
-          entry.once = takenBy(form);
-          return Outbox.add(entry);
+          return Outbox.add(entryOf(form, data, submitter));
         });
       })
-      .then(function (entry) {
-        if (!entry) return;
-        waitingTotal += 1;
-        requestBackgroundSync();
-        document.dispatchEvent(new CustomEvent("muster:queued", { detail: { form: form, entry: entry } }));
-        return Outbox.list(game).then(function (entries) {
-          // Behind a refused entry (or one still to check) it waits for the player, not the network.
-          var refused = entries.some(function (e) { return e.status === "refused"; });
-          var review = entries.some(function (e) { return e.review; });
-          var why = ". It will be sent when Muster can be reached.";
-          if (refused) why = ". It is held behind the entry Muster refused: see Not recorded in the game.";
-          else if (review) why = ". It waits behind the entries to check first, in the game.";
-          say("sync", "Kept on this phone: " + entry.title + why);
-          return render(true);
-        }).then(function () {
-          if (navigator.onLine) flushNow();
-        });
-      });
+      .then(
+        function (entry) {
+          delete keeping[data.get("id")];
+          if (!entry) return null;
+          askPersistence();
+          queued[entry.queue] = (queued[entry.queue] || 0) + 1;
+          document.dispatchEvent(new CustomEvent("muster:outbox", { detail: { added: entry } }));
+          broadcast();
+          if (now && navigator.onLine && form.isConnected) return sendLive(form, entry, submitter);
+          return nowWaiting(entry, form);
+        },
+        function () {
+          delete keeping[data.get("id")];
+          // No outbox on this phone (storage off): the form goes to Muster as it would without it.
+          if (now && form.isConnected) resubmit(form, submitter, null);
+        }
+      );
   }
 
-  // Offline, or behind entries still waiting, a form goes to the outbox instead of the server.
+  // Hand the form back to htmx, with the body the outbox holds (the same id, the same values).
+  function resubmit(form, submitter, body) {
+    resubmitting = { form: form, body: body };
+    try {
+      form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+    } finally {
+      resubmitting = null;
+    }
+  }
+
+  function sendLive(form, entry, submitter) {
+    live[entry.id] = { queue: entry.queue, game: entry.game, form: form, body: entry.body };
+    tellWorker(entry.id);
+    // Sent: the step is the player's no more; however late the answer, it may replace it.
+    var step = form.closest("#step");
+    if (step) delete step.dataset.dirty;
+    delete form.dataset.dirty;
+    resubmit(form, submitter, entry.body);
+    // htmx answers every request (after:request or error); should it drop one, it waits here.
+    setTimeout(function () {
+      if (live[entry.id] && !live[entry.id].answered) failedLive(entry.id);
+    }, timeout() + 1000);
+  }
+
+  // An entry that is to wait (offline, behind others, or htmx got no answer): say so, let the
+  // step move on, and have it sent when Muster can be reached.
+  function nowWaiting(entry, form) {
+    waitingTotal += 1;
+    requestBackgroundSync();
+    document.dispatchEvent(new CustomEvent("muster:queued", { detail: { form: form, entry: entry } }));
+    freshForm(form);
+    return Outbox.list(entry.game || undefined).then(function (entries) {
+      var mine = entries.filter(function (e) { return queueOf(e) === entry.queue; });
+      // Behind a refused entry (or one still to check) it waits for the player, not the network.
+      var refused = mine.some(function (e) { return e.status === "refused"; });
+      var review = mine.some(function (e) { return e.review; });
+      var why = ". It will be sent when Muster can be reached.";
+      if (refused) why = ". It is held behind the entry Muster refused: see Not recorded in the game.";
+      else if (review) why = ". It waits behind the entries to check first, in the game.";
+      else if (entry.note) why = ". " + entry.note;
+      say("sync", "Kept on this phone: " + entry.title + why);
+      return render(true);
+    }).then(function () {
+      if (navigator.onLine) flushNow();
+    });
+  }
+
+  // A form kept in the outbox that stays on screen (not a step, which moves on by itself) is
+  // ready for the next entry: emptied, with a new id (the same id twice is one entry).
+  function freshForm(form) {
+    if (!form || !form.isConnected || form.closest("#step") || form.closest("#clock")) return;
+    form.reset();
+    var id = form.querySelector('input[name="id"]');
+    if (id) {
+      id.value = Outbox.uuid();
+      id.defaultValue = id.value;
+    }
+    delete form.dataset.dirty;
+  }
+
+  function liveOf(ctx) {
+    var body = ctx && ctx.request && ctx.request.body;
+    var id = body && body.get ? body.get("id") : null;
+    return id && live[id] && !live[id].answered ? id : null;
+  }
+
+  // htmx got no answer for an entry it was sending: it waits in the outbox like one made offline.
+  function failedLive(id, response) {
+    var info = live[id];
+    delete live[id];
+    return Outbox.get(id).then(function (entry) {
+      if (!entry) return null;
+      if (!response) return nowWaiting(entry, info.form);
+      var status = response.status;
+      if (status === 400) {
+        entry.retryAt = 0;
+        entry.note = "The form had expired; it is sent again with a fresh one.";
+      } else {
+        entry.retryAt = Outbox.retryAt(response.headers);
+        entry.note = Outbox.heldNote(status, entry.retryAt);
+      }
+      return Outbox.put(entry).then(function () { return nowWaiting(entry, info.form); });
+    });
+  }
+
+  // Offline, or behind entries of the same queue still waiting, a form goes to the outbox and
+  // waits; otherwise it goes to the outbox and htmx sends it at once.
   document.addEventListener(
     "submit",
     function (event) {
       var form = event.target;
-      var game = gameOf(form);
-      if (!game) return;
+      if (!isOutboxForm(form)) return;
+      if (resubmitting && resubmitting.form === form) return; // handed back to htmx: it sends it
       if (form.dataset.editOf) {
         // The editor of a held entry: its new values replace the entry's, nothing is posted.
         event.preventDefault();
@@ -355,31 +540,53 @@
         saveEdit(form, event.submitter);
         return;
       }
-      var game$ = document.getElementById("game");
-      var behind = game$ && game$.dataset.game === game && game$.dataset.pending === "1";
-      if (navigator.onLine && !behind) return; // htmx sends it; if that fails, htmx:error keeps it
-      event.preventDefault();
-      event.stopPropagation();
+      var queue = actionPath(form);
+      var behind = waitsIn(queue);
       if (isUndo(form)) {
-        undoWaiting(game);
+        if (navigator.onLine && !behind) return; // undo needs Muster: htmx sends it
+        event.preventDefault();
+        event.stopPropagation();
+        undoWaiting(queue);
         return;
       }
-      enqueue(form, new FormData(form, event.submitter || undefined), event.submitter);
+      event.preventDefault();
+      event.stopPropagation();
+      var body = new FormData(form, event.submitter || undefined);
+      if (keeping[body.get("id")]) return; // a second tap while the first is being kept
+      keep(form, body, event.submitter, navigator.onLine && !behind);
     },
     true
   );
 
-  // The request failed without an answer (no network, server down, timeout): keep it.
+  // The form handed back to htmx is sent with the body the outbox holds.
+  document.addEventListener("htmx:config:request", function (event) {
+    var ctx = event.detail && event.detail.ctx;
+    if (!resubmitting || !resubmitting.body || !ctx || !ctx.request) return;
+    var form = ctx.request.form || (ctx.sourceElement && ctx.sourceElement.closest && ctx.sourceElement.closest("form"));
+    if (form !== resubmitting.form) return;
+    var body = new FormData();
+    new URLSearchParams(resubmitting.body).forEach(function (value, name) { body.append(name, value); });
+    ctx.request.body = body;
+  });
+
+  // The request failed without an answer (no network, server down, timeout): it waits.
   document.addEventListener("htmx:error", function (event) {
     var ctx = event.detail && event.detail.ctx;
+    var id = liveOf(ctx);
+    if (id) {
+      failedLive(id);
+      return;
+    }
     var source = event.target;
     var form = source && source.closest ? source.closest("form") : null;
-    if (form && gameOf(form) && ctx && ctx.request && ctx.request.body && ctx.request.method === "POST") {
+    if (form && isOutboxForm(form) && ctx && ctx.request && ctx.request.body && ctx.request.method === "POST") {
       if (isUndo(form)) {
         say("error", "Muster could not be reached, so nothing was undone. Try again when the connection is back.");
         return;
       }
-      enqueue(form, ctx.request.body, ctx.request.submitter);
+      // An entry htmx sent that the outbox could not take first (its storage failed a moment):
+      // it waits now, as any entry with no answer does.
+      keep(form, ctx.request.body, ctx.request.submitter, false);
       return;
     }
     // A tap that needed the server says so; a screen refreshing itself on a timer does not nag.
@@ -388,12 +595,40 @@
     else if (navigator.onLine) say("error", "Muster could not be reached. Check the connection and try again.");
   });
 
+  // An answer to an entry that is not the rules' (a busy server's 429, a proxy's 408, a server
+  // fault, an expired form) is not shown in place of the game: the entry waits and is sent again.
+  // A boosted link that answers with a PDF or a text file is opened as a download instead.
+  document.addEventListener("htmx:before:response", function (event) {
+    var ctx = event.detail && event.detail.ctx;
+    if (!ctx || !ctx.response || !ctx.request) return;
+    var id = liveOf(ctx);
+    if (id) {
+      var status = ctx.response.status;
+      if (status >= 400 && !Outbox.isRefusal(status, Outbox.refusal(ctx.response))) {
+        event.preventDefault();
+        failedLive(id, ctx.response);
+      }
+      return;
+    }
+    if (ctx.request.method !== "GET") return;
+    var type = ctx.response.headers.get("Content-Type") || "";
+    if (ctx.request.headers["HX-Boosted"] && type && type.indexOf("text/html") !== 0) {
+      event.preventDefault();
+      location.assign(ctx.response.raw.url || ctx.request.action);
+    }
+  });
+
   document.addEventListener("htmx:after:request", function (event) {
     var ctx = event.detail && event.detail.ctx;
     if (!ctx || !ctx.response) return;
     unsay("error");
     var source = event.target;
     var form = source && source.closest ? source.closest("form") : null;
+    var id = liveOf(ctx);
+    if (id) {
+      answeredLive(id, ctx);
+      return;
+    }
     var game = gameOf(form);
     if (game && ctx.response.status === 200 && ctx.request.body && ctx.request.body.get) {
       Outbox.markSent(ctx.request.body.get("id"), game);
@@ -402,26 +637,72 @@
     }
   });
 
-  // A boosted link that answers with a PDF or a text file is opened as a download instead.
-  document.addEventListener("htmx:before:response", function (event) {
-    var ctx = event.detail && event.detail.ctx;
-    if (!ctx || !ctx.response || !ctx.request || ctx.request.method !== "GET") return;
-    var type = ctx.response.headers.get("Content-Type") || "";
-    if (ctx.request.headers["HX-Boosted"] && type && type.indexOf("text/html") !== 0) {
-      event.preventDefault();
-      location.assign(ctx.response.raw.url || ctx.request.action);
+  // Muster answered an entry htmx sent: recorded, it leaves the outbox; refused, htmx shows the
+  // server's page with its sentence where the form was, and it leaves the outbox too (if that
+  // screen is gone meanwhile, it stays, marked Not recorded, with the sentence).
+  function answeredLive(id, ctx) {
+    var info = live[id];
+    // Still this page's own until it has left the outbox: a render meanwhile (the swap's) must
+    // not count it as waiting on top of the server's answer, which holds it.
+    info.answered = true;
+    var status = ctx.response.status;
+    var text = typeof ctx.text === "string" ? ctx.text : "";
+    var shown = !ctx.target || ctx.target.isConnected;
+    var done;
+    var sent = null;
+    if (status < 400) {
+      done = Outbox.get(id).then(function (entry) {
+        sent = entry;
+        return Outbox.markSent(id, info.game);
+      }).then(function () { return Outbox.remove(id); }).then(function () {
+        if (text.indexOf('id="game"') >= 0) {
+          storeGame(text);
+          // htmx drops an answer whose target was replaced meanwhile (the game followed another phone).
+          var game = document.getElementById("game");
+          var fresh = shown ? null : parse(text).getElementById("game");
+          if (game && fresh && fresh.dataset.game === game.dataset.game) return mergeGame(game, fresh);
+        } else if (info.game) {
+          refreshStoredPage();
+        }
+        return null;
+      });
+    } else if (shown) {
+      done = Outbox.remove(id);
+    } else {
+      done = Outbox.get(id).then(function (entry) {
+        if (!entry) return null;
+        entry.status = "refused";
+        entry.reason = Outbox.refusal(ctx.response);
+        entry.answered = new Date().toISOString();
+        return Outbox.serverVersion(entry).then(function (held) {
+          entry.held = held;
+          return Outbox.put(entry);
+        });
+      });
     }
-  });
+    return done
+      .catch(function () {})
+      .then(function () {
+        delete live[id];
+        broadcast(status < 400 && info.game ? { sent: [info.game], entries: sent ? [sent] : [] } : {});
+        return render(false);
+      })
+      .then(function () {
+        // Entries made while this one was on its way wait behind it: their turn now.
+        if (waitsIn(info.queue) && navigator.onLine) flushNow();
+      });
+  }
 
-  function undoWaiting(game) {
-    return Outbox.list(game).then(function (entries) {
-      var waiting = entries.filter(function (e) { return e.status !== "refused"; });
+  function undoWaiting(queue) {
+    return Outbox.list().then(function (entries) {
+      var waiting = entries.filter(function (e) { return queueOf(e) === queue && e.status !== "refused" && !live[e.id]; });
       if (!waiting.length) {
         say("error", "Undo needs Muster: that entry is already recorded there. Try again when the connection is back.");
         return;
       }
       var last = waiting[waiting.length - 1];
       return Outbox.remove(last.id).then(function () {
+        broadcast();
         say("sync", "Removed from this phone before it was sent: " + last.title + ".");
         return render(true);
       });
@@ -436,6 +717,17 @@
   }
   function seconds() { return Math.ceil(timeout() / 1000) + " s"; }
 
+  // Sent again when Muster said it may be (Retry-After), or after a pause when it did not say.
+  var retryTimer = null;
+  function retryAt(at) {
+    clearTimeout(retryTimer);
+    if (!at) return;
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      if (navigator.onLine) flushNow();
+    }, Math.max(0, at - Date.now()) + 100);
+  }
+
   function flushNow() {
     if (flushing) {
       say("sending", "Already sending to Muster: an entry waits up to " + seconds() + " for its answer.");
@@ -443,7 +735,8 @@
     }
     // Its own line, gone when the replay ends: news of what was sent (the worker's too) stays.
     if (waitingTotal) say("sending", "Sending what waits on this phone to Muster…");
-    flushing = Outbox.flush({ csrf: csrf(), timeout: timeout() })
+    var options = function (token) { return { csrf: token, timeout: timeout(), skip: Object.keys(live) }; };
+    flushing = Outbox.flush(options(csrf()))
       .then(function (result) {
         if (!result.expired) return result;
         // The page's form token has expired: ask the server for a fresh one and try again.
@@ -451,15 +744,26 @@
           .then(function (r) { return r.text(); })
           .then(function (html) {
             var match = /name="csrf-token" content="([^"]+)"/.exec(html);
-            return match ? Outbox.flush({ csrf: match[1], timeout: timeout() }) : result;
+            return match ? Outbox.flush(options(match[1])) : result;
           })
           .catch(function () { return result; });
       })
       .then(function (result) {
-        var games = result.sent.concat(result.refused).map(function (e) { return e.game; });
+        var games = result.sent.concat(result.refused).map(function (e) { return e.game; }).filter(Boolean);
         if (result.timedOut) say("sync", "Muster did not answer within " + seconds() + ". What you recorded stays on this phone and is sent again.");
+        else if (result.busy && result.retryAt) say("sync", Outbox.heldNote(429, result.retryAt).replace("; it is", ": what waits on this phone is"));
         else if (result.unreachable && !games.length) say("sync", "Muster could not be reached. What you recorded stays on this phone.");
-        return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length, html: result.html });
+        retryAt(result.retryAt);
+        // Games this page does not show had entries sent: their kept copies are brought up to date.
+        var shown = document.getElementById("game");
+        var others = result.sent.map(function (e) { return e.game; }).filter(function (g, i, all) {
+          return g && all.indexOf(g) === i && !(shown && shown.dataset.game === g);
+        });
+        if (others.length && controlled()) navigator.serviceWorker.controller.postMessage({ type: "refresh", games: others });
+        if (result.sent.length || result.refused.length || result.held.length) {
+          broadcast({ sent: result.sent.map(function (e) { return e.game; }).filter(Boolean), entries: result.sent });
+        }
+        return afterFlush({ games: games, sent: result.sent.length, refused: result.refused.length, html: result.html, entries: result.sent });
       })
       .catch(function () {})
       .then(function () {
@@ -469,18 +773,77 @@
     return flushing;
   }
 
+  // Entries that reached Muster, whoever sent them (this page, another tab, the worker): the
+  // game shown counts them until the server's game holds them, even if it cannot be fetched now.
+  function noteSent(entries) {
+    var game = document.getElementById("game");
+    if (!game || !entries || !entries.length) return;
+    var mine = entries.filter(function (e) { return e && e.game === game.dataset.game; });
+    sentBefore.set(game, notHeld(game, joined(sentBefore.get(game) || [], mine)));
+  }
+
   function afterFlush(outcome) {
+    noteSent(outcome.entries);
     if (outcome.sent) say("sync", outcome.sent + (outcome.sent === 1 ? " entry" : " entries") + " sent to Muster.");
     if (outcome.refused) say("sync", "Muster refused " + (outcome.refused === 1 ? "an entry" : outcome.refused + " entries") + " recorded on this phone: see the game.");
+    return showSent(outcome.games || [], outcome.html, outcome.refused > 0);
+  }
+
+  // Entries of these games reached Muster: show what it holds. Its answers (``html``, by queue)
+  // are put in place at once, with no second request that could come back late: the game, the
+  // clock strip and whatever else carries a version, or the page a form outside a game posted
+  // from. A replay by the worker (or another tab) sends no answers, and a refusal none worth
+  // showing: the page asks for the game.
+  function showSent(games, html, refused) {
     var game = document.getElementById("game");
-    if (!game || !outcome.games || outcome.games.indexOf(game.dataset.game) < 0) return render(false);
-    // The server's answer to the last entry sent is its new #game: show it at once, with no
-    // second request that could come back late (a replay from the worker has none: ask).
-    var html = outcome.html && outcome.html[game.dataset.game];
-    var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("game") : null;
-    if (!fresh) return refreshGame(game);
-    storeGame(html);
-    return mergeGame(game, fresh);
+    var fresh = null;
+    var freshHtml = null;
+    Object.keys(html || {}).forEach(function (queue) {
+      var doc = parse(html[queue]);
+      var answer = doc.getElementById("game");
+      if (answer && game && answer.dataset.game === game.dataset.game && (!fresh || version(answer) > version(fresh))) {
+        fresh = answer;
+        freshHtml = html[queue];
+      }
+      swapParts(doc);
+      swapPage(queue, doc);
+    });
+    if (!game || games.indexOf(game.dataset.game) < 0) return render(false);
+    if (fresh) {
+      storeGame(freshHtml);
+      return mergeGame(game, fresh);
+    }
+    // Answers came, none of them the game (a clock tap's): the game itself did not change.
+    if (html && Object.keys(html).length && !refused) return render(false);
+    return refreshGame(game);
+  }
+
+  // Parts of a screen outside #game that carry a version (the clock strip): an answer newer
+  // than the part shown takes its place.
+  function swapParts(doc) {
+    doc.querySelectorAll("[id][data-version]").forEach(function (part) {
+      if (part.id === "game" || part.closest("#game")) return;
+      var shown = document.getElementById(part.id);
+      if (!shown || version(part) <= version(shown)) return;
+      var node = document.importNode(part, true);
+      shown.replaceWith(node);
+      if (window.htmx) htmx.process(node);
+      document.dispatchEvent(new CustomEvent("muster:swapped", { detail: { id: part.id } }));
+    });
+  }
+
+  // A form outside any game (marked data-outbox) reached Muster: its answer is the page as it
+  // stands now, shown in place of this one's main part.
+  function swapPage(queue, doc) {
+    var here = document.getElementById("main");
+    var there = doc.getElementById("main");
+    if (!here || !there || document.getElementById("game")) return;
+    var mine = Array.prototype.some.call(document.querySelectorAll("form[data-outbox]"), function (form) {
+      return actionPath(form) === queue;
+    });
+    if (!mine) return;
+    here.replaceChildren.apply(here, Array.prototype.map.call(there.childNodes, function (n) { return document.importNode(n, true); }));
+    if (window.htmx) htmx.process(here);
   }
 
   // Ask the server for the game and show what it holds. The page comes whole (the worker keeps
@@ -491,60 +854,139 @@
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         var game = document.getElementById("game");
-        var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("game") : null;
+        var doc = html ? parse(html) : null;
+        var fresh = doc ? doc.getElementById("game") : null;
+        if (doc) swapParts(doc);
         if (!fresh || game !== before) return render(false);
         return mergeGame(game, fresh).then(function () {
-          if ("serviceWorker" in navigator && navigator.serviceWorker.controller) markStored(fresh.dataset.step);
+          if (controlled()) markStored(fresh.dataset.step);
         });
       })
       .catch(function () { return render(false); });
   }
 
   // Put the server's #game in place of the shown one: totals, history and step data update.
-  // A step the player has touched is never replaced (the state is checked when the answer is
-  // applied, however late it comes): it moves into the new #game if the server still expects
-  // that step; if not (the other phone recorded it), the next step shows and a notice keeps
-  // what the player had entered, in a sentence and their values.
+  // An answer no newer than the game shown changes nothing (a late one would put back a step
+  // Muster already holds). What the player has touched is never replaced (the state is read
+  // when the answer is applied, however late it comes): the step moves into the new #game if
+  // the server still expects it; if not (the other phone recorded it), the next step shows and
+  // a notice keeps what the player had entered. Every other form touched is kept the same way,
+  // and every <details> the player opened stays open.
   function mergeGame(old, fresh) {
     return Outbox.list(old.dataset.game)
       .catch(function () { return []; })
       .then(function (entries) {
         if (document.getElementById("game") !== old) return render(false); // replaced meanwhile
+        if (version(fresh) <= version(old) && fresh.dataset.version !== undefined) return render(false);
         // Read what the player touched only now: a tap while the outbox was being read counts.
         var touched = old.querySelector("#step");
         if (!touched || touched.dataset.dirty !== "1") touched = null;
         var shown = touched ? touched.dataset.shown || shownKey(fold(old, [])) : "";
-        // An answer older than the game shown (an htmx answer landed first) changes nothing.
-        if (Number(fresh.dataset.version) < Number(old.dataset.version)) return render(false);
-        var waiting = entries.filter(function (e) { return e.status !== "refused"; });
+        var pending = entries.filter(function (e) { return e.status !== "refused" && !live[e.id]; });
+        var waiting = notHeld(fresh, pending);
+        // Entries sent since the game shown was made, that this answer does not hold yet (it
+        // came from before they arrived): the step still counts them, in the new game too.
+        var ahead = notHeld(fresh, sentBefore.get(old) || []);
         var game = document.importNode(fresh, true);
+        sentBefore.set(game, ahead);
+        seenWaiting.set(game, pending);
         var slot = game.querySelector("#step");
         keepPristineStep(game, slot);
         if (touched) {
-          var m = fold(game, waiting);
+          var m = fold(game, joined(ahead, waiting));
           if (slot && m.key && m.key === shown.split(":")[0]) {
             touched.dataset.shown = shownKey(m);
             slot.replaceWith(touched);
           } else {
-            var notice = keptValues(touched);
+            var notice = keptValues(touched, "step");
             if (slot) slot.before(notice);
             else game.append(notice);
           }
         }
+        keepTouchedForms(old, game);
+        keepOpenDetails(old, game);
+        // The field being typed in keeps the focus (and, with it, its caret) as it moves.
+        var focus = document.activeElement;
         old.replaceWith(game);
+        if (focus && focus !== document.activeElement && game.contains(focus)) focus.focus({ preventScroll: true });
         if (window.htmx) htmx.process(game);
         document.dispatchEvent(new Event("muster:enhance"));
         return render(false);
       });
   }
 
-  // What the player had entered in a step the server no longer expects, left on the screen.
-  function keptValues(step) {
-    var box = el("div", { class: "notice", id: "step-kept", role: "status" });
-    var forms = step.querySelectorAll("form");
+  // Where a node stands in a screen, to find its counterpart in the server's new one: its id,
+  // else the nearest id around it, its kind (a form's address and entry type) and its place
+  // among the like nodes there.
+  function placeOf(node, root) {
+    // Read as an attribute: a form's ``id`` property is its field named "id".
+    var own = node.getAttribute("id");
+    if (own) return { id: own };
+    var around = node.parentElement ? node.parentElement.closest("[id]") : null;
+    if (!around || !root.contains(around)) around = root;
+    var kind = node.tagName;
+    if (node.tagName === "FORM") {
+      var type = node.querySelector('input[name="type"]');
+      kind += " " + node.getAttribute("action") + " " + (type ? type.value : "");
+    }
+    var like = Array.prototype.filter.call(around.querySelectorAll(node.tagName), function (n) { return kindOf(n) === kind; });
+    return { around: around === root ? null : around.getAttribute("id"), kind: kind, index: like.indexOf(node) };
+  }
+  function kindOf(node) {
+    if (node.tagName !== "FORM") return node.tagName;
+    var type = node.querySelector('input[name="type"]');
+    return node.tagName + " " + node.getAttribute("action") + " " + (type ? type.value : "");
+  }
+  function find(place, root) {
+    if (place.id) return root.querySelector("#" + CSS.escape(place.id));
+    var around = place.around ? root.querySelector("#" + CSS.escape(place.around)) : root;
+    if (!around) return null;
+    var like = Array.prototype.filter.call(around.querySelectorAll(place.kind.split(" ")[0]), function (n) { return kindOf(n) === place.kind; });
+    return like[place.index] || null;
+  }
+
+  // Forms outside the step the player has started filling in (a deal, a unit destroyed, a ploy
+  // to buy) go into the new #game as they are, with the server's new hidden fields (the round,
+  // a fresh form token); one the server no longer offers leaves the values in a notice.
+  function keepTouchedForms(old, game) {
+    old.querySelectorAll("form[data-dirty]").forEach(function (form) {
+      if (form.closest("#step") || form.closest(".entry-edit") || form.dataset.editOf) return;
+      var twin = find(placeOf(form, old), game);
+      if (twin && twin.tagName === "FORM" && kindOf(twin) === kindOf(form)) {
+        twin.querySelectorAll('input[type="hidden"]').forEach(function (field) {
+          if (field.name === "id" || !field.name) return;
+          var mine = form.querySelector('input[type="hidden"][name="' + CSS.escape(field.name) + '"]');
+          if (mine) mine.value = field.value;
+        });
+        twin.replaceWith(form);
+      } else {
+        var notice = keptValues(form, "form");
+        var step = game.querySelector("#step");
+        if (step) step.before(notice);
+        else game.append(notice);
+      }
+    });
+  }
+  // ``except``: the form just sent, whose details may close with the server's answer.
+  function keepOpenDetails(old, game, except) {
+    old.querySelectorAll("details[open]").forEach(function (details) {
+      if (details.closest(".entry-edit") || (except && details.contains(except))) return;
+      var twin = find(placeOf(details, old), game);
+      if (twin && twin.tagName === "DETAILS") twin.open = true;
+    });
+  }
+
+  // What the player had entered in a step (or another form) the server no longer expects,
+  // left on the screen.
+  function keptValues(node, kind) {
+    var box = el("div", { class: "notice step-kept", role: "status" });
+    if (kind === "step") box.id = "step-kept";
+    var forms = node.tagName === "FORM" ? [node] : Array.prototype.slice.call(node.querySelectorAll("form"));
     var title = forms.length ? titleOf(forms[0]) : "this step";
-    box.append(el("p", {}, "Muster already holds " + title + " (recorded on another phone), so this phone did not send what you had entered there:"));
-    Array.prototype.forEach.call(forms, function (form) { box.append(values(describe(form))); });
+    box.append(el("p", {}, kind === "step"
+      ? "Muster already holds " + title + " (recorded on another phone), so this phone did not send what you had entered there:"
+      : "Muster no longer offers " + title + " here, so this phone did not send what you had entered there:"));
+    forms.forEach(function (form) { box.append(values(describe(form))); });
     return box;
   }
 
@@ -572,6 +1014,16 @@
     return { key: plan[0] || null, inPlay: inPlay, done: done, taken: taken };
   }
   function shownKey(m) { return (m.key || "") + (m.done.length ? ":" + m.done.join(",") : ""); }
+
+  // Whether the game shown already holds an entry (its answer was lost, so it still waits on
+  // the phone): the server names its latest entries (data-recent, the start of their ids).
+  function holds(game, entry) {
+    return words(game.dataset.recent).indexOf(String(entry.id).slice(0, 8)) >= 0;
+  }
+  // The entries the next step is folded from: those the game shown does not hold yet.
+  function notHeld(game, entries) {
+    return entries.filter(function (e) { return !holds(game, e); });
+  }
 
   // The value a field marked data-carry was last given by a waiting entry, if any.
   function carried(name, waiting) {
@@ -602,7 +1054,8 @@
   }
 
   // A once-only choice a waiting entry took is offered no more: a select's option goes, a box
-  // is hidden and cleared, a form is hidden; given back if that entry is removed.
+  // is hidden and cleared, a form (or any other element so marked) is hidden; given back if
+  // that entry is removed.
   function withdraw(root, taken) {
     var inEditor = !!(root.closest && root.closest(".entry-edit"));
     root.querySelectorAll("[data-once]").forEach(function (node) {
@@ -613,7 +1066,7 @@
         Array.prototype.slice.call(node.options).forEach(function (option) {
           if (option.value && taken.indexOf(node.dataset.once + option.value) >= 0) option.remove();
         });
-      } else if (node.tagName === "FORM") {
+      } else if (node.tagName === "FORM" || !node.matches("input, select, textarea, button, label")) {
         node.hidden = gone;
       } else {
         // A box marked data-once-box goes with it, its other fields too (not sent while hidden).
@@ -643,23 +1096,35 @@
     withdraw(game, m.taken);
   }
 
-  function renderStep(game, waiting, moved) {
+  // ``steps``: the entries the fold counts (sent ahead of the game shown, then waiting);
+  // ``waiting``: those still on this phone.
+  function renderStep(game, steps, waiting, moved) {
     var step = game.querySelector("#step");
     if (!step) return;
     // Only the player's own entry or undo moves a step they have touched; entries leaving the
     // outbox (sent, refused, removed) leave it as it is: the server's answer decides (mergeGame).
     if (!moved && step.dataset.dirty === "1") return;
-    var m = fold(game, waiting);
+    var m = fold(game, steps);
     var key = shownKey(m);
     var current = step.dataset.shown || shownKey(fold(game, []));
     if (key === current) return;
     var template = m.key ? game.querySelector('template[data-step="' + CSS.escape(m.key) + '"]') : null;
+    var pristine = pristineSteps.get(game);
     var content;
     if (template) {
       content = template.content.cloneNode(true);
-      prepareStep(content, m, waiting, game);
+      prepareStep(content, m, steps, game);
+    } else if (m.key && m.key === game.dataset.step && pristine && !m.done.length) {
+      // Back at the step the server sent (a waiting entry was undone): its own form again.
+      content = document.createDocumentFragment();
+      Array.prototype.forEach.call(pristine.childNodes, function (n) { content.append(n.cloneNode(true)); });
+      prepareStep(content, m, steps, game);
     } else {
-      content = el("p", { class: "notice" }, "The next step needs Muster: it shows when the connection is back.");
+      // Nothing rendered ahead for what follows: the step says what waits, and that the next needs Muster.
+      var last = waiting.filter(function (e) { return e.step; }).pop();
+      content = el("p", { class: "notice" },
+        (last ? last.title + " waits on this phone: it is sent when Muster can be reached. " : "") +
+        "The next step needs Muster: it shows when the connection is back.");
     }
     step.replaceChildren(content);
     step.dataset.shown = key;
@@ -695,20 +1160,31 @@
   function versionsView(entry) {
     var theirs = values(["Muster could not be asked; open the game when the connection is back."]);
     if (entry.held) {
-      var doc = new DOMParser().parseFromString(entry.held, "text/html");
+      var doc = parse(entry.held);
       doc.querySelectorAll("script, style, link").forEach(function (n) { n.remove(); });
       var found = doc.querySelector(".versions");
       if (found) return document.importNode(found, true);
-      // Kept by an older release, which sent the server's version alone.
+      // A server partial of the place alone (the clock as it stands, a game system's totals).
       theirs = el("div", { class: "held-view" });
       Array.prototype.forEach.call(doc.body.childNodes, function (n) { theirs.append(document.importNode(n, true)); });
     }
     return el(
       "div",
       { class: "versions" },
-      el("div", { class: "version mine" }, el("h3", {}, "What you entered"), values(entry.lines)),
+      el("div", { class: "version mine" }, el("h3", {}, "What you entered"), values(entered(entry))),
       el("div", { class: "version theirs" }, el("h3", {}, "What Muster holds now"), theirs)
     );
+  }
+
+  // For each entry, the refused entry of its own queue it is held behind, if any.
+  function heldBehind(entries) {
+    var refused = {};
+    return entries.map(function (e) {
+      var queue = queueOf(e);
+      var before = refused[queue] || null;
+      if (e.status === "refused" && !before) refused[queue] = e;
+      return e.status === "refused" ? null : before;
+    });
   }
 
   function renderOutbox(game, entries) {
@@ -719,6 +1195,7 @@
       box.hidden = true;
       return;
     }
+    var behind = heldBehind(entries);
     var refusedAt = -1;
     var reviewAt = -1;
     entries.forEach(function (e, i) {
@@ -739,7 +1216,7 @@
     var list = el("ol", { class: "pending-list" });
     entries.forEach(function (entry, i) {
       var item = el("li", { class: "pending " + entry.status, "data-entry": entry.id });
-      var badge = entry.status === "refused" ? "Not recorded" : refusedAt >= 0 && i > refusedAt ? "Held" : entry.review ? "Check it" : "Waiting";
+      var badge = entry.status === "refused" ? "Not recorded" : behind[i] ? "Held" : entry.review ? "Check it" : "Waiting";
       item.append(el("div", { class: "entry-head" }, el("span", {}, entry.title), el("span", { class: "badge" }, badge)));
       if (entry.status === "refused") {
         item.append(el("p", { class: "alert" }, "Muster refused it: " + entry.reason));
@@ -772,8 +1249,38 @@
     });
     if (editing.id && !entries.some(function (e) { return e.id === editing.id; })) editing = { id: null, box: null };
     box.append(list);
-    if (waiting && refusedAt < 0 && reviewAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, "Try sending now"));
+    var sendable = entries.some(function (e, i) { return e.status !== "refused" && !behind[i] && !e.review; });
+    if (sendable && reviewAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, "Try sending now"));
     box.hidden = false;
+  }
+
+  // A form outside a game that the server marks data-outbox (a club event's result to confirm):
+  // while its entry is in the outbox, the form gives way to what waits (or was refused).
+  function renderOutboxForms(all) {
+    document.querySelectorAll("form[data-outbox]").forEach(function (form) {
+      var queue = actionPath(form);
+      var mine = all.filter(function (e) { return queueOf(e) === queue; });
+      var note = form.nextElementSibling && form.nextElementSibling.hasAttribute("data-outbox-note") ? form.nextElementSibling : null;
+      form.hidden = mine.length > 0;
+      if (!mine.length) {
+        if (note) note.remove();
+        return;
+      }
+      if (!note) {
+        note = el("div", { class: "notice outbox-note", "data-outbox-note": "", role: "status" });
+        form.after(note);
+      }
+      note.replaceChildren();
+      mine.forEach(function (entry) {
+        if (entry.status === "refused") {
+          note.append(el("p", { class: "alert" }, entry.title + ": Muster refused it: " + entry.reason));
+          note.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Remove it from this phone"));
+        } else {
+          note.append(el("p", {}, "Kept on this phone: " + entry.title + ". It will be sent when Muster can be reached."));
+          if (entry.note) note.append(el("p", { class: "hint" }, entry.note));
+        }
+      });
+    });
   }
 
   // The offline page lists the games and rosters this phone keeps, with what waits to be sent.
@@ -791,7 +1298,7 @@
           return Promise.all(pages.map(function (r) {
             return cache.match(r).then(function (res) { return res.text(); }).then(function (html) {
               var title = /<title>([\s\S]*?)<\/title>/.exec(html);
-              var doc = new DOMParser().parseFromString(title ? title[1] : "", "text/html");
+              var doc = parse(title ? title[1] : "");
               return { url: new URL(r.url).pathname, title: (doc.body.textContent || r.url).replace(/ · Muster$/, "") };
             });
           }));
@@ -817,9 +1324,16 @@
     showNetwork();
     var game = document.getElementById("game");
     return Outbox.list()
-      .then(function (all) {
+      .then(function (every) {
+        // An entry htmx is sending now is not shown as waiting: it is answered in a moment.
+        var all = every.filter(function (e) { return !live[e.id]; });
         waitingTotal = all.filter(function (e) { return e.status !== "refused"; }).length;
+        queued = {};
+        all.forEach(function (e) { queued[queueOf(e)] = (queued[queueOf(e)] || 0) + 1; });
+        checkStorage(every.length);
         listKeptPages(all);
+        renderOutboxForms(all);
+        document.dispatchEvent(new CustomEvent("muster:outbox", { detail: {} }));
         if (!game || !game.dataset.game) return;
         if (storedStep && storedStep === game.dataset.step) markStored(storedStep);
         if (!pristineSteps.has(game)) keepPristineStep(game, game.querySelector("#step"));
@@ -834,8 +1348,8 @@
         renderOutbox(game, entries);
         askHeldAgain(entries);
         return sentAhead(game, waiting).then(function (ahead) {
-          var steps = ahead.concat(waiting);
-          renderStep(game, steps, moved);
+          var steps = notHeld(game, joined(ahead, waiting));
+          renderStep(game, steps, notHeld(game, waiting), moved);
           renderBlocks(game, fold(game, steps));
         });
       })
@@ -880,10 +1394,19 @@
     return Promise.all(gone.map(function (e) {
       return Outbox.wasSent(e.id).then(function (sent) { return sent ? e : null; }, function () { return null; });
     })).then(function (sent) {
-      var ahead = (sentBefore.get(game) || []).concat(sent.filter(Boolean));
+      var ahead = notHeld(game, joined(sentBefore.get(game) || [], sent.filter(Boolean)));
       sentBefore.set(game, ahead);
       return ahead;
     });
+  }
+  // Two lists of entries as one, each entry once (the worker's news and the page's own
+  // reading of the outbox may name the same one).
+  function joined(first, more) {
+    var out = first.slice();
+    more.forEach(function (e) {
+      if (!out.some(function (o) { return o.id === e.id; })) out.push(e);
+    });
+    return out;
   }
 
   document.addEventListener("click", function (event) {
@@ -904,6 +1427,7 @@
     }
     var done = target.dataset.keep ? keepReviewed(target.dataset.keep) : dismiss(target.dataset.dismiss);
     done.then(function () {
+      broadcast();
       return render(false);
     }).then(function () {
       if (navigator.onLine) flushNow();
@@ -951,6 +1475,10 @@
     });
   }
 
+  function refusedBefore(entries, entry) {
+    return entries.some(function (e) { return e.status === "refused" && e.seq < entry.seq && queueOf(e) === queueOf(entry); });
+  }
+
   // The step's form with the entry's values, in the entry, to change and record again: a held
   // entry stays held with its new values; one to check is sent with them.
   function openEditor(id) {
@@ -977,7 +1505,7 @@
       // Once-only choices other waiting entries took are not offered; this entry's own are.
       var others = entries.filter(function (e) { return e.id !== entry.id && e.status !== "refused"; });
       withdraw(form, fold(game, others).taken);
-      var held = entries.some(function (e) { return e.status === "refused" && e.seq < entry.seq; });
+      var held = refusedBefore(entries, entry);
       form.querySelectorAll('button[type="submit"]:not([name]), button:not([type]):not([name])').forEach(function (b) {
         b.textContent = held ? "Keep the change (still held)" : "Send it with the change";
       });
@@ -1018,9 +1546,10 @@
       delete entry.note;
       return Outbox.put(entry).then(function () {
         editing = { id: null, box: null };
+        broadcast();
         return Outbox.list(entry.game);
       }).then(function (entries) {
-        var held = entries.some(function (e) { return e.status === "refused"; });
+        var held = refusedBefore(entries, entry);
         say("sync", "Changed on this phone: " + entry.title + (held ? ". It stays held behind the entry Muster refused." : "."));
         return render(false);
       }).then(function () {
@@ -1035,7 +1564,9 @@
     return Outbox.get(id).then(function (entry) {
       if (!entry || entry.status !== "refused") return Outbox.remove(id);
       return Outbox.list(entry.game).then(function (entries) {
-        var behind = entries.filter(function (e) { return e.seq > entry.seq && e.status !== "refused" && !e.checked; });
+        var behind = entries.filter(function (e) {
+          return e.seq > entry.seq && e.status !== "refused" && !e.checked && queueOf(e) === queueOf(entry);
+        });
         return Promise.all(behind.map(function (e) {
           e.review = true;
           return Outbox.put(e);
@@ -1051,20 +1582,63 @@
     });
   }
 
-  // A step the player has started filling in is not replaced under their fingers.
+  // A form the player has started filling in (the step, or any other) is not replaced under
+  // their fingers.
   function markDirty(event) {
-    var step = event.target.closest ? event.target.closest("#step") : null;
+    var target = event.target;
+    if (!target.closest) return;
+    var step = target.closest("#step");
     if (step) step.dataset.dirty = "1";
+    var form = target.form || target.closest("form");
+    if (form && form.closest("#game")) form.dataset.dirty = "1";
   }
   document.addEventListener("input", markDirty);
   document.addEventListener("change", markDirty);
+
+  // --- other tabs of this phone share the outbox --------------------------------------------
+  // A change to the outbox is told to the other tabs, which show it; entries one tab sent are
+  // shown as Muster holds them in the others.
+  function broadcast(detail) {
+    if (!channel) return;
+    try {
+      channel.postMessage({ type: "outbox", sent: (detail && detail.sent) || [], entries: (detail && detail.entries) || [] });
+    } catch (e) { /* a closed channel */ }
+  }
+  if (channel) {
+    channel.onmessage = function (event) {
+      var data = event.data || {};
+      if (data.type !== "outbox") return;
+      noteSent(data.entries);
+      var game = document.getElementById("game");
+      if (game && (data.sent || []).indexOf(game.dataset.game) >= 0) showSent(data.sent, null);
+      else render(false);
+    };
+  }
 
   window.addEventListener("online", function () {
     showNetwork();
     flushNow();
   });
   window.addEventListener("offline", showNetwork);
+  // A page leaving with an entry still on its way: the worker sends what is left at once.
+  window.addEventListener("pagehide", function () {
+    if (Object.keys(live).length && controlled()) navigator.serviceWorker.controller.postMessage({ type: "flush" });
+  });
+  // The player's own entry replaces #game (htmx): what they were filling in elsewhere on the
+  // screen, and the details they had open, stay as they were.
+  var swapping = null;
+  document.addEventListener("htmx:before:swap", function (event) {
+    var ctx = event.detail && event.detail.ctx;
+    swapping = ctx && ctx.target && ctx.target.id === "game" ? { old: ctx.target, form: ctx.request && ctx.request.form } : null;
+  });
   document.addEventListener("htmx:after:swap", function () {
+    var was = swapping;
+    swapping = null;
+    var game = document.getElementById("game");
+    if (was && game && was.old !== game && !was.old.isConnected) {
+      keepTouchedForms(was.old, game);
+      keepOpenDetails(was.old, game, was.form);
+    }
     keepMovedPage();
     render(false);
   });
@@ -1082,7 +1656,7 @@
   }, 20000);
 
   // Follow the other phones at the table: now and then ask how many entries the game holds,
-  // and when it grew, show the server's game (a step being filled in stays: mergeGame). A phone
+  // and when it grew, show the server's game (what is being filled in stays: mergeGame). A phone
   // with entries of its own waiting gets the server's game when they are sent instead.
   var following = null;
   var followMeta = document.querySelector('meta[name="muster-follow-seconds"]');

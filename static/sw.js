@@ -8,9 +8,11 @@
 //   server sends is kept, so a game opened once can be reloaded and continued offline; the
 //   newest MAX_PAGES are kept, and every game with entries still waiting to be sent.
 // - Nothing the server marked Cache-Control: no-store (answers carrying an edit token) is
-//   ever kept; the pages kept for offline use are marked "private, no-cache" instead.
-// - POSTs are never touched: a page keeps a POST that fails in the outbox (outbox.js), and
-//   this worker replays the outbox on Background Sync.
+//   ever kept; the pages kept for offline use are marked "private, no-cache" instead, and are
+//   kept without the parts the server marked never to keep (the seats' and the join links).
+// - POSTs are never touched: a page puts every entry in the outbox (outbox.js) before it sends
+//   it, and this worker replays the outbox on Background Sync, then refreshes the kept copy of
+//   each game it sent entries of, so that a phone reopened offline shows what Muster holds.
 "use strict";
 
 const VERSION = "__VERSION__";
@@ -19,6 +21,7 @@ const SHELL_CACHE = "muster-shell-" + VERSION;
 importScripts("__OUTBOX__");
 const PAGES_CACHE = self.MusterOutbox.PAGES;
 const OFFLINE_URL = "/offline";
+const SYNC_TAG = "muster-outbox";
 // How many pages a phone keeps: the newest, plus any game with entries still waiting to be sent.
 const MAX_PAGES = "__MAX_PAGES__";
 // Headers worth keeping on a stored page: its type and its security policy.
@@ -57,21 +60,55 @@ self.addEventListener("message", (event) => {
   if (data.type === "skip-waiting") self.skipWaiting();
   if (data.type === "version" && event.source) event.source.postMessage({ type: "version", version: VERSION });
   if (data.type === "flush") event.waitUntil(replay().catch(() => {}));
+  if (data.type === "sending") event.waitUntil(watch(data.ids || [], Number(data.timeout) || 15000));
+  if (data.type === "refresh") event.waitUntil(Promise.all((data.games || []).map((game) => refreshKept(String(game)).catch(() => {}))));
 });
 
 self.addEventListener("sync", (event) => {
-  if (event.tag === "muster-outbox") event.waitUntil(replay());
+  if (event.tag === SYNC_TAG) event.waitUntil(replay());
 });
+
+// A page is sending entries itself (they are in the outbox already): should it be closed or
+// reloaded before Muster answers, nothing of it is left to send them. A little after the
+// page's own request would have given up, whatever is still waiting is left to Background Sync.
+async function watch(ids, timeout) {
+  await new Promise((resolve) => setTimeout(resolve, timeout + 2000));
+  const waiting = (await self.MusterOutbox.list()).filter((e) => ids.includes(e.id) && e.status !== "refused");
+  if (!waiting.length) return;
+  if (self.registration.sync) await self.registration.sync.register(SYNC_TAG).catch(() => replay());
+  else await replay().catch(() => {});
+}
 
 async function replay() {
   const result = await self.MusterOutbox.flush();
+  const sent = Array.from(new Set(result.sent.map((e) => e.game).filter(Boolean)));
+  // The kept copy of a game is what an offline reopen shows: bring it up to what Muster holds.
+  await Promise.all(sent.map((game) => refreshKept(game).catch(() => {})));
   if (result.sent.length || result.refused.length) {
     const pages = await self.clients.matchAll({ type: "window" });
-    const games = Array.from(new Set(result.sent.concat(result.refused).map((e) => e.game)));
-    pages.forEach((page) => page.postMessage({ type: "outbox", games: games, sent: result.sent.length, refused: result.refused.length }));
+    const games = Array.from(new Set(result.sent.concat(result.refused).map((e) => e.game).filter(Boolean)));
+    // The entries sent go with the news: a page that cannot fetch the game now still counts them.
+    pages.forEach((page) =>
+      page.postMessage({ type: "outbox", games: games, sent: result.sent.length, refused: result.refused.length, entries: result.sent })
+    );
   }
-  // Background Sync tries again later when the server could not be reached.
+  // Background Sync tries again later when the server could not be reached or asked to wait.
   if (result.unreachable) throw new Error("Muster could not be reached");
+  if (result.busy || result.held.length || result.retryAt) throw new Error("Muster asked to be sent this again later");
+}
+
+// Fetch again every kept page of the game itself (its screen, each seat's own copy being
+// under the same address on its own phone) and keep the answer.
+async function refreshKept(game) {
+  const cache = await caches.open(PAGES_CACHE);
+  const keys = await cache.keys();
+  const pages = keys.filter((request) => gameOf(request.url) === game && new URL(request.url).pathname.split("/").length === 3);
+  await Promise.all(
+    pages.map(async (request) => {
+      const response = await fetch(request.url, { credentials: "same-origin", headers: { Accept: "text/html" }, cache: "no-store" });
+      await keepPage(pageKey(request.url), response);
+    })
+  );
 }
 
 self.addEventListener("fetch", (event) => {
@@ -120,7 +157,7 @@ function noStore(response) {
 async function keepPage(url, response) {
   const type = response.headers.get("Content-Type") || "";
   if (!response.ok || response.type !== "basic" || !type.startsWith("text/html") || noStore(response)) return;
-  const text = await response.text();
+  const text = self.MusterOutbox.keepable(await response.text());
   if (!/^\s*<!doctype html/i.test(text)) return;
   const headers = new Headers();
   KEPT_HEADERS.forEach((name) => {

@@ -327,9 +327,15 @@ def _csrf_error(exc: CSRFError) -> Any:
 
 
 def _error_page(message: str, code: int) -> Any:
-    """The error page; a refused POST also carries its sentence in a header (app/web/pages.py)."""
+    """The error page; a refused POST also carries its sentence in a header (app/web/pages.py).
+
+    Only a judgement is a refusal: an expired form (400), a request that took too long (408),
+    too many at once (429) and a server fault are answered without the header, so a phone
+    keeps the entry and sends it again (docs/offline.md).
+    """
     response = make_response(render_template("error.html", message=message, code=code), code)
-    return pages.refused(response, message) if request.method == "POST" else response
+    judged = 400 < code < 500 and code not in pages.NOT_JUDGED
+    return pages.refused(response, message) if request.method == "POST" and judged else response
 
 
 def _reloadable(response: Any) -> Any:

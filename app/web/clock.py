@@ -22,7 +22,7 @@ MOST_MINUTES = MOST_SECONDS // 60
 
 def strip_view(row: GameRow, can_edit: bool, error: str | None = None) -> dict[str, Any]:
     """What the clock strip of a game shows this phone."""
-    return clocks.view(clocks.state(store(), row), row, can_edit, error)
+    return clocks.strip(store(), row, can_edit, error)
 
 
 def _strip(row: GameRow, can_edit: bool, error: str | None = None, status: int = 200) -> Any:

@@ -615,7 +615,8 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         game_link=_game_link(table, side),
         error=error,
     )
-    return no_store(make_response(html, 422 if error else 200))
+    # A refusal says so in its header too: a confirmation kept on the phone shows it as refused.
+    return no_store(refused(make_response(html, 422 if error else 200), error))
 
 
 def _game_link(table: Any, side: str | None) -> str | None:
@@ -650,6 +651,16 @@ def phone_confirm(event_id: str, token: str) -> Any:
     seat = svc.seat_of(snap, player)
     if seat is None or seat[0].player_b is None:
         return _phone_view(snap, player, token, "You have no table with a result to confirm this round.")
+    # A confirmation made offline arrives later: it confirms the result the player saw, or none.
+    shown = request.form.get("result", "").strip()
+    result = svc.result_of(snap, seat[0])
+    if shown and result is not None and shown != str(result.id):
+        return _phone_view(
+            snap,
+            player,
+            token,
+            "The result changed after you confirmed it on your phone: check it and confirm again.",
+        )
     problem = svc.confirm(snap, seat[0], seat[1])
     if problem:
         return _phone_view(snap, player, token, problem.message)

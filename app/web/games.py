@@ -359,7 +359,7 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
-        "clock": clocks.view(clocks.state(store(), loaded.row), loaded.row, token is not None),
+        "clock": clocks.strip(store(), loaded.row, token is not None),
         **web.view(loaded, draft, seat),
     }
 

@@ -14,6 +14,8 @@ VARY = "HX-Request, HX-Boosted, HX-History-Restore-Request"
 
 # The header a refused form POST carries its sentence in (see docs/offline.md).
 REFUSAL_HEADER = "X-Muster-Refusal"
+# Client errors that judge nothing: the phone sends such an entry again (Retry-After honoured).
+NOT_JUDGED = frozenset({408, 429})
 
 
 def wants_fragment() -> bool:

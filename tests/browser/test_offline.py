@@ -40,6 +40,15 @@ def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -
         page.wait_for_timeout(200)
 
 
+def sent(page: Page) -> None:
+    """Wait until the outbox is empty: every entry made online has had Muster's answer.
+
+    An entry goes into the outbox before it is sent: a test that drops the connection right
+    after a tap waits for its answer first, or the entry (rightly) waits on the phone.
+    """
+    until(page, "MusterOutbox.list().then(all => all.length === 0)")
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page and keeps a copy of it."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -179,6 +188,7 @@ def test_an_offline_entry_the_other_phone_beat_is_shown_with_both_versions(
     open_game(page, game)
     start_round(page, 1, "Ann")
     expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
 
     # Phone A loses the connection and records Ann's turn: Conquer, A border held.
     page.context.set_offline(True)
@@ -471,6 +481,7 @@ def test_a_predators_and_prey_claim_recorded_offline(page: Page, live_server: st
     start_round(page, 1, "Ann")
     record_turn(page, 1, "Ann")
     kept(page, "turn-1-1")
+    sent(page)
     page.context.set_offline(True)
     page.reload()
     claims = page.locator("section.claims")

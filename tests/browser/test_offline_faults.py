@@ -1,12 +1,17 @@
-"""A game played on a flaky network: every entry reaches the server exactly once, in order.
+"""A game played on a flaky network: every entry reaches the server exactly once, in order, and
+every clock tap made arrives once or is shown refused with its reason.
 
 Each seed plays the same short game (two battle rounds of Savage Gains: six entries) on a
-fresh phone while the network misbehaves at random: an entry's POST is dropped before the
-server, or reaches the server and loses its answer on the way back, and the phone drops
-offline for a step or two now and then. At the end the network is healthy again and the
-outbox is sent; the server must hold each entry once, the phone show the server's totals.
+fresh phone while the network misbehaves at random: an entry's or a clock tap's POST is dropped
+before the server, or reaches the server and loses its answer on the way back, and the phone
+drops offline for a step or two now and then. After each step a player taps the clock (their
+own time, another's, or Pause), chosen at random among what the strip offers. At the end the
+network is healthy again and the outbox is sent; the server must hold each entry once, and each
+tap once unless the phone shows it refused with Muster's sentence; the phone shows the server's
+totals and clock. Each seed runs with the service worker off and on (its Background Sync may
+then send what waits too).
 
-``MUSTER_FAULT_SEEDS`` (default 10) sets how many seeds run, ``MUSTER_FAULT_SEED_BASE``
+``MUSTER_FAULT_SEEDS`` (default 2) sets how many seeds run, ``MUSTER_FAULT_SEED_BASE``
 (default 0) where they start: a rerun with other random faults keeps the test ids stable.
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,7 +40,7 @@ from tests.setups import live_game
 pytestmark = pytest.mark.browser
 
 BASE = int(os.environ.get("MUSTER_FAULT_SEED_BASE", "0"))
-SEEDS = range(BASE + 1, BASE + 1 + int(os.environ.get("MUSTER_FAULT_SEEDS", "10")))
+SEEDS = range(BASE + 1, BASE + 1 + int(os.environ.get("MUSTER_FAULT_SEEDS", "2")))
 
 # The game each seed plays: who starts each battle round, then each turn with its taps.
 SCRIPT: list[tuple[Any, ...]] = [
@@ -45,6 +51,7 @@ SCRIPT: list[tuple[Any, ...]] = [
     ("turn", 2, "Bo", {"W": "Bo"}),
     ("turn", 2, "Ann", {"A border": "Bo"}),
 ]
+RUNNING = re.compile(r"\brunning\b")
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +67,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @dataclass
 class Faults:
-    """Random faults on a game's entry POSTs, and what was done (for the failure message)."""
+    """Random faults on a game's entry and clock POSTs, and what was done (for the failure message)."""
 
     rng: random.Random
     log: list[str] = field(default_factory=list)
@@ -71,37 +78,61 @@ class Faults:
             self.fault(route)
 
     def fault(self, route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        what = route.request.url.rsplit("/", 1)[-1]
         roll = self.rng.random()
         if roll < 0.25:
-            self.log.append("dropped")
+            self.log.append(f"{what} dropped")
             route.abort("failed")
         elif roll < 0.5:
             # The server records it; the answer never reaches the phone.
-            self.log.append("answer lost")
+            self.log.append(f"{what} answer lost")
             route.fetch()
             route.abort("failed")
         else:
-            self.log.append("passed")
+            self.log.append(f"{what} passed")
             route.continue_()
 
 
-def outbox_size(page: Page) -> int:
-    return page.evaluate("MusterOutbox.list().then(all => all.length)")
+def waiting(page: Page) -> int:
+    """Entries still to send (a tap Muster refused stays, shown refused, until the player removes it)."""
+    return page.evaluate("MusterOutbox.list().then(all => all.filter(e => e.status !== 'refused').length)")
 
 
+def tap_the_clock(page: Page, rng: random.Random) -> None:
+    """A player taps the clock: a player's time (their own passes it on, another's gives it
+    them, a stopped clock starts), or Pause when it runs."""
+    choices = ["clock-0", "clock-1"]
+    if page.locator("#clock").get_by_role("button", name="Pause").is_visible():
+        choices.append("pause")
+    choice = rng.choice(choices)
+    if choice == "pause":
+        page.locator("#clock").get_by_role("button", name="Pause").click()
+    else:
+        page.locator("#clock").get_by_test_id(choice).click()
+
+
+@pytest.mark.parametrize("worker", ["off", "on"])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_flaky_network_loses_and_repeats_no_entry(
-    browser: Browser, browser_context_args: dict, server: str, seed: int
+    browser: Browser, browser_context_args: dict, server: str, seed: int, worker: str
 ) -> None:
     rng = random.Random(seed)
     faults = Faults(rng)
-    context = browser.new_context(**browser_context_args, service_workers="block")
+    context = browser.new_context(
+        **browser_context_args, service_workers="allow" if worker == "on" else "block"
+    )
     page = context.new_page()
     try:
         game = live_game(page.request, server)
         page.goto(game["join_url"])
-        page.route(f"**/games/{game['id']}/events", faults.handle)
+        if worker == "on":
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.route(f"**/games/{game['id']}/*", faults.handle)
         offline = False
+        taps = 0
         for step in SCRIPT:
             # Now and then the phone drops offline for a step or two.
             if not offline and rng.random() < 0.25:
@@ -111,18 +142,20 @@ def test_a_flaky_network_loses_and_repeats_no_entry(
                 offline = False
                 faults.log.append("online")
             context.set_offline(offline)
-            print(f"seed {seed}, {step}: {faults.log}")  # shown when the test fails
+            print(f"seed {seed}, worker {worker}, {step}: {faults.log}")  # shown when the test fails
             if step[0] == "round":
                 start_round(page, step[1], step[2])
             else:
                 record_turn(page, step[1], step[2], taps=step[3])
+            tap_the_clock(page, rng)
+            taps += 1
         expect(page.locator("#round-form h2")).to_have_text("Battle round 3 begins")
 
         # The network heals: what waits is sent, each entry once.
-        page.unroute(f"**/games/{game['id']}/events")
+        page.unroute(f"**/games/{game['id']}/*")
         context.set_offline(False)
-        deadline = time.monotonic() + 15
-        while outbox_size(page):
+        deadline = time.monotonic() + 20
+        while waiting(page):
             assert time.monotonic() < deadline, f"seed {seed}: still waiting; {faults.log}"
             page.evaluate("MusterOffline.flush()")
             page.wait_for_timeout(100)
@@ -140,7 +173,25 @@ def test_a_flaky_network_loses_and_repeats_no_entry(
         state = server_state(page, server, game["id"])
         for i, player in enumerate(state["players"]):
             expect(page.get_by_test_id(f"vp-{i}")).to_have_text(str(player["vp"]))
-        expect(page.locator("#outbox")).to_be_hidden()
         expect(page.locator("#round-form h2")).to_have_text("Battle round 3 begins")
+
+        # Every tap made arrived once, or is on the phone, refused, with Muster's sentence.
+        refused = page.evaluate(
+            "MusterOutbox.list().then(all => all.filter(e => e.status === 'refused').map(e => e.reason))"
+        )
+        print(f"seed {seed}, worker {worker}: {taps} taps, {len(refused)} refused: {refused}")
+        assert state["clock"]["taps"] + len(refused) == taps, f"seed {seed}: {faults.log}"
+        for reason in refused:
+            assert reason
+            expect(page.locator("#outbox .pending.refused", has_text=reason).first).to_be_visible()
+        if not refused:
+            expect(page.locator("#outbox")).to_be_hidden()
+            running = state["clock"]["running"]
+            for i in range(2):
+                button = page.locator("#clock").get_by_test_id(f"clock-{i}")
+                if running == i:
+                    expect(button).to_have_class(RUNNING)
+                else:
+                    expect(button).not_to_have_class(RUNNING)
     finally:
         context.close()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import server_events
+from tests.browser.test_offline import sent, server_events
 from tests.browser.test_score_a_game import record_turn, start_round
 from tests.setups import live_game
 
@@ -31,6 +31,8 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
     game = live_game(page.request, served.url)
     page.goto(game["join_url"])
     start_round(page, 1, "Ann")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
     # htmx's timeout, which replays follow, made short for the test (15 s in base.html).
     page.evaluate("htmx.config.defaultTimeout = 2000")
 

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import open_game, server_state
+from tests.browser.test_offline import open_game, sent, server_state
 from tests.browser.test_score_a_game import record_turn, start_round
 from tests.setups import live_game
 
@@ -33,6 +33,8 @@ def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
     game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
 
     # Phone A, offline, records Ann's turn and Bo's turn after it.
     page.context.set_offline(True)
@@ -73,6 +75,8 @@ def test_a_checked_entry_can_be_discarded_instead(page: Page, live_server: str) 
     game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
     page.context.set_offline(True)
     record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
     record_turn(page, 1, "Bo", taps={"D border": "Bo"})
@@ -94,6 +98,8 @@ def test_an_entry_made_online_behind_a_refusal_says_what_holds_it(page: Page, li
     game = live_game(page.request, live_server)
     open_game(page, game)
     start_round(page, 1, "Ann")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
     page.context.set_offline(True)
     record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
     other_phone_records_anns_turn(page, live_server, game)

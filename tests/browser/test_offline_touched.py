@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import open_game, server_events, server_state
+from tests.browser.test_offline import open_game, sent, server_events, server_state
 from tests.browser.test_score_a_game import record_turn, start_round
 from tests.setups import live_game
 
@@ -49,6 +49,8 @@ def ann_offline_then_bo_started(page: Page, base: str) -> dict:
     game = live_game(page.request, base)
     open_game(page, game)
     start_round(page, 1, "Ann")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
     page.context.set_offline(True)
     record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
     expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")

@@ -58,6 +58,7 @@ def test_a_refused_die_shows_by_its_form_and_one_kept_offline_reaches_muster(
     form.locator(".segmented label", has_text="None").click()
     form.get_by_role("button", name="Record the die").click()
     expect(page.locator("#step")).to_have_text(
+        "Unstable surroundings, round 1 waits on this phone: it is sent when Muster can be reached. "
         "The next step needs Muster: it shows when the connection is back."
     )
     expect(page.locator("#outbox")).to_contain_text("Unstable surroundings, round 1")

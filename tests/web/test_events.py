@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from flask import Flask
@@ -222,6 +223,40 @@ def test_a_finished_game_sends_its_result_and_both_players_confirm_it(client, ap
     )
     assert other.status_code == 200 and other.json["pairings"][0]["result"]["final"] is True
     assert org.get("/standings")[0]["player"] == table["players"][0]
+
+
+def test_a_confirmation_of_a_result_since_corrected_is_refused_with_its_sentence(client):
+    """A phone's confirmation may arrive late and twice (kept offline in its outbox, then sent
+    again): it confirms the result the player saw, once, never one the organiser corrected."""
+    org = Organiser(client, make_event(client))
+    ann, bo = org.add("Ann"), org.add("Bo")
+    table = org.post("/rounds", status=201).json["pairings"][0]
+    link = soup(client.get(ann["url"])).select_one("a.button.primary")["href"]
+    finish_game(client, table["game"], link.rsplit("/", 1)[1], loser=1)
+
+    def confirm_form(player: dict[str, Any]) -> dict[str, str]:
+        form = soup(client.get(player["url"])).select_one('form[action$="/confirm"]')
+        assert "data-outbox" in form.attrs
+        return {field["name"]: field["value"] for field in form.select("input[type=hidden]")}
+
+    def path(player: dict[str, Any]) -> str:
+        return player["url"].replace("http://localhost", "") + "/confirm"
+
+    seen_by_ann, seen_by_bo = confirm_form(ann), confirm_form(bo)
+    assert seen_by_ann["result"] == seen_by_bo["result"]
+    assert client.post(path(ann), data=seen_by_ann).status_code == 303
+    assert client.post(path(ann), data=seen_by_ann).status_code == 303  # sent again: no harm
+    side = table["players"].index(ann["player"])
+    assert org.get("/rounds/1")["pairings"][0]["result"]["confirmed"][side] is True
+
+    # The organiser corrects the result before Bo's confirmation (kept offline) arrives.
+    org.post("/results", {"round": 1, "table": 1, "winner": table["players"][1], "vp": [10, 25]}, 201)
+    late = client.post(path(bo), data=seen_by_bo)
+    sentence = "The result changed after you confirmed it on your phone: check it and confirm again."
+    assert late.status_code == 422 and unquote(late.headers["X-Muster-Refusal"]) == sentence
+    assert sentence in late.get_data(True)
+    result = org.get("/rounds/1")["pairings"][0]["result"]
+    assert result["source"] == "organiser" and result["confirmed"] == [False, False]
 
 
 def test_a_stranger_cannot_confirm_and_the_organiser_can(client):

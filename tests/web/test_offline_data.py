@@ -12,6 +12,7 @@ from urllib.parse import unquote
 import pytest
 from bs4 import BeautifulSoup
 from markupsafe import Markup
+from werkzeug.exceptions import Forbidden, TooManyRequests
 
 from app.web.pages import squeeze
 from tests.setups import NO_STRATEGIES, new_game, pitched_battle
@@ -169,13 +170,6 @@ def test_a_refused_entry_carries_its_sentence_in_a_header(client):
             403,
             "Only this game's players can record in it: open the join link first.",
         ),
-        # An expired form (no CSRF token): 400, and the outbox keeps the entry waiting.
-        (
-            {"join": True},
-            {},
-            400,
-            "The form has expired or did not come from Muster; reload the page and try again.",
-        ),
     ],
 )
 def test_refused_posts_of_every_kind_carry_the_header(client, headers, fields, code, sentence):
@@ -189,6 +183,22 @@ def test_refused_posts_of_every_kind_carry_the_header(client, headers, fields, c
     answer = client.post(f"/games/{made['id']}/events", data=data, headers={"HX-Request": "true"})
     assert answer.status_code == code
     assert unquote(answer.headers["X-Muster-Refusal"]) == sentence
+
+
+def test_answers_that_judge_nothing_carry_no_refusal(app, client):
+    """An expired form (400) and too many requests (429) are not the rules' answer: without the
+    header, a phone keeps the entry waiting and sends it again (docs/offline.md)."""
+    made = new_game(client)
+    _joined(client, made)
+    data = {"id": "7b0e4f2e-5b1c-4c59-9d4a-0e1e2f3a4b5c", "type": "battle_round", "round": "1", "first": "0"}
+    expired = client.post(f"/games/{made['id']}/events", data=data, headers={"HX-Request": "true"})
+    assert expired.status_code == 400 and "X-Muster-Refusal" not in expired.headers
+    assert "The form has expired" in expired.text  # the page still says why
+    with app.test_request_context("/games/x/events", method="POST"):
+        busy = app.handle_user_exception(TooManyRequests())
+        judged = app.handle_user_exception(Forbidden("Only this game's players can record in it."))
+    assert busy.status_code == 429 and "X-Muster-Refusal" not in busy.headers
+    assert judged.status_code == 403 and judged.headers["X-Muster-Refusal"]
 
 
 # --- both versions of a refused entry -------------------------------------------------------
@@ -444,6 +454,36 @@ def test_the_version_a_phone_follows_is_the_one_its_game_screen_carries(client, 
     assert recorded.status_code == 201, recorded.json
     assert client.get(f"/games/{made['id']}/version").json == {"version": 1}
     assert _joined(client, made).select_one("#game")["data-version"] == "1"
+    # And which entries: the start of their ids, so that a phone never counts one twice.
+    assert _joined(client, made).select_one("#game")["data-recent"] == recorded.json["id"][:8]
+
+
+def test_the_game_and_its_clock_name_their_latest_entries(client):
+    """#game and the clock strip name the start of their latest ids (20 at most), and the strip
+    its taps' count and what each tap says while it waits on a phone."""
+    made = new_game(client)
+    api = Api(client, made)
+    ids = [
+        api.post({"type": "roll", "dice": "d6", "results": [n % 6 + 1], "purpose": "x"}).json["id"]
+        for n in range(22)
+    ]
+    page = _joined(client, made)
+    assert page.select_one("#game")["data-recent"].split() == [i[:8] for i in ids[-20:]]
+    clock = page.select_one("#clock")
+    assert (clock["data-version"], clock["data-recent"]) == ("0", "")
+    words = json.loads(clock["data-words"])
+    assert words == {
+        "start": ["Start the clock for Ann", "Start the clock for Bo"],
+        "pass": ["Pass the clock to Ann", "Pass the clock to Bo"],
+        "pause": "Pause the clock",
+    }
+    tap = {"id": str(uuid.uuid4()), "action": "start", "player": 1}
+    answer = client.post(
+        f"/api/v1/games/{made['id']}/clock", json=tap, headers={"X-Edit-Token": made["edit_token"]}
+    )
+    assert answer.status_code == 201, answer.json
+    strip = soup(client.get(f"/games/{made['id']}/clock")).select_one("#clock")
+    assert (strip["data-version"], strip["data-recent"]) == ("1", tap["id"][:8])
 
 
 def test_the_version_of_no_game_is_404_with_a_sentence(client):
