@@ -79,16 +79,17 @@ def test_forms_being_filled_in_stay_while_the_screen_follows_the_table(
     table.locator("#deal-note").fill("Bo leaves my flank alone")
     ann.locator("#buy-ploy").select_option("caltrops")
 
-    # Meanwhile Cy's phone records Ann's enemy: both screens follow it by themselves.
+    # Meanwhile Cy's phone records a deal of its own (an entry that leaves deals and buying
+    # open, as the rules do before the round's roll-off): both screens follow it by themselves.
     _post(
         table,
         live_server,
         game,
-        {"type": "enemy", "round": 1, "player": 0, "phase": "movement", "enemy": 1},
+        {"type": "deal", "round": 1, "from": 2, "to": 1, "cp": 2},
         {"X-Seat-Token": game["seats"][2]["token"]},
     )
     for page in (table, ann):
-        expect(page.get_by_test_id("enemy-pick")).to_contain_text("enemy Bo")
+        expect(page.locator("#game")).to_contain_text("Cy gives Bo 2 CP")
 
     # Nothing the players had typed or picked was wiped, and the deal is still open.
     expect(table.locator("#deal")).to_have_attribute("open", "")
@@ -106,7 +107,7 @@ def test_forms_being_filled_in_stay_while_the_screen_follows_the_table(
     ann.get_by_role("button", name="Buy", exact=True).click()
     expect(ann.locator("#hand li.ploy")).to_contain_text("Caltrops")
     events = table.request.get(f"{live_server}/api/v1/games/{game['id']}/events").json()
-    deal = next(e for e in events if e["type"] == "deal")
+    deal = next(e for e in events if e["type"] == "deal" and e["from"] == 0)
     assert (deal["from"], deal["to"], deal["cp"], deal["note"]) == (0, 1, 5, "Bo leaves my flank alone")
     for page in (table, ann):
         page.context.close()

@@ -97,10 +97,11 @@ def test_a_shown_tactic_stays_until_both_phones_ask_to_pick_again(browser: Brows
     ann.goto(game["seats"][0]["url"])
     bo = _phone(browser, live_server)
     bo.goto(game["seats"][1]["url"])
-    # A second tab of Bo's keeps the pick form: it does not follow the table (as a phone asleep).
-    kept = bo.context.new_page()
+    # Bo's seat also open on a tablet that keeps the pick form: it does not follow the table (as
+    # a device asleep). Not a second tab of his phone: tabs share what waits (issue 25 item 7).
+    kept = _phone(browser, live_server)
     kept.route("**/version", lambda route: route.abort())
-    kept.goto(f"/games/{game['id']}")
+    kept.goto(game["seats"][1]["url"])
     expect(kept.locator("#tactic-form")).to_be_visible()
 
     ann.locator("#tactic-form label", has_text="Mine").click()
@@ -136,5 +137,5 @@ def test_a_shown_tactic_stays_until_both_phones_ask_to_pick_again(browser: Brows
     expect(ann.locator("#tactic-form")).to_be_visible()
     expect(ann.get_by_test_id("tactic-defender")).to_have_text("Not picked yet")
     _shot(ann, "siege-seat-pick-again")
-    for page in (ann, bo):
+    for page in (ann, bo, kept):
         page.context.close()
