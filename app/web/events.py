@@ -39,12 +39,12 @@ from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
+from app.web import phone as this_phone
 from app.web.admin import admin_password, signed_in
 from app.web.api import _body
 from app.web.forms import whole
 from app.web.pages import refused, reload_at, wants_fragment
 from app.web.prints import sheet_pdf
-from app.web.rosters import held as held_rosters
 
 bp = Blueprint("events", __name__)
 api = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
@@ -888,7 +888,8 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         error=error,
         my_list=svc.list_json(snap, mine, organiser=True) if mine else None,
         their_list=svc.list_json(snap, theirs) if theirs else None,
-        my_rosters=[r for r in held_rosters() if r.pack in allowed],
+        # This phone's rosters (built or imported here), as a game's screen offers them.
+        my_rosters=store().rosters.of_phone(this_phone.known_hash(), allowed),
         lists_open=not snap.event.lists_locked and not me.spare,
         list_deadline=settings.lists.deadline,
         reveal=settings.lists.reveal,

@@ -87,20 +87,15 @@ def _listed(rows: list[Any]) -> list[rosters.LoadedRoster]:
     return [r for r in loaded if r is not None]
 
 
-def held() -> list[Any]:
-    """The stored rosters whose edit tokens this phone holds (its own), newest first."""
+@bp.get("/rosters")
+def index() -> Any:
+    """This phone's rosters (it holds their edit tokens) and those shared with it to read."""
     tokens = {
         name.removeprefix(ROSTER_COOKIE): value
         for name, value in request.cookies.items()
         if name.startswith(ROSTER_COOKIE) and _ID.fullmatch(name.removeprefix(ROSTER_COOKIE))
     }
-    return store().rosters.by_ids(list(tokens), tokens)
-
-
-@bp.get("/rosters")
-def index() -> Any:
-    """This phone's rosters (it holds their edit tokens) and those shared with it to read."""
-    own = held()
+    own = store().rosters.by_ids(list(tokens), tokens)
     mine = {r.id for r in own}
     shared = [r for r in store().rosters.by_ids(_seen()) if r.id not in mine]
     response = make_response(
