@@ -67,6 +67,10 @@ class SoftScores:
             return Problem.refusal("This event has no sportsmanship votes.", conflict=True)
         if voter in snap.votes:
             return Problem.refusal("You have voted already: a vote counts once.", conflict=True)
+        if not self.voting_open(snap):
+            return Problem.refusal(
+                "Voting opens once the last round is paired, so every opponent can be chosen.", conflict=True
+            )
         met = self.opponents_met(snap, voter)
         if not met:
             return Problem.refusal("You can vote once you have played a game here.", conflict=True)
@@ -78,6 +82,11 @@ class SoftScores:
         if not self.store.events.cast_vote(snap.event.id, voter, choice):
             return Problem.refusal("You have voted already: a vote counts once.", conflict=True)
         return None
+
+    def voting_open(self, snap: Snapshot) -> bool:
+        """Whether ballots may be cast: once the event's last round is paired (one vote a player
+        for the whole event, so every opponent should be known)."""
+        return len(snap.rounds) >= snap.event.rounds
 
     def votes_json(self, snap: Snapshot) -> dict[str, Any]:
         """The sportsmanship ballots and their count (the organiser's only)."""

@@ -894,6 +894,7 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         list_deadline=settings.lists.deadline,
         reveal=settings.lists.reveal,
         voting="sportsmanship" in settings.soft and not me.spare,
+        voting_open=svc.voting_open(snap),
         my_vote=snap.votes.get(player),
         met=svc.opponents_met(snap, player),
     )

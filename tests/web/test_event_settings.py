@@ -130,7 +130,7 @@ def test_the_organisers_tie_break_order_is_used_and_stated(client):
     assert [r["player"] for r in rows[:2]] == [pairings[1]["players"][0], pairings[0]["players"][0]]
     assert org.get()["order"] == "W-L-D, VP scored, roll-off"
     page = soup(client.get(f"/events/{org.id}"))
-    assert page.select_one(".standings caption").text == "Ranked by W-L-D, VP scored, roll-off."
+    assert page.select_one(".standings-order").text == "Ranked by W-L-D, VP scored, roll-off."
     text = pdf_text(client.get(f"/events/{org.id}/standings.pdf").data)
     assert "Ranked by W-L-D, VP scored, roll-off." in " ".join(text.split())
 
@@ -424,20 +424,30 @@ def test_painting_weighs_in_the_standings(client):
 
 
 def test_sportsmanship_ballots_are_secret_and_counted_once(client):
-    org = event(client, soft={"sportsmanship": {"prize": True}})
+    # One vote a player for the whole event: it opens once the last (second) round is paired.
+    org = event(client, soft={"sportsmanship": {"prize": True}}, rounds=2)
     players = {n: org.add(n) for n in NAMES[:4]}
     by_id = {p["player"]: p for p in players.values()}
+    play_round(org, 1)
     early = client.post(
         f"/api/v1/events/{org.id}/votes",
         json={"player": 1},
         headers={"X-Player-Token": players["Ann"]["token"]},
     )
+    assert early.status_code == 409
     assert (
-        early.status_code == 409 and early.json["error"] == "You can vote once you have played a game here."
+        early.json["error"] == "Voting opens once the last round is paired, so every opponent can be chosen."
     )
     table = org.post("/rounds", status=201).json["pairings"][0]
     voter, choice = by_id[table["players"][0]], table["players"][1]
-    stranger = next(p for p in by_id if p not in table["players"])
+    met = {
+        q
+        for number in (1, 2)
+        for t in org.get(f"/rounds/{number}")["pairings"]
+        if voter["player"] in t.get("players", [])
+        for q in t["players"]
+    }
+    stranger = next(p for p in by_id if p not in met)
     wrong = client.post(
         f"/api/v1/events/{org.id}/votes",
         json={"player": stranger},

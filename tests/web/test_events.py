@@ -450,7 +450,7 @@ def test_event_answers_conform_to_openapi(client):
             "name": "Night",
             "pack": FB,
             "points_limit": 500,
-            "rounds": 2,
+            "rounds": 1,
             "scoring": {"preset": "tow-bands"},
             "soft": {"painting": {"weight": 1}, "sportsmanship": {"prize": True}},
         },

@@ -533,9 +533,9 @@ class World:
     exports: list[dict[str, Any]] = field(default_factory=list)
     ids: random.Random = field(default_factory=random.Random)  # fresh event ids, seeded by the run
     # Club events by their part: "open" and "scored" take the drawn requests; "fresh" (nothing
-    # paired), "kept" (round 1 paired, never scored) and "swapping" (never started) only the
-    # valid ones, so that pairing, re-pairing, starting and swapping each meet a state where
-    # they can succeed.
+    # paired), "kept" (round 1 paired, never scored), "swapping" (never started) and "voting"
+    # (its one round paired) only the valid ones, so that pairing, re-pairing, starting,
+    # swapping and voting each meet a state where they can succeed.
     events: dict[str, KnownEvent] = field(default_factory=dict)
 
     def game(self, game_id: Any) -> KnownGame | None:
@@ -657,14 +657,14 @@ def build_world(app: Flask, client: FlaskClient) -> World:
         store.close()
     world.exports = [client.get(f"/api/v1/games/{g.id}/export").json for g in world.games[:6]]
     app.config["ADMIN_PASSWORD"] = FUZZ_ADMIN
-    for part in ("open", "scored", "fresh", "kept", "swapping"):
+    for part in ("open", "scored", "fresh", "kept", "swapping", "voting"):
         made = client.post(
             "/api/v1/events",
             json={
                 "name": part,
                 "pack": "conquest-first-blood",
                 "points_limit": 500,
-                "rounds": 3,
+                "rounds": 1 if part == "voting" else 3,  # ballots open once the last round is paired
                 "soft": {"sportsmanship": {"prize": True}},
             },
             headers={"Authorization": f"Bearer {FUZZ_ADMIN}"},
@@ -943,6 +943,7 @@ EVENT_PARTS = {
     "/players": "open",
     "/players/{player}": "open",
     "/signup": "open",
+    "/votes": "voting",
 }
 
 
