@@ -1012,6 +1012,12 @@ def lists_pdf(event_id: str) -> Any:
     return response
 
 
+@bp.get("/events/<event_id>/results.pdf")
+def results_pdf(event_id: str) -> Any:
+    """Every player's results round by round: opponent, VP, TP and the band or rule behind them."""
+    return _print(event_id, "events/results.html", "results")
+
+
 @bp.get("/events/<event_id>/slips.pdf")
 def slips_pdf(event_id: str) -> Any:
     return _print(event_id, "events/slips.html", "slips")

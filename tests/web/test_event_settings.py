@@ -108,9 +108,13 @@ def test_bonus_points_under_win_loss_plus_bonus_and_refused_elsewhere(client):
     ).json
     assert answer["pairings"][0]["result"]["tp"] == [5, 1]
     org.post("/results", {"round": 1, "table": 1, "winner": None, "vp": [1, 1], "bonus": [101, 0]}, 422)
+    # The result slips have a box for each player's bonus.
+    slips = pdf_text(client.get(f"/events/{org.id}/slips.pdf").data)
+    assert "Bonus" in slips and "plus bonus points" in slips
     plain = event(client)
     plain.add("Ann"), plain.add("Bo")
     plain.post("/rounds", status=201)
+    assert "Bonus" not in pdf_text(client.get(f"/events/{plain.id}/slips.pdf").data)
     refused = plain.post(
         "/results", {"round": 1, "table": 1, "winner": None, "vp": [1, 1], "bonus": [1, 0]}, 422
     )
@@ -131,8 +135,9 @@ def test_the_organisers_tie_break_order_is_used_and_stated(client):
     assert org.get()["order"] == "W-L-D, VP scored, roll-off"
     page = soup(client.get(f"/events/{org.id}"))
     assert page.select_one(".standings-order").text == "Ranked by W-L-D, VP scored, roll-off."
-    text = pdf_text(client.get(f"/events/{org.id}/standings.pdf").data)
-    assert "Ranked by W-L-D, VP scored, roll-off." in " ".join(text.split())
+    for sheet in ("standings", "results"):
+        text = pdf_text(client.get(f"/events/{org.id}/{sheet}.pdf").data)
+        assert "Ranked by W-L-D, VP scored, roll-off." in " ".join(text.split())
 
 
 def test_a_bad_setting_is_refused_naming_it(client):
