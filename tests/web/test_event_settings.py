@@ -264,6 +264,8 @@ def test_the_console_shows_the_preview_before_the_tables_are_made(client):
     assert len(page.select(".pairing-preview tbody tr")) == 2
     assert all(td.text.endswith("new table") for td in page.select(".pairing-preview td.reason"))
     assert org.get()["round"] == 0  # nothing made yet
+    buttons = [b.text for b in page.select(".pairing-preview button")]
+    assert buttons == ["Make these tables", "Draw again"]  # round 1 is a draw; Swiss rounds are not
     preview = page.select_one('.pairing-preview input[name="preview"]')["value"]
     made = client.post(f"{console}/pair", data={"csrf_token": token, "preview": preview})
     assert made.status_code == 303 and org.get()["round"] == 1
