@@ -11,13 +11,19 @@ from __future__ import annotations
 import csv
 import io
 import random
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.event_lists import EventLists
+from app.event_pairing import RoundPlans
+from app.event_soft_scores import SoftScores
 from app.games import Games
-from app.rules import pairing
+from app.rules import event_settings
 from app.rules import standings as ranking
+from app.rules import tournament_points as tp
+from app.rules.event_settings import Settings
 from app.rules.game import parse_setup
 from app.rules.pack import Pack
 from app.rules.problems import Problem
@@ -31,7 +37,7 @@ MAX_ROUNDS = 12
 MAX_PLAYERS = 200
 MAX_MINUTES = 600
 MAX_VP = 10_000
-MAX_TOURNAMENT_POINTS = 1000
+MAX_BONUS = 100
 
 
 @dataclass(frozen=True)
@@ -87,8 +93,10 @@ def _whole(
     return value, None
 
 
-class Events:
-    """Create and run club events over the store, the rulepacks and the games service."""
+class Events(EventLists, SoftScores, RoundPlans):
+    """Create and run club events over the store, the rulepacks and the games service (its
+    lists in app/event_lists.py, its soft scores in app/event_soft_scores.py, the planning and
+    previews of a round's pairing in app/event_pairing.py)."""
 
     def __init__(self, store: Store, packs: dict[str, Pack], games: Games, rng: random.Random) -> None:
         self.store = store
@@ -136,24 +144,13 @@ class Events:
                 return Problem.refusal(
                     f"scenarios[{i}] must be the id of a playable scenario of {pack.name}."
                 )
-        scoring = data.get("scoring") or {}
-        if not isinstance(scoring, dict):
-            return Problem.refusal(
-                'scoring must be an object such as {"win": 3, "draw": 1, "loss": 0}, or left out.'
-            )
-        points_for: dict[str, int] = {}
-        for key, default in (("win", 3), ("draw", 1), ("loss", 0)):
-            value, problem = _whole(scoring.get(key, default), f"scoring.{key}", 0, MAX_TOURNAMENT_POINTS)
-            if problem:
-                return Problem.refusal(problem)
-            points_for[key] = value or 0
-        if not points_for["win"] >= points_for["draw"] >= points_for["loss"]:
-            return Problem.refusal(
-                "scoring must give a win at least a draw's points and a draw at least a loss's."
-            )
+        settings = event_settings.read(data, points)
+        if isinstance(settings, str):
+            return Problem.refusal(settings)
         minutes, problem = _whole(data.get("round_minutes"), "round_minutes", 1, MAX_MINUTES, required=False)
         if problem:
             return Problem.refusal(problem)
+        scoring, rest = settings.stored()
         return self.store.events.create(
             {
                 "name": name,
@@ -161,7 +158,8 @@ class Events:
                 "points_limit": points,
                 "rounds": rounds,
                 "scenarios": scenarios,
-                "scoring": points_for,
+                "scoring": scoring,
+                "settings": rest,
                 "round_minutes": minutes,
             }
         )
@@ -226,13 +224,49 @@ class Events:
             taken = True
         return taken
 
+    def settings(self, snap: Snapshot) -> Settings:
+        """The event's settings (an event made before them reads as it was run)."""
+        return event_settings.stored(snap.event.scoring, snap.event.settings, snap.event.points_limit)
+
+    def missed(self, snap: Snapshot) -> list[tuple[int, int]]:
+        """``(round, player)`` for each round paired before a late player signed up that they
+        were not seated in (a pairing made again after they joined may have seated them)."""
+        seated = {(t.round, p) for t in snap.tables for p in (t.player_a, t.player_b) if p is not None}
+        return [
+            (r.number, p.id)
+            for p in snap.players
+            if not p.spare
+            for r in snap.rounds
+            if r.number <= p.joined_after and (r.number, p.id) not in seated
+        ]
+
     def standings(self, snap: Snapshot) -> list[ranking.Row]:
-        """The ranked rows from the final results, byes and roll-offs."""
-        results = [ranking.Result(r.round, r.players, r.winner, r.vp) for r in snap.results if r.final]
+        """The ranked rows from the final results, byes, missed rounds, soft scores and roll-offs."""
+        results = [
+            ranking.Result(r.round, r.players, r.winner, r.vp, r.bonus, r.table_no)
+            for r in snap.results
+            if r.final
+        ]
         byes = [(t.round, t.player_a) for t in snap.tables if t.player_b is None]
-        players = [ranking.Entry(p.id, p.name, p.dropped) for p in snap.players]
-        scoring = ranking.Scoring(**snap.event.scoring)
-        return ranking.standings(players, results, byes, snap.rolloffs, scoring)
+        players = [
+            ranking.Entry(p.id, p.name, p.dropped, p.spare, snap.marks.get(p.id, {}).get("painting"))
+            for p in snap.players
+        ]
+        votes = Counter(snap.votes.values())
+        return ranking.standings(
+            players,
+            results,
+            byes,
+            snap.rolloffs,
+            self.settings(snap),
+            snap.event.points_limit,
+            self.missed(snap),
+            dict(votes),
+        )
+
+    def award(self, snap: Snapshot, result: ResultRow) -> tp.Award:
+        """What a table's result is worth to each player, and why."""
+        return tp.award(self.settings(snap).scoring, result.winner, result.vp, result.bonus)
 
     def current_round(self, snap: Snapshot) -> int:
         """The number of the last round paired (0 before the first)."""
@@ -286,7 +320,7 @@ class Events:
                     "players": [table.player_a, table.player_b],
                     "names": [names.get(table.player_a), names.get(table.player_b)],
                     "game": table.game_id,
-                    "result": _result_json(result),
+                    "result": _result_json(result, self.award(snap, result) if result else None),
                 }
             )
         if bye is not None:
@@ -297,10 +331,24 @@ class Events:
         """The event as ``GET /api/v1/events/<id>`` answers it."""
         event = snap.event
         number = self.current_round(snap)
+        settings = self.settings(snap)
         return {
             **_event_json(event),
+            **settings.as_dict(),
+            "order": settings.order_words(),
+            "lists_locked": event.lists_locked,
             "players": [
-                {"player": p.id, "name": p.name, "club": p.club, "roster": p.roster, "dropped": p.dropped}
+                {
+                    "player": p.id,
+                    "name": p.name,
+                    "club": p.club,
+                    "roster": p.roster,
+                    "dropped": p.dropped,
+                    "spare": p.spare,
+                    "joined_after": p.joined_after,
+                    "checked_in": p.checked_in is not None,
+                    "list_submitted": p.id in snap.lists,
+                }
                 for p in snap.players
             ],
             "round": number,
@@ -320,8 +368,9 @@ class Events:
 
     # --- players ------------------------------------------------------------------------
     def add_player(self, event_id: str, data: Any, by_organiser: bool) -> tuple[int, str] | Problem:
-        """Sign a player up (``{name, club?, roster?}``): by the organiser at any time, by
-        themselves while sign-up is open. Returns their id and their own token."""
+        """Sign a player up (``{name, club?, roster?, spare?}``): by the organiser at any time, by
+        themselves while sign-up is open. Returns their id and their own token. A ``spare``
+        (the organiser's choice) plays only when a round has an odd number of players."""
         event = self.store.events.get(event_id)
         if event is None:
             return Problem.refusal("There is no such event.")
@@ -344,8 +393,18 @@ class Events:
                 return Problem.refusal(
                     f"roster must be the id of a stored roster for {event.pack}, or left out."
                 )
+        spare = data.get("spare", False)
+        if not isinstance(spare, bool) or (spare and not by_organiser):
+            return Problem.refusal("spare must be true (a stand-in who plays only in an odd round) or false.")
+        snap = self.store.events.snapshot(event_id)
+        other = next((p for p in snap.players if p.spare and not p.dropped), None) if snap else None
+        if spare and other is not None:
+            return Problem.refusal(
+                f"spare: {other.name} is this event's spare already; drop them first to name another.",
+                conflict=True,
+            )
         added = self.store.events.add_player(
-            event_id, name or "", club, roster, judge=lambda names: _seat_left(name or "", names)
+            event_id, name or "", club, roster, judge=lambda names: _seat_left(name or "", names), spare=spare
         )
         return Problem.refusal(added, conflict=True) if isinstance(added, str) else added
 
@@ -360,8 +419,29 @@ class Events:
         self.store.events.set_signup(snap.event.id, open_)
 
     # --- rounds -------------------------------------------------------------------------
-    def pair_next(self, snap: Snapshot) -> Paired | Problem:
-        """Pair the next round and make a game for each table."""
+    def pair_next(self, snap: Snapshot, preview: Any = None) -> Paired | Problem:
+        """Pair the next round and make a game for each table: the previewed pairing when
+        ``preview`` names one, else a fresh one."""
+        number = self.current_round(snap)
+        problem = self._may_pair_next(snap)
+        if problem:
+            return problem
+        plan = self._previewed(snap, preview, number + 1, again=False) if preview is not None else None
+        if isinstance(plan, Problem):
+            return plan
+        plan = plan or self._plan(snap, number + 1)
+        if isinstance(plan, Problem):
+            return plan
+        tables = self._tables(snap, plan)
+        if isinstance(tables, Problem):
+            return tables
+        if not self.store.events.save_round(snap.event.id, plan.number, plan.scenario, tables):
+            self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
+            return Problem.refusal("Another pairing of this round was saved first; reload.", conflict=True)
+        fresh = self.store.events.snapshot(snap.event.id) or snap
+        return Paired(plan.number, self.pairings_json(fresh, plan.number))
+
+    def _may_pair_next(self, snap: Snapshot) -> Problem | None:
         number = self.current_round(snap)
         if number >= snap.event.rounds:
             return Problem.refusal(f"All {snap.event.rounds} rounds of this event are paired.", conflict=True)
@@ -370,18 +450,9 @@ class Events:
             return Problem.refusal(
                 f"Round {number} still waits for the results of table(s) {tables}.", conflict=True
             )
-        made = self._pair(snap, number + 1)
-        if isinstance(made, Problem):
-            return made
-        scenario, tables = made
-        if not self.store.events.save_round(snap.event.id, number + 1, scenario, tables):
-            self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
-            return Problem.refusal("Another pairing of this round was saved first; reload.", conflict=True)
-        fresh = self.store.events.snapshot(snap.event.id) or snap
-        return Paired(number + 1, self.pairings_json(fresh, number + 1))
+        return None
 
-    def repair(self, snap: Snapshot) -> Paired | Problem:
-        """Pair the current round again (new games), while none of its results is in."""
+    def _may_repair(self, snap: Snapshot) -> Problem | None:
         number = self.current_round(snap)
         if not number:
             return Problem.refusal("No round is paired yet.", conflict=True)
@@ -389,19 +460,39 @@ class Events:
             return Problem.refusal(
                 f"Round {number} has a result in: it can no longer be paired again.", conflict=True
             )
-        earlier = Snapshot(
+        return None
+
+    def _before(self, snap: Snapshot, number: int) -> Snapshot:
+        """The event as it was before round ``number`` was paired (to pair it again)."""
+        return Snapshot(
             snap.event,
             snap.players,
-            snap.rounds[:-1],
+            [r for r in snap.rounds if r.number < number],
             [t for t in snap.tables if t.round < number],
             [r for r in snap.results if r.round < number],
             snap.rolloffs,
+            snap.lists,
+            snap.marks,
+            snap.votes,
         )
-        made = self._pair(earlier, number)
-        if isinstance(made, Problem):
-            return made
-        scenario, tables = made
-        if not self.store.events.save_round(snap.event.id, number, scenario, tables, replace=True):
+
+    def repair(self, snap: Snapshot, preview: Any = None) -> Paired | Problem:
+        """Pair the current round again (new games), while none of its results is in."""
+        problem = self._may_repair(snap)
+        if problem:
+            return problem
+        number = self.current_round(snap)
+        earlier = self._before(snap, number)
+        plan = self._previewed(snap, preview, number, again=True) if preview is not None else None
+        if isinstance(plan, Problem):
+            return plan
+        plan = plan or self._plan(earlier, number)
+        if isinstance(plan, Problem):
+            return plan
+        tables = self._tables(snap, plan)
+        if isinstance(tables, Problem):
+            return tables
+        if not self.store.events.save_round(snap.event.id, number, plan.scenario, tables, replace=True):
             self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
             return Problem.refusal(
                 f"Round {number} has a result in: it can no longer be paired again.", conflict=True
@@ -409,69 +500,6 @@ class Events:
         self._retire(self.tables_of(snap, number))
         fresh = self.store.events.snapshot(snap.event.id) or snap
         return Paired(number, self.pairings_json(fresh, number))
-
-    def _pair(self, snap: Snapshot, number: int) -> tuple[str, list[dict[str, Any]]] | Problem:
-        """The engines' pairing of round ``number`` as table rows with their new games."""
-        active = {p.id for p in snap.players if not p.dropped}
-        if len(active) < 2:
-            return Problem.refusal(
-                "At least two players who have not dropped are needed to pair a round.", conflict=True
-            )
-        club = {p.id: p.club for p in snap.players}
-        met: dict[int, set[int]] = {p: set() for p in club}
-        used: dict[int, set[int]] = {p: set() for p in club}
-        byes: set[int] = set()
-        for table in snap.tables:
-            if table.player_b is None:
-                byes.add(table.player_a)
-                continue
-            met[table.player_a].add(table.player_b)
-            met[table.player_b].add(table.player_a)
-            used[table.player_a].add(table.number)
-            used[table.player_b].add(table.number)
-        rows = self.standings(snap)
-        entrants = [
-            pairing.Entrant(
-                r.player,
-                r.points,
-                club[r.player],
-                frozenset(met[r.player]),
-                frozenset(used[r.player]),
-                r.player in byes,
-            )
-            for r in rows
-            if r.player in active
-        ]
-        made = pairing.first_round(entrants, self.rng) if number == 1 else pairing.swiss_round(entrants)
-        scenario = self._scenario(snap.event, number)
-        names = {p.id: p.name for p in snap.players}
-        pack = self.packs[snap.event.pack]
-        tables: list[dict[str, Any]] = []
-        for table in made.tables:
-            a, b = table.players
-            game = self._game(pack, snap.event, scenario, names[a], names[b])
-            if isinstance(game, Problem):
-                return game
-            tables.append(
-                {
-                    "number": table.number,
-                    "player_a": a,
-                    "player_b": b,
-                    "game_id": game[0],
-                    "game_token": game[1],
-                }
-            )
-        if made.bye is not None:
-            tables.append(
-                {
-                    "number": len(made.tables) + 1,
-                    "player_a": made.bye,
-                    "player_b": None,
-                    "game_id": None,
-                    "game_token": None,
-                }
-            )
-        return scenario, tables
 
     def _scenario(self, event: EventRow, number: int) -> str:
         """The round's scenario: the event's list in turn, else rolled among those that fit."""
@@ -563,7 +591,8 @@ class Events:
 
     # --- results ------------------------------------------------------------------------
     def enter_result(self, snap: Snapshot, data: Any) -> Problem | None:
-        """The organiser enters or corrects a table's result: ``{round, table, winner, vp}``."""
+        """The organiser enters or corrects a table's result: ``{round, table, winner, vp,
+        bonus?}`` (``bonus`` only where the event's scoring adds bonus points)."""
         if not isinstance(data, dict):
             return Problem.refusal(
                 'The body must be an object such as {"round": 1, "table": 2, "winner": 7, "vp": [20, 12]}.'
@@ -612,9 +641,29 @@ class Events:
             return Problem.refusal(
                 f"vp must be two whole numbers from 0 to {MAX_VP}, in the order of the table's players."
             )
+        bonus = data.get("bonus")
+        takes = self.settings(snap).scoring.takes_bonus
+        if bonus is not None and not takes:
+            return Problem.refusal("bonus: this event's scoring has no bonus points; leave it out.")
+        bonus = bonus if bonus is not None else [0, 0]
+        if (
+            not isinstance(bonus, list)
+            or len(bonus) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_BONUS for v in bonus)
+        ):
+            return Problem.refusal(
+                f"bonus must be two whole numbers from 0 to {MAX_BONUS}, in the order of the table's players."
+            )
         index = None if winner is None else players.index(winner)
         self.store.events.add_result(
-            snap.event.id, number, table.number, players, index, (vp[0], vp[1]), "organiser"
+            snap.event.id,
+            number,
+            table.number,
+            players,
+            index,
+            (vp[0], vp[1]),
+            "organiser",
+            (bonus[0], bonus[1]),
         )
         return None
 
@@ -626,6 +675,7 @@ class Events:
         vp: tuple[Any, Any],
         draw: bool,
         tiebreak: Any = None,
+        bonus: tuple[Any, Any] | None = None,
     ) -> Problem | None:
         """The organiser's result row for a table: each player's VP and whether it was a draw.
 
@@ -656,9 +706,15 @@ class Events:
             return Problem.refusal(
                 f"{who[0]} and {who[1]} are level on {vp[0]} VP: say who won the tiebreak, or tick Draw."
             )
-        return self.enter_result(
-            snap, {"round": number, "table": table.number, "winner": winner, "vp": list(vp)}
-        )
+        body: dict[str, Any] = {"round": number, "table": table.number, "winner": winner, "vp": list(vp)}
+        if bonus is not None:
+            for name, value in zip(who, bonus, strict=True):
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BONUS:
+                    return Problem.refusal(
+                        f"{name}'s bonus points must be a whole number from 0 to {MAX_BONUS}."
+                    )
+            body["bonus"] = list(bonus)
+        return self.enter_result(snap, body)
 
     def confirm(self, snap: Snapshot, table: TableRow, by: str) -> Problem | None:
         """A player (``a`` or ``b``) or the organiser confirms the table's result as it stands."""
@@ -695,6 +751,46 @@ class Events:
         self.store.events.add_rolloff(snap.event.id, order)
         return None
 
+    # --- check-in ------------------------------------------------------------------------
+    def check_in(self, snap: Snapshot, player: Any, present: bool) -> Problem | None:
+        """The organiser marks a player present (or not yet)."""
+        if isinstance(player, bool) or not any(p.id == player for p in snap.players):
+            return Problem.refusal("player must be the id of a player of this event.")
+        self.store.events.check_in(snap.event.id, player, present)
+        return None
+
+    def change_player(self, snap: Snapshot, player: int, data: Any) -> Problem | None:
+        """The organiser's change to a player: ``{"dropped"?, "checked_in"?, "painting"?}``, every
+        field checked before any is written."""
+        if not isinstance(data, dict) or not {"dropped", "checked_in", "painting"} & set(data):
+            return Problem.refusal(
+                "dropped must be true (drop the player) or false (they re-join); or send checked_in or painting."
+            )
+        if not any(p.id == player for p in snap.players):
+            return Problem.refusal("player must be the id of a player of this event.")
+        if "dropped" in data and not isinstance(data["dropped"], bool):
+            return Problem.refusal("dropped must be true (drop the player) or false (they re-join).")
+        if "checked_in" in data and not isinstance(data["checked_in"], bool):
+            return Problem.refusal("checked_in must be true (the player is here) or false.")
+        if "painting" in data:
+            problem = self._painting_problem(snap, player, data["painting"])
+            if problem:
+                return problem
+        self.store.events.change_player(
+            snap.event.id, player, data.get("dropped"), data.get("checked_in"), data.get("painting")
+        )
+        return None
+
+    def public_rows(self, snap: Snapshot, organiser: bool = False) -> list[dict[str, Any]]:
+        """The standings as the API answers them: sportsmanship only to the organiser."""
+        hidden = () if organiser else ("sportsmanship",)
+        out = []
+        for row in self.standings(snap):
+            data = row.as_dict(hidden)
+            data["faction"] = self.faction(snap, row.player)
+            out.append(data)
+        return out
+
     # --- exports ------------------------------------------------------------------------
     def export(self, snap: Snapshot) -> dict[str, Any]:
         """The whole event as JSON: settings, players, rounds, every result row and the standings."""
@@ -703,7 +799,10 @@ class Events:
             **self.describe(snap),
             "results": self.store.events.history(snap.event.id),
             "rolloffs": snap.rolloffs,
-            "standings": [r.as_dict() for r in self.standings(snap)],
+            "standings": self.public_rows(snap),
+            "lists_shown": [
+                self.list_json(snap, kept) for p in snap.players if (kept := self.list_of(snap, p.id))
+            ],
         }
 
     def export_csv(self, snap: Snapshot) -> str:
@@ -777,14 +876,19 @@ def _event_json(event: EventRow) -> dict[str, Any]:
     }
 
 
-def _result_json(result: ResultRow | None) -> dict[str, Any] | None:
+def _result_json(result: ResultRow | None, award: tp.Award | None = None) -> dict[str, Any] | None:
     if result is None:
         return None
-    return {
+    out: dict[str, Any] = {
         "winner": None if result.winner is None else result.players[result.winner],
         "vp": list(result.vp),
         "source": result.source,
         "confirmed": list(result.confirmed),
         "confirmed_by_organiser": result.confirmed_organiser,
         "final": result.final,
+        "bonus": list(result.bonus),
     }
+    if award is not None:
+        out["tp"] = list(award.tp)
+        out["tp_reason"] = list(award.reasons)
+    return out

@@ -1,43 +1,47 @@
-"""Pairing an event's round: round 1 at random with clubs apart, then Swiss by score groups.
+"""Pairing an event's round by maximum-weight matching, with a reason for every table.
 
-Pure: players come in as plain data, randomness through the ``random.Random`` the caller
-passes (a seeded one in tests), and a round comes out as tables and a bye. Nothing here
-reads a clock, a database or a request.
+Pure: players come in as plain data, best first (the standings' order; round 1's order is
+shuffled with the ``random.Random`` the caller passes), and a round comes out as tables, a
+bye, a note per table and the warnings the organiser should see before it is played.
 
-The readings Muster takes (docs/api.md, "Club events"):
+Every possible pair gets a cost, and networkx's ``max_weight_matching`` (maximum cardinality:
+everyone is paired) picks the pairing of least total cost. The costs are tiered so that a
+higher concern always outweighs everything below it:
 
-- Round 1: players are shuffled and paired so that no two of the same club meet wherever a
-  pairing allows it; when one club holds more than half the room, as few club-mates meet as
-  can be. Players without a club never clash.
-- Later rounds (Swiss): players are taken in standings order; the highest unpaired player
-  meets the next player below them they have not met yet, so a score group pairs inside
-  itself and an odd one floats its lowest player down to the next group. When that leaves
-  someone with no legal opponent the search backs up (backtracking) and tries the next
-  candidate; only when no pairing at all avoids a rematch is one allowed.
-- A bye (odd count) goes to the lowest-ranked player who has not had one, whose absence
-  still lets the rest pair without a rematch; in round 1 it is drawn among the biggest
-  club's players (which keeps more club-mates apart). Nobody gets a second bye while
-  someone else has had none.
-- Tables: the pairing at the top of the standings takes table 1 and so on, except that
-  nobody is sent to a table they have played at before where another assignment avoids it.
+1. rematches: forbidden while any pairing avoids them, as few as can be otherwise;
+2. a fair bye (odd count): nobody gets a second bye (or a second game against the spare)
+   while someone who has had none could take it;
+3. score groups: pairs inside a score group first; a pair across groups costs the square of
+   how many groups apart they are (so one float of two groups costs more than two of one);
+   the bye sits one group below the lowest, so it goes to the lowest group;
+4. club-mates meeting (a setting, on by default, in every round);
+5. standings order: the highest-ranked meets the next one down (the sum of the squared rank
+   gaps), so an odd group floats its lowest player to the top of the next, the top player
+   takes the highest-ranked they may meet, and round 1, whose order is shuffled, is drawn
+   at random.
+
+With an odd count and a spare player (the organiser or a stand-in), the spare takes the
+bye's place: whoever the bye would go to plays the spare instead.
+
+Tables are numbered by a second matching: the top pairing near table 1 and so on, and
+(a setting, on by default) nobody at a table they played at before where another numbering
+avoids it.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-# How many steps one search may take before the pairing relaxes a constraint: a rematch-free
-# pairing of 40 players is found in well under a thousand; a room where none exists could
-# otherwise search for ever.
-SEARCH_STEPS = 20_000
+import networkx as nx
 
 
 @dataclass(frozen=True)
 class Entrant:
-    """A player as the pairing sees them: standings order is the order of the list given."""
+    """A player as the pairing sees them: standings order is the order of the list given.
+    ``name`` and ``record`` (``2–0``) are only for the reasons shown to the organiser."""
 
     id: int
     points: float = 0
@@ -45,22 +49,39 @@ class Entrant:
     opponents: frozenset[int] = field(default_factory=frozenset)
     tables: frozenset[int] = field(default_factory=frozenset)
     had_bye: bool = False
+    name: str = ""
+    record: str = ""
+
+    def label(self) -> str:
+        """How the reasons name the player."""
+        return self.name or f"Player {self.id}"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The event's pairing settings, and the spare player when the count is odd."""
+
+    club_mates: bool = True
+    repeat_tables: bool = True
+    spare: Entrant | None = None
 
 
 @dataclass(frozen=True)
 class Table:
-    """One table of a round: its number and its two players (first named is player 1)."""
+    """One table of a round: its number, its two players (first named is player 1) and why."""
 
     number: int
     players: tuple[int, int]
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Round:
-    """A round's pairing: tables in order of number, the bye (or ``None``) and what it gave up.
+    """A round's pairing: tables in order of number, the bye (or ``None``), what it gave up.
 
     ``rematches`` and ``club_clashes`` count the pairs the pairing could not avoid;
-    ``repeated_tables`` the players sent back to a table they played at before.
+    ``repeated_tables`` the players sent back to a table they played at before; ``warnings``
+    says each of those (and a second bye) in a sentence; ``bye_note`` why the bye went where.
     """
 
     tables: tuple[Table, ...]
@@ -68,185 +89,184 @@ class Round:
     rematches: int = 0
     club_clashes: int = 0
     repeated_tables: int = 0
+    warnings: tuple[str, ...] = ()
+    bye_note: str | None = None
 
 
-Allowed = Callable[[int, int], bool]
+BYE = -1  # the bye's place in the matching (a node no player has)
 
 
-def _match(
-    order: Sequence[int], allowed: Allowed, candidates: Callable[[int, list[int]], list[int]]
-) -> list[tuple[int, int]] | None:
-    """A perfect pairing of ``order`` where every pair is ``allowed``, or ``None``.
-
-    The first unpaired player in ``order`` takes each of ``candidates(player, rest)`` in turn;
-    a dead end backs up to the last choice. ``None`` too when the search runs past
-    SEARCH_STEPS (the caller then relaxes a constraint).
-    """
-    steps = 0
-
-    def search(rest: list[int]) -> list[tuple[int, int]] | None:
-        nonlocal steps
-        if not rest:
-            return []
-        steps += 1
-        if steps > SEARCH_STEPS:
-            return None
-        top, others = rest[0], rest[1:]
-        for other in candidates(top, others):
-            if not allowed(top, other):
-                continue
-            remaining = [p for p in others if p != other]
-            found = search(remaining)
-            if found is not None:
-                return [(top, other), *found]
-            if steps > SEARCH_STEPS:
-                return None
-        return None
-
-    return search(list(order))
+def first_round(players: Sequence[Entrant], rng: random.Random, options: Options = Options()) -> Round:
+    """Round 1: a random pairing (the order shuffled), club-mates apart wherever possible."""
+    order = list(players)
+    rng.shuffle(order)
+    return pair(order, options)
 
 
-def _in_order(_player: int, rest: list[int]) -> list[int]:
-    return rest
+def swiss_round(standings: Sequence[Entrant], options: Options = Options()) -> Round:
+    """A later round: ``standings`` is the players to pair, best first. Nothing is left to
+    chance: the standings' published order decides every choice the costs leave open."""
+    return pair(list(standings), options)
 
 
-def first_round(players: Sequence[Entrant], rng: random.Random) -> Round:
-    """Round 1: a random pairing with club-mates kept apart wherever that is possible."""
-    ids = [p.id for p in players]
-    club = {p.id: p.club for p in players}
-    rng.shuffle(ids)
-    bye = None
-    if len(ids) % 2:
-        sizes = Counter(c for c in club.values() if c)
-        biggest = max(sizes.values(), default=0)
-        pool = [p for p in ids if club[p] and sizes[club[p]] == biggest] or ids
-        bye = rng.choice(pool)
-        ids.remove(bye)
-    sizes = Counter(club[p] for p in ids if club[p])
-    # The most constrained first: the biggest club's players take their opponents first.
-    ids.sort(key=lambda p: -sizes[club[p]] if club[p] else 0)
-
-    def apart(a: int, b: int) -> bool:
-        return club[a] is None or club[a] != club[b]
-
-    def shuffled(_player: int, rest: list[int]) -> list[int]:
-        return rng.sample(rest, len(rest))
-
-    pairs = _match(ids, apart, shuffled)
-    if pairs is None:
-        pairs = _fewest_clashes(ids, club, rng)
-    clashes = sum(1 for a, b in pairs if not apart(a, b))
-    tables = tuple(Table(n, pair) for n, pair in enumerate(pairs, start=1))
-    return Round(tables, bye, club_clashes=clashes)
+def _units(count: int, groups: int) -> tuple[int, int, int, int]:
+    """The weight of one unit of each tier, each more than everything below it can add up to."""
+    halves = count // 2 + 1
+    club = count**3 + 1
+    score = club * (halves + 1)
+    bye = score * (halves * groups * groups + 1)
+    return club, score, bye, bye * 2
 
 
-def _fewest_clashes(ids: list[int], club: dict[int, str | None], rng: random.Random) -> list[tuple[int, int]]:
-    """A pairing with as few club-mates meeting as can be, when none keeps them all apart.
-
-    A club bigger than everyone else put together pairs its surplus inside itself (each such
-    pair is a clash no pairing avoids); the rest is then paired apart.
-    """
-    left = list(ids)
-    pairs: list[tuple[int, int]] = []
-    while left:
-        sizes = Counter(club[p] for p in left if club[p])
-        name, size = sizes.most_common(1)[0] if sizes else (None, 0)
-        if name is not None and size > len(left) - size:
-            mates = [p for p in left if club[p] == name][:2]
-            pairs.append((mates[0], mates[1]))
-            for p in mates:
-                left.remove(p)
-            continue
-        rest = _match(
-            left, lambda a, b: club[a] is None or club[a] != club[b], lambda _p, r: rng.sample(r, len(r))
-        )
-        pairs.extend(rest or [(left[i], left[i + 1]) for i in range(0, len(left), 2)])
-        break
-    return pairs
-
-
-def swiss_round(standings: Sequence[Entrant]) -> Round:
-    """A later round: ``standings`` is the players to pair, best first (see the module's notes).
-
-    Nothing is left to chance: the standings' published order decides every choice.
-    """
-    order = [p.id for p in standings]
-    by_id = {p.id: p for p in standings}
-
-    def unplayed(a: int, b: int) -> bool:
-        return b not in by_id[a].opponents
-
-    bye = None
-    pairs: list[tuple[int, int]] | None = None
+def pair(order: list[Entrant], options: Options = Options()) -> Round:
+    """Pair ``order`` (best first) by the module's costs; tables numbered after."""
+    by_id = {p.id: p for p in order}
+    nodes = [p.id for p in order]
+    spare = options.spare if len(order) % 2 else None
     if len(order) % 2:
-        fresh = [p for p in reversed(order) if not by_id[p].had_bye]
-        if not fresh:  # everyone had one: it comes round again, to the lowest-ranked
-            fresh = list(reversed(order))
-        for candidate in fresh:
-            rest = [p for p in order if p != candidate]
-            pairs = _match(rest, unplayed, _in_order)
-            if pairs is not None:
-                bye = candidate
-                break
-        if bye is None:
-            bye = fresh[0]
-    else:
-        pairs = _match(order, unplayed, _in_order)
-    rest = [p for p in order if p != bye]
-    if pairs is None:
-        pairs = _fewest_rematches(rest, unplayed)
-    rematches = sum(1 for a, b in pairs if not unplayed(a, b))
-    tables, repeated = assign_tables(pairs, {p.id: p.tables for p in standings})
-    return Round(tables, bye, rematches=rematches, repeated_tables=repeated)
+        nodes.append(spare.id if spare else BYE)
+        if spare:
+            by_id[spare.id] = spare
+    levels = sorted({p.points for p in order}, reverse=True)
+    group = {p.id: levels.index(p.points) for p in order}
+    odd_one = nodes[-1] if len(order) % 2 else None
+    if odd_one is not None:
+        group[odd_one] = len(levels)  # below the lowest group: the bye goes to the bottom
+    rank = {pid: i for i, pid in enumerate(nodes)}
+    club_unit, score_unit, bye_unit, rematch_unit = _units(len(nodes), len(levels) + 1)
+    top = rematch_unit * (len(nodes) + 1)
 
+    def met(a: int, b: int) -> bool:
+        if BYE in (a, b):
+            return False
+        return b in by_id[a].opponents or a in by_id[b].opponents
 
-def _fewest_rematches(order: list[int], unplayed: Allowed) -> list[tuple[int, int]]:
-    """Pair in standings order when no pairing avoids every rematch: each player takes the
-    next one they have not met where there is one, else the next one below them."""
-    left = list(order)
+    def cost(a: int, b: int) -> int:
+        total = (rank[a] - rank[b]) ** 2 + score_unit * (group[a] - group[b]) ** 2
+        if met(a, b):
+            total += rematch_unit
+        if odd_one in (a, b):
+            player = b if a == odd_one else a
+            if by_id[player].had_bye:
+                total += bye_unit
+        elif options.club_mates and _club_mates(by_id[a], by_id[b]):
+            total += club_unit
+        return total
+
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1 :]:
+            graph.add_edge(a, b, weight=top - cost(a, b))
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
     pairs: list[tuple[int, int]] = []
-    while left:
-        top = left.pop(0)
-        other = next((p for p in left if unplayed(top, p)), left[0])
-        left.remove(other)
-        pairs.append((top, other))
-    return pairs
+    bye = None
+    for a, b in matched:
+        a, b = (a, b) if rank[a] < rank[b] else (b, a)
+        if b == BYE:
+            bye = a
+        else:
+            pairs.append((a, b))
+    pairs.sort(key=lambda p: rank[p[0]])
+    used = {p.id: p.tables for p in by_id.values()}
+    tables, repeated = assign_tables(pairs, used, options.repeat_tables)
+    return _explain(tables, bye, by_id, order, options, group, repeated)
+
+
+def _club_mates(a: Entrant, b: Entrant) -> bool:
+    return bool(a.club) and a.club == b.club
 
 
 def assign_tables(
-    pairs: Sequence[tuple[int, int]], used: dict[int, frozenset[int]]
+    pairs: Sequence[tuple[int, int]], used: dict[int, frozenset[int]], avoid: bool = True
 ) -> tuple[tuple[Table, ...], int]:
-    """Number the tables: pair i (from the top) near table i, at a table neither player used.
+    """Number the tables: pair i (from the top) near table i and, with ``avoid``, at a table
+    neither player used where any numbering allows (a matching of pairs to tables).
 
-    A bipartite matching of pairs to tables (augmenting paths, each pair trying the tables
-    nearest its own place first); pairs left without a fresh table take the tables left.
     Returns the tables in number order and how many players sit at a table they used before.
     """
     count = len(pairs)
-    numbers = list(range(1, count + 1))
-    holder: dict[int, int] = {}  # table number -> pair index
 
-    def fresh(i: int, number: int) -> bool:
-        a, b = pairs[i]
-        return number not in used.get(a, frozenset()) and number not in used.get(b, frozenset())
+    def repeats(i: int, number: int) -> int:
+        return sum(1 for p in pairs[i] if number in used.get(p, frozenset()))
 
-    def place(i: int, seen: set[int]) -> bool:
-        for number in sorted(numbers, key=lambda n: (abs(n - 1 - i), n)):
-            if number in seen or not fresh(i, number):
-                continue
-            seen.add(number)
-            if number not in holder or place(holder[number], seen):
-                holder[number] = i
-                return True
-        return False
-
-    for i in range(count):
-        place(i, set())
-    placed = {i: n for n, i in holder.items()}
-    free = [n for n in numbers if n not in holder]
-    for i in range(count):
-        if i not in placed:
-            placed[i] = free.pop(0)
-    repeated = sum(1 for i, n in placed.items() for p in pairs[i] if n in used.get(p, frozenset()))
+    placed = {i: i + 1 for i in range(count)}
+    if avoid and any(repeats(i, n) for i, n in placed.items()):
+        unit = count * count + 1
+        graph = nx.Graph()
+        for i in range(count):
+            for number in range(1, count + 1):
+                cost = repeats(i, number) * unit + abs(number - 1 - i)
+                graph.add_edge(("pair", i), ("table", number), weight=unit * (2 * count + 1) - cost)
+        for a, b in nx.max_weight_matching(graph, maxcardinality=True):
+            (_kind, i), (_other, number) = (a, b) if a[0] == "pair" else (b, a)
+            placed[i] = number
+    repeated = sum(repeats(i, n) for i, n in placed.items())
     tables = tuple(sorted((Table(n, pairs[i]) for i, n in placed.items()), key=lambda t: t.number))
     return tables, repeated
+
+
+def _explain(
+    tables: tuple[Table, ...],
+    bye: int | None,
+    by_id: dict[int, Entrant],
+    order: list[Entrant],
+    options: Options,
+    group: dict[int, int],
+    repeated: int,
+) -> Round:
+    """Each table's reason and the round's warnings, in the organiser's words."""
+    clubs = Counter(p.club for p in order if p.club)
+    spare = options.spare.id if options.spare else None
+    warnings: list[str] = []
+    explained: list[Table] = []
+    rematches = clashes = 0
+    for table in tables:
+        a, b = (by_id[p] for p in table.players)
+        notes = []
+        if b.id == spare:
+            notes.append(f"{a.record or '–'} plays the spare: an odd number of players")
+        else:
+            scores = f"{a.record or a.points} vs {b.record or b.points}"
+            notes.append(scores if group[a.id] == group[b.id] else f"{scores}: paired across scores")
+        if b.id in a.opponents or a.id in b.opponents:
+            rematches += 1
+            notes.append("a rematch")
+            warnings.append(f"{a.label()} and {b.label()} meet again: no pairing avoids every rematch.")
+        if _club_mates(a, b):
+            clashes += 1
+            if options.club_mates:
+                notes.append("club-mates")
+                warnings.append(
+                    f"{a.label()} and {b.label()} are both of {a.club}: no pairing keeps every club apart."
+                )
+        elif options.club_mates and (clubs[a.club] > 1 or clubs[b.club] > 1):
+            notes.append("club-mates avoided")
+        again = [p for p in (a, b) if table.number in p.tables]
+        if not again:
+            notes.append("new table")
+        else:
+            names = " and ".join(p.label() for p in again)
+            notes.append(f"table {table.number} again for {names}")
+            if options.repeat_tables:
+                warnings.append(f"{names} play at table {table.number} again: no numbering avoids it.")
+        explained.append(Table(table.number, table.players, tuple(notes)))
+    bye_note = None
+    if bye is not None:
+        player = by_id[bye]
+        if player.had_bye:
+            bye_note = f"bye to {player.label()} ({player.record or player.points}), a second one"
+            warnings.append(f"{player.label()} has a second bye: nobody who has had none could take it.")
+        else:
+            lowest = next((p for p in reversed(order) if not p.had_bye), None)
+            why = (
+                "the lowest-ranked without one"
+                if lowest is not None and lowest.id == bye
+                else "a lower-ranked player's bye would have cost a rematch, a float or club-mates meeting"
+            )
+            bye_note = f"bye to {player.label()} ({player.record or player.points}): {why}"
+    if spare is not None and any(spare in t.players for t in tables):
+        player = next(by_id[p] for t in tables if spare in t.players for p in t.players if p != spare)
+        if player.had_bye:
+            warnings.append(f"{player.label()} plays the spare again: nobody else could.")
+    return Round(tuple(explained), bye, rematches, clashes, repeated, tuple(warnings), bye_note)

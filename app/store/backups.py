@@ -28,6 +28,9 @@ EXPORTED_TABLES = (
     "event_tables",
     "event_results",
     "event_rolloffs",
+    "event_lists",
+    "event_marks",
+    "event_votes",
 )
 
 

@@ -31,17 +31,23 @@ class EventRow:
     round_minutes: int | None
     signup_open: bool
     created: str
+    settings: dict[str, Any] | None = None
+    lists_locked: str | None = None
 
 
 @dataclass(frozen=True)
 class PlayerRow:
-    """A player of an event."""
+    """A player of an event: ``joined_after`` counts the rounds already paired when they
+    signed up (a late player missed them); a ``spare`` plays only to fill an odd round."""
 
     id: int
     name: str
     club: str | None
     roster: str | None
     dropped: bool
+    joined_after: int = 0
+    spare: bool = False
+    checked_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,7 @@ class ResultRow:
     confirmed: tuple[bool, bool]
     confirmed_organiser: bool
     recorded: str
+    bonus: tuple[int, int] = (0, 0)
 
     @property
     def final(self) -> bool:
@@ -88,6 +95,19 @@ class RoundRow:
     started: str | None
 
 
+@dataclass(frozen=True)
+class ListRow:
+    """A player's newest submitted list: the roster it came from, a copy of it then, and its
+    verdict then (points, valid, problems)."""
+
+    id: int
+    player: int
+    roster_id: str
+    body: dict[str, Any]
+    verdict: dict[str, Any]
+    submitted: str
+
+
 @dataclass
 class Snapshot:
     """Everything stored of one event, read in one go."""
@@ -98,6 +118,9 @@ class Snapshot:
     tables: list[TableRow] = field(default_factory=list)
     results: list[ResultRow] = field(default_factory=list)
     rolloffs: list[list[int]] = field(default_factory=list)
+    lists: dict[int, ListRow] = field(default_factory=dict)
+    marks: dict[int, dict[str, int]] = field(default_factory=dict)
+    votes: dict[int, int] = field(default_factory=dict)  # voter -> the player they voted for
 
 
 class Events:
@@ -121,6 +144,7 @@ class Events:
                     "rounds": settings["rounds"],
                     "scenarios": json.dumps(settings["scenarios"]),
                     "scoring": json.dumps(settings["scoring"]),
+                    "settings": json.dumps(settings.get("settings") or {}),
                     "round_minutes": settings.get("round_minutes"),
                     "signup_open": 1,
                     "created": now(),
@@ -156,7 +180,16 @@ class Events:
         snap = Snapshot(event)
         q = self._c.query
         snap.players = [
-            PlayerRow(r["id"], r["name"], r["club"], r["roster"], bool(r["dropped"]))
+            PlayerRow(
+                r["id"],
+                r["name"],
+                r["club"],
+                r["roster"],
+                bool(r["dropped"]),
+                r["joined_after"],
+                bool(r["spare"]),
+                r["checked_in"],
+            )
             for r in q("SELECT * FROM event_players WHERE event_id = ? ORDER BY id", [event_id])
         ]
         snap.rounds = [
@@ -179,6 +212,33 @@ class Events:
             json.loads(r["players"])
             for r in q("SELECT players FROM event_rolloffs WHERE event_id = ? ORDER BY id", [event_id])
         ]
+        lists = q(
+            "SELECT * FROM event_lists WHERE id IN (SELECT max(id) FROM event_lists WHERE event_id = ? "
+            "GROUP BY player) ORDER BY player",
+            [event_id],
+        )
+        snap.lists = {
+            r["player"]: ListRow(
+                r["id"],
+                r["player"],
+                r["roster_id"],
+                json.loads(r["body"]),
+                json.loads(r["verdict"]),
+                r["submitted"],
+            )
+            for r in lists
+        }
+        marks = q(
+            "SELECT player, kind, value FROM event_marks WHERE id IN (SELECT max(id) FROM event_marks "
+            "WHERE event_id = ? GROUP BY player, kind)",
+            [event_id],
+        )
+        for r in marks:
+            snap.marks.setdefault(r["player"], {})[r["kind"]] = r["value"]
+        snap.votes = {
+            r["voter"]: r["player"]
+            for r in q("SELECT voter, player FROM event_votes WHERE event_id = ? ORDER BY voter", [event_id])
+        }
         return snap
 
     def history(self, event_id: str) -> list[dict[str, Any]]:
@@ -194,8 +254,10 @@ class Events:
         club: str | None,
         roster: str | None,
         judge: Callable[[list[str]], str | None] | None = None,
+        spare: bool = False,
     ) -> tuple[int, str] | str:
-        """Sign a player up; return their id and their own token (their phone's link).
+        """Sign a player up; return their id and their own token (their phone's link). The
+        rounds paired so far are the ones a late player missed.
 
         ``judge`` is given the names already signed up, inside the transaction, so that two
         sign-ups at once are judged one after the other; the sentence it returns (if any) is
@@ -212,9 +274,10 @@ class Events:
                 if refusal is not None:
                     return refusal
             cursor = self._c.db.conn.execute(
-                "INSERT INTO event_players (event_id, token_hash, name, club, roster, dropped, created) "
-                "VALUES (?, ?, ?, ?, ?, 0, ?)",
-                [event_id, token_hash(token), name, club, roster, now()],
+                "INSERT INTO event_players (event_id, token_hash, name, club, roster, dropped, created, "
+                "joined_after, spare) VALUES (?, ?, ?, ?, ?, 0, ?, "
+                "(SELECT coalesce(max(number), 0) FROM event_rounds WHERE event_id = ?), ?)",
+                [event_id, token_hash(token), name, club, roster, now(), event_id, int(spare)],
             )
         return int(cursor.lastrowid or 0), token
 
@@ -325,10 +388,11 @@ class Events:
         winner: int | None,
         vp: tuple[int, int],
         source: str,
+        bonus: tuple[int, int] = (0, 0),
     ) -> int:
         """Record a table's result (a new row: the newest counts); its id."""
         with self._c.immediate():
-            return self._insert_result(event_id, round_, table_no, players, winner, vp, source)
+            return self._insert_result(event_id, round_, table_no, players, winner, vp, source, bonus)
 
     def _insert_result(
         self,
@@ -339,12 +403,25 @@ class Events:
         winner: int | None,
         vp: tuple[int, int],
         source: str,
+        bonus: tuple[int, int] = (0, 0),
     ) -> int:
         # Inside the caller's transaction.
         cursor = self._c.db.conn.execute(
             "INSERT INTO event_results (event_id, round, table_no, players, winner, vp_a, vp_b, source, "
-            "recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [event_id, round_, table_no, json.dumps(list(players)), winner, vp[0], vp[1], source, now()],
+            "recorded, bonus_a, bonus_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                event_id,
+                round_,
+                table_no,
+                json.dumps(list(players)),
+                winner,
+                vp[0],
+                vp[1],
+                source,
+                now(),
+                bonus[0],
+                bonus[1],
+            ],
         )
         return int(cursor.lastrowid or 0)
 
@@ -384,6 +461,85 @@ class Events:
                     "UPDATE games SET archived = ? WHERE id = ? AND archived IS NULL", [now(), game_id]
                 )
 
+    # --- lists, check-in, soft scores -----------------------------------------------------
+    def submit_list(
+        self, event_id: str, player: int, roster_id: str, body: dict[str, Any], verdict: dict[str, Any]
+    ) -> bool:
+        """Keep a copy of a player's list as submitted (the newest counts); ``False`` when the
+        organiser locked the lists meanwhile."""
+        with self._c.immediate():
+            locked = self._c.query("SELECT lists_locked FROM club_events WHERE id = ?", [event_id])
+            if not locked or locked[0]["lists_locked"]:
+                return False
+            self._c.db.conn.execute(
+                "INSERT INTO event_lists (event_id, player, roster_id, body, verdict, submitted) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [event_id, player, roster_id, json.dumps(body), json.dumps(verdict), now()],
+            )
+        return True
+
+    def lock_lists(self, event_id: str, locked: bool) -> None:
+        """Lock the lists (no more submissions) or open them again."""
+        with self._c.immediate():
+            self._c.db.execute(
+                "UPDATE club_events SET lists_locked = ? WHERE id = ?", [now() if locked else None, event_id]
+            )
+
+    def check_in(self, event_id: str, player: int, present: bool) -> None:
+        """Mark a player present (now) or not yet."""
+        with self._c.immediate():
+            self._c.db.execute(
+                "UPDATE event_players SET checked_in = ? WHERE event_id = ? AND id = ?",
+                [now() if present else None, event_id, player],
+            )
+
+    def change_player(
+        self,
+        event_id: str,
+        player: int,
+        dropped: bool | None = None,
+        checked_in: bool | None = None,
+        painting: int | None = None,
+    ) -> None:
+        """The organiser's changes to one player, in one transaction (``None``: left as it is)."""
+        with self._c.immediate():
+            if dropped is not None:
+                self._c.db.execute(
+                    "UPDATE event_players SET dropped = ? WHERE event_id = ? AND id = ?",
+                    [int(dropped), event_id, player],
+                )
+            if checked_in is not None:
+                self._c.db.execute(
+                    "UPDATE event_players SET checked_in = ? WHERE event_id = ? AND id = ?",
+                    [now() if checked_in else None, event_id, player],
+                )
+            if painting is not None:
+                self._c.db["event_marks"].insert(
+                    {
+                        "event_id": event_id,
+                        "player": player,
+                        "kind": "painting",
+                        "value": painting,
+                        "recorded": now(),
+                    }
+                )
+
+    def add_mark(self, event_id: str, player: int, kind: str, value: int) -> None:
+        """Record an organiser's mark for a player (painting): a new row, the newest counts."""
+        with self._c.immediate():
+            self._c.db["event_marks"].insert(
+                {"event_id": event_id, "player": player, "kind": kind, "value": value, "recorded": now()}
+            )
+
+    def cast_vote(self, event_id: str, voter: int, player: int) -> bool:
+        """A player's one sportsmanship ballot; ``False`` when they had already voted."""
+        with self._c.immediate():
+            cursor = self._c.db.conn.execute(
+                "INSERT OR IGNORE INTO event_votes (event_id, voter, player, cast) VALUES (?, ?, ?, ?)",
+                [event_id, voter, player, now()],
+            )
+        return cursor.rowcount == 1
+
     def add_rolloff(self, event_id: str, order: Sequence[int]) -> None:
         """Record a roll-off among tied players, winner first."""
         with self._c.immediate():
@@ -404,6 +560,8 @@ def _event(row: dict[str, Any]) -> EventRow:
         row["round_minutes"],
         bool(row["signup_open"]),
         row["created"],
+        json.loads(row["settings"]) if row.get("settings") else None,
+        row.get("lists_locked"),
     )
 
 
@@ -420,4 +578,5 @@ def _result(row: dict[str, Any]) -> ResultRow:
         (row["confirmed_a"] is not None, row["confirmed_b"] is not None),
         row["confirmed_organiser"] is not None,
         row["recorded"],
+        (row.get("bonus_a") or 0, row.get("bonus_b") or 0),
     )

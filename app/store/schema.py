@@ -325,3 +325,56 @@ def m015_seat_invites(db: Database) -> None:
     # opened on a phone, is not shown again until the table invites that seat again.
     db["game_seats"].add_column("table_phone", str)
     db["game_seats"].add_column("taken", str)
+
+
+@migrations()
+def m016_event_settings(db: Database) -> None:
+    # Club events to the ranking sites' standard (issue 31): each event's settings beyond its
+    # scoring (tie-breaks, byes, late players, soft scores, lists, pairing) as JSON; players who
+    # joined late (rounds already paired when they signed up), a spare player, check-in; bonus
+    # points on a result; submitted lists (a snapshot of the roster, newest counts), the
+    # organiser's painting marks (newest counts) and sportsmanship ballots (one per player).
+    db["club_events"].add_column("settings", str)
+    db["club_events"].add_column("lists_locked", str)
+    # Events made before these settings keep the order they were published in: points, VP
+    # difference, strength of schedule, roll-off; a bye a win with no VP.
+    legacy = {"tie_breaks": ["points", "vp_diff", "sos", "roll_off"], "bye": {"points": None, "vp": 0}}
+    db.execute("UPDATE club_events SET settings = ? WHERE settings IS NULL", [json.dumps(legacy)])
+    db["event_players"].add_column("joined_after", int, not_null_default=0)
+    db["event_players"].add_column("spare", int, not_null_default=0)
+    db["event_players"].add_column("checked_in", str)
+    db["event_results"].add_column("bonus_a", int, not_null_default=0)
+    db["event_results"].add_column("bonus_b", int, not_null_default=0)
+    db["event_lists"].create(
+        {
+            "id": int,
+            "event_id": str,
+            "player": int,
+            "roster_id": str,
+            "body": str,
+            "verdict": str,
+            "submitted": str,
+        },
+        pk="id",
+        not_null={"event_id", "player", "roster_id", "body", "verdict", "submitted"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db["event_lists"].create_index(["event_id", "player", "id"])
+    db["event_marks"].create(
+        {"id": int, "event_id": str, "player": int, "kind": str, "value": int, "recorded": str},
+        pk="id",
+        not_null={"event_id", "player", "kind", "value", "recorded"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db["event_marks"].create_index(["event_id", "player", "kind", "id"])
+    db["event_votes"].create(
+        {"event_id": str, "voter": int, "player": int, "cast": str},
+        pk=("event_id", "voter"),
+        not_null={"player", "cast"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    for table in ("event_lists", "event_marks", "event_votes"):
+        db.execute(
+            f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
+        )

@@ -9,7 +9,10 @@ session); a player's phone holds that player's own token in its link.
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -27,11 +30,15 @@ from flask import (
     url_for,
 )
 
+from app import event_exports
 from app import events as event_service
 from app.limits import check, limited
+from app.rules import event_settings
+from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.store.events import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
+from app.web import phone as this_phone
 from app.web.admin import admin_password, password_given, signed_in
 from app.web.api import _body
 from app.web.forms import whole
@@ -129,15 +136,21 @@ def api_add_player(event_id: str) -> Any:
 
 @api.post("/<event_id>/players/<int:player>")
 def api_change_player(event_id: str, player: int) -> Any:
+    """The organiser drops a player or brings them back, checks them in, or marks their painting."""
     snap = _organiser_api(event_id)
-    data = _body()
-    dropped = data.get("dropped") if isinstance(data, dict) else None
-    if not isinstance(dropped, bool):
-        return _refuse(Problem.refusal("dropped must be true (drop the player) or false (they re-join)."))
-    problem = service().set_dropped(snap, player, dropped)
+    svc = service()
+    problem = svc.change_player(snap, player, _body())
     if problem:
         return _refuse(problem)
-    return jsonify(player=player, dropped=dropped)
+    fresh = _snapshot(event_id)
+    me = next(p for p in fresh.players if p.id == player)
+    return jsonify(
+        player=player,
+        dropped=me.dropped,
+        checked_in=me.checked_in is not None,
+        painting=fresh.marks.get(player, {}).get("painting"),
+        list_changes=svc.list_changes(fresh, player),
+    )
 
 
 @api.post("/<event_id>/signup")
@@ -151,13 +164,38 @@ def api_signup(event_id: str) -> Any:
     return jsonify(signup_open=open_)
 
 
+def _optional_body() -> dict[str, Any]:
+    """A body that may be left out (an older client pairs a round with none)."""
+    if not request.get_data(cache=True):
+        return {}
+    data = _body()
+    if not isinstance(data, dict):
+        abort(make_response(jsonify(error="The body must be an object, or left out."), 422))
+    return data
+
+
 @api.post("/<event_id>/rounds")
 def api_pair(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    made = service().pair_next(snap)
+    data = _optional_body()
+    made = service().pair_next(snap, data.get("preview"))
     if isinstance(made, Problem):
         return _refuse(made)
     return jsonify(round=made.round, pairings=made.pairings), 201
+
+
+@api.post("/<event_id>/rounds/preview")
+def api_preview(event_id: str) -> Any:
+    """The next round's pairing (``{"again": true}``: the current round's anew) with a reason per
+    table and the warnings, kept so that pairing with its ``preview`` id makes exactly it."""
+    snap = _organiser_api(event_id)
+    again = _optional_body().get("again", False)
+    if not isinstance(again, bool):
+        return _refuse(Problem.refusal("again must be true (pair the current round again) or false."))
+    made = service().preview(snap, again)
+    if isinstance(made, Problem):
+        return _refuse(made)
+    return jsonify(made), 201
 
 
 def _current(snap: Snapshot, number: int) -> None:
@@ -185,7 +223,7 @@ def api_round(event_id: str, number: int) -> Any:
 def api_repair(event_id: str, number: int) -> Any:
     snap = _organiser_api(event_id)
     _current(snap, number)
-    made = service().repair(snap)
+    made = service().repair(snap, _optional_body().get("preview"))
     if isinstance(made, Problem):
         return _refuse(made)
     return jsonify(round=made.round, pairings=made.pairings), 201
@@ -265,10 +303,16 @@ def api_confirm(event_id: str) -> Any:
     return jsonify(round=number, pairings=service().pairings_json(fresh, number))
 
 
+def _is_organiser(event_id: str) -> bool:
+    return store().events.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
+
+
 @api.get("/<event_id>/standings")
 def api_standings(event_id: str) -> Any:
     snap = _snapshot(event_id)
-    return jsonify([row.as_dict() for row in service().standings(snap)])
+    response = jsonify(service().public_rows(snap, _is_organiser(event_id)))
+    response.vary.add("X-Organiser-Token")
+    return response
 
 
 @api.post("/<event_id>/rolloffs")
@@ -278,7 +322,86 @@ def api_rolloff(event_id: str) -> Any:
     problem = service().rolloff(snap, data.get("players") if isinstance(data, dict) else None)
     if problem:
         return _refuse(problem)
-    return jsonify([row.as_dict() for row in service().standings(_snapshot(event_id))]), 201
+    return jsonify(service().public_rows(_snapshot(event_id), organiser=True)), 201
+
+
+# --- lists and votes -------------------------------------------------------------------
+def _player_api(event_id: str) -> tuple[Snapshot, int]:
+    """The event and the player whose X-Player-Token this is (403 without it)."""
+    if store().events.get(event_id) is None:
+        abort(404, description="There is no such event.")
+    player = store().events.player_by_token(event_id, request.headers.get("X-Player-Token"))
+    if player is None:
+        abort(403, description="X-Player-Token must hold your own token for this event.")
+    return _snapshot(event_id), player
+
+
+@api.get("/<event_id>/lists")
+def api_lists(event_id: str) -> Any:
+    """The lists this asker may see: the organiser all, with verdicts; a player their own and
+    those revealed; anyone else those revealed."""
+    snap = _snapshot(event_id)
+    svc = service()
+    organiser = _is_organiser(event_id)
+    viewer = store().events.player_by_token(event_id, request.headers.get("X-Player-Token"))
+    shown = [
+        svc.list_json(snap, kept, organiser)
+        for p in snap.players
+        if (kept := svc.list_of(snap, p.id, viewer, organiser)) is not None
+    ]
+    response = jsonify(
+        lists=shown,
+        locked=snap.event.lists_locked,
+        deadline=svc.settings(snap).lists.deadline,
+        reveal=svc.settings(snap).lists.reveal,
+        missing=[p.id for p in snap.players if not p.spare and p.id not in snap.lists] if organiser else [],
+    )
+    response.vary.add("X-Organiser-Token")
+    response.vary.add("X-Player-Token")
+    return no_store(response)
+
+
+@api.post("/<event_id>/lists")
+def api_submit_list(event_id: str) -> Any:
+    """A player submits one of their rosters as their list (X-Player-Token)."""
+    snap, player = _player_api(event_id)
+    data = _body()
+    problem = service().submit_list(snap, player, data.get("roster") if isinstance(data, dict) else None)
+    if problem:
+        return _refuse(problem)
+    fresh = _snapshot(event_id)
+    return no_store(make_response(jsonify(service().list_json(fresh, fresh.lists[player])), 201))
+
+
+@api.post("/<event_id>/lists/lock")
+def api_lock_lists(event_id: str) -> Any:
+    snap = _organiser_api(event_id)
+    data = _body()
+    locked = data.get("locked") if isinstance(data, dict) else None
+    if not isinstance(locked, bool):
+        return _refuse(
+            Problem.refusal("locked must be true (no more changes) or false (players may submit).")
+        )
+    service().lock_lists(snap, locked)
+    return jsonify(lists_locked=store().events.get(event_id).lists_locked)  # type: ignore[union-attr]
+
+
+@api.post("/<event_id>/votes")
+def api_vote(event_id: str) -> Any:
+    """A player's secret sportsmanship ballot for an opponent they played (X-Player-Token)."""
+    snap, player = _player_api(event_id)
+    data = _body()
+    problem = service().vote(snap, player, data.get("player") if isinstance(data, dict) else None)
+    if problem:
+        return _refuse(problem)
+    return no_store(make_response(jsonify(voted=True), 201))
+
+
+@api.get("/<event_id>/votes")
+def api_votes(event_id: str) -> Any:
+    """The ballots and their count: the organiser's only."""
+    snap = _organiser_api(event_id)
+    return no_store(jsonify(service().votes_json(snap)))
 
 
 @api.get("/<event_id>/export")
@@ -295,6 +418,30 @@ def api_export_csv(event_id: str) -> Any:
     response = Response(service().export_csv(snap), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="muster-event-{event_id}.csv"'
     return response
+
+
+@api.get("/<event_id>/ranking.json")
+def api_ranking_json(event_id: str) -> Any:
+    """Standings and results in the stable shape for ranking sites (docs/api.md)."""
+    snap = _snapshot(event_id)
+    response = jsonify(event_exports.ranking(service(), snap))
+    response.headers["Content-Disposition"] = f'attachment; filename="muster-ranking-{event_id}.json"'
+    return response
+
+
+@api.get("/<event_id>/ranking.csv")
+def api_ranking_csv(event_id: str) -> Any:
+    snap = _snapshot(event_id)
+    response = Response(event_exports.ranking_csv(service(), snap), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="muster-ranking-{event_id}.csv"'
+    return response
+
+
+@api.get("/<event_id>/summary.txt")
+def api_summary(event_id: str) -> Any:
+    """Round by round in plain text, for a club's website or chat."""
+    snap = _snapshot(event_id)
+    return Response(event_exports.summary(service(), snap), mimetype="text/plain")
 
 
 # --- screens ------------------------------------------------------------------------------
@@ -317,15 +464,21 @@ def _view(snap: Snapshot) -> dict[str, Any]:
     if number and pack is not None:
         found = pack.scenario(snap.rounds[-1].scenario)
         scenario = found.name if found else snap.rounds[-1].scenario
+    settings = svc.settings(snap)
     return {
         "snap": snap,
         "event": snap.event,
+        "settings": settings,
         "pack": pack,
         "number": number,
         "scenario": scenario,
         "names": names,
+        "factions": {p.id: svc.faction(snap, p.id) for p in snap.players},
         "tables": svc.tables_of(snap, number) if number else [],
         "result_of": lambda t: svc.result_of(snap, t),
+        "award_of": lambda r: svc.award(snap, r),
+        "soft_shown": ["painting"] if "painting" in settings.soft else [],
+        "organiser_view": False,
         "waiting": svc.waiting(snap, number) if number else [],
         "standings": svc.standings(snap),
         "time_left": svc.time_left(snap),
@@ -354,7 +507,81 @@ def new() -> Any:
     if not signed_in():
         abort(403, description="Creating an event needs the admin password: log in at /admin first.")
     # A refused form's reload comes back with what was typed (see create).
-    return render_template("events/new.html", packs=_packs_for_events(), error=None, form=request.args)
+    return render_template("events/new.html", **_new_form(), error=None, form=request.args)
+
+
+PRESET_WORDS = {
+    "wdl": "win, draw, loss",
+    "tow-bands": "The Old World's bands on VP difference",
+    "twenty-zero": "20–0 on VP difference",
+    "wl-bonus": "win, draw, loss plus bonus points",
+}
+
+
+def _new_form() -> dict[str, Any]:
+    return {
+        "packs": _packs_for_events(),
+        "presets": PRESET_WORDS,
+        "tie_break_names": event_settings.TIE_BREAK_WORDS,
+        "default_order": event_settings.DEFAULT_TIE_BREAKS,
+    }
+
+
+def _bands(text: str) -> Any:
+    """The bands typed one a line (from, to, TP more, TP fewer; the last without its to) as the
+    API takes them; what cannot be read is passed on for the API's own sentence."""
+    bands: list[list[int | None]] = []
+    lines = [line for line in text.splitlines() if line.strip()]
+    for i, line in enumerate(lines[:20]):
+        numbers = [int(n) for n in re.findall(r"\d{1,7}", line)]
+        if len(numbers) == 4 and i < len(lines) - 1:
+            bands.append([numbers[0], numbers[1], numbers[2], numbers[3]])
+        elif len(numbers) == 3 and i == len(lines) - 1:
+            bands.append([numbers[0], None, numbers[1], numbers[2]])
+        else:
+            return "unreadable"
+    return bands
+
+
+def _settings_from_form(form: Any, whole: Any) -> dict[str, Any]:
+    """The new-event form's settings as the API's body writes them."""
+    preset = form.get("preset", "wdl")
+    scoring: dict[str, Any] = {k: whole(k) for k in ("win", "draw", "loss") if form.get(k, "").strip()}
+    scoring["preset"] = preset
+    if preset == "tow-bands" and form.get("bands", "").strip():
+        scoring["bands"] = _bands(form.get("bands", ""))
+    if preset == "twenty-zero" and form.get("step", "").strip():
+        scoring["step"] = whole("step")
+    data: dict[str, Any] = {"scoring": scoring}
+    if form.get("settings_form") != "1":
+        return data  # an older form: every other setting keeps its default
+    order = [form.get(f"tie_{i}") for i in range(1, len(event_settings.TIE_BREAKS) + 1)]
+    data["tie_breaks"] = [name for name in order if name]
+    data["sos_by"] = form.get("sos_by", "points")
+    data["bye"] = {
+        "points": whole("bye_points") if form.get("bye_points", "").strip() else None,
+        "vp": "full" if form.get("bye_vp_kind", "full") == "full" else whole("bye_vp"),
+    }
+    data["late"] = form.get("late", "loss")
+    soft: dict[str, Any] = {}
+    for kind in event_settings.SOFT_KINDS:
+        mode = form.get(f"{kind}_mode", "none")
+        if mode == "standings":
+            soft[kind] = {"weight": whole(f"{kind}_weight")}
+        elif mode == "prize":
+            soft[kind] = {"prize": True}
+    data["soft"] = soft
+    deadline = form.get("deadline", "").strip()
+    if deadline:
+        # A datetime-local field has no zone: it is the club's clock (this server's).
+        with contextlib.suppress(ValueError):
+            deadline = datetime.fromisoformat(deadline).astimezone().isoformat()
+    data["lists"] = {"reveal": form.get("reveal", "pairing"), "deadline": deadline or None}
+    data["pairing"] = {
+        "avoid_club_mates": form.get("avoid_club_mates") == "1",
+        "avoid_repeat_tables": form.get("avoid_repeat_tables") == "1",
+    }
+    return data
 
 
 def _packs_for_events() -> list[Any]:
@@ -373,19 +600,18 @@ def create() -> Any:
         value = form.get(key, "").strip()
         return int(value) if value.isdecimal() and len(value) <= 6 else (value or None)
 
-    scoring = {k: whole(k) for k in ("win", "draw", "loss") if form.get(k, "").strip()}
     data = {
         "name": form.get("name", ""),
         "pack": form.get("pack", ""),
         "points_limit": whole("points_limit"),
         "rounds": whole("rounds"),
         "scenarios": [s for s in form.getlist("scenarios") if s],
-        "scoring": scoring,
         "round_minutes": whole("round_minutes"),
+        **_settings_from_form(form, whole),
     }
     made = service().create(data)
     if isinstance(made, Problem):
-        html = render_template("events/new.html", packs=_packs_for_events(), error=made.message, form=form)
+        html = render_template("events/new.html", **_new_form(), error=made.message, form=form)
         typed = [(k, v) for k, v in form.items(multi=True) if k != "csrf_token" and v and len(v) <= 200]
         response = refused(make_response(html, 422), made.message)
         return reload_at(response, url_for("events.new") + "?" + urlencode(typed))
@@ -485,7 +711,7 @@ def _console_snapshot(event_id: str) -> Snapshot:
 
 
 # A result row's fields, kept in the console's address when it is refused (so a reload keeps them).
-RESULT_FIELDS = ("table", "vp_a", "vp_b", "draw", "tiebreak")
+RESULT_FIELDS = ("table", "vp_a", "vp_b", "draw", "tiebreak", "bonus_a", "bonus_b")
 
 
 @bp.get("/events/<event_id>/console")
@@ -497,9 +723,28 @@ def console(event_id: str) -> Any:
 
 
 def _console_view(snap: Snapshot) -> dict[str, Any]:
+    """The console's page: every screen's view, and what only the organiser sees (the
+    pairing preview, the lists' verdicts and changes, the ballots)."""
+    svc = service()
     token = _organiser_token(snap.event.id)
     url = url_for("events.organiser", event_id=snap.event.id, token=token, _external=True)
-    return {**_view(snap), "organiser_url": url}
+    kept = svc.kept_preview(snap, request.args.get("preview"))
+    preview = svc.preview_json(snap, request.args["preview"], kept) if kept else None
+    settings = svc.settings(snap)
+    return {
+        **_view(snap),
+        "organiser_url": url,
+        "preview": preview,
+        "lists": {
+            p.id: svc.list_json(snap, snap.lists[p.id], organiser=True)
+            for p in snap.players
+            if p.id in snap.lists
+        },
+        "ballots": svc.votes_json(snap) if "sportsmanship" in settings.soft else None,
+        "prizes": svc.prizes(snap, organiser=True),
+        "takes_bonus": settings.scoring.takes_bonus,
+        "organiser_view": True,
+    }
 
 
 def _number(value: Any) -> Any:
@@ -519,7 +764,9 @@ def console_action(event_id: str, action: str) -> Any:
         svc.set_signup(snap, form.get("open") == "1")
     elif action == "player":
         made = svc.add_player(
-            event_id, {"name": form.get("name"), "club": form.get("club") or None}, by_organiser=True
+            event_id,
+            {"name": form.get("name"), "club": form.get("club") or None, "spare": form.get("spare") == "1"},
+            by_organiser=True,
         )
         if isinstance(made, Problem):
             problem = made
@@ -531,12 +778,28 @@ def console_action(event_id: str, action: str) -> Any:
             }
     elif action in ("drop", "rejoin"):
         problem = svc.set_dropped(snap, _number(form.get("player")), action == "drop")
+    elif action == "preview":
+        # Pairing shows the tables first, each with its reason; the organiser then makes them.
+        shown = svc.preview(snap, again=form.get("again") == "1")
+        if isinstance(shown, Problem):
+            problem = shown
+        else:
+            return redirect(
+                url_for("events.console", event_id=event_id, preview=shown["preview"], _anchor="preview-h"),
+                code=303,
+            )
     elif action == "pair":
-        made_round = svc.pair_next(snap)
+        made_round = svc.pair_next(snap, form.get("preview") or None)
         problem = made_round if isinstance(made_round, Problem) else None
     elif action == "repair":
-        made_round = svc.repair(snap)
+        made_round = svc.repair(snap, form.get("preview") or None)
         problem = made_round if isinstance(made_round, Problem) else None
+    elif action in ("lock", "unlock"):
+        svc.lock_lists(snap, action == "lock")
+    elif action in ("checkin", "checkout"):
+        problem = svc.check_in(snap, _number(form.get("player")), action == "checkin")
+    elif action == "painting":
+        problem = svc.set_painting(snap, _number(form.get("player")), _number(form.get("painting")))
     elif action == "swap":
         problem = svc.swap(snap, _number(form.get("first")), _number(form.get("second")))
     elif action == "start":
@@ -550,6 +813,9 @@ def console_action(event_id: str, action: str) -> Any:
             (_number(form.get("vp_a")), _number(form.get("vp_b"))),
             form.get("draw") == "1",
             _number(form.get("tiebreak")),
+            (_number(form.get("bonus_a") or "0"), _number(form.get("bonus_b") or "0"))
+            if "bonus_a" in form
+            else None,
         )
     elif action == "confirm":
         number, table_no = _number(form.get("round")), _number(form.get("table"))
@@ -593,7 +859,7 @@ def _player(event_id: str, token: str) -> tuple[Snapshot, int]:
     return _snapshot(event_id), player
 
 
-def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = None) -> Any:
+def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = None, status: int = 422) -> Any:
     svc = service()
     seat = svc.seat_of(snap, player)
     table, side = seat if seat else (None, None)
@@ -602,6 +868,10 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         opponent = table.player_b if side == "a" else table.player_a
     result = svc.result_of(snap, table) if table is not None and table.player_b is not None else None
     me = next(p for p in snap.players if p.id == player)
+    settings = svc.settings(snap)
+    allowed = roster_packs(packs(), snap.event.pack)
+    mine = svc.list_of(snap, player, viewer=player)
+    theirs = svc.list_of(snap, opponent, viewer=player) if opponent is not None else None
     html = render_template(
         "events/phone.html",
         **_view(snap),
@@ -614,9 +884,20 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
         confirmed=bool(result and result.confirmed[0 if side == "a" else 1]),
         game_link=_game_link(table, side),
         error=error,
+        my_list=svc.list_json(snap, mine, organiser=True) if mine else None,
+        their_list=svc.list_json(snap, theirs) if theirs else None,
+        # This phone's rosters (built or imported here), as a game's screen offers them.
+        my_rosters=store().rosters.of_phone(this_phone.known_hash(), allowed),
+        lists_open=not snap.event.lists_locked and not me.spare,
+        list_deadline=settings.lists.deadline,
+        reveal=settings.lists.reveal,
+        voting="sportsmanship" in settings.soft and not me.spare,
+        voting_open=svc.voting_open(snap),
+        my_vote=snap.votes.get(player),
+        met=svc.opponents_met(snap, player),
     )
     # A refusal says so in its header too: a confirmation kept on the phone shows it as refused.
-    return no_store(refused(make_response(html, 422 if error else 200), error))
+    return no_store(refused(make_response(html, status if error else 200), error))
 
 
 def _game_link(table: Any, side: str | None) -> str | None:
@@ -642,6 +923,40 @@ def phone_qr(event_id: str, token: str) -> Any:
     """The QR code of a player's own link, to open it on their phone (kept by no cache)."""
     _player(event_id, token)
     return qr_response(url_for("events.phone", event_id=event_id, token=token, _external=True), private=True)
+
+
+@bp.post("/events/<event_id>/me/<token>/list")
+def phone_list(event_id: str, token: str) -> Any:
+    """The player submits one of this phone's rosters as their list."""
+    snap, player = _player(event_id, token)
+    problem = service().submit_list(snap, player, request.form.get("roster") or None)
+    if problem:
+        return refused(
+            _phone_view(
+                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
+            ),
+            problem.message,
+        )
+    return no_store(
+        redirect(url_for("events.phone", event_id=event_id, token=token, _anchor="list-h"), code=303)
+    )
+
+
+@bp.post("/events/<event_id>/me/<token>/vote")
+def phone_vote(event_id: str, token: str) -> Any:
+    """The player's secret sportsmanship ballot (only their phone and the organiser see it)."""
+    snap, player = _player(event_id, token)
+    problem = service().vote(snap, player, _number(request.form.get("player")))
+    if problem:
+        return refused(
+            _phone_view(
+                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
+            ),
+            problem.message,
+        )
+    return no_store(
+        redirect(url_for("events.phone", event_id=event_id, token=token, _anchor="vote-h"), code=303)
+    )
 
 
 @bp.post("/events/<event_id>/me/<token>/confirm")
@@ -699,6 +1014,29 @@ def pairings_pdf(event_id: str) -> Any:
 @bp.get("/events/<event_id>/standings.pdf")
 def standings_pdf(event_id: str) -> Any:
     return _print(event_id, "events/standings.html", "standings")
+
+
+@bp.get("/events/<event_id>/lists.pdf")
+def lists_pdf(event_id: str) -> Any:
+    """The printed pack of lists: each list once it may be shown (the event's timing)."""
+    check("pdfs")
+    chosen = paper()
+    snap = _snapshot(event_id)
+    svc = service()
+    shown = [svc.list_json(snap, kept) for p in snap.players if (kept := svc.list_of(snap, p.id))]
+    context = {**_view(snap), "shown_lists": shown, "hidden": len(snap.lists) - len(shown)}
+    context.pop("result_of")
+    context.pop("award_of")
+    data = sheet_pdf("events/lists.html", context, chosen)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="muster-lists-{event_id}.pdf"'
+    return response
+
+
+@bp.get("/events/<event_id>/results.pdf")
+def results_pdf(event_id: str) -> Any:
+    """Every player's results round by round: opponent, VP, TP and the band or rule behind them."""
+    return _print(event_id, "events/results.html", "results")
 
 
 @bp.get("/events/<event_id>/slips.pdf")

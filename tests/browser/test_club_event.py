@@ -45,7 +45,7 @@ def test_a_six_player_three_round_event_from_the_organisers_phone(
     page.get_by_role("button", name=re.compile("Log in", re.I)).click()
     expect(page.get_by_role("button", name=re.compile("Log out", re.I))).to_be_visible()
     page.goto(f"{base}/events/new")
-    page.get_by_label("Name").fill("Tuesday league")
+    page.get_by_label("Name", exact=True).fill("Tuesday league")
     page.get_by_label("Rulepack").select_option("conquest-first-blood")
     page.get_by_label("Points limit").fill("500")
     page.get_by_label("Rounds").fill("3")
@@ -83,6 +83,10 @@ def test_a_six_player_three_round_event_from_the_organisers_phone(
 
     for number in (1, 2, 3):
         page.get_by_role("button", name=f"Pair round {number}").click()
+        # The tables are shown first, each with its reason, then made.
+        expect(page.locator("#preview-h")).to_contain_text(f"Round {number}")
+        page.get_by_role("button", name="Make these tables").click()
+        expect(page.locator(".pairing-preview")).to_have_count(0)
         expect(page.locator("#round-h")).to_have_text(f"Round {number}")
         page.get_by_role("button", name=f"Start round {number}").click()
         expect(page.locator(".time-left")).to_contain_text(":")

@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from app.rules.pairing import Entrant, assign_tables, first_round, swiss_round
-from app.rules.standings import Entry, Result, Scoring, standings
+from app.rules.event_settings import Bye, Settings
+from app.rules.pairing import Entrant, Options, assign_tables, first_round, swiss_round
+from app.rules.standings import Entry, Result, standings
+from app.rules.tournament_points import Scoring
 
 
 def pairs_of(round_):
@@ -148,10 +150,11 @@ def test_points_vp_and_sos_after_two_rounds():
         Result(2, (ANN, CY), 0, (18, 12)),
         Result(2, (DI, BO), 0, (11, 9)),
     ]
+    # SOS is the average of the opponents' tournament points.
     rows = {r.name: r for r in standings(ROOM, results)}
-    assert (rows["Ann"].points, rows["Ann"].vp_diff, rows["Ann"].sos) == (6, 16, 0 + 1)
-    assert (rows["Di"].points, rows["Di"].vp_diff, rows["Di"].sos) == (4, 2, 1 + 0)
-    assert (rows["Cy"].points, rows["Cy"].vp_diff, rows["Cy"].sos) == (1, -6, 4 + 6)
+    assert (rows["Ann"].points, rows["Ann"].vp_diff, rows["Ann"].sos) == (6, 16, (0 + 1) / 2)
+    assert (rows["Di"].points, rows["Di"].vp_diff, rows["Di"].sos) == (4, 2, (1 + 0) / 2)
+    assert (rows["Cy"].points, rows["Cy"].vp_diff, rows["Cy"].sos) == (1, -6, (4 + 6) / 2)
     assert (rows["Bo"].points, rows["Bo"].vp_diff) == (0, -12)
     assert [r.name for r in standings(ROOM, results)] == ["Ann", "Di", "Cy", "Bo"]
     assert [r.rank for r in standings(ROOM, results)] == [1, 2, 3, 4]
@@ -159,14 +162,19 @@ def test_points_vp_and_sos_after_two_rounds():
 
 def test_the_event_sets_what_a_win_draw_and_loss_are_worth():
     results = [Result(1, (ANN, BO), 0, (1, 0)), Result(1, (CY, DI), None, (5, 5))]
-    rows = {r.name: r.points for r in standings(ROOM, results, scoring=Scoring(win=2, draw=1, loss=0))}
+    two = Settings(scoring=Scoring(win=2, draw=1, loss=0))
+    rows = {r.name: r.points for r in standings(ROOM, results, settings=two)}
     assert rows == {"Ann": 2, "Bo": 0, "Cy": 1, "Di": 1}
-    rows = {r.name: r.points for r in standings(ROOM, results, scoring=Scoring(win=1000, draw=500, loss=1))}
+    many = Settings(scoring=Scoring(win=1000, draw=500, loss=1))
+    rows = {r.name: r.points for r in standings(ROOM, results, settings=many)}
     assert rows == {"Ann": 1000, "Bo": 1, "Cy": 500, "Di": 500}
 
 
-def test_a_bye_is_a_win_with_no_vp_and_no_opponent():
-    rows = {r.name: r for r in standings(ROOM, [Result(1, (ANN, BO), 0, (10, 4))], byes=[(1, CY)])}
+def test_a_bye_set_to_no_vp_is_a_win_with_no_vp_and_no_opponent():
+    no_vp = Settings(bye=Bye(vp=0))
+    rows = {
+        r.name: r for r in standings(ROOM, [Result(1, (ANN, BO), 0, (10, 4))], byes=[(1, CY)], settings=no_vp)
+    }
     assert (rows["Cy"].wins, rows["Cy"].points, rows["Cy"].vp_diff, rows["Cy"].sos) == (1, 3, 0, 0)
     assert rows["Bo"].sos == 3  # Ann's win; Cy's bye adds to nobody's schedule
 
@@ -196,3 +204,71 @@ def test_players_level_on_everything_share_a_rank_until_a_roll_off():
     # A later roll-off among the same players counts.
     rows = standings(ROOM, results, rolloffs=[[CY, ANN], [ANN, CY]])
     assert [r.name for r in rows[:2]] == ["Ann", "Cy"]
+
+
+# --- reasons, warnings and the spare (issue 31) ---------------------------------------------
+def test_each_table_says_why_it_was_paired():
+    players = [
+        Entrant(1, 3, "Hammer", name="Ann", record="1–0"),
+        Entrant(2, 3, "Hammer", name="Bo", record="1–0"),
+        Entrant(3, 3, "Anvil", name="Cy", record="1–0", tables=frozenset({1})),
+        Entrant(4, 3, None, name="Di", record="1–0"),
+    ]
+    made = swiss_round(players)
+    assert made.club_clashes == 0 and made.warnings == ()
+    notes = {t.players: t.notes for t in made.tables}
+    # Ann and Bo are club-mates: each meets someone else; Cy used table 1 and gets table 2.
+    assert all("club-mates avoided" in n for p, n in notes.items() if {1, 2} & set(p))
+    assert all(n[0] == "1–0 vs 1–0" for n in notes.values())
+    assert all(n[-1] == "new table" for n in notes.values())
+    assert next(t.number for t in made.tables if 3 in t.players) == 2
+
+
+def test_a_forced_rematch_and_a_second_bye_are_warned_by_name():
+    everyone = frozenset({1, 2, 3})
+    players = [
+        Entrant(1, 3, name="Ann", record="1–0", opponents=everyone - {1}, had_bye=True),
+        Entrant(2, 0, name="Bo", record="0–1", opponents=everyone - {2}, had_bye=True),
+        Entrant(3, 0, name="Cy", record="0–1", opponents=everyone - {3}, had_bye=True),
+    ]
+    made = swiss_round(players)
+    assert made.rematches == 1
+    assert any(w.endswith("meet again: no pairing avoids every rematch.") for w in made.warnings)
+    assert any("has a second bye" in w for w in made.warnings)
+    assert made.bye_note is not None and "a second one" in made.bye_note
+
+
+def test_the_bye_note_says_when_the_lowest_could_not_take_it():
+    players = [
+        Entrant(0, 3, name="Ann"),
+        Entrant(1, 3, name="Bo", opponents=frozenset({2, 4})),
+        Entrant(2, 0, name="Cy", opponents=frozenset({1, 4})),
+        Entrant(3, 0, name="Di"),
+        Entrant(4, 0, name="Ed", had_bye=True, opponents=frozenset({1, 2})),
+    ]
+    made = swiss_round(players)
+    assert made.bye == 2 and "a lower-ranked player's bye would have cost" in (made.bye_note or "")
+
+
+def test_a_spare_plays_whoever_would_have_had_the_bye():
+    players = [Entrant(i, points=p, name=f"P{i}", record="x") for i, p in enumerate([6, 3, 3, 0, 0])]
+    made = swiss_round(players, Options(spare=Entrant(99, name="Sam")))
+    assert made.bye is None and (4, 99) in pairs_of(made)
+    assert any("plays the spare" in n for t in made.tables for n in t.notes)
+    # Who played the spare before (had_bye) is passed over while another could play them.
+    players[4] = Entrant(4, 0, had_bye=True, opponents=frozenset({99}))
+    again = swiss_round(players, Options(spare=Entrant(99, opponents=frozenset({4}))))
+    assert (3, 99) in pairs_of(again) and again.rematches == 0
+
+
+def test_club_mates_may_meet_when_the_event_allows_it():
+    # Four of Hammer among four: kept apart is impossible anyway; with two clubs of two, the
+    # standings order (1 v 2) wins when club-mates are not kept apart.
+    players = [Entrant(0, club="A"), Entrant(1, club="A"), Entrant(2, club="B"), Entrant(3, club="B")]
+    assert pairs_of(swiss_round(players, Options(club_mates=False))) == [(0, 1), (2, 3)]
+    assert sorted(pairs_of(swiss_round(players))) == [(0, 2), (1, 3)]
+
+
+def test_tables_may_repeat_when_the_event_allows_it():
+    tables, repeated = assign_tables([(0, 1), (2, 3)], {0: frozenset({1})}, avoid=False)
+    assert [(t.number, t.players) for t in tables] == [(1, (0, 1)), (2, (2, 3))] and repeated == 1

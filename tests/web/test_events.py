@@ -34,6 +34,19 @@ def app(tmp_path) -> Flask:
     )
 
 
+# A First Blood list of 270 points: its Character Regiment and one regiment.
+FB_LIST = {
+    "pack": FB,
+    "name": "Hold the line",
+    "points_limit": 500,
+    "faction": "Hundred Kingdoms",
+    "entries": [
+        {"name": "Marshal", "kind": "character", "points": 120, "models": 1},
+        {"name": "Men-at-Arms", "kind": "regiment", "type": "infantry", "points": 150, "models": 4},
+    ],
+}
+
+
 def make_event(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     body = {"name": "Club night", "pack": FB, "points_limit": 500, "rounds": 3, **extra}
     made = client.post("/api/v1/events", json=body, headers=ADMIN)
@@ -165,12 +178,12 @@ def test_a_three_round_event_from_pairing_to_standings(client):
         org.post(
             "/results", {"round": 1, "table": t["table"], "winner": t["players"][0], "vp": [20, 10]}, 201
         )
+    standings = org.get("/standings")
     second = org.post("/rounds", status=201).json
     assert second["round"] == 2
     met = {frozenset(t["players"]) for t in tables}
     assert all(frozenset(p["players"]) not in met for p in second["pairings"] if "table" in p)
     assert all(p["bye"] != byes[0] for p in second["pairings"] if "bye" in p)
-    standings = org.get("/standings")
     assert [
         set(r)
         >= {
@@ -188,11 +201,15 @@ def test_a_three_round_event_from_pairing_to_standings(client):
         }
         for r in standings
     ] == [True] * 5
+    # By default a bye is a crushing win: VP for as many as the event's points (500), none
+    # against, so the bye's player leads the two winners (+10 each) on VP difference.
     winners = {t["players"][0] for t in tables}
-    top = {r["player"] for r in standings[:2]}
-    assert top == winners and all(r["points"] == 3 and r["vp_diff"] == 10 for r in standings[:2])
-    bye_row = next(r for r in standings if r["player"] == byes[0])
-    assert (bye_row["wins"], bye_row["points"], bye_row["vp_diff"], bye_row["sos"]) == (1, 3, 0, 0)
+    assert standings[0]["player"] == byes[0]
+    bye_row = standings[0]
+    assert (bye_row["wins"], bye_row["points"], bye_row["vp_diff"], bye_row["sos"]) == (1, 3, 500, 0)
+    assert bye_row["tp_reason"] == ["round 1: bye (a win by 500 VP): 3 TP"]
+    top = {r["player"] for r in standings[1:3]}
+    assert top == winners and all(r["points"] == 3 and r["vp_diff"] == 10 for r in standings[1:3])
 
 
 def test_a_finished_game_sends_its_result_and_both_players_confirm_it(client, app):
@@ -532,7 +549,14 @@ def test_event_answers_conform_to_openapi(client):
         "POST",
         "/api/v1/events",
         201,
-        json={"name": "Night", "pack": FB, "points_limit": 500, "rounds": 2},
+        json={
+            "name": "Night",
+            "pack": FB,
+            "points_limit": 500,
+            "rounds": 1,
+            "scoring": {"preset": "tow-bands"},
+            "soft": {"painting": {"weight": 1}, "sportsmanship": {"prize": True}},
+        },
         headers=ADMIN,
     )
     api.call("POST", "/api/v1/events", 403, json={"name": "Night"})
@@ -545,11 +569,29 @@ def test_event_answers_conform_to_openapi(client):
     api.call("POST", f"{e}/signup", 200, json={"open": False}, headers=org)
     api.call("POST", f"{e}/players/{players[2]['player']}", 200, json={"dropped": True}, headers=org)
     api.call("POST", f"{e}/players/{players[2]['player']}", 200, json={"dropped": False}, headers=org)
-    first = api.call("POST", f"{e}/rounds", 201, headers=org)
+    roster = client.post("/api/v1/rosters", json=FB_LIST).json["id"]
+    mine = {"X-Player-Token": players[0]["token"]}
+    api.call("POST", f"{e}/lists", 201, json={"roster": roster}, headers=mine)
+    api.call("POST", f"{e}/lists", 403, json={"roster": roster})
+    api.call("POST", f"{e}/lists", 422, json={"roster": "nope"}, headers=mine)
+    api.call("GET", f"{e}/lists", 200, headers=org)
+    api.call("POST", f"{e}/lists/lock", 200, json={"locked": True}, headers=org)
+    api.call("POST", f"{e}/lists", 409, json={"roster": roster}, headers=mine)
+    api.call(
+        "POST",
+        f"{e}/players/{players[0]['player']}",
+        200,
+        json={"checked_in": True, "painting": 40},
+        headers=org,
+    )
+    preview = api.call("POST", f"{e}/rounds/preview", 201, json={}, headers=org)
+    first = api.call("POST", f"{e}/rounds", 201, json={"preview": preview["preview"]}, headers=org)
     api.call("POST", f"{e}/rounds", 409, headers=org)
+    api.call("POST", f"{e}/rounds/preview", 409, json={}, headers=org)
     api.call("GET", f"{e}/rounds/1", 200)
     api.call("GET", f"{e}/rounds/5", 404)
-    api.call("POST", f"{e}/rounds/1/repair", 201, headers=org)
+    again = api.call("POST", f"{e}/rounds/preview", 201, json={"again": True}, headers=org)
+    api.call("POST", f"{e}/rounds/1/repair", 201, json={"preview": again["preview"]}, headers=org)
     table = next(p for p in api.call("GET", f"{e}/rounds/1", 200)["pairings"] if "table" in p)
     bye = next(p for p in api.call("GET", f"{e}/rounds/1", 200)["pairings"] if "bye" in p)
     api.call(
@@ -575,9 +617,20 @@ def test_event_answers_conform_to_openapi(client):
         json={"players": [players[0]["player"], players[1]["player"]]},
         headers=org,
     )
+    voter = next(p for p in players if p["player"] in table["players"])
+    other = next(p for p in table["players"] if p != voter["player"])
+    api.call("POST", f"{e}/votes", 201, json={"player": other}, headers={"X-Player-Token": voter["token"]})
+    api.call("POST", f"{e}/votes", 409, json={"player": other}, headers={"X-Player-Token": voter["token"]})
+    api.call("GET", f"{e}/votes", 200, headers=org)
+    api.call("GET", f"{e}/votes", 403)
     api.call("GET", f"{e}/standings", 200)
+    api.call("GET", f"{e}/standings", 200, headers=org)
     api.call("GET", f"{e}/export", 200)
     api.call("GET", f"{e}/export.csv", 200)
+    api.call("GET", f"{e}/ranking.json", 200)
+    api.call("GET", f"{e}/ranking.csv", 200)
+    api.call("GET", f"{e}/summary.txt", 200)
+    api.call("GET", f"{e}/lists", 200)
     api.call("GET", "/api/v1/events/nope", 404)
     assert first["round"] == 1
     met = {(m, t) for (m, t, s) in api.seen if s < 300}

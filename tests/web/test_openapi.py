@@ -95,7 +95,8 @@ def test_openapi_is_a_loadable_description():
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) == len(spec_routes(spec))
     # The editing operations name the X-Edit-Token scheme; reading never needs it. An event's
-    # changes name the organiser's (or a player's) token, and creating one the admin password.
+    # changes name the organiser's (or a player's) token, and creating one the admin password;
+    # reading an event's sportsmanship ballots is the organiser's only.
     secured = {(op.method.upper(), op.path) for op in operations if op.definition.raw.get("security")}
     events = {(m, p) for m, p in spec_routes(spec) if p.startswith("/api/v1/events")}
     assert secured == {
@@ -103,7 +104,7 @@ def test_openapi_is_a_loadable_description():
         ("POST", "/api/v1/games/{game_id}/clock"),
         ("POST", "/api/v1/games/{game_id}/rosters"),
         ("PUT", "/api/v1/rosters/{roster_id}"),
-    } | {(m, p) for m, p in events if m == "POST"}
+    } | {(m, p) for m, p in events if m == "POST"} | {("GET", "/api/v1/events/{event_id}/votes")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -449,6 +450,15 @@ PER_ROUND = {
     ("POST", "/api/v1/events/{event_id}/rolloffs"): 2,
     ("GET", "/api/v1/events/{event_id}/export"): 2,
     ("GET", "/api/v1/events/{event_id}/export.csv"): 2,
+    ("POST", "/api/v1/events/{event_id}/rounds/preview"): 2,
+    ("GET", "/api/v1/events/{event_id}/ranking.json"): 2,
+    ("GET", "/api/v1/events/{event_id}/ranking.csv"): 2,
+    ("GET", "/api/v1/events/{event_id}/summary.txt"): 2,
+    ("GET", "/api/v1/events/{event_id}/lists"): 2,
+    ("POST", "/api/v1/events/{event_id}/lists"): 2,
+    ("POST", "/api/v1/events/{event_id}/lists/lock"): 2,
+    ("POST", "/api/v1/events/{event_id}/votes"): 2,
+    ("GET", "/api/v1/events/{event_id}/votes"): 2,
 }
 
 
@@ -508,6 +518,7 @@ class KnownEvent:
     id: str
     token: str
     players: list[int]
+    tokens: list[str] = field(default_factory=list)  # each player's own token, in order
 
 
 FUZZ_ADMIN = "fuzz-admin-password"
@@ -522,9 +533,9 @@ class World:
     exports: list[dict[str, Any]] = field(default_factory=list)
     ids: random.Random = field(default_factory=random.Random)  # fresh event ids, seeded by the run
     # Club events by their part: "open" and "scored" take the drawn requests; "fresh" (nothing
-    # paired), "kept" (round 1 paired, never scored) and "swapping" (never started) only the
-    # valid ones, so that pairing, re-pairing, starting and swapping each meet a state where
-    # they can succeed.
+    # paired), "kept" (round 1 paired, never scored), "swapping" (never started) and "voting"
+    # (its one round paired) only the valid ones, so that pairing, re-pairing, starting,
+    # swapping and voting each meet a state where they can succeed.
     events: dict[str, KnownEvent] = field(default_factory=dict)
 
     def game(self, game_id: Any) -> KnownGame | None:
@@ -646,20 +657,27 @@ def build_world(app: Flask, client: FlaskClient) -> World:
         store.close()
     world.exports = [client.get(f"/api/v1/games/{g.id}/export").json for g in world.games[:6]]
     app.config["ADMIN_PASSWORD"] = FUZZ_ADMIN
-    for part in ("open", "scored", "fresh", "kept", "swapping"):
+    for part in ("open", "scored", "fresh", "kept", "swapping", "voting"):
         made = client.post(
             "/api/v1/events",
-            json={"name": part, "pack": "conquest-first-blood", "points_limit": 500, "rounds": 3},
+            json={
+                "name": part,
+                "pack": "conquest-first-blood",
+                "points_limit": 500,
+                "rounds": 1 if part == "voting" else 3,  # ballots open once the last round is paired
+                "soft": {"sportsmanship": {"prize": True}},
+            },
             headers={"Authorization": f"Bearer {FUZZ_ADMIN}"},
         ).json
         org = {"X-Organiser-Token": made["organiser_token"]}
-        players = [
-            client.post(f"/api/v1/events/{made['id']}/players", json={"name": f"P{i}"}, headers=org).json[
-                "player"
-            ]
+        signed = [
+            client.post(f"/api/v1/events/{made['id']}/players", json={"name": f"P{i}"}, headers=org).json
             for i in range(7)
         ]
-        world.events[part] = KnownEvent(made["id"], made["organiser_token"], players)
+        players = [p["player"] for p in signed]
+        world.events[part] = KnownEvent(
+            made["id"], made["organiser_token"], players, [p["token"] for p in signed]
+        )
         if part != "fresh":
             paired = client.post(f"/api/v1/events/{made['id']}/rounds", headers=org)
             assert paired.status_code == 201, paired.json
@@ -925,6 +943,7 @@ EVENT_PARTS = {
     "/players": "open",
     "/players/{player}": "open",
     "/signup": "open",
+    "/votes": "voting",
 }
 
 
@@ -957,6 +976,21 @@ def _event_case(app: Flask, world: World, op: Any, key: tuple[str, str], n: int)
         body = {"open": n % 2 == 0}
     elif path.endswith("/rolloffs"):
         body = {"players": event.players[:2]}
+    elif path.endswith("/lists/lock"):
+        body = {"locked": n % 2 == 0}
+    elif path.endswith("/lists"):
+        roster = next(r for r in world.rosters if r.pack == "conquest-first-blood")
+        body = {"roster": roster.id}
+        org = {"X-Player-Token": event.tokens[n % len(event.tokens)]}
+    elif path.endswith("/votes") and method == "POST":
+        # A seated player's ballot for their opponent: the first is counted, the rest refused.
+        state = app.test_client().get(f"/api/v1/events/{event.id}/rounds/1").json
+        table = [p for p in state["pairings"] if "table" in p][n % 3]
+        voter = table["players"][0]
+        body = {"player": table["players"][1]}
+        org = {"X-Player-Token": event.tokens[event.players.index(voter)]}
+    elif path.endswith("/rounds/preview"):
+        body = {"again": False}
     elif path.endswith("/results") or path.endswith("/results/confirm") or path.endswith("/swap"):
         state = app.test_client().get(f"/api/v1/events/{event.id}/rounds/1").json
         tables = [p for p in state["pairings"] if "table" in p]
@@ -968,7 +1002,8 @@ def _event_case(app: Flask, world: World, op: Any, key: tuple[str, str], n: int)
             body = {"round": 1, "table": tables[0]["table"], "winner": None, "vp": [n % 20, n % 20]}
     headers = org if method == "POST" else {}
     if method == "GET":
-        return op.Case(path_parameters=params)
+        # The ballots are the organiser's to read; every other read is open.
+        return op.Case(path_parameters=params, headers=org if path.endswith("/votes") else {})
     return op.Case(
         path_parameters=params,
         headers=headers,
