@@ -37,12 +37,13 @@ def _secret_key(instance: Path) -> str:
 
 def _rulepack_files(folder: Path) -> tuple[tuple[str, int, int], ...]:
     files = []
-    for path in folder.glob("*.yaml"):
+    # A pack's catalogue (rulepacks/catalogues/) changing reloads the packs too.
+    for path in [*folder.glob("*.yaml"), *folder.glob("catalogues/*.yaml")]:
         try:
             stat = path.stat()
         except OSError:
             continue
-        files.append((path.name, stat.st_mtime_ns, stat.st_size))
+        files.append((str(path.relative_to(folder)), stat.st_mtime_ns, stat.st_size))
     return tuple(sorted(files))
 
 

@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     ValidationError,
     model_validator,
@@ -938,6 +939,11 @@ class Pack(Model):
     army: Army | None = None
     army_rules: list[Entry] = []
     units: list[CatalogueUnit] = []
+    # The unit catalogue the army builder offers (a file in rulepacks/catalogues/), the points
+    # season the pack plays, and a line on where the catalogue's season differs from it.
+    catalogue: Id | None = None
+    season: Text | None = None
+    catalogue_note: Text | None = None
     battleplan_roll: BattleplanRoll | None = None
     scenario_roll: ScenarioRoll | None = None
     tactics: list[Tactic] = []
@@ -953,6 +959,7 @@ class Pack(Model):
     scenarios: list[Scenario] = []
     # How the home screen offers the pack's games (left out: one card, the pack's name).
     cards: list[HomeCard] = []
+    _catalogue: Any = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
@@ -967,6 +974,11 @@ class Pack(Model):
     def play(self) -> str:
         """The system's name, as the API has always called it (``play``)."""
         return self.system
+
+    @property
+    def unit_catalogue(self) -> Any:
+        """The loaded :class:`app.rules.catalogue.Catalogue` the pack names, or ``None``."""
+        return self.__pydantic_private__.get("_catalogue") if self.__pydantic_private__ else None
 
     @model_validator(mode="after")
     def _consistent(self) -> Pack:
@@ -1136,10 +1148,10 @@ def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
     return memo[key]
 
 
-def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
-    """Parse one pack's YAML text; return the pack or the list of what is wrong with it."""
-    if len(text.encode()) > MAX_PACK_BYTES:
-        return None, [PackError.at(file, "", f"is larger than {MAX_PACK_BYTES // 1024} KB")]
+def read_yaml(text: str, file: str, max_bytes: int) -> tuple[Any, list[PackError]]:
+    """Read a YAML file safely: its data, or one problem (too large, aliases, not YAML)."""
+    if len(text.encode()) > max_bytes:
+        return None, [PackError.at(file, "", f"is larger than {max_bytes // 1024} KB")]
     try:
         # The document is measured as aliases would expand it before anything is built: a
         # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
@@ -1148,12 +1160,19 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
             return None, [
                 PackError.at(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
             ]
-        data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader, libyaml's when present)
+        return yaml.load(text, Loader=_SAFE_LOADER), []  # noqa: S506 (a safe loader, libyaml's when present)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         return None, [PackError.at(file, where, f"is not valid YAML: {problem}")]
+
+
+def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
+    """Parse one pack's YAML text; return the pack or the list of what is wrong with it."""
+    data, errors = read_yaml(text, file, MAX_PACK_BYTES)
+    if errors:
+        return None, errors
     if not isinstance(data, dict):
         return None, [PackError.at(file, "", "must be a YAML mapping with id, name, game, ...")]
     try:
@@ -1204,4 +1223,32 @@ def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
             errors.append(PackError.at(path.name, "id", f"{pack.id!r} is already used by another pack"))
         else:
             packs[pack.id] = pack
+    _attach_catalogues(directory, packs, errors)
     return packs, errors
+
+
+def _attach_catalogues(directory: Path, packs: dict[str, Pack], errors: list[PackError]) -> None:
+    """Give each pack that names a catalogue its loaded catalogue (a broken one is reported;
+    the pack still loads and builds armies from typed units, as a pack without one does)."""
+    from app.rules.catalogue import parse_catalogue  # it builds on this module's models
+
+    loaded: dict[str, Any] = {}
+    for pack in packs.values():
+        name = pack.catalogue
+        if name is None:
+            continue
+        if name not in loaded:
+            path = directory / "catalogues" / f"{name}.yaml"
+            file = f"catalogues/{name}.yaml"
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                errors.append(
+                    PackError.at(f"{pack.id}.yaml", "catalogue", f"names {file}, which is not there")
+                )
+                loaded[name] = None
+                continue
+            catalogue, problems = parse_catalogue(text, file)
+            errors.extend(problems)
+            loaded[name] = catalogue
+        pack._catalogue = loaded[name]

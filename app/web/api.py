@@ -194,6 +194,25 @@ def show_pack(pack_id: str) -> Any:
     return jsonify(pack_json(pack))
 
 
+@bp.get("/packs/<pack_id>/catalogue")
+def show_catalogue(pack_id: str) -> Any:
+    """The units the pack's army builder offers, by faction, with the source of the facts."""
+    pack = packs().get(pack_id)
+    if pack is None:
+        abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
+    catalogue = pack.unit_catalogue
+    if catalogue is None:
+        abort(
+            404, description=f"The rulepack {pack_id!r} has no unit catalogue; its rosters take typed units."
+        )
+    answer = catalogue.as_dict() | {
+        "pack": pack.id,
+        "pack_season": pack.season,
+        "pack_note": pack.catalogue_note,
+    }
+    return jsonify(answer)
+
+
 @bp.post("/packs/<pack_id>/seize")
 def seize(pack_id: str) -> Any:
     """Who seizes a zone or point, from the models each player has in range, by class."""

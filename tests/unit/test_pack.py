@@ -15,6 +15,7 @@ GOOD = ROOT / "rulepacks" / "aos-ghb-2021.yaml"
 
 def test_a_broken_pack_is_reported_and_the_others_still_load(tmp_path: Path):
     shutil.copy(GOOD, tmp_path / "aos-ghb-2021.yaml")
+    shutil.copytree(ROOT / "rulepacks" / "catalogues", tmp_path / "catalogues")  # the catalogue it names
     broken = GOOD.read_text().replace("battle_rounds: 5", "battle_rounds: five", 1)
     (tmp_path / "next-season.yaml").write_text(broken.replace("id: aos-ghb-2021", "id: next-season", 1))
     packs, errors = load_packs(tmp_path)

@@ -148,7 +148,9 @@ def test_normal_flows_conform_to_openapi(client):
     api = Conformance(client)
     for pack in api.call("GET", "/api/v1/packs", 200):
         api.call("GET", f"/api/v1/packs/{pack['id']}", 200)
+        api.call("GET", f"/api/v1/packs/{pack['id']}/catalogue", 200)
     api.call("GET", "/api/v1/packs/chess", 404)
+    api.call("GET", "/api/v1/packs/chess/catalogue", 404)
     api.call(
         "POST",
         "/api/v1/packs/conquest-first-blood/seize",
@@ -425,6 +427,7 @@ PER_ROUND = {
     ("POST", "/api/v1/games/import"): 30,
     ("GET", "/api/v1/packs"): 1,
     ("GET", "/api/v1/packs/{pack_id}"): 8,
+    ("GET", "/api/v1/packs/{pack_id}/catalogue"): 2,
     ("POST", "/api/v1/packs/{pack_id}/seize"): 35,
     ("POST", "/api/v1/rosters/check"): 25,
     ("POST", "/api/v1/rosters/import"): 25,

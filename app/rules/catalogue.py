@@ -1,0 +1,161 @@
+"""Unit catalogues: the ready-made units the army builder offers, by faction.
+
+A catalogue is a YAML file in ``rulepacks/catalogues/``, generated from public community data
+by tools/catalogues.py (facts only: names, points, models, keywords, roles). A pack names the
+catalogue it uses (``catalogue: aos-3``); a pack without one builds armies as before, from
+units players type. The loader checks a catalogue as strictly as a pack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, ValidationError, model_validator
+
+from app.rules.pack import Id, Model, PackError, Text, read_yaml
+
+# A catalogue of every Age of Sigmar faction is about 150 KB; this leaves room for growth.
+MAX_CATALOGUE_BYTES = 2 * 1024 * 1024
+
+# The roles a catalogue may give, in the words the roster checks use.
+ROLES = frozenset(
+    {"leader", "battleline", "behemoth", "artillery", "character", "regiment"}
+    | {"characters", "core", "special", "rare", "mercenaries", "allies"}
+)
+
+
+class Unit(Model):
+    """One unit a faction fields, at its smallest size."""
+
+    name: Text
+    points: int = Field(ge=0, le=100_000)
+    models: int = Field(default=1, ge=1, le=1000)
+    keywords: list[Text] = Field(default_factory=list)
+    roles: list[Text] = Field(default_factory=list)
+    unique: bool = False
+    single_model: bool = False
+    # What one step of reinforcement costs, and whether a second step is allowed.
+    reinforced_points: int | None = Field(default=None, ge=0, le=100_000)
+    reinforced_twice: bool = False
+    # Battleline only when the general is one of these units, or the army has one of these.
+    battleline_if_general: list[Text] = Field(default_factory=list)
+    battleline_if_army_has: list[Text] = Field(default_factory=list)
+    # Conquest: the regiment type; The Old World: the list's section and the price of a model.
+    type: Id | None = None
+    category: Id | None = None
+    points_per_model: float | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _known_roles(self) -> Unit:
+        wrong = [r for r in self.roles if r not in ROLES]
+        if wrong:
+            raise ValueError(f"roles {wrong} are not roles Muster checks: {', '.join(sorted(ROLES))}")
+        return self
+
+    def battleline_with(self, general: str | None, army: set[str]) -> bool:
+        """Whether the unit is Battleline in an army led by ``general`` and holding ``army``."""
+        if "battleline" in self.roles:
+            return True
+        key = general.casefold() if general else None
+        if key and any(key == name.casefold() for name in self.battleline_if_general):
+            return True
+        return any(name.casefold() in army for name in self.battleline_if_army_has)
+
+    def as_entry(self) -> dict[str, Any]:
+        """The unit as the API and the builder show it (roles in the roster checks' words)."""
+        return self.model_dump(exclude_defaults=True) | {
+            "name": self.name,
+            "points": self.points,
+            "models": self.models,
+            "keywords": list(self.keywords),
+            "roles": list(self.roles),
+        }
+
+
+class Faction(Model):
+    id: Id
+    name: Text
+    grand_alliance: Text | None = None
+    subfactions: list[Text] = Field(default_factory=list)
+    allies: list[Text] = Field(default_factory=list)
+    units: list[Unit] = Field(default_factory=list)
+
+
+class Catalogue(Model):
+    """Every faction of one data set, with where the facts come from."""
+
+    id: Id
+    source: Text
+    source_url: Text | None = None
+    commit: Text | None = None
+    licence: Text
+    season: Text
+    note: Text | None = None
+    factions: list[Faction]
+
+    @model_validator(mode="after")
+    def _unique_factions(self) -> Catalogue:
+        seen: set[str] = set()
+        for f in self.factions:
+            if f.id in seen:
+                raise ValueError(f"faction id {f.id!r} is used twice")
+            seen.add(f.id)
+        return self
+
+    def faction(self, key: str | None) -> Faction | None:
+        """The faction of that id or name (any case), if any."""
+        if not key:
+            return None
+        folded = key.casefold().strip()
+        return next((f for f in self.factions if folded in (f.id, f.name.casefold())), None)
+
+    def units(self, faction: str | None = None) -> list[Unit]:
+        """The units of a faction, or of every faction (a name once) when none is given."""
+        found = self.faction(faction)
+        if found is not None:
+            return list(found.units)
+        seen: dict[str, Unit] = {}
+        for f in self.factions:
+            for u in f.units:
+                seen.setdefault(u.name.casefold(), u)
+        return list(seen.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        """The catalogue as ``GET /api/v1/packs/<pack>/catalogue`` answers it."""
+        return {
+            "id": self.id,
+            "source": self.source,
+            "source_url": self.source_url,
+            "commit": self.commit,
+            "licence": self.licence,
+            "season": self.season,
+            "note": self.note,
+            "factions": [
+                {
+                    "id": f.id,
+                    "name": f.name,
+                    "grand_alliance": f.grand_alliance,
+                    "subfactions": list(f.subfactions),
+                    "allies": list(f.allies),
+                    "units": [u.as_entry() for u in f.units],
+                }
+                for f in self.factions
+            ],
+        }
+
+
+def parse_catalogue(text: str, file: str) -> tuple[Catalogue | None, list[PackError]]:
+    """Parse one catalogue's YAML text; the catalogue, or what is wrong with it."""
+    data, errors = read_yaml(text, file, MAX_CATALOGUE_BYTES)
+    if errors:
+        return None, errors
+    if not isinstance(data, dict):
+        return None, [PackError.at(file, "", "must be a YAML mapping with id, source, season, factions")]
+    try:
+        return Catalogue.model_validate(data), []
+    except ValidationError as exc:
+        out = []
+        for err in exc.errors(include_url=False)[:20]:
+            where = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in err["loc"])
+            out.append(PackError.at(file, where.replace(".[", "["), err["msg"].removeprefix("Value error, ")))
+        return None, out
