@@ -46,6 +46,8 @@ def preview(
         # The roster as it would be stored: names cleaned and cut as the roster's model does.
         "roster": roster.model_dump(mode="json", exclude={"entries": {"__all__": {"uid"}}}),
         "unread": [line.as_dict() for line in placed.unread],
+        # For an unread line's number, the catalogue's nearest names, for the player to pick one.
+        "nearest": {str(number): names for number, names in placed.nearest.items()},
         "verdict": {
             "points": verdict.points,
             "valid": verdict.valid,

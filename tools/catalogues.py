@@ -106,8 +106,8 @@ def _aos_faction_files(data: BattleScribe) -> list[str]:
     return out
 
 
-def _aos_conditions(modifier: Element, data: BattleScribe) -> list[str]:
-    """The names of the selections a modifier's conditions ask for (any one of them)."""
+def _aos_conditions(modifier: Element, data: BattleScribe) -> list[tuple[str, str]]:
+    """The ids and names of the selections a modifier's conditions ask for (any one of them)."""
     names = []
     for condition in modifier.iter():
         if _tag(condition) != "condition" or condition.get("type") not in (
@@ -118,7 +118,7 @@ def _aos_conditions(modifier: Element, data: BattleScribe) -> list[str]:
             continue
         name = data.names.get(condition.get("childId", ""))
         if name:
-            names.append(name)
+            names.append((condition.get("childId", ""), name.strip()))
     return names
 
 
@@ -154,7 +154,7 @@ def _aos_unit(
             target = data.target(child) if _tag(child) == "entryLink" else child
             cost = _points(child) or (_points(target) if target is not None else 0)
             reinforce = {"points": cost, "times": min(times, 2)}
-    battleline_if: list[str] = []
+    battleline_if: list[tuple[str, str]] = []
     modifiers = [*_children(entry, "modifiers"), *(_children(link, "modifiers") if link is not None else [])]
     for mod in modifiers:
         added = data.names.get(mod.get("value", ""), "").lower()
@@ -178,15 +178,47 @@ def _aos_unit(
         unit["reinforced_points"] = reinforce["points"]
         if reinforce["times"] > 1:
             unit["reinforced_twice"] = True
-    generals = sorted(
-        {n.removeprefix("General - ").strip() for n in battleline_if if n.startswith("General - ")}
-    )
-    others = sorted({n.strip() for n in battleline_if if not n.startswith("General - ")})
-    if generals:
-        unit["battleline_if_general"] = generals
-    if others:
-        unit["battleline_if_army_has"] = others
+    if battleline_if:
+        unit["_conditions"] = battleline_if  # resolved to unit names once the faction is read
     return unit
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).split()
+
+
+def _general_units(wanted: str, names: list[str]) -> list[str]:
+    """The faction's units a "General - X" condition means. BSData names the general's option,
+    not the warscroll ("Loonboss on Squig" for "Loonboss on Giant Cave Squig"): the same name;
+    else the units holding its words in order; else those holding its longest word; else X."""
+    exact = [n for n in names if n.casefold() == wanted.casefold()]
+    if exact:
+        return exact
+    words = _words(wanted)
+
+    def in_order(name: str) -> bool:
+        rest = iter(_words(name))
+        return all(w in rest for w in words)
+
+    ordered = [n for n in names if in_order(n)]
+    if ordered:
+        return ordered
+    longest = max(reversed(words), key=len) if words else ""  # a tie: the last word, the noun
+    return [n for n in names if longest in _words(n)] or [wanted]
+
+
+def _resolve_conditions(unit: dict[str, Any], names: list[str]) -> None:
+    generals: set[str] = set()
+    others: set[str] = set()
+    for _ident, name in unit.pop("_conditions", []):
+        if name.startswith("General - "):
+            generals.update(_general_units(name.removeprefix("General - ").strip(), names))
+        else:
+            others.add(name)  # a unit or a subfaction the army must have
+    if generals:
+        unit["battleline_if_general"] = sorted(generals)
+    if others:
+        unit["battleline_if_army_has"] = sorted(others)
 
 
 def _aos_units_in(root: Element, data: BattleScribe) -> Iterator[tuple[Element, Element | None]]:
@@ -199,7 +231,8 @@ def _aos_units_in(root: Element, data: BattleScribe) -> Iterator[tuple[Element, 
         if key in seen:
             continue
         seen.add(key)
-        if _tag(element) == "selectionEntry" and element.get("type") == "unit":
+        # Single-model warscrolls (most HEROES) are "model" entries, the rest "unit" entries.
+        if _tag(element) == "selectionEntry" and element.get("type") in ("unit", "model"):
             if (link if link is not None else element).get("hidden") != "true":
                 yield element, link
             continue
@@ -233,13 +266,16 @@ def convert_aos(folder: Path) -> list[dict[str, Any]]:
         units: dict[str, dict[str, Any]] = {}
         for entry, link in _aos_units_in(root, data):
             unit = _aos_unit(entry, link, data, name)
-            if unit is None or "[LEGENDS]" in unit["name"]:
+            # Legends and warscroll battalions are not played in Pitched Battles 2021.
+            if unit is None or "[LEGENDS]" in unit["name"] or "Battalion:" in unit["name"]:
                 continue
             known = units.setdefault(unit["name"].casefold(), unit)
             # The same unit reached by two links: a Battleline condition on either one counts.
-            for key in ("battleline_if_general", "battleline_if_army_has"):
-                if unit.get(key):
-                    known[key] = sorted({*known.get(key, []), *unit[key]})
+            if known is not unit and unit.get("_conditions"):
+                known["_conditions"] = [*known.get("_conditions", []), *unit["_conditions"]]
+        names = [u["name"] for u in units.values()]
+        for unit in units.values():
+            _resolve_conditions(unit, names)
         if units:
             factions.append(
                 {

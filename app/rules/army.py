@@ -336,14 +336,15 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
 
     units = [(i, e) for i, e in enumerate(entries) if e.kind == "unit"]
     own = [(i, e) for i, e in units if not (e.ally or e.coalition)]
+    battleline = _battleline_rule(pack, roster)
     counts = {
         "leaders": sum(1 for _, e in units if e.has("Leader")),
         # Allies and coalition units count toward the maxima only (see the pack's reading).
         "own_leaders": sum(1 for _, e in own if e.has("Leader")),
         # Allies and coalition units never fill the Battleline minimum.
-        "battleline": sum(1 for _, e in own if e.has("Battleline")),
+        "battleline": sum(1 for _, e in own if battleline(e)),
         # A Battleline Behemoth is not counted against the Behemoth maximum.
-        "behemoths": sum(1 for _, e in units if e.has("Behemoth") and not e.has("Battleline")),
+        "behemoths": sum(1 for _, e in units if e.has("Behemoth") and not battleline(e)),
         "artillery": sum(1 for _, e in units if e.has("Artillery")),
         "reinforced": sum({"reinforced": 1, "reinforced-twice": 2}.get(e.size, 0) for _, e in units),
         "allies_points": sum(e.points for e in entries if e.ally),
@@ -433,7 +434,7 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
                     i,
                 )
             )
-        elif e.size == "reinforced-twice" and not e.has("Battleline"):
+        elif e.size == "reinforced-twice" and not battleline(e):
             add(
                 Problem(
                     "reinforced-twice-battleline",
@@ -477,6 +478,27 @@ def _check_aos(pack: Pack, roster: AosRoster) -> Verdict:
             )
         )
     return verdict
+
+
+def _battleline_rule(pack: Pack, roster: AosRoster) -> Any:
+    """Whether an entry is Battleline: by its role, or by the pack's catalogue, whose units may be
+    Battleline only in some armies (when the general is a certain unit, or the army has one)."""
+    catalogue = pack.unit_catalogue
+    general = next((e.name for e in roster.entries if e.general and e.kind == "unit"), None)
+    # What the army has: its units, and its subfaction (a Seraphon constellation, say).
+    fielded = {" ".join(e.name.casefold().split()) for e in roster.entries}
+    if roster.subfaction:
+        fielded.add(" ".join(roster.subfaction.casefold().split()))
+
+    def battleline(entry: AosEntry) -> bool:
+        if entry.has("Battleline"):
+            return True
+        if catalogue is None:
+            return False
+        unit = catalogue.find(entry.name, entry.faction or roster.faction)
+        return unit is not None and unit.battleline_with(general, fielded)
+
+    return battleline
 
 
 def _range(add: Any, what: str, value: int, bounds: Any, noun: str, pts: str, note: str) -> None:

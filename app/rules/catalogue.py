@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
 from app.rules.pack import Id, Model, PackError, Text, read_yaml
 
@@ -92,6 +92,8 @@ class Catalogue(Model):
     season: Text
     note: Text | None = None
     factions: list[Faction]
+    # Units by folded name, per faction id and for all ("") at once: built on first use.
+    _index: dict[str, dict[str, Unit]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _unique_factions(self) -> Catalogue:
@@ -119,6 +121,22 @@ class Catalogue(Model):
             for u in f.units:
                 seen.setdefault(u.name.casefold(), u)
         return list(seen.values())
+
+    def find(self, name: str, faction: str | None = None) -> Unit | None:
+        """The unit of that name (any case), in the faction first, then in any faction."""
+        if not self._index:
+            everywhere: dict[str, Unit] = {}
+            for f in self.factions:
+                own = {u.name.casefold(): u for u in f.units}
+                self._index[f.id] = own
+                for key, unit in own.items():
+                    everywhere.setdefault(key, unit)
+            self._index[""] = everywhere
+        key = " ".join(name.casefold().split())
+        found = self.faction(faction)
+        if found is not None and key in self._index[found.id]:
+            return self._index[found.id][key]
+        return self._index[""].get(key)
 
     def as_dict(self) -> dict[str, Any]:
         """The catalogue as ``GET /api/v1/packs/<pack>/catalogue`` answers it."""

@@ -11,6 +11,7 @@ was read plus what is unread accounts for every line of the list that carries po
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -46,6 +47,8 @@ class Placed:
 
     roster: dict[str, Any]
     unread: list[Line] = field(default_factory=list)
+    # For each unread line's number, the catalogue's names nearest to what it says.
+    nearest: dict[int, list[str]] = field(default_factory=dict)
 
 
 def wrong_game(reading: Reading, pack: Pack, builders: list[Pack]) -> str | None:
@@ -60,14 +63,30 @@ def wrong_game(reading: Reading, pack: Pack, builders: list[Pack]) -> str | None
 
 
 class Catalogue:
-    """The pack's units and the phone's remembered ones, found by :func:`name_key`."""
+    """The pack's units, its catalogue's and the phone's remembered ones, found by :func:`name_key`."""
 
-    def __init__(self, pack: Pack, remembered: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        pack: Pack,
+        remembered: list[dict[str, Any]],
+        faction: str | None = None,
+        use_catalogue: bool = True,
+    ) -> None:
         self.known: dict[str, dict[str, Any]] = {}
-        # Remembered units first, so the pack's own catalogue wins a tie.
+        # Remembered units first, so the pack's own units and its catalogue win a tie.
         for unit in remembered:
             if isinstance(unit, dict) and isinstance(unit.get("name"), str):
                 self.known.setdefault(name_key(unit["name"]), {}).update(unit)
+        listed = pack.unit_catalogue if use_catalogue else None
+        # The catalogue's names the nearest-name offers draw on: the list's faction's, else all.
+        self.offered: dict[str, str] = {}
+        if listed is not None:
+            own = listed.faction(faction)
+            found = {name_key(u.name): u for u in listed.units()}
+            found |= {name_key(u.name): u for u in (own.units if own is not None else [])}
+            for key, unit in found.items():
+                self.known[key] = _merged(self.known.get(key, {}), _known(unit))
+            self.offered = {name_key(u.name): u.name for u in (own.units if own else listed.units())}
         for item in pack.units:
             self.known[name_key(item.name)] = item.model_dump(exclude_none=True)
 
@@ -75,11 +94,61 @@ class Catalogue:
         """The catalogue or remembered unit of that name, if any."""
         return self.known.get(name_key(name))
 
+    def nearest(self, text: str, count: int = 3) -> list[str]:
+        """The catalogue's names nearest to a line's text (its points and counts left aside)."""
+        name = _without_points(text)
+        keys = difflib.get_close_matches(name_key(name), list(self.offered), n=count, cutoff=0.6)
+        return [self.offered[k] for k in keys]
+
+
+# "(120)", "[120]", "120 pts" at the end of a line: not part of a name.
+def _without_points(text: str) -> str:
+    """A line's text without its points at the end: "(120)", "[120]", "- 120 pts"."""
+    # Plain string steps, not a pattern: a run of digits must not be scanned from each of them.
+    rest = text.rstrip()
+    if rest[-1:] in (")", "]"):
+        opening = max(rest.rfind("("), rest.rfind("["))
+        inside = rest[opening + 1 : -1].strip().lower().removesuffix("points").removesuffix("pts").strip()
+        if opening >= 0 and inside.isdigit():
+            return rest[:opening].rstrip(" -")
+        return rest
+    lowered = rest.lower()
+    for unit in ("points", "pts"):
+        if lowered.endswith(unit):
+            number = rest[: -len(unit)].rstrip()
+            if number[-1:].isdigit():
+                return number.rstrip("0123456789").rstrip(" -")
+    return rest
+
+
+def _merged(remembered: dict[str, Any], listed: dict[str, Any]) -> dict[str, Any]:
+    """The catalogue's facts over the phone's remembered unit; keywords the phone added are kept."""
+    keywords = list(dict.fromkeys([*(remembered.get("keywords") or []), *listed["keywords"]]))
+    return {**remembered, **listed, "keywords": keywords}
+
+
+def _known(unit: Any) -> dict[str, Any]:
+    """A catalogue unit as an import reads it: its keywords, roles, type and model count."""
+    found: dict[str, Any] = {
+        "name": unit.name,
+        "keywords": list(unit.keywords),
+        # The roster's words for a role, as the Age of Sigmar roster writes them.
+        "roles": [
+            r.capitalize() for r in unit.roles if r in ("leader", "battleline", "behemoth", "artillery")
+        ],
+        "models": unit.models,
+        "single_model": unit.single_model,
+    }
+    if unit.type:
+        found["type"] = unit.type
+    return found
+
 
 def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]]) -> Placed:
     """Place a list reading in a roster of the pack (it must build armies)."""
     assert pack.army is not None
-    catalogue = Catalogue(pack, remembered)
+    # Muster's own text writes every field of every entry: it reads back as it was, unfilled.
+    catalogue = Catalogue(pack, remembered, reading.faction, use_catalogue=reading.format != "muster-text")
     unread = list(reading.unread)
     system = pack.army.system
     if system == "conquest-first-blood":
@@ -105,7 +174,8 @@ def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]]) -> Pla
         body["subfaction"] = _cut(reading.subfaction, MAX_NAME)
         body["grand_strategy"] = _strategy(reading, pack, unread)
     unread.sort(key=lambda line: line.number)
-    return Placed(body, unread)
+    nearest = {line.number: found for line in unread if (found := catalogue.nearest(line.text))}
+    return Placed(body, unread, nearest)
 
 
 def _cut(text: str | None, top: int) -> str | None:

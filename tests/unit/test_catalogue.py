@@ -47,8 +47,8 @@ def test_the_age_of_sigmar_catalogue_holds_the_facts_the_checks_read(packs: dict
     gitz = {u.name: u for u in catalogue.units("gloomspite-gitz")}
     assert gitz["Squig Herd"].battleline_if_general == [
         "Loonboss",
-        "Loonboss on Squig",
-        "Loonboss with Squig",
+        "Loonboss on Giant Cave Squig",
+        "Loonboss with Giant Cave Squig",
         "Moonclan Wizard",
     ]
 

@@ -93,8 +93,11 @@ SAMPLES = [
      "Lord of Afflictions", True, [], [3]),
     # The excerpt stops after the Imperial Officer: 125 + 380 + 300 + 245 = 1050 of the stated 2000;
     # the truncation note (line 16) is unread.
+    # The catalogue knows the Order of the Crimson Tower for cavalry: 5 models is over First
+    # Blood's cap of 4 (a full-size Conquest list, imported into First Blood).
     ("conquest_tlaok_armybuilder_export_PARTIAL_lineofsight_2023.txt", "conquest-first-blood",
-     "conquest-army-builder", 1050, 2000, 3, "Priory Commander (Crimson Tower)", True, [], [16]),
+     "conquest-army-builder", 1050, 2000, 3, "Priory Commander (Crimson Tower)", False,
+     ["regiment-models", "regiment-models"], [16]),
     # Two published lists: the first is read (135 + 90 + 90 + 205 = 520, the 520 its title names);
     # the second list's title and its 7 lines stay unread.
     ("conquest_tlaok_v1_milestone_lists_parabellum_100K.txt", "conquest-first-blood", "conquest-army-builder",
@@ -237,7 +240,8 @@ def test_app_heading_layout(packs):
     entries = {e["name"]: e for e in made["roster"]["entries"]}
     assert entries["Vindictors"]["size"] == "reinforced"
     assert entries["Gotrek Gurnisson"]["ally"] is True
-    assert entries["Knight-Arcanum"]["keywords"] == ["WIZARD"]
+    # The list says WIZARD; the catalogue adds HERO.
+    assert entries["Knight-Arcanum"]["keywords"] == ["HERO", "WIZARD"]
     assert entries["Lord-Imperatant"]["keywords"] == ["HERO"]
     assert names(made, "core-battalion") == ["Battle Regiment", "Command Entourage"]
     # Over the limit, and Gotrek (300) is over the 200 points of allies 1000 points allows.
@@ -594,11 +598,11 @@ def test_conquest_builder_hand_made(packs):
     )
     entries = made["roster"]["entries"]
     # The Highborne joins the regiment listed after it; the Centaurs are cavalry, as this phone
-    # remembered them; the others, unknown, are taken for infantry.
+    # remembered them; the Avatara are brutes, as the catalogue says; the others are infantry.
     assert [(e["name"], e["kind"], e["type"], e["models"]) for e in entries] == [
         ("Pheromancer", "character", "infantry", 1),
         ("Force Grown Drones", "regiment", "infantry", 3),
-        ("Avatara", "regiment", "infantry", 3),
+        ("Avatara", "regiment", "brute", 3),
         ("Centaur Avatara", "regiment", "cavalry", 2),
     ]
     assert entries[2]["officers"] == [{"name": "Lineage Highborne", "points": 90}]

@@ -29,9 +29,11 @@ def test_json_preview_answers_the_contract_and_stores_nothing(app, client):
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "no-store"
     body = response.json
-    assert set(body) == {"format", "roster", "unread", "verdict"}
+    # Issue 33 added "nearest" (the catalogue's names nearest to each unread line).
+    assert set(body) == {"format", "roster", "unread", "verdict", "nearest"}
     assert body["format"] == "aos-app"
     assert body["unread"] == [{"line": 4, "text": "- Grand Strategy: Take What’s Theirs"}]
+    assert body["nearest"] == {}
     assert body["verdict"] == {"points": 1985, "valid": True, "problems": []}
     assert _rosters(app) == 0
     # The roster is the body POST /api/v1/rosters takes.
@@ -79,17 +81,18 @@ def test_the_phones_remembered_units_are_matched(app, client):
             "pack": "aos-ghb-2021",
             "points_limit": 1000,
             "entries": [
-                {"name": "Saurus Oldblood on Carnosaur", "points": 300, "keywords": ["HERO", "MONSTER"]}
+                {"name": "Saurus Oldblood on Carnosaur", "points": 300, "keywords": ["HERO", "CARNOSAUR"]}
             ],
         },
     )
     assert made.status_code == 201
     body = client.post(IMPORT, json={"pack": "aos-ghb-2021", "text": WARSCROLL_BUILDER}).json
     oldblood = body["roster"]["entries"][0]
-    assert set(oldblood["keywords"]) == {"HERO", "MONSTER"}
-    # Another phone remembers nothing of this one's units.
+    # The catalogue gives HERO and MONSTER; the keyword this phone typed is kept beside them.
+    assert set(oldblood["keywords"]) == {"HERO", "MONSTER", "CARNOSAUR"}
+    # Another phone remembers nothing of this one's units: the catalogue's keywords only.
     other = app.test_client().post(IMPORT, json={"pack": "aos-ghb-2021", "text": WARSCROLL_BUILDER}).json
-    assert other["roster"]["entries"][0]["keywords"] == ["HERO"]
+    assert other["roster"]["entries"][0]["keywords"] == ["HERO", "MONSTER"]
 
 
 def test_a_remembered_keyword_that_grows_in_capitals_is_cut_to_the_limit(client):
@@ -107,7 +110,8 @@ def test_a_remembered_keyword_that_grows_in_capitals_is_cut_to_the_limit(client)
     assert made.status_code == 201
     answer = client.post(IMPORT, json={"pack": "aos-ghb-2021", "text": WARSCROLL_BUILDER})
     assert answer.status_code == 200, answer.json
-    assert answer.json["roster"]["entries"][0]["keywords"] == ["S" * 40, "HERO"]
+    # MONSTER comes from the catalogue (issue 33).
+    assert answer.json["roster"]["entries"][0]["keywords"] == ["S" * 40, "HERO", "MONSTER"]
 
 
 # --- the screen ------------------------------------------------------------------------------------
