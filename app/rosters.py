@@ -203,3 +203,20 @@ def set_details(details: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str,
         return body
 
     return edit
+
+
+def make_general(uid: str) -> Callable[[dict[str, Any]], dict[str, Any] | str]:
+    """Mark one entry the general, and no other: an army has one."""
+
+    def edit(body: dict[str, Any]) -> dict[str, Any] | str:
+        i = _index(body, uid)
+        if isinstance(i, str):
+            return i
+        for j, entry in enumerate(body["entries"]):
+            if j == i:
+                entry["general"] = True
+            else:
+                entry.pop("general", None)
+        return body
+
+    return edit

@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 from app import list_import, rosters
 from app.limits import limited
 from app.rules import army
+from app.rules import catalogue as catalogue_rules
 from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
 from app.rules.problems import Problem
@@ -37,6 +38,9 @@ ROSTER_COOKIE = "muster_roster_"
 SEEN_COOKIE = "muster_rosters_seen"
 SEEN_KEPT = 30
 REMEMBERED_SHOWN = 40
+# The builder's unit search: what may be typed, and how many units one answer lists.
+MAX_QUERY = 60
+MAX_PICKS = 150
 _ID = re.compile(r"[A-Za-z0-9_-]{16,48}")
 
 
@@ -146,11 +150,17 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
     if points is None or points <= 0:
         return details, "points_limit must be a whole number of points, such as 2000."
     details["points_limit"] = points
-    for field in ("player", "faction"):
+    fields = ["player", "faction", "faction_other"]
+    if pack.army and pack.army.system == "aos-pitched-battles":
+        fields.append("subfaction")
+    for field in fields:
         value, problem = _typed(form, field)
         if problem:
             return details, problem
         details[field] = value or None
+    # An army the catalogue does not list is typed instead of picked.
+    other = details.pop("faction_other")
+    details["faction"] = other or details["faction"]
     if pack.grand_strategies:
         details["grand_strategy"] = form.get("grand_strategy") or None
     return details, None
@@ -448,6 +458,9 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         else [],
         "limits": _limits(),
         "catalogue": [u.model_dump(exclude_none=True) for u in pack.units] if token else [],
+        "factions": pack.unit_catalogue.factions if pack.unit_catalogue else [],
+        "picker": _picker(loaded, request.args.get("q", "")) if token else None,
+        "steps": _steps(loaded),
         "officer_slots": OFFICER_SLOTS,
         "retinue_slots": RETINUE_SLOTS,
         "editing": None,
@@ -455,6 +468,74 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "error": None,
         **extra,
     }
+
+
+def _catalogue_unit(loaded: rosters.LoadedRoster, entry: dict[str, Any]) -> Any:
+    """The catalogue's unit an entry is, in the roster's faction first; ``None`` for a custom unit."""
+    catalogue = loaded.pack.unit_catalogue
+    if catalogue is None:
+        return None
+    faction = entry.get("faction") or loaded.row.body.get("faction")
+    return catalogue.find(str(entry.get("name", "")), faction)
+
+
+def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
+    """The units the builder offers to add: the faction's, grouped, narrowed by what is typed."""
+    pack = loaded.pack
+    catalogue = pack.unit_catalogue
+    if catalogue is None or pack.army is None:
+        return None
+    query = query.strip()[:MAX_QUERY]
+    faction = catalogue.faction(loaded.row.body.get("faction"))
+    if faction is None and len(query) < 2:
+        # Every faction's units at once is a thousand buttons: the player types a name first.
+        return {"faction": None, "query": query, "groups": [], "count": 0}
+    units = catalogue_rules.search(list(faction.units) if faction else catalogue.units(), query)
+    shown = units[:MAX_PICKS]
+    body = loaded.row.body
+    general = next((e.get("name") for e in body.get("entries", []) if e.get("general")), None)
+    army_has = {str(e.get("name", "")).casefold() for e in body.get("entries", [])}
+    if body.get("subfaction"):
+        army_has.add(str(body["subfaction"]).casefold())
+    battleline = {u.name for u in shown if u.battleline_with(general, army_has)}
+    return {
+        "faction": faction,
+        "query": query,
+        "groups": catalogue_rules.grouped(shown, pack.army.system, battleline),
+        "count": len(units),
+        "cut": len(units) > len(shown),
+    }
+
+
+def _steps(loaded: rosters.LoadedRoster) -> dict[str, dict[str, bool]]:
+    """For each entry of a catalogue unit that changes size, whether it can grow and shrink."""
+    system = loaded.pack.army.system if loaded.pack.army else ""
+    out = {}
+    for entry in loaded.entries:
+        unit = _catalogue_unit(loaded, entry)
+        if unit is None:
+            continue
+        bigger, smaller = unit.resized(entry, system, 1), unit.resized(entry, system, -1)
+        if bigger or smaller:
+            out[str(entry.get("uid"))] = {"bigger": bigger is not None, "smaller": smaller is not None}
+    return out
+
+
+@bp.get("/rosters/<roster_id>/units")
+def units(roster_id: str) -> Any:
+    """The builder's unit list for what is typed (htmx swaps it in as the player types)."""
+    loaded = _loaded(roster_id)
+    token = _token(roster_id)
+    if not wants_fragment():
+        return redirect(url_for("rosters.show", roster_id=roster_id, q=request.args.get("q", "")), code=303)
+    html = render_template(
+        "partials/_unit_picker.html",
+        loaded=loaded,
+        picker=_picker(loaded, request.args.get("q", "")) if token else None,
+        pack=loaded.pack,
+        system=loaded.pack.army.system if loaded.pack.army else None,
+    )
+    return private_page(shaped(make_response(html)))
 
 
 def _render(loaded: rosters.LoadedRoster, token: str | None, code: int = 200, **extra: Any) -> Any:
@@ -536,6 +617,12 @@ def details(roster_id: str) -> Any:
 @bp.post("/rosters/<roster_id>/entries")
 def add(roster_id: str) -> Any:
     loaded = _loaded(roster_id)
+    if request.form.get("pick"):
+        # A tap on a catalogue unit: it joins at its smallest size, with its points, keywords, role.
+        unit = _catalogue_unit(loaded, {"name": request.form["pick"]})
+        if unit is None or loaded.pack.army is None:
+            return _render(loaded, _editor(roster_id), 422, error="pick must be a unit of the catalogue.")
+        return _save(roster_id, rosters.add_entry(unit.roster_entry(loaded.pack.army.system)))
     if request.form.get("unit"):
         try:
             entry = json.loads(request.form["unit"])
@@ -577,9 +664,28 @@ def act(roster_id: str, uid: str, action: str) -> Any:
         "down": lambda: rosters.move_entry(uid, 1),
         "remove": lambda: rosters.remove_entry(uid),
     }
+    if action in ("bigger", "smaller"):
+        return _resize(roster_id, uid, 1 if action == "bigger" else -1)
+    if action == "general":
+        return _save(roster_id, rosters.make_general(uid))
     if action not in edits:
-        abort(404, description="action must be duplicate, up, down or remove.")
+        abort(404, description="action must be duplicate, up, down, remove, bigger, smaller or general.")
     return _save(roster_id, edits[action]())
+
+
+def _resize(roster_id: str, uid: str, step: int) -> Any:
+    """One size step of a catalogue unit's entry: its points and models follow."""
+    loaded = _loaded(roster_id)
+    entry = next((e for e in loaded.entries if e.get("uid") == uid), None)
+    if entry is None:
+        abort(404, description="That entry is no longer in the roster.")
+    unit = _catalogue_unit(loaded, entry)
+    system = loaded.pack.army.system if loaded.pack.army else ""
+    resized = unit.resized(dict(entry), system, step) if unit is not None else None
+    if resized is None:
+        word = "bigger" if step > 0 else "smaller"
+        return _render(loaded, _editor(roster_id), 422, error=f"'{entry.get('name')}' cannot be {word}.")
+    return _save(roster_id, rosters.replace_entry(uid, resized))
 
 
 @bp.post("/rosters/<roster_id>/preview")
