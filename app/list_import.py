@@ -21,9 +21,16 @@ def builders(packs: dict[str, Pack]) -> list[Pack]:
 
 
 def preview(
-    packs: dict[str, Pack], pack_id: Any, data: bytes | str, remembered: list[dict[str, Any]]
+    packs: dict[str, Pack],
+    pack_id: Any,
+    data: bytes | str,
+    remembered: list[dict[str, Any]],
+    choices: dict[int, str] | None = None,
+    owner: str | None = None,
 ) -> dict[str, Any] | Problem:
-    """``{"format", "roster", "unread", "verdict"}`` for the list, or why it cannot be read."""
+    """``{"format", "roster", "unread", "verdict", "nearest", "dropped"}`` for the list, or why it
+    cannot be read. ``choices`` answers unread lines by number (see :data:`matching.CHOICES`);
+    ``owner`` is the player whose army it is."""
     pack = packs.get(pack_id) if isinstance(pack_id, str) else None
     if pack is None or pack.army is None:
         ids = ", ".join(p.id for p in builders(packs))
@@ -35,7 +42,9 @@ def preview(
     wrong = matching.wrong_game(reading, pack, builders(packs))
     if wrong:
         return Problem.refusal(wrong)
-    placed = matching.place(reading, pack, remembered)
+    placed = matching.place(reading, pack, remembered, owner)
+    if choices:
+        placed = matching.resolve(placed, pack, choices)
     roster, _pack, problem = army.parse_roster(placed.roster, packs)
     if roster is None:
         # The placing keeps to the roster's bounds; a refusal here is a bug worth a plain sentence.
@@ -47,7 +56,13 @@ def preview(
         "roster": roster.model_dump(mode="json", exclude={"entries": {"__all__": {"uid"}}}),
         "unread": [line.as_dict() for line in placed.unread],
         # For an unread line's number, the catalogue's nearest names, for the player to pick one.
-        "nearest": {str(number): names for number, names in placed.nearest.items()},
+        "nearest": {
+            str(line.number): placed.nearest[line.number]
+            for line in placed.unread
+            if line.number in placed.nearest
+        },
+        # Header fields read but not kept (a roster has no place for them).
+        "dropped": [line.as_dict() for line in placed.dropped],
         "verdict": {
             "points": verdict.points,
             "valid": verdict.valid,

@@ -115,6 +115,8 @@ class AosRoster(_Model):
     faction: OptionalName | None = None
     subfaction: OptionalName | None = None
     grand_strategy: OptionalName | None = None
+    # The triumph the list was built with (the Warhammer app writes it in the header).
+    triumph: OptionalName | None = None
     entries: list[AosEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
 
@@ -795,6 +797,8 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
         lines.append(f"Faction: {roster.faction}")
     if isinstance(roster, AosRoster) and roster.subfaction:
         lines.append(f"Subfaction: {roster.subfaction}")
+    if isinstance(roster, AosRoster) and roster.triumph:
+        lines.append(f"Triumph: {roster.triumph}")
     if isinstance(roster, AosRoster):
         if roster.grand_strategy:
             strategy = pack.grand_strategy(roster.grand_strategy)
@@ -885,9 +889,14 @@ def fit_roster(body: Any) -> Any:
         return body
     out: dict[str, Any] = {}
     for key, value in body.items():
-        if key in ("name", "faction", "subfaction", "command_trait", "grand_strategy") and isinstance(
-            value, str
-        ):
+        if key in (
+            "name",
+            "faction",
+            "subfaction",
+            "command_trait",
+            "grand_strategy",
+            "triumph",
+        ) and isinstance(value, str):
             out[key] = clean_text(value)[:MAX_NAME]
         elif key == "notes" and isinstance(value, str):
             out[key] = clean_text(value, notes=True)[:MAX_NOTES]

@@ -49,6 +49,9 @@ class Placed:
     unread: list[Line] = field(default_factory=list)
     # For each unread line's number, the catalogue's names nearest to what it says.
     nearest: dict[int, list[str]] = field(default_factory=dict)
+    # The header fields read but not kept, and the list line each entry came from.
+    dropped: list[Line] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
 
 
 def wrong_game(reading: Reading, pack: Pack, builders: list[Pack]) -> str | None:
@@ -144,8 +147,9 @@ def _known(unit: Any) -> dict[str, Any]:
     return found
 
 
-def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]]) -> Placed:
-    """Place a list reading in a roster of the pack (it must build armies)."""
+def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]], owner: str | None = None) -> Placed:
+    """Place a list reading in a roster of the pack (it must build armies); ``owner`` is the
+    player whose army it is, when the phone knows."""
     assert pack.army is not None
     # Muster's own text writes every field of every entry: it reads back as it was, unfilled.
     catalogue = Catalogue(pack, remembered, reading.faction, use_catalogue=reading.format != "muster-text")
@@ -161,21 +165,114 @@ def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]]) -> Pla
         numbered = entries[MAX_ENTRIES:]
         entries = entries[:MAX_ENTRIES]
         unread += [Line(e.pop("_line"), e["name"]) for e in numbered]
-    for entry in entries:
-        entry.pop("_line")
+    lines = [entry.pop("_line") for entry in entries]
     body: dict[str, Any] = {
         "pack": pack.id,
-        "name": _cut(reading.name, MAX_NAME),
+        # A list that names itself keeps its name; else the roster is named after its army.
+        "name": _cut(reading.name or _army_name(reading, owner), MAX_NAME),
+        "player": _cut(owner, MAX_NAME),
         "points_limit": _limit(reading, pack, entries),
         "faction": _cut(reading.faction, MAX_NAME),
         "entries": entries,
     }
     if system == "aos-pitched-battles":
         body["subfaction"] = _cut(reading.subfaction, MAX_NAME)
+        body["triumph"] = _cut(reading.triumph, MAX_NAME)
         body["grand_strategy"] = _strategy(reading, pack, unread)
+    elif reading.subfaction_line is not None:
+        reading.dropped.append(reading.subfaction_line)
     unread.sort(key=lambda line: line.number)
     nearest = {line.number: found for line in unread if (found := catalogue.nearest(line.text))}
-    return Placed(body, unread, nearest)
+    dropped = sorted(reading.dropped, key=lambda line: line.number)
+    return Placed(body, unread, nearest, dropped, lines)
+
+
+def _army_name(reading: Reading, owner: str | None) -> str | None:
+    """A roster's name from its faction and its player: "Ann's Seraphon", or "Seraphon"."""
+    if reading.format == "muster-text":
+        return None  # Muster's own text names its roster, or leaves it unnamed on purpose
+    if reading.faction and owner:
+        return f"{owner}'s {reading.faction}"
+    return reading.faction
+
+
+# What a player can make of a line the reader could not read.
+CHOICES = ("unit", "battalion", "enhancement", "note", "drop")
+
+
+def resolve(placed: Placed, pack: Pack, choices: dict[int, str]) -> Placed:
+    """Apply the player's answer for each unread line: a unit (of the catalogue name picked, or
+    as the line names it), a core battalion, an enhancement or a note of the entry above it, or
+    dropped. Lines without an answer stay unread."""
+    assert pack.army is not None
+    system = pack.army.system
+    entries, lines = placed.roster["entries"], list(placed.lines)
+    unread = []
+    for line in placed.unread:
+        answer = choices.get(line.number, "")
+        what, _, picked = answer.partition(":")
+        if what not in CHOICES or answer == "":
+            unread.append(line)
+            continue
+        if what == "drop":
+            continue
+        name, points = _line_parts(line.text)
+        above = max((i for i, n in enumerate(lines) if n < line.number), default=None)
+        if what in ("enhancement", "note") and above is not None:
+            entry = entries[above]
+            if (
+                what == "enhancement"
+                and system == "aos-pitched-battles"
+                and len(entry.get("enhancements", [])) < 6
+            ):
+                entry["enhancements"] = [*entry.get("enhancements", []), name[:MAX_NAME]]
+            else:
+                notes = "; ".join(n for n in (entry.get("notes", ""), name) if n)
+                entry["notes"] = notes[:MAX_NOTES]
+            continue
+        if what in ("enhancement", "note") or len(entries) >= MAX_ENTRIES:
+            unread.append(line)  # nothing above to hold it, or no room: the player fixes it
+            continue
+        entry = _new_entry(pack, system, what, picked or name, points)
+        at = (above + 1) if above is not None else 0
+        entries.insert(at, entry)
+        lines.insert(at, line.number)
+    return Placed(placed.roster, unread, placed.nearest, placed.dropped, lines)
+
+
+def _line_parts(text: str) -> tuple[str, int]:
+    """A line's name and its points (the last number on it; 0 when it has none)."""
+    rest = _without_points(text.strip().lstrip("-*•– ").strip())
+    digits, number = "", ""
+    for char in reversed(text):
+        if char.isdigit():
+            digits = char + digits
+        elif digits:
+            number = digits
+            break
+    number = number or digits
+    points = int(number) if number and len(number) <= 5 else 0
+    return (rest or text.strip())[:MAX_NAME], points
+
+
+def _new_entry(pack: Pack, system: str, what: str, name: str, points: int) -> dict[str, Any]:
+    listed = pack.unit_catalogue.find(name) if pack.unit_catalogue else None
+    if what == "battalion" and system == "aos-pitched-battles":
+        return {"name": name[:MAX_NAME], "kind": "core-battalion", "points": points}
+    if listed is not None:
+        entry = listed.roster_entry(system)
+        return {**entry, "points": points or entry["points"]}
+    if system == "conquest-first-blood":
+        return {
+            "name": name[:MAX_NAME],
+            "kind": "regiment",
+            "type": "infantry",
+            "points": points,
+            "models": 1,
+        }
+    if system == "old-world":
+        return {"name": name[:MAX_NAME], "points": points}
+    return {"name": name[:MAX_NAME], "kind": "unit", "points": points}
 
 
 def _cut(text: str | None, top: int) -> str | None:

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from app import list_import, rosters
 from app.limits import limited
-from app.rules import army
+from app.rules import army, matching
 from app.rules import catalogue as catalogue_rules
 from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
@@ -275,6 +275,8 @@ def _import_page(pack: Pack, code: int = 200, **context: Any) -> Any:
         "error": None,
         "game": request.values.get("game", ""),
         "player": request.values.get("player", ""),
+        "owner": "",
+        "choices": {},
         **context,
     }
     response = make_response(render_template("roster_import.html", **values), code)
@@ -297,10 +299,24 @@ def _posted_draft(pack: Pack) -> dict[str, Any]:
         "pack": pack.id,
         "game": request.form.get("game", ""),
         "player": request.form.get("player", ""),
+        "owner": clean_text(request.form.get("owner", ""))[: army.MAX_NAME].strip(),
+        "choices": _choices(request.form),
         "upload": carried,
         "file": base64.b64encode(data).decode("ascii") if isinstance(data, bytes) and not carried else "",
         "text": data if isinstance(data, str) else "",
     }
+
+
+def _choices(form: MultiDict[str, str]) -> dict[str, str]:
+    """The player's answer for each unread line: ``as_<line>`` is unit, battalion, enhancement,
+    note, drop, or ``unit:<a catalogue name>``."""
+    out = {}
+    for key, value in form.items():
+        number = whole(key.removeprefix("as_")) if key.startswith("as_") else None
+        what = value.partition(":")[0]
+        if number is not None and what in matching.CHOICES and len(value) <= 80 and len(out) < 200:
+            out[str(number)] = value
+    return out
 
 
 def _draft_input(draft: dict[str, Any]) -> tuple[bytes | str, str]:
@@ -317,7 +333,21 @@ def _read_draft(pack: Pack, draft: dict[str, Any]) -> dict[str, Any] | Problem:
     """Read the draft's list: the work the imports limit counts, so only counted views call it."""
     data, _text = _draft_input(draft)
     remembered = store().rosters.custom_units(pack.id, phone.current_hash())
-    return list_import.preview(packs(), pack.id, data, remembered)
+    choices = {int(k): v for k, v in (draft.get("choices") or {}).items() if str(k).isdigit()}
+    return list_import.preview(
+        packs(), pack.id, data, remembered, choices, draft.get("owner") or _seat_name(draft) or None
+    )
+
+
+def _seat_name(draft: dict[str, Any]) -> str | None:
+    """The name of the player whose seat the list is imported for, when the game says."""
+    game = store().games.get(str(draft.get("game") or "")) if draft.get("game") else None
+    seat = whole(str(draft.get("player", "")))
+    players = game.players if game is not None else []
+    if seat is None or not 0 <= seat < len(players):
+        return None
+    name = players[seat].get("name") if isinstance(players[seat], dict) else None
+    return str(name) if name else None
 
 
 def _to_draft(draft: dict[str, Any], made: dict[str, Any] | Problem, error: str | None = None) -> Any:
@@ -359,6 +389,8 @@ def import_draft(draft_id: str) -> Any:
     _data, text = _draft_input(draft)
     upload = draft.get("upload", "")
     made = draft.get("made")
+    seat["owner"] = draft.get("owner", "")
+    seat["choices"] = draft.get("choices") or {}
     if made is None:
         return _import_page(pack, 422, text=text, upload=upload, error=draft.get("problem", ""), **seat)
     error = draft.get("error")
@@ -414,7 +446,7 @@ def _save_import(game_id: str | None) -> Any:
         return _to_draft(
             draft,
             made,
-            f"Line {first['line']} is still unread: fix it so it reads as a unit, or tick Drop; "
+            f"Line {first['line']} is still unread: say what it is (a unit, a note, ...) or drop it; "
             f"{len(unread)} line{'s' if len(unread) != 1 else ''} left.",
         )
     player = whole(request.form.get("player", ""))

@@ -41,10 +41,17 @@ def test_paste_a_list_fix_a_line_and_save(page: Page, live_server: str, shot) ->
     expect(page.locator("#import-preview .verdict")).to_contain_text("615 / 1000 points")
     shot("import-preview")
 
-    page.get_by_label("Line 14").fill("10 x Saurus Knights (120)")
+    # The line offers the catalogue's nearest names and what else it might be, as buttons.
+    line = page.locator("#unread-14")
+    expect(line.locator(".answer")).to_contain_text(["Saurus Knights"])
+    for answer in ("A unit", "A battalion", "An enhancement", "A note", "Drop it"):
+        expect(line.get_by_text(answer, exact=True)).to_be_visible()
+    line.get_by_text("Saurus Knights", exact=True).click()
     page.get_by_role("button", name="Read the list again").click()
     expect(page.locator(".unread")).to_have_count(0)
     expect(page.locator("#import-preview .verdict")).to_contain_text("735 / 1000 points · valid")
+    # The header's constellation is kept as the subfaction; nothing of the header is dropped.
+    expect(page.locator("#import-preview")).to_contain_text("Seraphon (Koatl's Claw)")
     shot("import-fixed")
 
     page.get_by_role("button", name="Save roster").click()

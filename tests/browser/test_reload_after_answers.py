@@ -32,8 +32,9 @@ def test_the_import_preview_survives_a_reload_with_its_fixes(page: Page, live_se
     _reload(page)
     expect(page.get_by_label("The list as text")).to_have_value(LIST)
     expect(page.locator(".unread")).to_have_count(1)
-    # The player copies the unread line's fix from the other app, reads again, switches away.
-    page.get_by_label("Line 6").fill("Skinks (70)")
+    # The player says what the unread line is (issue 24: buttons, not typing), reads again,
+    # switches away.
+    page.locator("#unread-6").get_by_text("Skinks", exact=True).click()
     page.get_by_role("button", name="Read the list again").click()
     expect(page.locator(".unread")).to_have_count(0)
     expect(page.locator(".import-entries")).to_contain_text("Skinks")
@@ -42,7 +43,8 @@ def test_the_import_preview_survives_a_reload_with_its_fixes(page: Page, live_se
     expect(page.locator(".verdict")).to_contain_text("500 / 1000 points")
     shot("import-preview-reloaded")
     page.get_by_role("button", name="Save roster").click()
-    expect(page.get_by_role("heading", name="Unnamed roster")).to_be_visible()
+    # Named after its faction (issue 24): the list names none.
+    expect(page.get_by_role("heading", name="Seraphon")).to_be_visible()
 
 
 def test_a_refused_new_game_survives_a_reload_with_what_was_typed(page: Page, live_server: str) -> None:

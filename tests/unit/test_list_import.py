@@ -131,11 +131,18 @@ def test_seraphon_app_list_in_detail(packs):
         packs, "aos-ghb-2021", (LISTS / "aos3_warhammer_app_2021_seraphon_valid_1980.txt").read_bytes()
     )
     roster = made["roster"]
+    # The subfaction is the "Subfaction" header's; the "Army Type" is listed as not kept (issue 24).
     assert (roster["name"], roster["faction"], roster["subfaction"]) == (
         "Hammerfest",
         "Seraphon",
-        "Starborne",
+        "Fangs of Sotek",
     )
+    assert roster["triumph"] == "Inspired"
+    assert made["dropped"] == [
+        {"line": 3, "text": "Army Type: Starborne"},
+        {"line": 5, "text": "Battlepack: Pitched Battles"},
+        {"line": 9, "text": "Battle Trait Bonus: First to Battle, Parting Shot"},
+    ]
     assert roster["grand_strategy"] == "prized-sorcery"
     assert names(made, "core-battalion") == [
         "Battle Regiment",

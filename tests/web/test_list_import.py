@@ -30,7 +30,8 @@ def test_json_preview_answers_the_contract_and_stores_nothing(app, client):
     assert response.headers["Cache-Control"] == "no-store"
     body = response.json
     # Issue 33 added "nearest" (the catalogue's names nearest to each unread line).
-    assert set(body) == {"format", "roster", "unread", "verdict", "nearest"}
+    # Issue 24 added "dropped" (the header fields read but not kept).
+    assert set(body) == {"format", "roster", "unread", "verdict", "nearest", "dropped"}
     assert body["format"] == "aos-app"
     assert body["unread"] == [{"line": 4, "text": "- Grand Strategy: Take What’s Theirs"}]
     assert body["nearest"] == {}
@@ -143,8 +144,9 @@ def test_import_screen_fix_a_line_then_save(app, client):
     roster_page = client.get(saved.headers["Location"])
     assert roster_page.status_code == 200
     assert "Saurus Knights" in roster_page.get_data(as_text=True)
-    # The phone holds the new roster's edit token: it is listed as its own.
-    assert "Unnamed roster" in client.get("/rosters").get_data(as_text=True)
+    # The phone holds the new roster's edit token: it is listed as its own, named after its
+    # faction (issue 24: the list names none).
+    assert "Seraphon" in soup(client.get("/rosters")).select_one("main").text
 
 
 def test_import_screen_drops_a_line(app, client):
@@ -253,7 +255,7 @@ def test_imported_rosters_print_every_entry(client):
     roster = client.post(IMPORT, json={"pack": "aos-ghb-2021", "text": seraphon}).json["roster"]
     text = _pdf_text(client, client.post("/api/v1/rosters", json=roster).json["id"])
     assert "FACTION TERRAIN" in text.upper() and "Realmshaper Engine" in text
-    assert "Seraphon (Starborne)" in text
+    assert "Seraphon (Fangs of Sotek)" in text
     from tests.unit.test_list_import import OWB_TEXT
 
     old_world = client.post(IMPORT, json={"pack": "old-world-rosters", "text": OWB_TEXT}).json["roster"]

@@ -72,11 +72,9 @@ STRATEGY_KEYS = {"grand strategy", "grand strategies"}
 NAME_KEYS = {"army name"}
 LIMIT_KEYS = {"points limit"}
 GENERAL_KEYS = {"general"}
-# Header fields a roster has no place for; read and passed over.
+TRIUMPH_KEYS = {"triumph", "triumphs", "triumps"}
+# Header fields a roster has no place for: read, and listed for the player as not kept.
 KNOWN_KEYS = {
-    "triumph",
-    "triumphs",
-    "triumps",
     "battlepack",
     "season of war",
     "mortal realm",
@@ -86,6 +84,8 @@ KNOWN_KEYS = {
     "game type",
     "core battalions",
 }
+# Read and passed over without a word: a block's heading, not a field of the army.
+SILENT_KEYS = {"core battalions"}
 
 # The name runs to the last "(" (the points' own: the rest of the line is anchored), and is
 # stripped after: a name that stopped short of the blanks before "(" would try every split.
@@ -144,8 +144,20 @@ def take_header(reading: Reading, line: Line, key: str, value: str) -> bool:
         reading.faction = value or None
         return True
     if key in SUBFACTION_KEYS:
-        if value and reading.subfaction is None:
-            reading.subfaction = value
+        if not value:
+            return True
+        # The Warhammer app writes "Army Type: Starborne" and then "Subfaction: Fangs of Sotek":
+        # the subfaction is the one Muster keeps, the army type is listed as not kept.
+        weaker = reading.subfaction_key == "army type" and key != "army type"
+        if reading.subfaction is None or weaker:
+            if weaker and reading.subfaction_line is not None:
+                reading.dropped.append(reading.subfaction_line)
+            reading.subfaction, reading.subfaction_key, reading.subfaction_line = value, key, line
+        else:
+            reading.dropped.append(line)
+        return True
+    if key in TRIUMPH_KEYS:
+        reading.triumph = value or None
         return True
     if key in STRATEGY_KEYS:
         reading.grand_strategy = value or None
@@ -161,7 +173,11 @@ def take_header(reading: Reading, line: Line, key: str, value: str) -> bool:
         # A header "General: Name" names the general; it is marked once the units are read.
         reading.general_name = value
         return True
-    return key in KNOWN_KEYS
+    if key in KNOWN_KEYS:
+        if value and key not in SILENT_KEYS:
+            reading.dropped.append(line)
+        return True
+    return False
 
 
 def apply_sub_line(unit: Unit, text: str) -> None:

@@ -72,6 +72,12 @@ class Reading:
     points_limit: int | None = None
     # A general named in the header ("General: Name") rather than on the unit.
     general_name: str | None = None
+    triumph: str | None = None
+    # Header fields read but not kept (a roster has no place for them), listed for the player.
+    dropped: list[Line] = field(default_factory=list)
+    # Which header gave the subfaction: a "Subfaction" header wins over an "Army Type".
+    subfaction_key: str | None = None
+    subfaction_line: Line | None = None
     units: list[Unit] = field(default_factory=list)
     unread: list[Line] = field(default_factory=list)
 

@@ -88,6 +88,7 @@ def _header(reading: Reading, raw: str, line: Line) -> bool:
     for label, attr in (
         ("Faction: ", "faction"),
         ("Subfaction: ", "subfaction"),
+        ("Triumph: ", "triumph"),
         ("Grand strategy: ", "grand_strategy"),
     ):
         if raw.startswith(label):
