@@ -1,7 +1,8 @@
 // Muster's service worker, served at /sw.js (scope /) by app/web/pwa.py, which fills in the
 // version and the app shell. See docs/offline.md.
 //
-// - The app shell (CSS, scripts, htmx, icons, the offline page, the home page) is precached
+// - The app shell (CSS, scripts, htmx, icons, the offline page, the home page, the packs' unit
+//   catalogues at /catalogues/<id>.json) is precached
 //   under a cache named after the release; a new release installs a new worker, which waits
 //   until the player taps "Reload" on the banner the pages show, then deletes the old cache.
 // - Static files: cache first when versioned by content (?v=), else stale-while-revalidate. Pages: network first, and every full page the
@@ -118,7 +119,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin || url.pathname === "/sw.js") return;
   // The API and the club admin's pages are never kept on a phone.
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/admin")) return;
-  if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
+  // The unit catalogues are precached with the shell: kept on the phone like the app itself.
+  if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/catalogues/") || url.pathname === "/manifest.webmanifest") {
     event.respondWith(staticFile(event, url));
   } else if (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html")) {
     event.respondWith(networkFirst(event, url));

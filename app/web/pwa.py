@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, render_template, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, url_for
 from werkzeug.datastructures import MultiDict
 
-from app.web import asset_url
+from app.web import asset_url, packs
 
 bp = Blueprint("pwa", __name__)
 
@@ -46,7 +46,19 @@ def _files(app: Flask) -> list[Path]:
     templates = Path(app.root_path, app.template_folder or "templates")
     paths = [static / name for name in (*SHELL_STATIC, SW_SOURCE)]
     paths += [templates / name for name in SHELL_TEMPLATES]
+    # The unit catalogues are precached too: a new catalogue is a new release for the phones.
+    paths += sorted(Path(app.config["RULEPACKS"], "catalogues").glob("*.yaml"))
     return paths
+
+
+def _catalogues() -> dict[str, Any]:
+    """The installed packs' unit catalogues, by catalogue id (several packs may share one)."""
+    found = {}
+    for pack in packs().values():
+        catalogue = pack.unit_catalogue
+        if catalogue is not None:
+            found.setdefault(catalogue.id, catalogue)
+    return found
 
 
 def version(app: Flask) -> str:
@@ -79,6 +91,8 @@ def service_worker() -> Response:
     source = (Path(app.static_folder or "static") / SW_SOURCE).read_text(encoding="utf-8")
     shell = [asset_url(name) for name in SHELL_STATIC]
     shell += [url_for("pwa.manifest"), url_for("pwa.offline"), url_for("home.index")]
+    # Each catalogue once, at its own address, kept with the app like the packs it serves.
+    shell += [url_for("pwa.catalogue", catalogue_id=c) for c in sorted(_catalogues())]
     body = (
         source.replace('"__VERSION__"', json.dumps(version(app)))
         .replace('"__SHELL__"', json.dumps(shell))
@@ -88,6 +102,15 @@ def service_worker() -> Response:
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     return _no_cache(response)
+
+
+@bp.get("/catalogues/<catalogue_id>.json")
+def catalogue(catalogue_id: str) -> Response:
+    """One unit catalogue, as the API answers it: what the service worker keeps on the phone."""
+    found = _catalogues().get(catalogue_id)
+    if found is None:
+        abort(404, description=f"There is no unit catalogue {catalogue_id!r} on this server.")
+    return _no_cache(jsonify(found.as_dict()))
 
 
 @bp.get("/manifest.webmanifest")

@@ -136,3 +136,43 @@ def test_a_roll_the_rules_refuse_is_answered_with_the_reason(client, fields, err
     assert response.status_code == 422
     assert error in soup(response).select_one("#error").text
     assert Api(client, game).state()["rolls"] == []
+
+
+def test_the_unit_catalogues_are_precached_once_each(app, client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", body).group(1))
+    # Two Age of Sigmar packs share one catalogue, two Old World packs another: each once.
+    assert [u for u in shell if u.startswith("/catalogues/")] == [
+        "/catalogues/aos-3.json",
+        "/catalogues/conquest.json",
+        "/catalogues/old-world.json",
+    ]
+    answer = client.get("/catalogues/aos-3.json")
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-cache"
+    api = client.get("/api/v1/packs/aos-ghb-2021/catalogue").json
+    # The API's answer, less the fields of one pack.
+    assert answer.json == {k: v for k, v in api.items() if k not in ("pack", "pack_season", "pack_note")}
+    assert client.get("/catalogues/chess.json").status_code == 404
+
+
+def test_a_changed_catalogue_is_a_new_release(tmp_path, migrated):
+    import shutil
+
+    from app import create_app
+    from tests.conftest import ROOT
+
+    folder = tmp_path / "rulepacks"
+    shutil.copytree(ROOT / "rulepacks", folder)
+    config = {
+        "DATABASE": str(tmp_path / "m.sqlite"),
+        "RULEPACKS": str(folder),
+        "TESTING": True,
+        "SECRET_KEY": "x",
+    }
+    shutil.copyfile(migrated, tmp_path / "m.sqlite")
+    before = create_app(config).test_client().get("/sw.js").get_data(as_text=True)
+    catalogue = folder / "catalogues" / "conquest.yaml"
+    catalogue.write_text(catalogue.read_text().replace('"points": 90,', '"points": 95,', 1))
+    after = create_app(config).test_client().get("/sw.js").get_data(as_text=True)
+    version = re.compile(r"const VERSION = (\S+);")
+    assert version.search(before).group(1) != version.search(after).group(1)
