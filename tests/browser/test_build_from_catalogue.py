@@ -37,7 +37,7 @@ class Taps:
 
 
 def _add(player: Taps, page: Page, name: str, entries: int) -> None:
-    player.tap(page.locator("#unit-list").get_by_role("button", name=f"Add {name},", exact=False).first)
+    player.tap(page.locator("#unit-list .pick", has=page.locator(".pick-name", has_text=name)).first)
     expect(page.locator(".entry")).to_have_count(entries)
 
 

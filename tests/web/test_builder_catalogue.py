@@ -80,7 +80,7 @@ def test_a_pick_the_catalogue_does_not_hold_is_refused(client) -> None:
 def test_the_search_narrows_the_faction_units(client) -> None:
     url = _new_roster(client)
     listing = soup(client.get(f"{url}/units", query_string={"q": "carnosaur"}, headers=HX))
-    names = [n.contents[0].strip() for n in listing.select(".pick-name")]
+    names = ["".join(n.find_all(string=True, recursive=False)).strip() for n in listing.select(".pick-name")]
     assert names == ["Saurus Oldblood on Carnosaur", "Saurus Scar-Veteran on Carnosaur"]
     # Grouped by role: both are Leaders.
     assert [h.text for h in listing.select(".unit-group")] == ["Leaders"]
