@@ -369,7 +369,9 @@ def test_screens_change_without_reloading_and_back_works(page: Page, live_server
     page.go_back()
     expect(page.get_by_role("heading", name="Hammerfest")).to_be_visible()
     expect(page.get_by_role("heading", name="Share and export")).to_be_visible()
-    expect(page.get_by_role("button", name="Add to roster")).to_be_visible()
+    # The builder's unit search (issue 33: the typed-unit form sits under "A unit not in the list").
+    expect(page.get_by_label("Find a unit")).to_be_visible()
+    expect(page.get_by_text("A unit not in the list")).to_be_visible()
 
     # A PDF link still downloads (it is not swapped into the page).
     page.goto(live_server + "/packs/aos-ghb-2021")
