@@ -97,3 +97,32 @@ def test_an_old_world_unit_grows_a_model_at_a_time(client) -> None:
     page = soup(_post(client, f"{url}/entries/{uid}/bigger", version="2"))
     assert page.select_one(".entry-name").text == "11 × State Troops"
     assert page.select_one('[data-testid="roster-points"]').text == "55"
+
+
+def test_another_army_is_typed_and_the_subfaction_kept(client) -> None:
+    url = _new_roster(client, faction="", faction_other="Lizardmen of Lustria", subfaction="Koatl's Claw")
+    body = client.get(f"{url}/roster.json").json["roster"]
+    assert (body["faction"], body["subfaction"]) == ("Lizardmen of Lustria", "Koatl's Claw")
+    page = soup(client.get(url))
+    # No catalogue faction: the builder asks for a name before it lists anything.
+    assert page.select(".pick") == []
+    assert "Choose the army's faction under Roster details" in page.select_one("#unit-list").text
+    # Typed: any faction's units of that name.
+    found = soup(client.get(f"{url}/units", query_string={"q": "liberators"}, headers=HX))
+    assert [
+        "".join(n.find_all(string=True, recursive=False)).strip() for n in found.select(".pick-name")
+    ] == ["Liberators"]
+
+
+def test_the_new_roster_form_lists_the_catalogue_factions(client) -> None:
+    page = soup(client.get("/rosters/new", query_string={"pack": "aos-ghb-2021"}))
+    options = [o.text for o in page.select("#faction option")]
+    assert options[0] == "Choose a faction" and "Stormcast Eternals" in options and len(options) == 27
+    assert page.select_one("#subfaction") is not None
+    # First Blood lists its catalogue's two factions.
+    first_blood = soup(client.get("/rosters/new", query_string={"pack": "conquest-first-blood"}))
+    assert [o.text for o in first_blood.select("#faction option")] == [
+        "Choose a faction",
+        "Hundred Kingdoms",
+        "Spires",
+    ]
