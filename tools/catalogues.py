@@ -277,15 +277,48 @@ def convert_aos(folder: Path) -> list[dict[str, Any]]:
         for unit in units.values():
             _resolve_conditions(unit, names)
         if units:
-            factions.append(
-                {
-                    "id": _slug(name),
-                    "name": name,
-                    "grand_alliance": file.split(" - ", 1)[0].strip(),
-                    "units": sorted(units.values(), key=lambda u: u["name"].casefold()),
-                }
-            )
+            faction = {
+                "id": _slug(name),
+                "name": name,
+                "grand_alliance": file.split(" - ", 1)[0].strip(),
+            }
+            subfactions = _aos_subfactions(name, data)
+            if subfactions:
+                faction["subfactions"] = subfactions
+            faction["units"] = sorted(units.values(), key=lambda u: u["name"].casefold())
+            factions.append(faction)
     return sorted(factions, key=lambda f: f["name"].casefold())
+
+
+# Groups under an allegiance that are not its subfactions.
+_NOT_SUBFACTIONS = ("rules", "terrain", "army type", "trait", "artefact", "spell", "prayer", "lore")
+_NUMBERED = re.compile(r"^\d{1,2}\)\s*")
+_OPTION = re.compile(r"^\d{1,2}\.\s")
+
+
+def _aos_subfactions(faction: str, data: BattleScribe) -> list[str]:
+    """The faction's subfactions (Stormhosts, Glades, Lodges ...): the options of the groups
+    its allegiance entry ("Allegiance: Stormcast Eternals") holds."""
+    wanted = {f"allegiance: {faction}".casefold(), faction.casefold()}
+    # Several files may hold an entry of that name: every one's groups count.
+    entries = [
+        e
+        for e in data.entries.values()
+        if _tag(e) == "selectionEntry" and e.get("name", "").strip().casefold() in wanted
+    ]
+    out: list[str] = []
+    for child in (c for e in entries for c in _children(e, "selectionEntryGroups", "entryLinks")):
+        group = data.target(child) if _tag(child) == "entryLink" else child
+        if group is None or _tag(group) != "selectionEntryGroup":
+            continue
+        if any(word in group.get("name", "").casefold() for word in _NOT_SUBFACTIONS):
+            continue
+        for option in _children(group, "selectionEntries", "entryLinks"):
+            label = _NUMBERED.sub("", (option.get("name") or "").strip())
+            # "1. Crusading Army" and the like are a subfaction's options (delusions), not one.
+            if label and label not in out and not _OPTION.match(label):
+                out.append(label)
+    return out
 
 
 # --- Conquest ------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ def test_aos_sample_gives_points_models_keywords_roles_and_conditions(tmp_path: 
     assert [(f["id"], f["name"], f["grand_alliance"]) for f in doc["factions"]] == [
         ("lanterns", "Lanterns", "Order")
     ]
+    # The allegiance's groups give the subfactions; its rules are not one.
+    assert doc["factions"][0]["subfactions"] == ["Bright Wick", "Dim Wick"]
     units = _units(doc, "Lanterns")
     # A hidden link and a [LEGENDS] unit are left out.
     assert sorted(units) == ["Lamp Warden", "Moth Riders", "Old Moth", "Wick Guard"]

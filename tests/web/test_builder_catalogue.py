@@ -126,3 +126,11 @@ def test_the_new_roster_form_lists_the_catalogue_factions(client) -> None:
         "Hundred Kingdoms",
         "Spires",
     ]
+
+
+def test_the_faction_subfactions_are_offered(client) -> None:
+    url = _new_roster(client, faction="Stormcast Eternals")
+    offered = [o["value"] for o in soup(client.get(url)).select("#d-subfactions option")]
+    # BSData's Stormhosts at b92ceb9.
+    assert offered[:3] == ["Hammers of Sigmar", "Hallowed Knights", "Celestial Vindicators"]
+    assert len(offered) == 8
