@@ -84,6 +84,7 @@ def test_a_2000_point_list_of_nine_units_in_at_most_30_taps(page: Page, live_ser
     # Every action on an entry is behind its one menu: the general is made there.
     expect(page.get_by_test_id("roster-verdict")).to_have_text("1 problem")
     player.tap(page.get_by_label("Actions: Lord-Imperatant"))
+    shot("builder-entry-menu")
     player.tap(page.get_by_role("button", name="Make general: Lord-Imperatant"))
     expect(page.get_by_test_id("roster-verdict")).to_have_text("Valid")
     expect(page.get_by_test_id("roster-points")).to_have_text("1960")
