@@ -17,7 +17,7 @@ RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-co
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service https test lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
+.PHONY: apt all setup run service https test soak lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
 
 all: test
 
@@ -99,6 +99,12 @@ check-seeds:
 test: system-deps-test $(STAMP) lint check-seeds
 	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet -e '.[test,https]'  # the ACME test runs certbot
 	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder  # two workers, one test file each at a time, in the order tests/conftest.py sets
+
+# The randomised and fault-injecting tests (marked soak) at full size: before a release, or after
+# touching the outbox, the store or the server. `MUSTER_SOAK=1 make test` runs everything at full size.
+soak: system-deps-test $(STAMP)
+	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet -e '.[test,https]'
+	MUSTER_SOAK=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m soak
 
 # Benchmarks also need wrk (the HTTP load generator): installed for bench only.
 bench: system-deps-test $(STAMP)

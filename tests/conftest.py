@@ -6,7 +6,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
+from flask import Flask
 
 from app.rules import log, systems
 from app.rules.game import Setup
@@ -40,6 +42,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (1, KINDS.index(kind) if kind in KINDS else len(KINDS))
 
     items.sort(key=rank)  # stable: each file keeps its tests in order
+
+
+class SharedTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept for the whole test process, across every app a test makes.
+
+    Each web test makes its own app, and each app's Jinja environment would parse and compile
+    every template it renders again; this cache hands it the compiled code instead. Jinja checks
+    each entry against the template's source, so an edited template is compiled anew."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+SHARED_TEMPLATES = SharedTemplates()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every Flask app made in this test process compiles each template once (SharedTemplates)."""
+    make_environment = Flask.create_jinja_environment
+
+    def with_shared_templates(self: Flask) -> Any:
+        environment = make_environment(self)
+        environment.bytecode_cache = SHARED_TEMPLATES
+        return environment
+
+    Flask.create_jinja_environment = with_shared_templates  # type: ignore[method-assign]
 
 
 def replay(pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> Any:

@@ -24,12 +24,15 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
+from tests import soak
 from tests.certs import Authority
 from tests.server.conftest import ServerProcess, free_port
 from tests.server.test_https import https
 from tests.setups import pitched_battle
 
-SECONDS = 30.0 if os.environ.get("MUSTER_SOAK") == "1" else 12.0
+SECONDS = soak.size(12.0, 30.0)
 SLOW_HEADERS, SLOW_BODIES = 64, 16
 TRICKLE = 5.0  # seconds between the slow connections' lines and bytes, as in the issue
 
@@ -84,6 +87,7 @@ def _attack(
     asyncio.run(main())
 
 
+@pytest.mark.soak
 def test_slow_connections_from_one_address_hold_no_other_phone(tmp_path: Path) -> None:
     ca = Authority.make()
     cert, key, _ = ca.issue(tmp_path / "tls")

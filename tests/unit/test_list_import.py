@@ -1,4 +1,4 @@
-"""List import: every real exported list in ../shared/reference/lists/, a hand-made list per format
+"""List import: every real exported list in tests/data/lists/, a hand-made list per format
 and layout, hostile files, and the round trip of Muster's own plain-text export.
 
 The numbers asserted were read off each file by hand: the sum of the points the list prints
@@ -23,7 +23,8 @@ from app.rules.lists import files, read_list
 from app.rules.matching import name_key
 from app.rules.problems import Problem
 
-LISTS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "lists"
+# Real exported lists, kept in the repository (their sources in tests/data/lists/SOURCES.md).
+LISTS = Path(__file__).resolve().parents[1] / "data" / "lists"
 
 
 def imported(
@@ -102,8 +103,11 @@ SAMPLES = [
 ]  # fmt: skip
 
 
-def test_every_reference_list_has_a_row():
-    assert sorted(p.name for p in LISTS.iterdir()) == sorted(row[0] for row in SAMPLES)
+def test_every_reference_list_has_a_row_and_a_source():
+    kept = sorted(p.name for p in LISTS.glob("*.txt"))
+    assert kept == sorted(row[0] for row in SAMPLES)
+    sources = (LISTS / "SOURCES.md").read_text()
+    assert [name for name in kept if f"| {name} |" not in sources] == []
 
 
 @pytest.mark.parametrize(
