@@ -23,7 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # file at a time (``--dist loadfile --no-loadscope-reorder``), the quick files fill the gaps and
 # neither worker is left alone with a long file at the end.
 FIRST = (
+    "tests/browser/test_accessibility.py",
+    "tests/server/test_one_phone.py",
+    "tests/web/test_form_fuzz.py",
+    "tests/browser/test_club_event.py",
     "tests/web/test_openapi.py",
+    "tests/browser/test_seats.py",
+    "tests/web/test_backup.py",
+    "tests/browser/test_club_event_lists.py",
     "tests/server/test_crash.py",
     "tests/browser/test_https_club.py",
     "tests/server/test_slow_phones.py",
@@ -32,7 +39,7 @@ KINDS = ("browser", "server", "web", "unit")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the run: the API fuzz and the crash test, then browser, server, web, unit tests."""
+    """Order the run: the longest files (FIRST), then browser, server, web, unit tests."""
 
     def rank(item: pytest.Item) -> tuple[int, int]:
         path = item.nodeid.split("::")[0]

@@ -1,5 +1,6 @@
-"""Every screen, in the light and the dark theme: axe-core finds nothing serious, and a
-person can look at each one (screenshots in test-artifacts/)."""
+"""Every screen in the light theme, and in the dark theme those with colours of their own
+(tests/unit/test_palette.py checks the dark palette's pairs for the rest): axe-core finds
+nothing serious, and a person can look at each one (screenshots in test-artifacts/)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,11 @@ IMPORTED = (
 )
 
 
+# The dark theme's screens with colours of their own: the score table's current round (a mix of
+# the accent), the dice dialog and its backdrop, the import preview's marked lines, and home.
+DARK_SCREENS = ("home", "game-aos", "game-aos-dice", "roster-import")
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, shot, theme: str) -> None:
     page.add_init_script(path=str(AXE))
@@ -117,6 +123,10 @@ def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, sh
         ("error", lambda: page.goto(live_server + "/games/no-such-game")),
         ("offline", lambda: page.goto(live_server + "/offline")),
     ]
+    if theme == "dark":
+        # The palette's pairs are checked for every screen in tests/unit/test_palette.py; in the
+        # dark theme axe sees the screens that paint more than the palette's surfaces.
+        screens = [(name, show) for name, show in screens if name in DARK_SCREENS]
     found: dict[str, list[str]] = {}
     for name, show in screens:
         show()

@@ -1174,6 +1174,10 @@ def _fuzz_one(app: Flask, world: World, plan: Plan, requests: int, seed: int, ta
         tally.seconds[plan.label] += time.monotonic() - started
 
 
+# Requests of one operation from which at least one 2xx is expected in make test's small run.
+ENOUGH_FOR_2XX = 40
+
+
 @pytest.mark.soak
 def test_fuzz_every_operation_without_a_5xx(app, client, capsys):
     seed = int(os.environ.get("MUSTER_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
@@ -1203,8 +1207,13 @@ def test_fuzz_every_operation_without_a_5xx(app, client, capsys):
         answers = tally.answers[plan.label]
         assert all(code < 500 for code in answers), f"{plan.label}: {dict(answers)} (seed {seed})"
         # An operation met only with 404s was not exercised: each must answer 2xx too, and those
-        # on a game or a roster must mostly name a real one.
-        assert any(200 <= code < 300 for code in answers), f"{plan.label} never answered 2xx: {dict(answers)}"
+        # on a game or a roster must mostly name a real one. At make test's size an operation may
+        # get a dozen requests, too few to expect a valid one by chance (a games import is one
+        # whole game): there test_normal_flows_conform_to_openapi answers 2xx for it.
+        if soak.SOAK or sum(answers.values()) >= ENOUGH_FOR_2XX:
+            assert any(200 <= code < 300 for code in answers), (
+                f"{plan.label} never answered 2xx: {dict(answers)}"
+            )
         if "{game_id}" in plan.key[1] or "{roster_id}" in plan.key[1]:
             assert tally.real[plan.label] * 2 > sum(answers.values()), f"{plan.label}: too few real ids"
 
