@@ -18,8 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import sent, server_events, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import record_turn, sent, server_events, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

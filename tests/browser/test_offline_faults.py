@@ -34,8 +34,7 @@ from playwright.sync_api import Error as PlaywrightError
 from app import create_app
 from tests import soak
 from tests.browser.conftest import serve
-from tests.browser.test_offline import server_events, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import record_turn, server_events, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.soak]

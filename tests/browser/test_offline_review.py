@@ -7,8 +7,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import open_game, sent, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import open_game, record_turn, sent, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

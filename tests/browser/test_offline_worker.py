@@ -20,8 +20,16 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import controlled, kept, open_game, sent, server_events, until
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import (
+    controlled,
+    kept,
+    open_game,
+    record_turn,
+    sent,
+    server_events,
+    start_round,
+    until,
+)
 from tests.setups import live_game, start_live
 
 pytestmark = pytest.mark.browser
