@@ -3,10 +3,13 @@ holds, waiting for the outbox and the service worker, and axe-core."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
@@ -100,6 +103,103 @@ def open_game(page: Page, game: dict) -> None:
     expect(page.locator(".scorebar")).to_be_visible()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     kept(page, page.locator("#game").get_attribute("data-step") or "")
+
+
+# --- answers held back on the server ------------------------------------------------------------
+class HeldAnswers:
+    """Muster's answers to some requests held back until the test lets them go: a slow club
+    Wi-Fi, a hung server, without a fixed wait.
+
+    Requests that ``which(environ)`` picks wait while the answers are held, and at most ``cap``
+    seconds (so a test that fails never leaves the server hanging). ``made_first``: the server
+    makes the answer when asked and only its way back is held (it shows the game as it was);
+    otherwise the request reaches Muster only once let go. The test waits on the server's side
+    for what was asked and answered (threading.Condition), never for a fixed time.
+    """
+
+    def __init__(
+        self, app: Flask, which: Callable[[dict[str, Any]], bool], made_first: bool = False, cap: float = 20.0
+    ) -> None:
+        self.app, self.which, self.made_first, self.cap = app, which, made_first, cap
+        self.plain = app.wsgi_app
+        self.changed = threading.Condition()
+        self.asked = 0  # held requests that arrived
+        self.answered = 0  # held requests whose answer has gone back
+        self.go = threading.Event()
+        self.go.set()
+        app.wsgi_app = self._wsgi  # type: ignore[method-assign]
+
+    def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.go.is_set() or not self.which(environ):
+            return self.plain(environ, start_response)
+        with self.changed:
+            self.asked += 1
+            self.changed.notify_all()
+        try:
+            if self.made_first:
+                body = b"".join(self.plain(environ, start_response))
+                self.go.wait(self.cap)
+                return [body]
+            self.go.wait(self.cap)
+            return self.plain(environ, start_response)
+        finally:
+            with self.changed:
+                self.answered += 1
+                self.changed.notify_all()
+
+    def hold(self) -> None:
+        """Hold the answers to the requests picked from now on."""
+        self.go.clear()
+
+    def release(self) -> None:
+        """Let every held answer go, and the later ones pass."""
+        self.go.set()
+
+    def wait_asked(self, count: int, timeout: float = 15.0) -> None:
+        """Wait until ``count`` requests have been held (in all)."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.asked >= count, timeout), (
+                f"{self.asked} of {count} asked"
+            )
+
+    def wait_answered(self, timeout: float = 15.0) -> None:
+        """Wait until every held request has had its answer sent back."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.answered >= self.asked, timeout), (
+                f"{self.answered} of {self.asked} answered"
+            )
+
+    def restore(self) -> None:
+        """Let everything go and serve as before."""
+        self.release()
+        self.app.wsgi_app = self.plain  # type: ignore[method-assign]
+
+
+def game_page_asked(environ: dict[str, Any]) -> bool:
+    """A GET of a game's page (``/games/<id>``), not of its parts."""
+    path = environ.get("PATH_INFO", "")
+    return environ["REQUEST_METHOD"] == "GET" and path.startswith("/games/") and path.count("/") == 2
+
+
+def page_refresh_asked(environ: dict[str, Any]) -> bool:
+    """The page's own ask for its game (X-Muster-Refresh), not the worker's nor a navigation."""
+    return game_page_asked(environ) and bool(environ.get("HTTP_X_MUSTER_REFRESH"))
+
+
+def count_merges(page: Page) -> None:
+    """From now on ``window.merges`` counts the server's games the page has merged (muster:merged)."""
+    page.evaluate(
+        "() => { window.merges = 0; document.addEventListener('muster:merged', () => window.merges++); }"
+    )
+
+
+def merges(page: Page) -> int:
+    return page.evaluate("window.merges")
+
+
+def merged_after(page: Page, count: int, timeout: float = 15000) -> None:
+    """Wait until the page has merged a game from the server after the first ``count``."""
+    page.wait_for_function("n => window.merges > n", arg=count, timeout=timeout)
 
 
 # --- accessibility ----------------------------------------------------------------------------
