@@ -157,8 +157,7 @@ def test_a_flaky_network_loses_and_repeats_no_entry(
         deadline = time.monotonic() + 20
         while waiting(page):
             assert time.monotonic() < deadline, f"seed {seed}: still waiting; {faults.log}"
-            page.evaluate("MusterOffline.flush()")
-            page.wait_for_timeout(100)
+            page.evaluate("MusterOffline.flush()")  # resolves when that replay has ended
         events = server_events(page, server, game["id"])
         placed = [(e["type"], e["round"], e.get("player")) for e in events]
         assert placed == [
