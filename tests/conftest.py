@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from app.rules import log, systems
 from app.rules.game import Setup
 from app.rules.pack import Pack, load_packs
 from app.rules.systems.turns import scoring
+from tests.engine import Engine
 from tests.setups import pitched_battle_setup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,36 +111,16 @@ def ghb(packs: dict[str, Pack]) -> Pack:
 ANN, BO = 0, 1
 
 
-class Table:
-    """Plays a game through the rules engine, as the server would: check, then append."""
+class Table(Engine):
+    """Plays a Pitched Battles game through the rules engine, as the server would: check, then append."""
 
     def __init__(self, pack: Pack, scenario: str, **kwargs: Any) -> None:
-        self.pack = pack
-        self.setup = pitched_battle_setup(scenario, **kwargs)
-        self.log: list[dict[str, Any]] = []
-
-    @property
-    def game(self) -> scoring.Game:
-        return replay(self.pack, self.setup, self.log)
-
-    def send(self, event: dict[str, Any]) -> str | None:
-        event = {"id": str(uuid.uuid4()), **event}
-        problem = refusal(self.game, event, self.log)
-        if problem is None:
-            self.log.append(event)
-        return problem
+        super().__init__(pack, pitched_battle_setup(scenario, **kwargs))
 
     def ok(self, event: dict[str, Any]) -> scoring.Game:
-        problem = self.send(event)
-        assert problem is None, problem
-        return self.game
+        return self.record(event)
 
-    def refused(self, event: dict[str, Any]) -> str:
-        before = len(self.log)
-        problem = self.send(event)
-        assert problem is not None, f"expected {event} to be refused"
-        assert len(self.log) == before
-        return problem
+    refused = Engine.refuse
 
     # Shorthands for the three kinds of entry.
     def start(self, round_: int, first: int = ANN, **facts: Any) -> scoring.Game:

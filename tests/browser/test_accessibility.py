@@ -4,19 +4,14 @@ nothing serious, and a person can look at each one (screenshots in test-artifact
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import AXE, problems, record_turn, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
 
-# Vendored by `make vendor-axe`, its version in the file name.
-AXE = next((Path(__file__).resolve().parent / "vendor").glob("axe-core-*.min.js"))
-SERIOUS = ("serious", "critical")
 BACKGROUND = {"light": "rgb(244, 241, 234)", "dark": "rgb(20, 23, 28)"}
 
 ROSTER = {
@@ -42,20 +37,6 @@ ROSTER = {
         },
     ],
 }
-
-
-def problems(page: Page) -> list[str]:
-    """Serious and critical axe-core violations on the page, one line each."""
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    found = []
-    for violation in result["violations"]:
-        if violation["impact"] not in SERIOUS:
-            continue
-        for node in violation["nodes"]:
-            found.append(
-                f"{violation['id']} ({violation['impact']}): {node['target']} {node['failureSummary']}"
-            )
-    return found
 
 
 # A pasted list with one line the import cannot read: the preview highlights it.

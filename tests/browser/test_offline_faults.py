@@ -34,8 +34,7 @@ from playwright.sync_api import Error as PlaywrightError
 from app import create_app
 from tests import soak
 from tests.browser.conftest import serve
-from tests.browser.test_offline import server_events, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import record_turn, server_events, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.soak]
@@ -158,8 +157,7 @@ def test_a_flaky_network_loses_and_repeats_no_entry(
         deadline = time.monotonic() + 20
         while waiting(page):
             assert time.monotonic() < deadline, f"seed {seed}: still waiting; {faults.log}"
-            page.evaluate("MusterOffline.flush()")
-            page.wait_for_timeout(100)
+            page.evaluate("MusterOffline.flush()")  # resolves when that replay has ended
         events = server_events(page, server, game["id"])
         placed = [(e["type"], e["round"], e.get("player")) for e in events]
         assert placed == [

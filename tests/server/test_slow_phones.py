@@ -28,8 +28,7 @@ import pytest
 
 from tests import soak
 from tests.certs import Authority
-from tests.server.conftest import ServerProcess, free_port
-from tests.server.test_https import https
+from tests.server.conftest import ServerProcess, free_port, https
 from tests.setups import pitched_battle
 
 SECONDS = soak.size(8.0, 30.0)

@@ -13,10 +13,7 @@ from flask.testing import FlaskClient
 
 from tests.pdfs import pdf_text
 from tests.web.conftest import csrf_token, soup
-
-PASSWORD = "club-night-pw"
-ADMIN = {"Authorization": f"Bearer {PASSWORD}"}
-FB = "conquest-first-blood"
+from tests.web.helpers import ADMIN, EVENTS_PASSWORD, FB, FB_LIST, Organiser
 
 
 @pytest.fixture
@@ -28,23 +25,10 @@ def app(tmp_path) -> Flask:
             "DATABASE": str(tmp_path / "muster.sqlite"),
             "TESTING": True,
             "SECRET_KEY": "test",
-            "ADMIN_PASSWORD": PASSWORD,
+            "ADMIN_PASSWORD": EVENTS_PASSWORD,
             "EVENT_SEED": 7,
         }
     )
-
-
-# A First Blood list of 270 points: its Character Regiment and one regiment.
-FB_LIST = {
-    "pack": FB,
-    "name": "Hold the line",
-    "points_limit": 500,
-    "faction": "Hundred Kingdoms",
-    "entries": [
-        {"name": "Marshal", "kind": "character", "points": 120, "models": 1},
-        {"name": "Men-at-Arms", "kind": "regiment", "type": "infantry", "points": 150, "models": 4},
-    ],
-}
 
 
 def make_event(client: FlaskClient, **extra: Any) -> dict[str, Any]:
@@ -52,26 +36,6 @@ def make_event(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     made = client.post("/api/v1/events", json=body, headers=ADMIN)
     assert made.status_code == 201, made.json
     return made.json
-
-
-class Organiser:
-    """The organiser's API calls for one event."""
-
-    def __init__(self, client: FlaskClient, event: dict[str, Any]) -> None:
-        self.client, self.id = client, event["id"]
-        self.headers = {"X-Organiser-Token": event["organiser_token"]}
-
-    def post(self, path: str, body: Any = None, status: int | None = None) -> Any:
-        answer = self.client.post(f"/api/v1/events/{self.id}{path}", json=body or {}, headers=self.headers)
-        if status is not None:
-            assert answer.status_code == status, answer.json
-        return answer
-
-    def add(self, name: str, club: str | None = None) -> dict[str, Any]:
-        return self.post("/players", {"name": name, "club": club}, 201).json
-
-    def get(self, path: str = "") -> Any:
-        return self.client.get(f"/api/v1/events/{self.id}{path}").json
 
 
 def finish_game(client: FlaskClient, game_id: str, token: str, loser: int) -> None:
@@ -108,7 +72,7 @@ def test_wrong_bearers_are_counted_with_the_login_failures(app):
     assert locked.status_code == 429 and "Too many wrong passwords" in locked.json["error"]
     # The same lockout holds the login form from that address, and spares another address.
     login = guesser.post(
-        "/admin/login", data={"csrf_token": csrf_token(guesser, "/admin"), "password": PASSWORD}
+        "/admin/login", data={"csrf_token": csrf_token(guesser, "/admin"), "password": EVENTS_PASSWORD}
     )
     assert login.status_code == 429
     other = app.test_client()
@@ -522,7 +486,7 @@ def test_the_exports_and_prints(client):
 def test_creating_an_event_on_the_screens_needs_the_admin_login(client):
     assert client.get("/events/new").status_code == 403
     token = csrf_token(client, "/admin")
-    client.post("/admin/login", data={"csrf_token": token, "password": PASSWORD})
+    client.post("/admin/login", data={"csrf_token": token, "password": EVENTS_PASSWORD})
     form = csrf_token(client, "/events/new")
     made = client.post(
         "/events/new",
@@ -542,7 +506,7 @@ def test_creating_an_event_on_the_screens_needs_the_admin_login(client):
 
 
 def test_event_answers_conform_to_openapi(client):
-    from tests.web.test_openapi import Conformance, spec_routes
+    from tests.web.openapi import Conformance, spec_routes
 
     api = Conformance(client)
     made = api.call(

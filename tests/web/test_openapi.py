@@ -25,7 +25,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, Phase, configuration, given, settings
@@ -46,12 +45,11 @@ from app.rules.pack import Pack
 from app.store import Store
 from tests import soak
 from tests.conftest import ROOT
+from tests.list_texts import LISTS
 from tests.setups import NO_STRATEGIES, first_blood, first_blood_game, new_game, pitched_battle
-from tests.unit.test_list_import import LISTS
 from tests.web.conftest import Api
+from tests.web.openapi import HTTP_METHODS, Conformance, load_spec, spec_routes
 
-SPEC_PATH = ROOT / "docs" / "openapi.yaml"
-HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
@@ -61,16 +59,6 @@ def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
     configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
     yield
     configuration.set_hypothesis_home_dir(None)
-
-
-def load_spec() -> dict[str, Any]:
-    """docs/openapi.yaml as a dict."""
-    return yaml.safe_load(SPEC_PATH.read_text())
-
-
-def spec_routes(spec: dict[str, Any]) -> set[tuple[str, str]]:
-    """Every (METHOD, path) the description has."""
-    return {(m.upper(), path) for path, item in spec["paths"].items() for m in item if m in HTTP_METHODS}
 
 
 def app_routes(app: Flask) -> set[tuple[str, str]]:
@@ -106,39 +94,6 @@ def test_openapi_is_a_loadable_description():
         ("POST", "/api/v1/games/{game_id}/rosters"),
         ("PUT", "/api/v1/rosters/{roster_id}"),
     } | {(m, p) for m, p in events if m == "POST"} | {("GET", "/api/v1/events/{event_id}/votes")}
-
-
-# ---------------------------------------------------------------------------------------------
-# Real answers of normal flows validate against the description
-# ---------------------------------------------------------------------------------------------
-class Conformance:
-    """Sends requests through the Flask client and checks each answer against docs/openapi.yaml."""
-
-    def __init__(self, client: FlaskClient) -> None:
-        self.client = client
-        self.spec = load_spec()
-        self.schema = schemathesis.openapi.from_dict(self.spec)
-        self.seen: Counter[tuple[str, str, int]] = Counter()
-
-    def _template(self, method: str, path: str) -> str:
-        paths = {t: item for t, item in self.spec["paths"].items() if method.lower() in item}
-        if path in paths:  # a literal path (games/import) wins over a parameter (games/{game_id})
-            return path
-        for template in paths:
-            if re.fullmatch(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)), path):
-                return template
-        raise AssertionError(f"{method} {path} is not in docs/openapi.yaml")
-
-    def call(self, method: str, path: str, status: int, **kwargs: Any) -> Any:
-        """Send one request; assert its status, that the status is documented and the body conforms."""
-        response = self.client.open(path, method=method, **kwargs)
-        assert response.status_code == status, (method, path, response.status_code, response.get_data(True))
-        template = self._template(method, path)
-        documented = self.spec["paths"][template][method.lower()]["responses"]
-        assert str(status) in documented, f"{method} {template} answers {status}, not in docs/openapi.yaml"
-        self.schema[template][method.upper()].validate_response(response)
-        self.seen[(method, template, status)] += 1
-        return response.json
 
 
 def _uid() -> str:

@@ -605,7 +605,7 @@ def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
 def test_a_pitched_battles_roster_fields_in_a_conquest_unbound_siege(app, client):
     """Conquest Unbound plays to the Pitched Battles army rules: a list built there attaches."""
     roster = client.post("/api/v1/rosters", json=seraphon_roster()).json["id"]
-    from tests.web.test_siege_web import siege as relief_force
+    from tests.web.helpers import siege as relief_force
 
     siege = relief_force(client)
     url = f"/api/v1/games/{siege['id']}/rosters"
@@ -632,7 +632,7 @@ def test_a_pitched_battles_roster_fields_in_a_conquest_unbound_siege(app, client
 
 def test_a_seat_phone_attaches_its_own_players_old_world_roster_from_its_screen(app):
     """A Triumph & Treachery seat offers the Old World rosters its phone made, for its own player."""
-    from tests.web.test_seats import made, phone
+    from tests.web.helpers import made, phone
 
     game = made(app.test_client())
     bo = phone(app, game, 1)

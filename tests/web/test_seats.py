@@ -13,46 +13,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from tests.pdfs import pdf_text
 from tests.web.conftest import csrf_token, form_fields, qr_text_matches, soup
+from tests.web.helpers import body, catalogue_free, made, phone, post, seat
 
 PACK = "tow-triumph-treachery"
-NAMES = ("Ann", "Bo", "Cy")
 # The ploy Ann buys and holds: its id and name must reach nobody else.
 HELD = ("hidden-pitfalls", "Hidden Pitfalls")
 # A ploy Bo buys, then plays: once played, everyone sees it.
 PLAYED = ("caltrops", "Caltrops")
-
-
-def body(players: tuple[str, ...] = NAMES, scenario: str = "altar-of-the-gods") -> dict[str, Any]:
-    """A Triumph & Treachery game's set-up as the API takes it."""
-    return {
-        "pack": PACK,
-        "scenario": scenario,
-        "points_limit": 2000,
-        "players": [{"name": name} for name in players],
-    }
-
-
-def made(client: FlaskClient, players: tuple[str, ...] = NAMES) -> dict[str, Any]:
-    answer = client.post("/api/v1/games", json=body(players))
-    assert answer.status_code == 201, answer.json
-    return {**answer.json, "creator": client}
-
-
-def post(client: FlaskClient, game: dict[str, Any], event: dict[str, Any], **headers: str) -> Any:
-    """Record one event through the API with the headers given (edit= / seat=)."""
-    sent = {}
-    if "edit" in headers:
-        sent["X-Edit-Token"] = headers["edit"]
-    if "seat" in headers:
-        sent["X-Seat-Token"] = headers["seat"]
-    return client.post(
-        f"/api/v1/games/{game['id']}/events", json={"id": str(uuid.uuid4()), **event}, headers=sent
-    )
-
-
-def seat(game: dict[str, Any], player: int) -> str:
-    return game["seats"][player]["token"]
 
 
 def bought(client: FlaskClient) -> dict[str, Any]:
@@ -64,31 +33,6 @@ def bought(client: FlaskClient) -> dict[str, Any]:
     answer = post(client, game, {"type": "buy", "round": 1, "player": 0, "ploy": HELD[0]}, seat=seat(game, 0))
     assert answer.status_code == 201, answer.json
     return game
-
-
-def phone(app: Flask, game: dict[str, Any], who: str | int | None) -> FlaskClient:
-    """A phone: the table's (the phone that made the game, ``"table"``, with the join link's
-    cookie too), another phone that joined by the join link (``"joined"``), a seat's (by its
-    link) or a watcher's."""
-    client = game["creator"] if who == "table" else app.test_client()
-    if who in ("table", "joined"):
-        assert client.get(f"/games/{game['id']}/join/{game['edit_token']}").status_code == 303
-    elif who is not None:
-        link = game["seats"][who]["url"].split("localhost", 1)[1]
-        assert client.get(link).status_code == 303
-    return client
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
-
-
-def catalogue_free(html: bytes) -> str:
-    """A page's text with the pack's list of ploys to buy (public, on every seat) taken out."""
-    page = soup_of(html)
-    for listed in page.select("[data-catalogue]"):
-        listed.decompose()
-    return str(page)
 
 
 def soup_of(html: bytes) -> Any:

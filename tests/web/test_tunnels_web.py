@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.pdfs import pdf_text
 from tests.web.conftest import form_fields, soup
-from tests.web.test_seats import pdf_text, phone, post, seat
+from tests.web.helpers import phone, post, seat
 
 PACK = "aos-conquest-unbound"
 HTMX = {"HX-Request": "true"}
