@@ -619,8 +619,9 @@ def attach(game_id: str) -> Any:
     fragment = wants_fragment()
     if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
-    message = problem.message if problem else None
-    context = _view(loaded_game(game_id, row), token, error=message, seat=access.seat)
+    loaded = loaded_game(game_id, row)
+    message = in_player_words(loaded, problem.message) if problem else None
+    context = _view(loaded, token, error=message, seat=access.seat)
     template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), 422 if problem else 200)
     return refused(shaped(response, "Cookie"), message)
