@@ -90,7 +90,86 @@
     mirrorNames(root);
   }
 
+  // --- after an entry: the screen moves to what comes next, and Undo asks before taking back
+  // another phone's entry. The entries this phone made are remembered by their ids (made in
+  // the form), so a reload or another tab of this phone still knows them.
+  var MINE = "muster-mine";
+  var awaited = null;
+  function mine() {
+    try { return JSON.parse(localStorage.getItem(MINE) || "[]"); } catch (e) { return []; }
+  }
+  function remember(id) {
+    var ids = mine().filter(function (x) { return x !== id; });
+    ids.push(id);
+    try { localStorage.setItem(MINE, JSON.stringify(ids.slice(-300))); } catch (e) { /* private mode */ }
+  }
+  function entryId(form) {
+    var field = form.querySelector('input[type="hidden"][name="id"]');
+    var kind = form.querySelector('input[type="hidden"][name="type"]');
+    return field && kind && form.closest("#game") ? field.value : null;
+  }
+  function askFirst(form, submitter) {
+    var box = form.querySelector(".undo-ask");
+    if (box) { box.querySelector("button").focus(); return; }
+    box = document.createElement("div");
+    box.className = "undo-ask";
+    box.setAttribute("role", "group");
+    var p = document.createElement("p");
+    p.textContent = "Another phone recorded this entry. Take it back for everyone?";
+    var yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "primary";
+    yes.textContent = "Yes, undo it";
+    var no = document.createElement("button");
+    no.type = "button";
+    no.className = "secondary";
+    no.textContent = "Keep it";
+    yes.addEventListener("click", function () {
+      form.dataset.asked = "1";
+      box.remove();
+      if (form.requestSubmit) form.requestSubmit(submitter && submitter.isConnected ? submitter : undefined);
+      else form.submit();
+    });
+    no.addEventListener("click", function () {
+      box.remove();
+      if (submitter) submitter.focus();
+    });
+    box.append(p, yes, no);
+    form.append(box);
+    yes.focus();
+  }
+  window.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      var id = form && form.matches && entryId(form);
+      if (!id) return;
+      if (form.hasAttribute("data-undo") && form.dataset.asked !== "1") {
+        var of = form.dataset.undoOf;
+        if (of && mine().indexOf(of) < 0) {
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          askFirst(form, event.submitter);
+          return;
+        }
+      }
+      remember(id);
+      awaited = id;
+    },
+    true
+  );
+  // The answer is on screen (an htmx swap, or the offline layer's): show the line saying what
+  // was recorded, with the next step under it.
+  function showNext() {
+    var line = document.getElementById("last-entry");
+    if (!awaited || !line || line.dataset.event !== awaited) return;
+    awaited = null;
+    line.scrollIntoView({ block: "start" });
+  }
+
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  document.addEventListener("htmx:after:swap", showNext);
+  document.addEventListener("muster:enhance", showNext);
   document.addEventListener("htmx:after:swap", function () { enhance(document); });
   // offline.js shows a step rendered ahead (a <template>) without a swap.
   document.addEventListener("muster:enhance", function () { enhance(document); });

@@ -7,12 +7,22 @@ import random
 import uuid
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.datastructures import MultiDict
 
 from app import clocks, games, terrain_sets
 from app.limits import limited
-from app.rules import dice, log, seizing
+from app.rules import dice, entry_words, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.store import GameRow
@@ -360,8 +370,26 @@ def _view(
         else None,
         "next_steps": loaded.system.next_steps(state),
         "clock": clocks.strip(store(), loaded.row, token is not None),
+        "last_entry": said_last(loaded),
         **web.view(loaded, draft, seat),
     }
+
+
+# The last entry's words need the game replayed without it: kept per game and length of log,
+# as every phone following a table asks for the same page after each entry.
+_SAID_KEPT = 256
+
+
+def said_last(loaded: games.Loaded) -> entry_words.LastEntry:
+    """The line about the game's latest entry and the Undo of its last entry in force."""
+    kept = current_app.extensions.setdefault("muster_last_entries", {})
+    key = (loaded.row.id, len(loaded.log), loaded.log[-1].get("id") if loaded.log else None)
+    if key not in kept:
+        if len(kept) >= _SAID_KEPT:
+            kept.pop(next(iter(kept)))
+        names = [p.name for p in loaded.setup.players]
+        kept[key] = entry_words.last_entry(loaded.system, loaded.pack, loaded.state, loaded.log, names)
+    return kept[key]
 
 
 def is_table(game_id: str, token: str | None) -> bool:
