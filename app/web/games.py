@@ -369,7 +369,7 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
-        "clock": clocks.strip(store(), loaded.row, token is not None),
+        "clock": clocks.strip(store(), loaded.row, token is not None or seat is not None),
         "last_entry": said_last(loaded),
         **web.view(loaded, draft, seat),
     }

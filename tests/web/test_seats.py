@@ -571,3 +571,22 @@ def test_convergence_contingents_are_checked_against_the_attached_roster(client)
     # Bo has no roster attached: counted by hand, nothing to check them against.
     counted = {"type": "contingents", "player": 1, "vanguard": 3, "reinforcements": 2}
     assert post(client, game, counted, seat=seat(game, 1)).status_code == 201
+
+
+def test_a_seat_phone_starts_the_game_clock(app):
+    """Issue 24 item 8: a seat's phone has the clock's buttons and its tap counts; a watcher has none."""
+    game = made(app.test_client())
+    ann = phone(app, game, 0)
+    page = soup(ann.get(f"/games/{game['id']}"))
+    strip = page.select_one("#clock")
+    assert "clock-idle" in strip["class"]
+    form = strip.select_one('form[data-clock-player="0"]')
+    fields = {i["name"]: i.get("value", "") for i in form.select("input[name]")}
+    answer = ann.post(form["action"], data=fields, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    running = soup(answer).select_one("#clock")
+    assert running["data-running"] == "0" and "clock-idle" not in running["class"]
+    watcher = phone(app, game, None)
+    assert not soup(watcher.get(f"/games/{game['id']}")).select("#clock form.clock-tap")
+    fields["csrf_token"] = csrf_token(watcher, "/games/new")
+    assert watcher.post(form["action"], data=fields).status_code == 403
