@@ -84,7 +84,25 @@
     });
   }
 
+  // A ploy's effect shows under the list as soon as it is chosen, before it is bought.
+  function showEffects(root) {
+    root.querySelectorAll("[data-effect-of]").forEach(function (line) {
+      var select = root.querySelector("#" + CSS.escape(line.dataset.effectOf));
+      if (!select || select.dataset.effects) return;
+      select.dataset.effects = "1";
+      function show() {
+        var option = select.options[select.selectedIndex];
+        var summary = option && option.value ? option.dataset.summary : "";
+        line.textContent = summary ? option.textContent.replace(/\s*\(.*$/, "") + ": " + summary : "";
+        line.hidden = !summary;
+      }
+      select.addEventListener("change", show);
+      show();
+    });
+  }
+
   function enhance(root) {
+    showEffects(root);
     upgradeControls(root);
     linkTacticBonus(root);
     mirrorNames(root);
@@ -108,22 +126,22 @@
     var kind = form.querySelector('input[type="hidden"][name="type"]');
     return field && kind && form.closest("#game") ? field.value : null;
   }
-  function askFirst(form, submitter) {
-    var box = form.querySelector(".undo-ask");
-    if (box) { box.querySelector("button").focus(); return; }
+  function askFirst(form, submitter, question, yesLabel, noLabel) {
+    var box = form.asking;
+    if (box && box.isConnected) { box.querySelector("button").focus(); return; }
     box = document.createElement("div");
     box.className = "undo-ask";
     box.setAttribute("role", "group");
     var p = document.createElement("p");
-    p.textContent = "Another phone recorded this entry. Take it back for everyone?";
+    p.textContent = question;
     var yes = document.createElement("button");
     yes.type = "button";
     yes.className = "primary";
-    yes.textContent = "Yes, undo it";
+    yes.textContent = yesLabel;
     var no = document.createElement("button");
     no.type = "button";
     no.className = "secondary";
-    no.textContent = "Keep it";
+    no.textContent = noLabel;
     yes.addEventListener("click", function () {
       form.dataset.asked = "1";
       box.remove();
@@ -135,7 +153,11 @@
       if (submitter) submitter.focus();
     });
     box.append(p, yes, no);
-    form.append(box);
+    // Under the pair of buttons the form shares (Play and Discard), else inside the form.
+    var pair = form.closest(".pair");
+    if (pair) pair.after(box);
+    else form.append(box);
+    form.asking = box;
     yes.focus();
   }
   window.addEventListener(
@@ -144,12 +166,18 @@
       var form = event.target;
       var id = form && form.matches && entryId(form);
       if (!id) return;
-      if (form.hasAttribute("data-undo") && form.dataset.asked !== "1") {
+      if (form.dataset.asked !== "1") {
         var of = form.dataset.undoOf;
-        if (of && mine().indexOf(of) < 0) {
+        var ask = null;
+        if (form.hasAttribute("data-undo") && of && mine().indexOf(of) < 0) {
+          ask = ["Another phone recorded this entry. Take it back for everyone?", "Yes, undo it", "Keep it"];
+        } else if (form.dataset.ask) {
+          ask = [form.dataset.ask, form.dataset.askYes || "Yes", form.dataset.askNo || "No"];
+        }
+        if (ask) {
           event.preventDefault();
           event.stopImmediatePropagation();
-          askFirst(form, event.submitter);
+          askFirst(form, event.submitter, ask[0], ask[1], ask[2]);
           return;
         }
       }
