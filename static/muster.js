@@ -101,7 +101,76 @@
     });
   }
 
+  // The invite panel of a new game: Copy and Share send the join link, fetched from Muster
+  // (the page never holds it, docs/offline.md); the panel closes once another phone joined.
+  function invitePanel(root) {
+    var panel = root.querySelector("#invite");
+    if (!panel || panel.dataset.ready) return;
+    panel.dataset.ready = "1";
+    var said = panel.querySelector("[data-invite-said]");
+    var link = null;
+    fetch(panel.dataset.link, { credentials: "same-origin", cache: "no-store", headers: { "HX-Request": "true" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        var input = html ? new DOMParser().parseFromString(html, "text/html").querySelector("input.copy") : null;
+        link = input ? input.value : null;
+      })
+      .catch(function () {});
+    function shown() {
+      // Without a clipboard (a plain http address) the link shows, selected, to copy by hand.
+      var box = panel.querySelector("[data-invite-link]");
+      box.replaceChildren();
+      var input = document.createElement("input");
+      input.className = "copy";
+      input.readOnly = true;
+      input.value = link;
+      input.setAttribute("aria-label", "Join link");
+      box.append(input);
+      box.hidden = false;
+      input.select();
+    }
+    var copy = panel.querySelector('[data-invite="copy"]');
+    copy.addEventListener("click", function () {
+      if (!link) { said.textContent = "The link is not here yet: try again in a moment."; return; }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(link).then(
+          function () { said.textContent = "Link copied: paste it in a message to the other player."; },
+          function () { shown(); said.textContent = "Copy the link below."; }
+        );
+      } else {
+        shown();
+        said.textContent = "Copy the link below.";
+      }
+    });
+    var share = panel.querySelector('[data-invite="share"]');
+    if (navigator.share) {
+      share.hidden = false;
+      share.addEventListener("click", function () {
+        if (!link) { said.textContent = "The link is not here yet: try again in a moment."; return; }
+        navigator.share({ title: document.title, text: "Join my game on Muster", url: link }).catch(function () {});
+      });
+    }
+    var asking = setInterval(function () {
+      if (!panel.isConnected) { clearInterval(asking); return; }
+      if (document.visibilityState !== "visible" || !navigator.onLine) return;
+      fetch(panel.dataset.version, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (answer) {
+          if (!answer || !answer.joined || !panel.isConnected) return;
+          clearInterval(asking);
+          var note = document.createElement("p");
+          note.className = "notice";
+          note.setAttribute("role", "status");
+          note.id = "invite";
+          note.textContent = "The other phone has joined: it can record in this game now.";
+          panel.replaceWith(note);
+        })
+        .catch(function () {});
+    }, 3000);
+  }
+
   function enhance(root) {
+    invitePanel(root);
     showEffects(root);
     upgradeControls(root);
     linkTacticBonus(root);

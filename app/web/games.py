@@ -434,6 +434,10 @@ def show(game_id: str) -> Any:
     context["watch_url"] = url_for("games.show", game_id=game_id, _external=True)
     if token:
         context["join_link"] = url_for("games.join_link", game_id=game_id)
+        # A new game opens inviting the other player's phone, until one has joined; a game with
+        # seats invites by its seats' codes instead.
+        context["invite"] = not loaded.system.seated and not store().games.joined(game_id)
+    context["welcome"] = request.args.get("joined") == "1" and context["can_edit"]
     response = shaped(make_response(render_template("game.html", **context)), "Cookie")
     # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
     # other game page carries none (the join link is fetched when shown) and is kept offline.
@@ -467,7 +471,8 @@ def version(game_id: str) -> Any:
     length = store().games.log_length(game_id)
     if length is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
-    return no_store(jsonify({"version": length}))
+    # ``joined``: a second phone opened the join link (the first phone's invite panel closes).
+    return no_store(jsonify({"version": length, "joined": store().games.joined(game_id)}))
 
 
 @bp.get("/games/<game_id>/held")
@@ -567,7 +572,7 @@ def take_seat(game_id: str, token: str) -> Any:
             403, description="This seat link is not valid for the game; ask the table for your seat's code."
         )
     store().games.seats.take(game_id, player)  # the table stops showing it
-    response = redirect(url_for("games.show", game_id=game_id), code=303)
+    response = redirect(url_for("games.show", game_id=game_id, joined=1), code=303)
     return no_store(
         phone_games.remember(_with_token(response, game_id, token, _seat_cookie(game_id)), game_id)
     )
@@ -594,7 +599,10 @@ def join(game_id: str, token: str) -> Any:
         abort(404, description="There is no such game.")
     if not store().games.token_ok(game_id, token):
         abort(403, description="This join link is not valid for the game; ask for a new one.")
-    response = redirect(url_for("games.show", game_id=game_id), code=303)
+    if edit_token(game_id) is None:  # another phone than the one that holds the game already
+        store().games.mark_joined(game_id)
+    # The phone is told it can record now (the game screen says so once).
+    response = redirect(url_for("games.show", game_id=game_id, joined=1), code=303)
     return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
 
 

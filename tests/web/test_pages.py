@@ -55,12 +55,28 @@ def test_new_game_form_creates_the_game_and_hands_over_the_edit_token(client):
     # Player 2 (Bo) was chosen as attacker.
     assert "ATT" in page.select(".score-name")[1].text
     assert page.select_one("#round-form h2").text == "Battle round 1 begins"
-    # The join link is fetched when shown (the page a phone keeps carries no token).
-    shown = client.get(page.select_one(".share .token-link")["hx-get"], headers={"HX-Request": "true"})
+    # A new game opens inviting the other phone. The join link is fetched when shown (the page a
+    # phone keeps carries no token).
+    invite = page.select_one("#invite")
+    assert invite.select_one("h2").text == "Invite the other player"
+    assert invite.select_one("[data-invite=copy]").text == "Copy the link"
+    shown = client.get(invite["data-link"], headers={"HX-Request": "true"})
     join = soup(shown).select_one('input[aria-label="Join link"]')["value"]
-    assert qr_text_matches(client, page.select_one(".share img.qr")["src"], join)
+    assert join not in str(page)
+    assert qr_text_matches(client, invite.select_one("img.qr")["src"], join)
     # Only a phone that records in the game is shown how to join it.
-    assert client.application.test_client().get(page.select_one(".share img.qr")["src"]).status_code == 403
+    other = client.application.test_client()
+    assert other.get(invite.select_one("img.qr")["src"]).status_code == 403
+    assert client.get(invite["data-version"]).json["joined"] is False
+    # The other phone joins: it is told it can record, and the invitation gives way to the
+    # usual "score on a second phone".
+    joined = other.get(join)
+    assert joined.status_code == 303 and joined.headers["Location"].endswith("?joined=1")
+    welcome = soup(other.get(joined.headers["Location"])).select_one("#welcome")
+    assert welcome.text == "This phone can now record in this game."
+    assert client.get(invite["data-version"]).json["joined"] is True
+    page = soup(client.get(game_url))
+    assert page.select_one("#invite") is None and page.select_one(".share .token-link")["hx-get"]
 
 
 def test_new_game_form_refusal_keeps_what_was_typed(client):
