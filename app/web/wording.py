@@ -48,7 +48,10 @@ _PLAYER_INDEX = re.compile(
 )
 _NULL = re.compile(r",? or null(?: for nobody)?(?=\.|$)")
 _IDS = (
-    ("the id of the last entry still in force: ", ""),
+    (
+        "event must be the id of the last entry still in force: only the last entry can be undone.",
+        "Only the last entry can be undone, and it has changed: the screen now shows it.",
+    ),
     ("the id of a player of this event", "a player of this event"),
     ("the two player ids to swap", "the two players to swap"),
     ("each objective's id to", "each objective to"),

@@ -442,3 +442,30 @@ def test_battleplan_roll_is_kept_in_the_new_games_log(client):
     form["scenario"] = next(s for s in ("savage-gains", "the-vice") if s != form["scenario"])
     game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
+
+
+def test_the_entry_line_and_undo_name_the_last_entry(client):
+    """Issue 24 items 3 and 4: the game screen says what the last entry did, its Undo names the
+    entry it takes back, and an Undo made stale by another phone's entry is refused in words."""
+    game = new_game(client)
+    client.get(game["join_url"])
+    api = Api(client, game)
+    api.ok({"type": "battle_round", "round": 1, "first": 1})
+    api.ok({"type": "turn", "round": 1, "player": 1, "control": {"defender-border": 1}})
+    page = soup(client.get(f"/games/{game['id']}"))
+    assert page.select_one("[data-testid=last-entry]").text == "Bo's turn recorded: +1 VP"
+    assert page.select_one("#last-entry .undo-form button").text == "Undo Bo's turn, round 1 (1 VP)"
+    action, data = form_fields(client.get(f"/games/{game['id']}"), "#last-entry .undo-form")
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {}})  # another phone records
+    stale = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert stale.status_code == 422
+    assert soup(stale).select_one("#error").text == (
+        "Only the last entry can be undone, and it has changed: the screen now shows it."
+    )
+    assert soup(stale).select_one("#last-entry .undo-form button").text == "Undo Ann's turn, round 1"
+    done = client.post(
+        action,
+        data={**data, "event": soup(stale).select_one("#last-entry [name=event]")["value"]},
+        headers={"HX-Request": "true"},
+    )
+    assert soup(done).select_one("[data-testid=last-entry]").text == "Undone: Ann's turn, round 1"
