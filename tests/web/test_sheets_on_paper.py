@@ -116,6 +116,7 @@ def test_triumph_and_treachery_sheets_write_names_not_p1(client: FlaskClient) ->
     game = client.post("/api/v1/games", json=body).json
     filled = pdf_text(client.get(f"/games/{game['id']}/scoresheet.pdf?paper=a4").data)
     assert "Ann VP" in filled and "Cara VP" in filled and "P1" not in filled
+    assert game["id"] not in filled  # no id on paper (issue 24 item 6)
     blank = pdf_text(
         client.get("/packs/tow-triumph-treachery/scenarios/altar-of-the-gods/scoresheet.pdf").data
     )
