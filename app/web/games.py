@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import uuid
@@ -386,7 +387,9 @@ def said_last(loaded: games.Loaded) -> entry_words.LastEntry:
     key = (loaded.row.id, len(loaded.log), loaded.log[-1].get("id") if loaded.log else None)
     if key not in kept:
         if len(kept) >= _SAID_KEPT:
-            kept.pop(next(iter(kept)))
+            # Another request thread may be trimming too: whichever wins, the dict stays small.
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                kept.pop(next(iter(kept)))
         names = [p.name for p in loaded.setup.players]
         kept[key] = entry_words.last_entry(loaded.system, loaded.pack, loaded.state, loaded.log, names)
     return kept[key]
