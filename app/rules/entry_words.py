@@ -51,8 +51,25 @@ def _ploy(pack: Pack, ploy_id: Any) -> str:
     return found.name if found else "a ploy"
 
 
+# What the other kinds of entry are called at the table (a kind not listed: its name in words).
+_KINDS = {
+    "siege_tactic": "siege tactic",
+    "tunnel_party": "tunnelling party",
+    "relief_roll": "relief force roll",
+    "relief_edge": "relief force's edge",
+    "batter": "battering",
+    "starve": "starving",
+    "tame": "taming of the beast",
+    "denizen": "denizen roll",
+    "denizen_attack": "attack on the denizen",
+    "battle_result": "battle result",
+    "unstable": "unstable tunnel roll",
+    "repick": "new pick",
+}
+
+
 def _words(kind: str) -> str:
-    return kind.replace("_", " ")
+    return _KINDS.get(kind, kind.replace("_", " "))
 
 
 def said(event: dict[str, Any], names: Sequence[str], pack: Pack) -> Said:
@@ -120,8 +137,8 @@ def said(event: dict[str, Any], names: Sequence[str], pack: Pack) -> Said:
         if who:
             return Said(f"{who}'s end of the battle", f"{who}'s end of the battle recorded", player)
         return Said("the end of the battle", "The end of the battle recorded", None)
-    noun = f"{own}{_words(kind)}{in_round}"
-    return Said(noun, f"{noun[:1].upper()}{noun[1:]} recorded", player)
+    base = f"{own}{_words(kind)}"
+    return Said(base + in_round, f"{base[:1].upper()}{base[1:]} recorded", player)
 
 
 def _gain(before: Callable[[int], int], after: Callable[[int], int], count: int) -> list[int]:
