@@ -264,7 +264,14 @@
     line.scrollIntoView({ block: "start" });
   }
 
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  // The notice that this phone can now record shows once: a reload of the game does not repeat it.
+  function forgetWelcome() {
+    if (!document.getElementById("welcome") || !/[?&]joined=1/.test(location.search)) return;
+    var query = location.search.replace(/([?&])joined=1(&|$)/, "$1").replace(/[?&]$/, "");
+    history.replaceState(history.state, "", location.pathname + query + location.hash);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { forgetWelcome(); enhance(document); });
   document.addEventListener("htmx:after:swap", showNext);
   document.addEventListener("muster:enhance", showNext);
   document.addEventListener("htmx:after:swap", function () { enhance(document); });

@@ -50,6 +50,7 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     # Bo opens it: his phone is told it can record; Ann's panel closes by itself.
     bo.goto(link)
     expect(bo.locator("#welcome")).to_have_text("This phone can now record in this game.")
+    assert "joined" not in bo.url  # said once: a reload does not say it again
     expect(bo.locator("#round-form")).to_be_visible()
     bo.screenshot(path=str(ARTIFACTS / "invite-joined.png"))
     expect(ann.locator("#invite")).to_have_text("The other phone has joined: it can record in this game now.")
