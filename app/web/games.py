@@ -661,6 +661,11 @@ def attach(game_id: str) -> Any:
     loaded = loaded_game(game_id, row)
     message = in_player_words(loaded, problem.message) if problem else None
     context = _view(loaded, token, error=message, seat=access.seat)
+    if problem is None:
+        # The tap is answered in one line, where the army now shows.
+        army = context["armies"].get(number(player)) or {}
+        name = context["game"].setup.players[number(player)].name
+        context["attached"] = f"{name}'s army: {army.get('name') or 'the roster'}, attached."
     template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), 422 if problem else 200)
     return refused(shaped(response, "Cookie"), message)
