@@ -195,31 +195,43 @@
     var kind = form.querySelector('input[type="hidden"][name="type"]');
     return field && kind && form.closest("#game") ? field.value : null;
   }
-  function askFirst(form, submitter, question, yesLabel, noLabel) {
+  // The question asked before a form is sent, in the page under the form's buttons. When the
+  // game follows another phone (the screen is swapped), it is asked again of the same form in
+  // the new screen, if that form is still offered. ``ask``: [question, yes, no].
+  var pending = null;
+  function placeOf(form) {
+    if (form.dataset.undoOf) return 'form[data-undo-of="' + CSS.escape(form.dataset.undoOf) + '"]';
+    if (form.dataset.once) return 'form[data-once="' + CSS.escape(form.dataset.once) + '"]';
+    return null;
+  }
+  function askFirst(form, ask) {
     var box = form.asking;
     if (box && box.isConnected) { box.querySelector("button").focus(); return; }
     box = document.createElement("div");
     box.className = "undo-ask";
     box.setAttribute("role", "group");
     var p = document.createElement("p");
-    p.textContent = question;
+    p.textContent = ask[0];
     var yes = document.createElement("button");
     yes.type = "button";
     yes.className = "primary";
-    yes.textContent = yesLabel;
+    yes.textContent = ask[1];
     var no = document.createElement("button");
     no.type = "button";
     no.className = "secondary";
-    no.textContent = noLabel;
+    no.textContent = ask[2];
     yes.addEventListener("click", function () {
+      pending = null;
       form.dataset.asked = "1";
       box.remove();
-      if (form.requestSubmit) form.requestSubmit(submitter && submitter.isConnected ? submitter : undefined);
+      if (form.requestSubmit) form.requestSubmit();
       else form.submit();
     });
     no.addEventListener("click", function () {
+      pending = null;
       box.remove();
-      if (submitter) submitter.focus();
+      var button = form.querySelector("button[type=submit]");
+      if (button) button.focus();
     });
     box.append(p, yes, no);
     // Under the pair of buttons the form shares (Play and Discard), else inside the form.
@@ -227,7 +239,15 @@
     if (pair) pair.after(box);
     else form.append(box);
     form.asking = box;
+    var place = placeOf(form);
+    pending = place ? { place: place, ask: ask } : null;
     yes.focus();
+  }
+  function askAgain() {
+    if (!pending) return;
+    var form = document.querySelector(pending.place);
+    if (!form) { pending = null; return; }
+    if (!form.asking || !form.asking.isConnected) askFirst(form, pending.ask);
   }
   window.addEventListener(
     "submit",
@@ -246,7 +266,7 @@
         if (ask) {
           event.preventDefault();
           event.stopImmediatePropagation();
-          askFirst(form, event.submitter, ask[0], ask[1], ask[2]);
+          askFirst(form, ask);
           return;
         }
       }
@@ -273,6 +293,8 @@
 
   document.addEventListener("DOMContentLoaded", function () { forgetWelcome(); enhance(document); });
   document.addEventListener("htmx:after:swap", showNext);
+  document.addEventListener("htmx:after:swap", askAgain);
+  document.addEventListener("muster:enhance", askAgain);
   document.addEventListener("muster:enhance", showNext);
   document.addEventListener("htmx:after:swap", function () { enhance(document); });
   // offline.js shows a step rendered ahead (a <template>) without a swap.
