@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.test_accessibility import AXE, problems
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -18,7 +19,9 @@ def _phone(browser: Browser, base: str) -> Page:
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, base_url=base
     )
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    return context.new_page()
+    page = context.new_page()
+    page.add_init_script(path=str(AXE))
+    return page
 
 
 def _overflows(page: Page) -> bool:
@@ -39,6 +42,7 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     assert not _overflows(ann)
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "invite-panel.png"))
+    assert problems(ann) == []
     # Copy puts the join link on the clipboard.
     panel.get_by_role("button", name="Copy the link").click()
     expect(panel.locator("[data-invite-said]")).to_have_text(
@@ -53,6 +57,7 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     assert "joined" not in bo.url  # said once: a reload does not say it again
     expect(bo.locator("#round-form")).to_be_visible()
     bo.screenshot(path=str(ARTIFACTS / "invite-joined.png"))
+    assert problems(bo) == []
     expect(ann.locator("#invite")).to_have_text("The other phone has joined: it can record in this game now.")
     ann.reload()
     expect(ann.locator("#invite")).to_have_count(0)

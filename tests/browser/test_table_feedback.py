@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.test_accessibility import AXE, problems
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -16,7 +17,9 @@ def _phone(browser: Browser, base: str) -> Page:
     context = browser.new_context(
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, base_url=base
     )
-    return context.new_page()
+    page = context.new_page()
+    page.add_init_script(path=str(AXE))
+    return page
 
 
 def _shot(page: Page, name: str) -> None:
@@ -45,6 +48,7 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     expect(ann.locator("#turn-form h2")).to_have_text("Battle round 1: Bo's turn")
     expect(ann.locator("#last-entry")).to_be_in_viewport()
     _shot(ann, "feedback-recorded")
+    assert problems(ann) == []
     # The other phone, following the table, says it too.
     expect(line[bo]).to_have_text("Ann's turn recorded: +1 VP")
 
@@ -52,6 +56,7 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     bo.get_by_role("button", name="Undo Ann's turn, round 1 (1 VP)").click()
     expect(bo.get_by_text("Another phone recorded this entry. Take it back for everyone?")).to_be_visible()
     _shot(bo, "feedback-undo-asks")
+    assert problems(bo) == []
     expect(bo.get_by_test_id("vp-0")).to_have_text("1")
     bo.get_by_role("button", name="Yes, undo it").click()
     expect(line[bo]).to_have_text("Undone: Ann's turn, round 1 (1 VP)")
