@@ -281,6 +281,8 @@
     var line = document.getElementById("last-entry");
     if (!awaited || !line || line.dataset.event !== awaited) return;
     awaited = null;
+    var welcome = document.getElementById("welcome");
+    if (welcome) welcome.remove(); // said once: the phone has recorded since
     line.scrollIntoView({ block: "start" });
   }
 

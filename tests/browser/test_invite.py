@@ -38,7 +38,8 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     panel = ann.locator("#invite")
     expect(panel.get_by_role("heading")).to_have_text("Invite the other player")
     expect(panel.locator("img.qr")).to_be_visible()
-    ann.wait_for_function("document.querySelector('#invite img.qr').naturalWidth > 0")
+    expect(panel.locator("img.qr")).to_have_js_property("complete", True)
+    assert panel.locator("img.qr").evaluate("img => img.naturalWidth") > 0
     assert not _overflows(ann)
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "invite-panel.png"))
@@ -55,9 +56,13 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     bo.goto(link)
     expect(bo.locator("#welcome")).to_have_text("This phone can now record in this game.")
     assert "joined" not in bo.url  # said once: a reload does not say it again
-    expect(bo.locator("#round-form")).to_be_visible()
     bo.screenshot(path=str(ARTIFACTS / "invite-joined.png"))
     assert problems(bo) == []
+    expect(bo.locator("#round-form")).to_be_visible()
+    bo.locator("#round-form label", has_text="Bo").click()
+    bo.get_by_role("button", name="Start battle round 1").click()
+    expect(bo.get_by_test_id("last-entry")).to_have_text("Round 1 started: Bo goes first")
+    expect(bo.locator("#welcome")).to_have_count(0)
     expect(ann.locator("#invite")).to_have_text("The other phone has joined: it can record in this game now.")
     ann.reload()
     expect(ann.locator("#invite")).to_have_count(0)
