@@ -151,7 +151,7 @@ def test_only_the_edit_token_taps_the_clock(clock, client):
     assert clock.tap(token="", action="start").status_code == 403
     wrong = clock.tap(token="not-the-token", action="start")
     assert wrong.status_code == 403 and wrong.json == {
-        "error": "X-Edit-Token must hold this game's edit token to use its clock."
+        "error": "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's) to use its clock."
     }
     missing = client.post("/api/v1/games/no-such-game/clock", json={"id": uid(), "action": "start"})
     assert missing.status_code == 404

@@ -590,3 +590,18 @@ def test_a_seat_phone_starts_the_game_clock(app):
     assert not soup(watcher.get(f"/games/{game['id']}")).select("#clock form.clock-tap")
     fields["csrf_token"] = csrf_token(watcher, "/games/new")
     assert watcher.post(form["action"], data=fields).status_code == 403
+
+
+def test_a_seat_token_taps_the_clock_through_the_api(client):
+    game = made(client)
+    tap = {"id": str(uuid.uuid4()), "action": "start", "player": 1}
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/clock", json=tap, headers={"X-Seat-Token": seat(game, 1)}
+    )
+    assert answer.status_code == 201 and answer.json["clock"]["running"] == 1
+    wrong = client.post(
+        f"/api/v1/games/{game['id']}/clock",
+        json={**tap, "id": str(uuid.uuid4())},
+        headers={"X-Seat-Token": "nope"},
+    )
+    assert wrong.status_code == 403
