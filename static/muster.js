@@ -286,14 +286,7 @@
     line.scrollIntoView({ block: "start" });
   }
 
-  // The notice that this phone can now record shows once: a reload of the game does not repeat it.
-  function forgetWelcome() {
-    if (!document.getElementById("welcome") || !/[?&]joined=1/.test(location.search)) return;
-    var query = location.search.replace(/([?&])joined=1(&|$)/, "$1").replace(/[?&]$/, "");
-    history.replaceState(history.state, "", location.pathname + query + location.hash);
-  }
-
-  document.addEventListener("DOMContentLoaded", function () { forgetWelcome(); enhance(document); });
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:after:swap", showNext);
   document.addEventListener("htmx:after:swap", askAgain);
   document.addEventListener("muster:enhance", askAgain);

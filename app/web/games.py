@@ -428,6 +428,25 @@ def _seat_links(loaded: games.Loaded, token: str | None) -> list[dict[str, Any]]
     return seats
 
 
+# A phone that just opened a join or seat link is told once that it can now record: a cookie
+# for the game's page, read and dropped by it (an address such as ?joined=1 would be kept
+# offline as a page of its own).
+_WELCOME = "muster_welcome"
+
+
+def _welcomed(response: Any, game_id: str) -> Any:
+    response.set_cookie(
+        _WELCOME,
+        "1",
+        max_age=120,
+        path=f"/games/{game_id}",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> Any:
     row, token, access = _access(game_id)
@@ -440,8 +459,10 @@ def show(game_id: str) -> Any:
         # A new game opens inviting the other player's phone, until one has joined; a game with
         # seats invites by its seats' codes instead.
         context["invite"] = not loaded.system.seated and not store().games.joined(game_id)
-    context["welcome"] = request.args.get("joined") == "1" and context["can_edit"]
+    context["welcome"] = bool(request.cookies.get(_WELCOME)) and context["can_edit"]
     response = shaped(make_response(render_template("game.html", **context)), "Cookie")
+    if request.cookies.get(_WELCOME):
+        response.delete_cookie(_WELCOME, path=f"/games/{game_id}")
     # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
     # other game page carries none (the join link is fetched when shown) and is kept offline.
     if any(s.get("url") for s in context["seats"]):
@@ -575,7 +596,7 @@ def take_seat(game_id: str, token: str) -> Any:
             403, description="This seat link is not valid for the game; ask the table for your seat's code."
         )
     store().games.seats.take(game_id, player)  # the table stops showing it
-    response = redirect(url_for("games.show", game_id=game_id, joined=1), code=303)
+    response = _welcomed(redirect(url_for("games.show", game_id=game_id), code=303), game_id)
     return no_store(
         phone_games.remember(_with_token(response, game_id, token, _seat_cookie(game_id)), game_id)
     )
@@ -604,8 +625,7 @@ def join(game_id: str, token: str) -> Any:
         abort(403, description="This join link is not valid for the game; ask for a new one.")
     if edit_token(game_id) is None:  # another phone than the one that holds the game already
         store().games.mark_joined(game_id)
-    # The phone is told it can record now (the game screen says so once).
-    response = redirect(url_for("games.show", game_id=game_id, joined=1), code=303)
+    response = _welcomed(redirect(url_for("games.show", game_id=game_id), code=303), game_id)
     return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
 
 

@@ -71,9 +71,12 @@ def test_new_game_form_creates_the_game_and_hands_over_the_edit_token(client):
     # The other phone joins: it is told it can record, and the invitation gives way to the
     # usual "score on a second phone".
     joined = other.get(join)
-    assert joined.status_code == 303 and joined.headers["Location"].endswith("?joined=1")
+    assert joined.status_code == 303 and joined.headers["Location"].endswith(
+        f"/games/{invite['data-link'].split('/')[2]}"
+    )
     welcome = soup(other.get(joined.headers["Location"])).select_one("#welcome")
     assert welcome.text == "This phone can now record in this game."
+    assert soup(other.get(joined.headers["Location"])).select_one("#welcome") is None  # said once
     assert client.get(invite["data-version"]).json["joined"] is True
     page = soup(client.get(game_url))
     assert page.select_one("#invite") is None and page.select_one(".share .token-link")["hx-get"]
