@@ -596,10 +596,10 @@ def take_seat(game_id: str, token: str) -> Any:
             403, description="This seat link is not valid for the game; ask the table for your seat's code."
         )
     store().games.seats.take(game_id, player)  # the table stops showing it
-    response = _welcomed(redirect(url_for("games.show", game_id=game_id), code=303), game_id)
-    return no_store(
-        phone_games.remember(_with_token(response, game_id, token, _seat_cookie(game_id)), game_id)
+    response = _with_token(
+        redirect(url_for("games.show", game_id=game_id), code=303), game_id, token, _seat_cookie(game_id)
     )
+    return no_store(phone_games.remember(_welcomed(response, game_id), game_id))
 
 
 @bp.post("/games/<game_id>/seats/<int:player>/invite")
@@ -625,8 +625,8 @@ def join(game_id: str, token: str) -> Any:
         abort(403, description="This join link is not valid for the game; ask for a new one.")
     if edit_token(game_id) is None:  # another phone than the one that holds the game already
         store().games.mark_joined(game_id)
-    response = _welcomed(redirect(url_for("games.show", game_id=game_id), code=303), game_id)
-    return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
+    response = _with_token(redirect(url_for("games.show", game_id=game_id), code=303), game_id, token)
+    return no_store(phone_games.remember(_welcomed(response, game_id), game_id))
 
 
 @bp.post("/games/<game_id>/events")
