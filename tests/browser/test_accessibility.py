@@ -66,7 +66,7 @@ def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, sh
 
     def dice_open() -> None:
         page.goto(aos["url"])
-        page.get_by_role("button", name="Dice").click()
+        page.get_by_role("button", name="Dice", exact=True).click()
         page.get_by_role("dialog", name="Dice").get_by_role("button", name="Roll off").click()
         expect(page.locator(".dice-total")).to_contain_text("wins the roll-off")
 

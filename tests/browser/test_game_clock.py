@@ -42,7 +42,12 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         phone.goto(made["join_url"])  # the second phone joined by the link
         expect(phone.locator("#clock h2")).to_have_text("Clock not started")
 
+        # Until it starts, the clock is one line: each player's name starts their time.
+        expect(ann.locator(".clock-time")).to_be_hidden()
+        assert page.locator("#clock").bounding_box()["height"] < 80
+        page.screenshot(path=str(ARTIFACTS / "clock-idle.png"))
         ann.click()  # Ann starts her time
+        expect(page.locator("#clock .clock-how")).to_have_text("Tap your time when you finish.")
         expect(ann).to_have_class(re.compile(r"\brunning\b"))
         shown = ann.locator(".clock-time").text_content()
         expect(ann.locator(".clock-time")).not_to_have_text(

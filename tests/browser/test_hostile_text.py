@@ -226,11 +226,19 @@ def test_a_swap_after_an_inline_style_breaks_no_policy(page: Page, live_server: 
 
 def _edit_token(page: Page, game_id: str) -> str:
     """The edit token this phone holds for the game, read from the join link it was shown
-    (fetched when "Score on a second phone" is opened: the page itself carries no token)."""
-    page.locator("details.share summary", has_text="Score on a second phone").click()
-    link = page.locator('input[aria-label="Join link"]')
-    expect(link).to_have_count(1)
-    value: Any = link.input_value()
+    (a new game's invite panel fetches it for Copy and Share; later, "Score on a second phone"
+    fetches it when opened: the page itself carries no token)."""
+    invite = page.locator("#invite[data-link]")
+    if invite.count():
+        address = page.url.split("/games/", 1)[0] + str(invite.get_attribute("data-link"))
+        answer = page.request.get(address, headers={"HX-Request": "true"})
+        found = re.search(r'value="([^"]*/join/[^"]*)"', answer.text())
+        value: Any = found.group(1) if found else None
+    else:
+        page.locator("details.share summary", has_text="Score on a second phone").click()
+        link = page.locator('input[aria-label="Join link"]')
+        expect(link).to_have_count(1)
+        value = link.input_value()
     if value and "/join/" in value:
         return str(value).rsplit("/join/", 1)[1]
     raise AssertionError(f"the game page of {game_id} shows this phone no join link")

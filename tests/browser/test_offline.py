@@ -226,7 +226,7 @@ def test_first_blood_victory_phases_recorded_offline(page: Page, live_server: st
 def test_dice_at_a_tap_and_a_roll_kept_in_the_log(page: Page, live_server: str, shot) -> None:
     game = live_game(page.request, live_server)
     open_game(page, game)
-    page.get_by_role("button", name="Dice").click()
+    page.get_by_role("button", name="Dice", exact=True).click()
     dialog = page.get_by_role("dialog", name="Dice")
     expect(dialog).to_be_visible()
     dialog.get_by_role("button", name="D3").click()
@@ -266,7 +266,7 @@ def test_dice_at_a_tap_and_a_roll_kept_in_the_log(page: Page, live_server: str, 
 
     # Offline, a roll is kept on the phone with the rest.
     page.context.set_offline(True)
-    page.get_by_role("button", name="Dice").click()
+    page.get_by_role("button", name="Dice", exact=True).click()
     dialog.get_by_role("button", name="D6", exact=True).click()
     dialog.get_by_label("What did it decide?").fill("Priority")
     dialog.get_by_role("button", name="Keep this roll in the game's log").click()

@@ -57,8 +57,11 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
     start_round(page, 3, "Ann")
     record_turn(page, 3, "Ann", taps={"W": "Ann"})
     expect(page.get_by_test_id("vp-0")).to_have_text("11")
-    page.get_by_role("button", name="Undo the last entry").click()
+    # The screen says what was recorded, and the Undo beside it names what it takes back.
+    expect(page.get_by_test_id("last-entry")).to_have_text("Ann's turn recorded: +3 VP")
+    page.get_by_role("button", name="Undo Ann's turn, round 3 (3 VP)").click()
     expect(page.get_by_test_id("vp-0")).to_have_text("8")
+    expect(page.get_by_test_id("last-entry")).to_have_text("Undone: Ann's turn, round 3 (3 VP)")
 
     # Reload mid-game: the game is all there.
     page.reload()

@@ -361,6 +361,37 @@ def test_a_rolloff_orders_players_level_on_everything(client):
     org.post("/rolloffs", {"players": [ids[0]]}, 422)
 
 
+def test_the_console_rolloff_picks_tied_players_by_name(client):
+    event = make_event(client, rounds=1)
+    org = Organiser(client, event)
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        org.add(name)
+    for t in org.post("/rounds", status=201).json["pairings"]:
+        org.post("/results", {"round": 1, "table": t["table"], "winner": t["players"][0], "vp": [10, 5]}, 201)
+    client.get(f"/events/{event['id']}/organiser/{event['organiser_token']}")
+    console = f"/events/{event['id']}/console"
+    page = soup(client.get(console))
+    form = page.select_one("form.rolloff")
+    assert form.select_one("legend").text.startswith("Roll-off for place 1: ")
+    selects = form.select("select[name=order]")
+    tied = [o.text for o in selects[0].select("option")]
+    assert (
+        len(selects) == 2
+        and set(tied) <= {"Ann", "Bo", "Cy", "Di"}
+        and "id" not in page.select_one("#standings-h").parent.text
+    )
+    values = {o.text: o["value"] for o in selects[0].select("option")}
+    token = csrf_token(client, console)
+    twice = client.post(f"{console}/rolloff", data={"csrf_token": token, "order": [values[tied[0]]] * 2})
+    assert twice.status_code == 422
+    assert "Pick each tied player once, the roll-off's winner first." in soup(twice).text
+    done = client.post(
+        f"{console}/rolloff", data={"csrf_token": token, "order": [values[tied[1]], values[tied[0]]]}
+    )
+    assert done.status_code == 303
+    assert [r["name"] for r in org.get("/standings")[:2]] == [tied[1], tied[0]]
+
+
 def test_signup_is_open_until_the_organiser_closes_it(client, app):
     event = make_event(client)
     org = Organiser(client, event)

@@ -317,6 +317,9 @@ def test_game_screen_shows_the_armies_beside_tactics(client):
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
+    # The tap is answered in one line where the army shows.
+    said = soup(response).select_one("[data-testid=attached]").text
+    assert said.startswith("Bo's army: ") and said.endswith(", attached.")
     Api(client, game).ok({"type": "battle_round", "round": 1, "first": 0})
     page = soup(client.get(f"/games/{game['id']}"))
     hints = {li.select_one("strong").text: li.text for li in page.select(".tactic-targets li")}

@@ -377,7 +377,7 @@ def test_the_blank_multiplayer_sheet_has_a_column_per_player(client, players, pa
     width = float(reader.pages[0].mediabox.width)
     assert round(width) == (595 if paper == "a4" else 612)
     text = pdf_text(answer.data)
-    assert all(f"P{i + 1} VP" in text for i in range(players)) and f"P{players + 1} VP" not in text
+    assert all(f"Player {i + 1} VP" in text for i in range(players)) and f"Player {players + 1} VP" not in text
 
 
 def test_a_blank_sheet_for_too_many_players_is_refused(client):
@@ -515,3 +515,37 @@ def test_convergence_contingents_are_checked_against_the_attached_roster(client)
     # Bo has no roster attached: counted by hand, nothing to check them against.
     counted = {"type": "contingents", "player": 1, "vanguard": 3, "reinforcements": 2}
     assert post(client, game, counted, seat=seat(game, 1)).status_code == 201
+
+
+def test_a_seat_phone_starts_the_game_clock(app):
+    """Issue 24 item 8: a seat's phone has the clock's buttons and its tap counts; a watcher has none."""
+    game = made(app.test_client())
+    ann = phone(app, game, 0)
+    page = soup(ann.get(f"/games/{game['id']}"))
+    strip = page.select_one("#clock")
+    assert "clock-idle" in strip["class"]
+    form = strip.select_one('form[data-clock-player="0"]')
+    fields = {i["name"]: i.get("value", "") for i in form.select("input[name]")}
+    answer = ann.post(form["action"], data=fields, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    running = soup(answer).select_one("#clock")
+    assert running["data-running"] == "0" and "clock-idle" not in running["class"]
+    watcher = phone(app, game, None)
+    assert not soup(watcher.get(f"/games/{game['id']}")).select("#clock form.clock-tap")
+    fields["csrf_token"] = csrf_token(watcher, "/games/new")
+    assert watcher.post(form["action"], data=fields).status_code == 403
+
+
+def test_a_seat_token_taps_the_clock_through_the_api(client):
+    game = made(client)
+    tap = {"id": str(uuid.uuid4()), "action": "start", "player": 1}
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/clock", json=tap, headers={"X-Seat-Token": seat(game, 1)}
+    )
+    assert answer.status_code == 201 and answer.json["clock"]["running"] == 1
+    wrong = client.post(
+        f"/api/v1/games/{game['id']}/clock",
+        json={**tap, "id": str(uuid.uuid4())},
+        headers={"X-Seat-Token": "nope"},
+    )
+    assert wrong.status_code == 403
