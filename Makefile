@@ -108,7 +108,7 @@ test: system-deps-test $(TEST_STAMP) lint check-seeds
 
 # The randomised and fault-injecting tests (marked soak) at full size: before a release, or after
 # touching the outbox, the store or the server. `MUSTER_SOAK=1 make test` runs everything at full size.
-soak: system-deps-test $(STAMP)
+soak: system-deps-test $(TEST_STAMP)
 	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet -e '.[test,https]'
 	MUSTER_SOAK=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m soak
 

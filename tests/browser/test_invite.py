@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.browser.test_accessibility import AXE, problems
+from tests.browser.helpers import AXE, problems
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.browser.test_accessibility import AXE, problems
+from tests.browser.helpers import AXE, problems
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

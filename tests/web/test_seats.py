@@ -377,7 +377,9 @@ def test_the_blank_multiplayer_sheet_has_a_column_per_player(client, players, pa
     width = float(reader.pages[0].mediabox.width)
     assert round(width) == (595 if paper == "a4" else 612)
     text = pdf_text(answer.data)
-    assert all(f"Player {i + 1} VP" in text for i in range(players)) and f"Player {players + 1} VP" not in text
+    assert (
+        all(f"Player {i + 1} VP" in text for i in range(players)) and f"Player {players + 1} VP" not in text
+    )
 
 
 def test_a_blank_sheet_for_too_many_players_is_refused(client):
