@@ -5,7 +5,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# What serving needs (`make run`, `make setup`), and on top of it the test tools (`make test`).
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 0.0.0.0
 PORT ?= 5000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -17,7 +19,7 @@ RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-co
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service https test lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
+.PHONY: apt all setup run service https test soak lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
 
 all: test
 
@@ -25,8 +27,12 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || $(MAKE) --no-print-directory apt DEBS=python3-venv
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 # apt-get install DEBS that are not installed yet, as root or through passwordless sudo.
 apt:
@@ -81,11 +87,11 @@ https: setup
 	  $(if $(CREDENTIALS),--credentials "$(CREDENTIALS)") $(if $(ACME_SERVER),--acme-server "$(ACME_SERVER)")
 	@$(MAKE) --no-print-directory service
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-format: $(STAMP)
+format: $(TEST_STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
@@ -96,12 +102,18 @@ check-seeds:
 	  if [ -n "$$out" ]; then echo "$$out"; echo "text copied from the seeds (above)"; exit 1; fi; \
 	fi
 
-test: system-deps-test $(STAMP) lint check-seeds
+test: system-deps-test $(TEST_STAMP) lint check-seeds
 	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet -e '.[test,https]'  # the ACME test runs certbot
 	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder  # two workers, one test file each at a time, in the order tests/conftest.py sets
 
+# The randomised and fault-injecting tests (marked soak) at full size: before a release, or after
+# touching the outbox, the store or the server. `MUSTER_SOAK=1 make test` runs everything at full size.
+soak: system-deps-test $(TEST_STAMP)
+	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet -e '.[test,https]'
+	MUSTER_SOAK=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m soak
+
 # Benchmarks also need wrk (the HTTP load generator): installed for bench only.
-bench: system-deps-test $(STAMP)
+bench: system-deps-test $(TEST_STAMP)
 	@$(MAKE) --no-print-directory apt DEBS="wrk"
 	$(PY) -m pytest -q -s tests/bench -p no:cacheprovider
 

@@ -130,33 +130,39 @@ def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, i
     return settings, kind, backend
 
 
-def _startup_line(url: str, app: Any) -> None:
-    """Say where Muster is, with a QR code of the address for the first phone to scan."""
+def _startup_line(urls: list[str], app: Any) -> None:
+    """Say where Muster is: each address phones may open, and a QR code of the first for the
+    first phone to scan."""
     import segno
 
     logging.getLogger("muster").info(
         "Muster on %s (database %s, %d workers x %d threads)",
-        url,
+        ", ".join(urls),
         app.config["DATABASE"],
         app.config["SERVE_WORKERS"],
         app.config["SERVE_THREADS"],
     )
     with contextlib.suppress(OSError, ValueError):
-        print(f"Phones open {url}", flush=True)
-        segno.make(url, error="l").terminal(out=sys.stdout, compact=True)
+        for url in urls:
+            print(f"Phones open {url}", flush=True)
+        if urls[0].startswith("http://127."):
+            print("(No network found: only this machine can open it.)", flush=True)
+        segno.make(urls[0], error="l").terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
 
 
-def _phone_address(settings: Any, https_address: str | None) -> str:
-    """The address phones should open: HTTPS when on, else this machine's LAN address."""
+def _phone_addresses(settings: Any, https_address: str | None) -> list[str]:
+    """The addresses phones should open: HTTPS when on, else each of this machine's LAN
+    addresses (the one the default route leaves by first); never 0.0.0.0."""
     if https_address:
-        return https_address
+        return [https_address]
     from app import lan
 
-    host = settings.host
-    if host in ("", "0.0.0.0", "::"):  # noqa: S104 (all interfaces)
-        host = lan.address() or "127.0.0.1"
-    return f"http://{host}" if settings.port == 80 else f"http://{host}:{settings.port}"
+    hosts = [settings.host]
+    if settings.host in ("", "0.0.0.0", "::"):  # noqa: S104 (all interfaces)
+        hosts = lan.addresses() or ["127.0.0.1"]
+    port = "" if settings.port == 80 else f":{settings.port}"
+    return [f"http://{host}{port}" for host in hosts]
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -295,7 +301,7 @@ def _serve(args: argparse.Namespace) -> None:
         renewing.current()  # loaded once here: a broken pair stops the start, not the first phone
     duckdns.start(app.config)
     gc.freeze()  # the collector then leaves the shared objects alone, so their pages stay shared
-    _startup_line(_phone_address(settings, https_address), app)
+    _startup_line(_phone_addresses(settings, https_address), app)
     Server().run()
 
 

@@ -208,7 +208,7 @@
       button.classList.toggle("running", running === p);
       button.setAttribute("aria-pressed", running === p ? "true" : "false");
       var hint = form.querySelector("[data-hint]");
-      if (hint) hint.textContent = running === p ? "tap to pass" : running !== null ? "give the clock" : "start";
+      if (hint) hint.textContent = running === p ? "running" : running === null ? "start" : "\u00a0";
     });
     el.querySelectorAll("[data-clock-when]").forEach(function (form) {
       form.hidden = (form.dataset.clockWhen === "running") !== (running !== null);
@@ -217,6 +217,10 @@
     if (pass && running !== null) pass.textContent = "Pass to " + local.names[(running + 1) % local.names.length];
     var start = el.querySelector("[data-start-label]");
     if (start) start.textContent = "Start: " + local.names[local.last !== null ? local.last : 0];
+    // Until it first starts the clock is one line: its Start button and its limit.
+    el.classList.toggle("clock-idle", running === null && local.last === null);
+    var how = el.querySelector("[data-clock-how]");
+    if (how) how.hidden = running === null;
     var idle = el.querySelector("[data-not-started]");
     if (idle) idle.hidden = running !== null || local.last !== null;
   }

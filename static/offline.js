@@ -769,6 +769,8 @@
       .then(function () {
         flushing = null;
         unsay("sending");
+        // Said on the document when a replay has ended, whatever it sent (tests wait for it).
+        document.dispatchEvent(new CustomEvent("muster:flushed"));
       });
     return flushing;
   }
@@ -873,6 +875,10 @@
   // a notice keeps what the player had entered. Every other form touched is kept the same way,
   // and every <details> the player opened stays open.
   function mergeGame(old, fresh) {
+    // Said on the document whatever came of it (tests wait for a late answer to be merged).
+    var merged = function () {
+      document.dispatchEvent(new CustomEvent("muster:merged", { detail: { game: fresh.dataset.game, version: version(fresh) } }));
+    };
     return Outbox.list(old.dataset.game)
       .catch(function () { return []; })
       .then(function (entries) {
@@ -912,7 +918,8 @@
         if (window.htmx) htmx.process(game);
         document.dispatchEvent(new Event("muster:enhance"));
         return render(false);
-      });
+      })
+      .then(function (out) { merged(); return out; }, function (error) { merged(); throw error; });
   }
 
   // Where a node stands in a screen, to find its counterpart in the server's new one: its id,

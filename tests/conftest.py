@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
+from flask import Flask
 
 from app.rules import log, systems
 from app.rules.game import Setup
 from app.rules.pack import Pack, load_packs
 from app.rules.systems.turns import scoring
+from tests.engine import Engine
 from tests.setups import pitched_battle_setup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # file at a time (``--dist loadfile --no-loadscope-reorder``), the quick files fill the gaps and
 # neither worker is left alone with a long file at the end.
 FIRST = (
+    "tests/browser/test_accessibility.py",
+    "tests/server/test_one_phone.py",
+    "tests/web/test_form_fuzz.py",
+    "tests/browser/test_club_event.py",
     "tests/web/test_openapi.py",
+    "tests/browser/test_seats.py",
+    "tests/web/test_backup.py",
+    "tests/browser/test_club_event_lists.py",
     "tests/server/test_crash.py",
     "tests/browser/test_https_club.py",
     "tests/server/test_slow_phones.py",
@@ -30,7 +39,7 @@ KINDS = ("browser", "server", "web", "unit")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the run: the API fuzz and the crash test, then browser, server, web, unit tests."""
+    """Order the run: the longest files (FIRST), then browser, server, web, unit tests."""
 
     def rank(item: pytest.Item) -> tuple[int, int]:
         path = item.nodeid.split("::")[0]
@@ -40,6 +49,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (1, KINDS.index(kind) if kind in KINDS else len(KINDS))
 
     items.sort(key=rank)  # stable: each file keeps its tests in order
+
+
+class SharedTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept for the whole test process, across every app a test makes.
+
+    Each web test makes its own app, and each app's Jinja environment would parse and compile
+    every template it renders again; this cache hands it the compiled code instead. Jinja checks
+    each entry against the template's source, so an edited template is compiled anew."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+SHARED_TEMPLATES = SharedTemplates()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every Flask app made in this test process compiles each template once (SharedTemplates)."""
+    make_environment = Flask.create_jinja_environment
+
+    def with_shared_templates(self: Flask) -> Any:
+        environment = make_environment(self)
+        environment.bytecode_cache = SHARED_TEMPLATES
+        return environment
+
+    Flask.create_jinja_environment = with_shared_templates  # type: ignore[method-assign]
 
 
 def replay(pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> Any:
@@ -68,36 +111,16 @@ def ghb(packs: dict[str, Pack]) -> Pack:
 ANN, BO = 0, 1
 
 
-class Table:
-    """Plays a game through the rules engine, as the server would: check, then append."""
+class Table(Engine):
+    """Plays a Pitched Battles game through the rules engine, as the server would: check, then append."""
 
     def __init__(self, pack: Pack, scenario: str, **kwargs: Any) -> None:
-        self.pack = pack
-        self.setup = pitched_battle_setup(scenario, **kwargs)
-        self.log: list[dict[str, Any]] = []
-
-    @property
-    def game(self) -> scoring.Game:
-        return replay(self.pack, self.setup, self.log)
-
-    def send(self, event: dict[str, Any]) -> str | None:
-        event = {"id": str(uuid.uuid4()), **event}
-        problem = refusal(self.game, event, self.log)
-        if problem is None:
-            self.log.append(event)
-        return problem
+        super().__init__(pack, pitched_battle_setup(scenario, **kwargs))
 
     def ok(self, event: dict[str, Any]) -> scoring.Game:
-        problem = self.send(event)
-        assert problem is None, problem
-        return self.game
+        return self.record(event)
 
-    def refused(self, event: dict[str, Any]) -> str:
-        before = len(self.log)
-        problem = self.send(event)
-        assert problem is not None, f"expected {event} to be refused"
-        assert len(self.log) == before
-        return problem
+    refused = Engine.refuse
 
     # Shorthands for the three kinds of entry.
     def start(self, round_: int, first: int = ANN, **facts: Any) -> scoring.Game:

@@ -23,7 +23,7 @@ MAX_SOFT = 100
 
 TIE_BREAKS = ("wins", "points", "vp_diff", "vp_for", "sos", "h2h", "roll_off")
 DEFAULT_TIE_BREAKS = ("wins", "points", "vp_diff", "sos", "h2h", "roll_off")
-# What events made before tie-breaks could be chosen were ranked by (kept for them by m015).
+# What events made before tie-breaks could be chosen were ranked by (kept for them by m016).
 LEGACY_TIE_BREAKS = ("points", "vp_diff", "sos", "roll_off")
 LEGACY = {"tie_breaks": list(LEGACY_TIE_BREAKS), "bye": {"points": None, "vp": 0}}
 TIE_BREAK_WORDS = {

@@ -212,6 +212,18 @@ class Games:
         rows = self._c.query("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", [game_id])
         return [json.loads(r["body"]) for r in rows], (rows[-1]["seq"] if rows else None)
 
+    def mark_joined(self, game_id: str) -> None:
+        """A second phone opened the game's join link: the first time is kept."""
+        with self._c.writer():
+            self._c.db.conn.execute(
+                "UPDATE games SET joined = ? WHERE id = ? AND joined IS NULL", [now(), game_id]
+            )
+
+    def joined(self, game_id: str) -> bool:
+        """Whether a second phone has opened the game's join link."""
+        rows = self._c.query("SELECT joined FROM games WHERE id = ?", [game_id])
+        return bool(rows and rows[0]["joined"])
+
     def log_length(self, game_id: str) -> int | None:
         """How many events the game's log holds (``None``: no such game); an index lookup."""
         if not self.exists(game_id):

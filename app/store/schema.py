@@ -378,3 +378,10 @@ def m016_event_settings(db: Database) -> None:
             f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
             f"BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
         )
+
+
+@migrations()
+def m017_game_joined(db: Database) -> None:
+    # When a second phone first opened a game's join link: until then the game screen opens
+    # with the invite panel (issue 24 item 5).
+    db["games"].add_column("joined", str)

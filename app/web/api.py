@@ -346,8 +346,11 @@ def post_clock(game_id: str) -> Any:
     row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
     if row is None:
         abort(404, description="There is no such game.")
-    if not token_ok:
-        return _refuse("X-Edit-Token must hold this game's edit token to use its clock.", 403)
+    if not token_ok and _seat(game_id) is None:
+        # A seat's phone uses the clock too (issue 24 item 8): it is no secret of anyone's.
+        return _refuse(
+            "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's) to use its clock.", 403
+        )
     outcome = clocks.record(
         store(), row, _body(), replayed=request.headers.get("X-Muster-Replay") == "outbox"
     )

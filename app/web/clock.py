@@ -12,7 +12,7 @@ from app.rules.clock import MOST_SECONDS
 from app.store import GameRow
 from app.web import private_page, store
 from app.web.forms import whole
-from app.web.games import _editable  # the game page's cookie holds the phone's edit token
+from app.web.games import _access  # the game page's cookies hold the phone's edit or seat token
 from app.web.pages import refused, shaped, wants_fragment
 
 bp = Blueprint("clock", __name__)
@@ -35,19 +35,19 @@ def _strip(row: GameRow, can_edit: bool, error: str | None = None, status: int =
 @bp.get("/games/<game_id>/clock")
 def strip(game_id: str) -> Any:
     """The clock strip alone: a phone refreshes it to see the other phone's taps."""
-    row, token = _editable(game_id)
+    row, _token, access = _access(game_id)
     if row is None:
         abort(404, description="There is no such game.")
-    return _strip(row, token is not None)
+    return _strip(row, access.may_record)
 
 
 @bp.post("/games/<game_id>/clock")
 def tap(game_id: str) -> Any:
     """A tap from the strip's forms: the same tap the JSON API takes; answers the new strip."""
-    row, token = _editable(game_id)
+    row, _token, access = _access(game_id)
     if row is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
-    if token is None:
+    if not access.may_record:
         abort(403, description="Only this game's players can use its clock: open the join link first.")
     data, problem = form_tap(request.form)
     outcome = clocks.record(store(), row, data, replayed=replayed()) if problem is None else None

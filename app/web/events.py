@@ -44,6 +44,7 @@ from app.web.api import _body
 from app.web.forms import whole
 from app.web.pages import refused, reload_at, wants_fragment
 from app.web.prints import sheet_pdf
+from app.web.wording import players_named
 
 bp = Blueprint("events", __name__)
 api = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
@@ -826,8 +827,11 @@ def console_action(event_id: str, action: str) -> Any:
             else svc.confirm(snap, table, "organiser")
         )
     elif action == "rolloff":
-        order = [_number(p) for p in form.get("order", "").replace(",", " ").split()]
+        # One select a place, winner first (older pages sent the players in one field).
+        order = [_number(p) for field in form.getlist("order") for p in field.replace(",", " ").split()]
         problem = svc.rolloff(snap, order)
+        if problem:
+            problem = Problem.refusal("Pick each tied player once, the roll-off's winner first.")
     else:
         abort(404, description="There is no such console action.")
     if problem is None and added is None:
@@ -837,7 +841,7 @@ def console_action(event_id: str, action: str) -> Any:
     html = render_template(
         "events/console.html",
         **_console_view(fresh),
-        error=problem.message if problem else None,
+        error=players_named(problem.message, []) if problem else None,
         added=added,
         draft=draft,
     )

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import uuid
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.datastructures import MultiDict
 
 from app import clocks, games, terrain_sets
 from app.limits import limited
-from app.rules import dice, log, seizing
+from app.rules import dice, entry_words, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.store import GameRow
@@ -359,9 +370,29 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
-        "clock": clocks.strip(store(), loaded.row, token is not None),
+        "clock": clocks.strip(store(), loaded.row, token is not None or seat is not None),
+        "last_entry": said_last(loaded),
         **web.view(loaded, draft, seat),
     }
+
+
+# The last entry's words need the game replayed without it: kept per game and length of log,
+# as every phone following a table asks for the same page after each entry.
+_SAID_KEPT = 256
+
+
+def said_last(loaded: games.Loaded) -> entry_words.LastEntry:
+    """The line about the game's latest entry and the Undo of its last entry in force."""
+    kept = current_app.extensions.setdefault("muster_last_entries", {})
+    key = (loaded.row.id, len(loaded.log), loaded.log[-1].get("id") if loaded.log else None)
+    if key not in kept:
+        if len(kept) >= _SAID_KEPT:
+            # Another request thread may be trimming too: whichever wins, the dict stays small.
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                kept.pop(next(iter(kept)))
+        names = [p.name for p in loaded.setup.players]
+        kept[key] = entry_words.last_entry(loaded.system, loaded.pack, loaded.state, loaded.log, names)
+    return kept[key]
 
 
 def is_table(game_id: str, token: str | None) -> bool:
@@ -397,6 +428,25 @@ def _seat_links(loaded: games.Loaded, token: str | None) -> list[dict[str, Any]]
     return seats
 
 
+# A phone that just opened a join or seat link is told once that it can now record: a cookie
+# for the game's page, read and dropped by it (an address such as ?joined=1 would be kept
+# offline as a page of its own).
+_WELCOME = "muster_welcome"
+
+
+def _welcomed(response: Any, game_id: str) -> Any:
+    response.set_cookie(
+        _WELCOME,
+        "1",
+        max_age=120,
+        path=f"/games/{game_id}",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> Any:
     row, token, access = _access(game_id)
@@ -406,7 +456,13 @@ def show(game_id: str) -> Any:
     context["watch_url"] = url_for("games.show", game_id=game_id, _external=True)
     if token:
         context["join_link"] = url_for("games.join_link", game_id=game_id)
+        # A new game opens inviting the other player's phone, until one has joined; a game with
+        # seats invites by its seats' codes instead.
+        context["invite"] = not loaded.system.seated and not store().games.joined(game_id)
+    context["welcome"] = bool(request.cookies.get(_WELCOME)) and context["can_edit"]
     response = shaped(make_response(render_template("game.html", **context)), "Cookie")
+    if request.cookies.get(_WELCOME):
+        response.delete_cookie(_WELCOME, path=f"/games/{game_id}")
     # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
     # other game page carries none (the join link is fetched when shown) and is kept offline.
     if any(s.get("url") for s in context["seats"]):
@@ -439,7 +495,8 @@ def version(game_id: str) -> Any:
     length = store().games.log_length(game_id)
     if length is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
-    return no_store(jsonify({"version": length}))
+    # ``joined``: a second phone opened the join link (the first phone's invite panel closes).
+    return no_store(jsonify({"version": length, "joined": store().games.joined(game_id)}))
 
 
 @bp.get("/games/<game_id>/held")
@@ -539,10 +596,10 @@ def take_seat(game_id: str, token: str) -> Any:
             403, description="This seat link is not valid for the game; ask the table for your seat's code."
         )
     store().games.seats.take(game_id, player)  # the table stops showing it
-    response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return no_store(
-        phone_games.remember(_with_token(response, game_id, token, _seat_cookie(game_id)), game_id)
+    response = _with_token(
+        redirect(url_for("games.show", game_id=game_id), code=303), game_id, token, _seat_cookie(game_id)
     )
+    return no_store(phone_games.remember(_welcomed(response, game_id), game_id))
 
 
 @bp.post("/games/<game_id>/seats/<int:player>/invite")
@@ -566,8 +623,10 @@ def join(game_id: str, token: str) -> Any:
         abort(404, description="There is no such game.")
     if not store().games.token_ok(game_id, token):
         abort(403, description="This join link is not valid for the game; ask for a new one.")
-    response = redirect(url_for("games.show", game_id=game_id), code=303)
-    return no_store(phone_games.remember(_with_token(response, game_id, token), game_id))
+    if edit_token(game_id) is None:  # another phone than the one that holds the game already
+        store().games.mark_joined(game_id)
+    response = _with_token(redirect(url_for("games.show", game_id=game_id), code=303), game_id, token)
+    return no_store(phone_games.remember(_welcomed(response, game_id), game_id))
 
 
 @bp.post("/games/<game_id>/events")
@@ -619,8 +678,14 @@ def attach(game_id: str) -> Any:
     fragment = wants_fragment()
     if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
-    message = problem.message if problem else None
-    context = _view(loaded_game(game_id, row), token, error=message, seat=access.seat)
+    loaded = loaded_game(game_id, row)
+    message = in_player_words(loaded, problem.message) if problem else None
+    context = _view(loaded, token, error=message, seat=access.seat)
+    if problem is None:
+        # The tap is answered in one line, where the army now shows.
+        army = context["armies"].get(number(player)) or {}
+        name = context["game"].setup.players[number(player)].name
+        context["attached"] = f"{name}'s army: {army.get('name') or 'the roster'}, attached."
     template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), 422 if problem else 200)
     return refused(shaped(response, "Cookie"), message)

@@ -34,10 +34,40 @@ def in_player_words(loaded: Loaded, message: str | None) -> str | None:
         return f"{label} ({who})"
 
     message = _PLAYER_PATH.sub(player_part, message)
+    message = players_named(message, names)
     field = _LEADING_FIELD.match(message)
     if field and field.group(1) in labels:
         message = labels[field.group(1)] + message[field.end() :]
     return message
+
+
+# How the API names a player or a thing, and how a screen does.
+_PLAYER_INDEX = re.compile(
+    r"(?:a player's index(?: in this game)?|the index of the player controlling it|"
+    r"a whole number from 0 to \d+ \(the game's \d+ players\)),?(?: 0 to \d+)?"
+)
+_NULL = re.compile(r",? or null(?: for nobody)?(?=\.|$)")
+_IDS = (
+    (
+        "event must be the id of the last entry still in force: only the last entry can be undone.",
+        "Only the last entry can be undone, and it has changed: the screen now shows it.",
+    ),
+    ("the id of a player of this event", "a player of this event"),
+    ("the two player ids to swap", "the two players to swap"),
+    ("each objective's id to", "each objective to"),
+    ("each held objective's id to", "each held objective to"),
+    ("different marker ids", "different markers"),
+)
+
+
+def players_named(message: str, names: list[str]) -> str:
+    """``message`` with "a player's index, 0 to 2" said as the screen says it: by their names,
+    and "null" as nobody."""
+    words = ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + (names[-1] if names else "")
+    message = _PLAYER_INDEX.sub(f"one of the players ({words})" if names else "one of the players", message)
+    for api, said in _IDS:
+        message = message.replace(api, said)
+    return _NULL.sub(", or nobody", message)
 
 
 # A new game's set-up as the API names its fields (players[1].name, players[*].side).

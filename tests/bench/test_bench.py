@@ -18,14 +18,12 @@ from __future__ import annotations
 import contextlib
 import gzip
 import html
-import http.client
 import io
 import json
 import os
 import random
 import resource
 import shutil
-import signal
 import socket
 import sqlite3
 import statistics
@@ -43,10 +41,20 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.bench.servers import (
+    BARE,
+    PRINT_IDLE,
+    ROOT,
+    UNLIMITED,
+    WORKERS,
+    Client,
+    Server,
+    parallel,
+    start_server,
+)
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.savage_gains import SETUP, game_script
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent
 LUA = HERE / "load.lua"
 WRK = shutil.which("wrk") or "/usr/bin/wrk"
@@ -54,51 +62,14 @@ WRK = shutil.which("wrk") or "/usr/bin/wrk"
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "64"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
 WRK_THREADS = 2
-WORKERS = int(os.environ.get("MUSTER_WORKERS", "2"))
 THREADS = int(os.environ.get("MUSTER_THREADS", "8"))
 API_GAMES = 1000  # created through the API before the memory is read
 STORED_GAMES = 10_000  # in the database behind the home page
 TONIGHT = 30  # of those, created tonight (a busy club night)
 PDFS = 100
-PRINT_IDLE = 5.0  # seconds a PDF layout process waits for another print (60 in production)
-# These benchmarks measure work, all from one address: the per-address limits and the PDF
-# cache (tested in tests/web/test_limits.py and test_print_process.py) would turn most of
-# their requests into 429s and cache hits. tests/bench/test_pdf_load.py measures them.
-UNLIMITED = {
-    **{f"MUSTER_LIMIT_{kind}": "0" for kind in ("GAMES", "ROSTERS", "IMPORTS", "TERRAIN", "PDFS")},
-    "MUSTER_PDF_CACHE_MB": "0",
-}
 # The home page takes tens of milliseconds: 64 clients would only measure the queue (most
 # answers would come after the run ends), so it is measured, with its bare baseline, at 8.
 HOME_CLIENTS = 8
-
-# The bare baseline: a do-nothing Flask app, served by Muster's own `serve` command, so
-# gunicorn runs it with exactly the workers, threads and options Muster gets.
-BARE = """
-import app
-from flask import Flask, request
-
-
-def bare(config=None):
-    bare = Flask("bare", template_folder=None)  # no Muster templates to compile
-    bare.config["DATABASE"] = "(none)"
-
-    @bare.get("/bare")
-    def get():
-        return {"ok": True}
-
-    @bare.post("/bare")
-    def post():
-        return {"ok": True, "id": (request.get_json() or {}).get("id")}
-
-    return bare
-
-
-app.create_app = bare
-from app.__main__ import main
-
-main()
-"""
 
 
 def roster(n: int) -> dict[str, Any]:
@@ -169,198 +140,6 @@ def summary_table() -> Iterator[None]:
 
 def _verdict(ok: bool) -> str:
     return "met" if ok else "NOT MET"
-
-
-# --- processes ---------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            out.append(int(entry.name))
-    return out
-
-
-def _status_kb(pid: int, key: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
-    return 0
-
-
-def _pss_kb(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-@dataclass
-class Server:
-    """A gunicorn master and its workers, started by this run in their own process group."""
-
-    name: str
-    port: int
-    proc: subprocess.Popen[bytes]
-    db: Path | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def workers(self) -> list[int]:
-        return _children(self.proc.pid)
-
-    def printers(self) -> list[int]:
-        """The PDF layout processes the workers started (each leaves after a quiet spell)."""
-        return [child for worker in self.workers() for child in _children(worker)]
-
-    def pids(self) -> list[int]:
-        return [self.proc.pid, *self.workers(), *self.printers()]
-
-    def memory(self) -> dict[str, Any]:
-        """VmRSS of the master, each worker and each PDF process (MB), their sum and the sum of PSS.
-
-        RSS counts the pages the forked workers share with the master once per process; PSS
-        shares them out, so its sum is what the server really takes from the machine.
-        """
-        workers, printers = self.workers(), self.printers()
-        pids = [self.proc.pid, *workers, *printers]
-        rss = {pid: _status_kb(pid, "VmRSS") / 1024 for pid in pids}
-        return {
-            "master": rss[self.proc.pid],
-            "workers": [rss[p] for p in workers],
-            "printers": [rss[p] for p in printers],
-            "rss": sum(rss.values()),
-            "pss": sum(_pss_kb(p) for p in pids) / 1024,
-        }
-
-    def cpu_seconds(self) -> float:
-        ticks = 0
-        for pid in self.pids():
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            ticks += int(fields[11]) + int(fields[12])
-        return ticks / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-
-
-def start_server(name: str, code: list[str], db: Path | None, logs: Path, check: str) -> Server:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "MUSTER_SECRET_KEY": "bench",
-        "MUSTER_HOST": "127.0.0.1",
-        "MUSTER_PDF_IDLE_SECONDS": str(PRINT_IDLE),
-        **UNLIMITED,
-    }
-    if db is not None:
-        env["MUSTER_DB"] = str(db)
-    log = (logs / f"{name}.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, *code, "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    server = Server(name, port, proc, db)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{name} exited; see {logs / (name + '.log')}")
-        if len(_children(proc.pid)) >= WORKERS:
-            try:
-                status, _, _ = Client(port).call("GET", check)
-                if status == 200:
-                    return server
-            except OSError:
-                pass
-        time.sleep(0.1)
-    server.stop()
-    raise RuntimeError(f"{name} did not answer within 60 s")
-
-
-class Client:
-    """One keep-alive HTTP connection; reconnects when the server closed an idle one."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn: http.client.HTTPConnection | None = None
-
-    def call(
-        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, bytes, http.client.HTTPResponse]:
-        for attempt in range(3):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-            try:
-                all_headers = dict(headers or {})
-                payload = None
-                if body is not None:
-                    payload = json.dumps(body)
-                    all_headers["Content-Type"] = "application/json"
-                self.conn.request(method, path, payload, all_headers)
-                response = self.conn.getresponse()
-                data = response.read()
-                return response.status, data, response
-            except (http.client.HTTPException, OSError):
-                self.conn.close()
-                self.conn = None
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
-
-    def json(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
-        status, data, _ = self.call(method, path, body, headers)
-        assert status < 300, (status, data[:300])
-        return json.loads(data)
-
-
-def parallel(n: int, work: Callable[[int], None]) -> float:
-    """Run work(0..n-1) on n threads; the wall time in seconds."""
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            work(i)
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return time.perf_counter() - started
 
 
 # --- the servers and what they hold ------------------------------------------------------

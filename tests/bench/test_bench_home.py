@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench.test_bench import BARE, Client, Server, parallel, start_server
+from tests.bench.servers import BARE, Client, Server, parallel, start_server
 from tests.savage_gains import SETUP
 
 GAMES = 200

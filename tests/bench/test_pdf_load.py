@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.bench.test_bench import ROOT, WORKERS, Client, _children, _free_port
+from tests.bench.servers import ROOT, WORKERS, Client, children, free_port
 from tests.savage_gains import SETUP
 
 LOOPERS = 24
@@ -60,7 +60,7 @@ class Served:
     """`python -m app serve` from a source folder, on its own database, in its own process group."""
 
     def __init__(self, source: Path, db: Path, env: dict[str, str]) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.log = db.with_suffix(".log")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
@@ -80,7 +80,7 @@ class Served:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited; see {self.log}")
-            if len(_children(self.proc.pid)) >= WORKERS:
+            if len(children(self.proc.pid)) >= WORKERS:
                 try:
                     if Client(self.port).call("GET", "/api/v1/packs")[0] == 200:
                         return

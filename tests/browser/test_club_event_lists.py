@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE, Served
+from tests.list_texts import CONQUEST
 from tests.pdfs import pdf_text
-from tests.unit.test_list_import import CONQUEST
 
 pytestmark = pytest.mark.browser
 

@@ -42,7 +42,12 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         phone.goto(made["join_url"])  # the second phone joined by the link
         expect(phone.locator("#clock h2")).to_have_text("Clock not started")
 
+        # Until it starts, the clock is one line: each player's name starts their time.
+        expect(ann.locator(".clock-time")).to_be_hidden()
+        assert page.locator("#clock").bounding_box()["height"] < 80
+        page.screenshot(path=str(ARTIFACTS / "clock-idle.png"))
         ann.click()  # Ann starts her time
+        expect(page.locator("#clock .clock-how")).to_have_text("Tap your time when you finish.")
         expect(ann).to_have_class(re.compile(r"\brunning\b"))
         shown = ann.locator(".clock-time").text_content()
         expect(ann.locator(".clock-time")).not_to_have_text(
@@ -79,13 +84,15 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         # Offline, Bo passes to Ann: kept on the phone, the strip moves on at once, and the
         # replay counts the tap from when it was made.
         page.context.set_offline(True)
-        page.wait_for_timeout(500)
+        expect(page.locator(".note-net")).to_contain_text("Offline")  # the page knows it
         page.get_by_test_id("clock-1").click()
         tapped = time.monotonic()
         expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
         expect(ann).to_have_class(re.compile(r"\brunning\b"))
         page.screenshot(path=str(ARTIFACTS / "clock-offline.png"))
-        page.wait_for_timeout(3000)  # the tap reaches the server later than it was made
+        # The scenario itself, not a wait for something: the phone stays offline 3 s so that the
+        # tap reaches the server well after it was made, and the times can tell them apart.
+        page.wait_for_timeout(3000)
         online = time.monotonic()
         page.context.set_offline(False)
         expect(page.locator("#outbox")).to_be_hidden(timeout=8000)

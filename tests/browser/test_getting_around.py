@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_accessibility import AXE, problems
+from tests.browser.helpers import AXE, problems
 from tests.setups import pitched_battle, start_live
 
 pytestmark = pytest.mark.browser

@@ -64,7 +64,7 @@ def test_upload_a_rosz_and_save(page: Page, live_server: str, tmp_path) -> None:
     import io
     import zipfile
 
-    from tests.unit.test_list_import import ROS
+    from tests.list_texts import ROS
 
     rosz = tmp_path / "list.rosz"
     packed = io.BytesIO()

@@ -12,7 +12,7 @@ from flask import make_response
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import controlled, open_game, until
+from tests.browser.helpers import controlled, open_game, until
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

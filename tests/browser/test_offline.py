@@ -3,70 +3,28 @@
 from __future__ import annotations
 
 import struct
-import time
 import uuid
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import Served
-from tests.browser.test_score_a_game import record_turn, start_round, tap_until
+from tests.browser.helpers import (
+    controlled,
+    kept,
+    open_game,
+    record_turn,
+    sent,
+    server_events,
+    server_state,
+    start_round,
+    tap_until,
+    until,
+)
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
-
-
-def server_state(page: Page, base: str, game_id: str) -> dict:
-    return page.request.get(f"{base}/api/v1/games/{game_id}").json()
-
-
-def server_events(page: Page, base: str, game_id: str) -> list[dict]:
-    return page.request.get(f"{base}/api/v1/games/{game_id}/events").json()
-
-
-def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -> None:
-    """Poll a page expression until it is true; unlike wait_for_function, promises are awaited."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if page.evaluate(expression, arg):
-                return
-        except PlaywrightError as exc:  # the page was navigating: ask the next one
-            if "context was destroyed" not in str(exc):
-                raise
-        assert time.monotonic() < deadline, f"still false after {timeout:g} s: {expression}"
-        page.wait_for_timeout(200)
-
-
-def sent(page: Page) -> None:
-    """Wait until the outbox is empty: every entry made online has had Muster's answer.
-
-    An entry goes into the outbox before it is sent: a test that drops the connection right
-    after a tap waits for its answer first, or the entry (rightly) waits on the phone.
-    """
-    until(page, "MusterOutbox.list().then(all => all.length === 0)")
-
-
-def controlled(page: Page) -> None:
-    """Wait until the service worker controls the page and keeps a copy of it."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    until(page, "caches.open('muster-pages-1').then(c => c.match(location.href)).then(r => !!r)")
-
-
-def kept(page: Page, step: str) -> None:
-    """The game page says this phone keeps it, at the step it shows."""
-    note = page.locator("#offline-ready")
-    expect(note).to_have_text("Kept on this phone: this game can go on offline.")
-    expect(note).to_have_attribute("data-step", step)
-
-
-def open_game(page: Page, game: dict) -> None:
-    page.goto(game["join_url"])
-    expect(page.locator(".scorebar")).to_be_visible()
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    kept(page, page.locator("#game").get_attribute("data-step") or "")
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -268,7 +226,7 @@ def test_first_blood_victory_phases_recorded_offline(page: Page, live_server: st
 def test_dice_at_a_tap_and_a_roll_kept_in_the_log(page: Page, live_server: str, shot) -> None:
     game = live_game(page.request, live_server)
     open_game(page, game)
-    page.get_by_role("button", name="Dice").click()
+    page.get_by_role("button", name="Dice", exact=True).click()
     dialog = page.get_by_role("dialog", name="Dice")
     expect(dialog).to_be_visible()
     dialog.get_by_role("button", name="D3").click()
@@ -308,7 +266,7 @@ def test_dice_at_a_tap_and_a_roll_kept_in_the_log(page: Page, live_server: str, 
 
     # Offline, a roll is kept on the phone with the rest.
     page.context.set_offline(True)
-    page.get_by_role("button", name="Dice").click()
+    page.get_by_role("button", name="Dice", exact=True).click()
     dialog.get_by_role("button", name="D6", exact=True).click()
     dialog.get_by_label("What did it decide?").fill("Priority")
     dialog.get_by_role("button", name="Keep this roll in the game's log").click()

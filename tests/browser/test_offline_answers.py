@@ -10,16 +10,21 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import sent, server_events, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import (
+    HeldAnswers,
+    game_page_asked,
+    record_turn,
+    sent,
+    server_events,
+    server_state,
+    start_round,
+)
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -161,29 +166,12 @@ def test_an_entry_whose_answer_never_came_is_sent_after_a_reload(phone: Page, li
 
 
 @pytest.fixture
-def late_game_page(served: Served) -> Iterator[Callable[[float], None]]:
-    """Make the game page's answer come late, as made when it was asked for: the server reads
-    the game at once and the answer then takes ``seconds`` on its way."""
-    app = served.app
-    plain = app.wsgi_app
-    delay = {"s": 0.0}
-
-    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
-        path = environ.get("PATH_INFO", "")
-        page = environ["REQUEST_METHOD"] == "GET" and path.startswith("/games/") and path.count("/") == 2
-        if not (page and delay["s"]):
-            return plain(environ, start_response)
-        body = b"".join(plain(environ, start_response))
-        time.sleep(delay["s"])
-        return [body]
-
-    app.wsgi_app = wsgi  # type: ignore[method-assign]
-
-    def late(seconds: float) -> None:
-        delay["s"] = seconds
-
-    yield late
-    app.wsgi_app = plain  # type: ignore[method-assign]
+def late_game_page(served: Served) -> Iterator[HeldAnswers]:
+    """The game page's answers, once held, come late, as made when asked for: the server reads
+    the game at once and the answer then waits on its way until the test lets it go."""
+    held = HeldAnswers(served.app, game_page_asked, made_first=True)
+    yield held
+    held.restore()
 
 
 # Whatever the screen shows at any moment, noted: a step Muster already holds put back, or a
@@ -199,7 +187,7 @@ WATCH = """() => {
 
 
 def test_a_late_answer_no_newer_than_the_game_shown_changes_nothing(
-    phone: Page, served: Served, late_game_page: Callable[[float], None]
+    phone: Page, served: Served, late_game_page: HeldAnswers
 ) -> None:
     page = phone
     game = round_one_begun(page, served.url)
@@ -212,14 +200,15 @@ def test_a_late_answer_no_newer_than_the_game_shown_changes_nothing(
     expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
 
     # The worker says it sent something: the page asks for the game, whose answer (the game as
-    # it was: Ann's turn not in yet) is four seconds on its way.
-    late_game_page(4)
+    # it was: Ann's turn not in yet) is made at once and held on its way.
+    late_game_page.hold()
     with page.expect_response(lambda r: r.url == game["url"]) as late:
         page.evaluate(
             """id => navigator.serviceWorker.dispatchEvent(
                  new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 1, refused: 0}}))""",
             game["id"],
         )
+        late_game_page.wait_asked(1)
         # Meanwhile Ann's turn does reach Muster (the worker's replay), and the player goes on.
         page.unroute(f"**/games/{game['id']}/events")
         page.evaluate(
@@ -232,15 +221,16 @@ def test_a_late_answer_no_newer_than_the_game_shown_changes_nothing(
         page.evaluate(WATCH)
         form.locator("#tactic").select_option("conquer")
         form.get_by_text("Battle tactic completed").click()
+        # Bo's step touched, the old answer lands.
+        late_game_page.release()
     assert late.value.ok
-    # The page follows the game and gets Muster's newer game (four seconds late too): then the
-    # totals are the server's, and Bo's turn is as the player left it, with no false notice.
+    # The page follows the game and gets Muster's newer game: then the totals are the server's,
+    # and Bo's turn is as the player left it, with no false notice.
     expect(page.get_by_test_id("vp-0")).to_have_text("3", timeout=15000)
     expect(page.locator("#step-kept")).to_have_count(0)
     expect(form.get_by_role("heading")).to_have_text("Battle round 1: Bo's turn")
     expect(form.locator("#tactic")).to_have_value("conquer")
     assert page.evaluate("window.seenOnScreen") == []
-    late_game_page(0)
     form.get_by_role("button", name="Record Bo's turn").click()
     expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
     assert turns_on_server(page, served.url, game) == [(1, 0), (1, 1)]

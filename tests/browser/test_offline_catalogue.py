@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.test_offline import until
+from tests.browser.helpers import until
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser.test_offline import sent, server_state
-from tests.browser.test_score_a_game import start_round
+from tests.browser.helpers import sent, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

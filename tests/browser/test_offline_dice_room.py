@@ -65,7 +65,7 @@ def test_the_dice_button_covers_nothing_on_a_phone(phone: Page, served: Served) 
         assert page.request.post(events, headers=token, data={"id": str(uuid.uuid4()), **event}).ok
     page.goto(game["join_url"])
     expect(page.locator("#turn-form")).to_be_visible()
-    dice = page.get_by_role("button", name="Dice")
+    dice = page.get_by_role("button", name="Dice", exact=True)
     expect(dice).to_be_visible()
 
     # Entries waiting on the phone: Try sending now.
@@ -104,5 +104,5 @@ def test_first_blood_has_the_dice_button_too(phone: Page, served: Served) -> Non
     phone.goto(game["join_url"])
     expect(phone.locator("#phase-form")).to_be_visible()
     assert phone.evaluate(COVERED, "#phase-form label") == []
-    phone.get_by_role("button", name="Dice").click()
+    phone.get_by_role("button", name="Dice", exact=True).click()
     expect(phone.get_by_role("dialog", name="Dice")).to_be_visible()

@@ -11,7 +11,7 @@ tap once unless the phone shows it refused with Muster's sentence; the phone sho
 totals and clock. Each seed runs with the service worker off and on (its Background Sync may
 then send what waits too).
 
-``MUSTER_FAULT_SEEDS`` (default 2) sets how many seeds run, ``MUSTER_FAULT_SEED_BASE``
+``MUSTER_FAULT_SEEDS`` (default 2 in ``make test``, 10 in ``make soak``) sets how many seeds run, ``MUSTER_FAULT_SEED_BASE``
 (default 0) where they start: a rerun with other random faults keeps the test ids stable.
 """
 
@@ -32,15 +32,15 @@ from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from app import create_app
+from tests import soak
 from tests.browser.conftest import serve
-from tests.browser.test_offline import server_events, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import record_turn, server_events, server_state, start_round
 from tests.setups import live_game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.soak]
 
 BASE = int(os.environ.get("MUSTER_FAULT_SEED_BASE", "0"))
-SEEDS = range(BASE + 1, BASE + 1 + int(os.environ.get("MUSTER_FAULT_SEEDS", "2")))
+SEEDS = range(BASE + 1, BASE + 1 + int(os.environ.get("MUSTER_FAULT_SEEDS") or soak.size(2, 10)))
 
 # The game each seed plays: who starts each battle round, then each turn with its taps.
 SCRIPT: list[tuple[Any, ...]] = [
@@ -157,8 +157,7 @@ def test_a_flaky_network_loses_and_repeats_no_entry(
         deadline = time.monotonic() + 20
         while waiting(page):
             assert time.monotonic() < deadline, f"seed {seed}: still waiting; {faults.log}"
-            page.evaluate("MusterOffline.flush()")
-            page.wait_for_timeout(100)
+            page.evaluate("MusterOffline.flush()")  # resolves when that replay has ended
         events = server_events(page, server, game["id"])
         placed = [(e["type"], e["round"], e.get("player")) for e in events]
         assert placed == [

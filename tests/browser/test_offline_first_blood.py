@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import open_game, server_state
+from tests.browser.helpers import open_game, server_state
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

@@ -127,6 +127,7 @@ def test_a_ploy_played_offline_leaves_the_hand_and_says_what_it_is(
     # Offline, Cy plays it: it leaves the hand at once, and what waits says what it is.
     cy.context.set_offline(True)
     caltrops.get_by_role("button", name="Play it").click()
+    cy.get_by_role("button", name="Yes, play it").click()
     expect(caltrops).to_be_hidden()
     waiting = cy.locator("#outbox .pending").first
     expect(waiting.locator(".entry-head")).to_have_text("Play CaltropsWaiting")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,8 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import sent, server_events
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import record_turn, sent, server_events, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -40,9 +38,11 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
     record_turn(page, 1, "Ann", tactic="conquer", taps={"A border": "Ann"})
     expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
 
-    # The server hangs on the first entry it is sent (8 s, four times the timeout).
+    # The server hangs on the first entry it is sent until the test lets it go (well past the
+    # timeout; 20 s at most, should the test fail first).
     plain = served.app.wsgi_app
     hung = {"left": 1}
+    let_go = threading.Event()
     over = threading.Event()  # the hung request has been answered
 
     def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
@@ -52,7 +52,7 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
             and hung["left"]
         ):
             hung["left"] -= 1
-            time.sleep(8)
+            let_go.wait(20)
             try:
                 return plain(environ, start_response)
             finally:
@@ -74,6 +74,7 @@ def test_a_hung_replay_gives_up_says_so_and_is_sent_again(phone: Page, served: S
         expect(page.locator("#outbox")).to_be_hidden(timeout=4000)
         expect(page.get_by_test_id("vp-0")).to_have_text("3")
     finally:
+        let_go.set()
         served.app.wsgi_app = plain  # type: ignore[method-assign]
     assert over.wait(10)  # the hung request ends on the server: it changes nothing
     turns = [e for e in server_events(page, served.url, game["id"]) if e["type"] == "turn"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import kept, until
-from tests.browser.test_score_a_game import start_round
+from tests.browser.helpers import kept, start_round, until
 
 pytestmark = pytest.mark.browser
 

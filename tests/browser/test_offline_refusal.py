@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import open_game
+from tests.browser.helpers import open_game
 
 pytestmark = pytest.mark.browser
 

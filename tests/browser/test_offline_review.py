@@ -7,8 +7,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import open_game, sent, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import open_game, record_turn, sent, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -51,6 +50,11 @@ def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
     expect(outbox.locator(".pending").nth(1).locator(".badge")).to_have_text("Held")
 
     # Removing the refused entry does not send Bo's turn: it was made on A's version of Ann's.
+    # (The replay the removal starts is counted: muster:flushed says when it has ended.)
+    expect(page.locator(".note-sending")).to_be_hidden()
+    page.evaluate(
+        "() => { window.flushes = 0; document.addEventListener('muster:flushed', () => window.flushes++); }"
+    )
     outbox.get_by_role("button", name="Remove it from this phone").click()
     expect(outbox.locator("#outbox-h")).to_have_text("Check before sending (1)")
     bo = outbox.locator(".pending").first
@@ -58,7 +62,8 @@ def test_entries_held_behind_a_removed_refusal_are_sent_only_once_checked(
     expect(bo).to_contain_text("Check this one first: it is sent only once you keep it.")
     expect(outbox.get_by_role("button", name="Try sending now")).to_have_count(0)
     shot("offline-review-after-refusal")
-    page.wait_for_timeout(1500)  # a replay, had one started, would have sent it by now
+    # The replay the removal started has ended: had it sent Bo's turn, Muster would hold it.
+    page.wait_for_function("() => window.flushes > 0")
     assert [(t["round"], t["player"]) for t in server_state(page, live_server, game["id"])["turns"]] == [
         (1, 0)
     ]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.test_offline import sent, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import record_turn, sent, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

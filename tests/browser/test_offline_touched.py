@@ -2,46 +2,38 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import open_game, sent, server_events, server_state
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import (
+    HeldAnswers,
+    count_merges,
+    merged_after,
+    merges,
+    open_game,
+    page_refresh_asked,
+    record_turn,
+    sent,
+    server_events,
+    server_state,
+    start_round,
+)
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def slow_game_page(served: Served) -> Iterator[Callable[[float], None]]:
-    """Make the game page's GET answer late, as on a busy club Wi-Fi (entries are not slowed)."""
-    app = served.app
-    plain = app.wsgi_app
-    delay = {"s": 0.0}
-
-    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
-        path = environ.get("PATH_INFO", "")
-        if (
-            delay["s"]
-            and environ["REQUEST_METHOD"] == "GET"
-            and path.startswith("/games/")
-            and path.count("/") == 2
-        ):
-            time.sleep(delay["s"])
-        return plain(environ, start_response)
-
-    app.wsgi_app = wsgi  # type: ignore[method-assign]
-
-    def slow(seconds: float) -> None:
-        delay["s"] = seconds
-
-    yield slow
-    app.wsgi_app = plain  # type: ignore[method-assign]
+def late_refresh(served: Served) -> Iterator[HeldAnswers]:
+    """The page's own asks for the game answer late, as on a busy club Wi-Fi: held until the test
+    lets them go (entries, the worker's requests and the version checks are not held)."""
+    held = HeldAnswers(served.app, page_refresh_asked)
+    yield held
+    held.restore()
 
 
 def ann_offline_then_bo_started(page: Page, base: str) -> dict:
@@ -98,28 +90,39 @@ def test_the_step_being_filled_in_stays_when_the_connection_returns(
 
 
 def test_a_late_refresh_never_wipes_the_step_being_filled_in(
-    page: Page, live_server: str, slow_game_page: Callable[[float], None]
+    page: Page, live_server: str, late_refresh: HeldAnswers
 ) -> None:
     game = ann_offline_then_bo_started(page, live_server)
-    slow_game_page(4)
+    count_merges(page)
+    late_refresh.hold()
     page.context.set_offline(False)
     # The player goes on the moment the phone says the entry went through.
     expect(page.locator(".note-sync")).to_contain_text("1 entry sent to Muster.")
     fill_in_bo(page)
-    page.wait_for_timeout(5000)  # longer than the slowed page takes: any refresh has landed
+    # Muster's game reaches the page: the answer to the page's replay at once, or, when the
+    # worker replayed it first, the page's own ask, held until now. Either is merged around Bo's
+    # touched step.
+    late_refresh.release()
+    late_refresh.wait_answered()
+    merged_after(page, 0)
+    expect(page.get_by_test_id("vp-0")).to_have_text("3")
     bo_still_there(page)
 
     # The worker's Background Sync replays too, and says so to the page, which then asks for the
     # game: that answer comes late as well and updates the totals around the touched step.
+    late_refresh.hold()
+    asked = late_refresh.asked
     page.evaluate(
         """id => navigator.serviceWorker.dispatchEvent(
              new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 1, refused: 0}}))""",
         game["id"],
     )
-    page.wait_for_timeout(5000)
+    late_refresh.wait_asked(asked + 1)
+    before = merges(page)
+    late_refresh.release()
+    merged_after(page, before)
     expect(page.get_by_test_id("vp-0")).to_have_text("3")
     bo_still_there(page)
-    slow_game_page(0)
     bo_recorded_with_the_tactic(page, live_server, game)
 
 
@@ -153,7 +156,7 @@ def test_a_touched_step_the_other_phone_recorded_keeps_the_values_in_sight(
 
 
 def test_an_entry_the_worker_sent_is_never_asked_for_again_while_the_game_reloads(
-    page: Page, live_server: str, slow_game_page: Callable[[float], None]
+    page: Page, live_server: str, late_refresh: HeldAnswers
 ) -> None:
     game = ann_offline_then_bo_started(page, live_server)
     # The connection comes back, but this page's own replay fails: the worker sends it instead.
@@ -161,19 +164,37 @@ def test_an_entry_the_worker_sent_is_never_asked_for_again_while_the_game_reload
     page.context.set_offline(False)
     expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
     page.unroute(f"**/games/{game['id']}/events")
-    slow_game_page(4)
+    count_merges(page)
+    heading = page.locator("#turn-form").get_by_role("heading")
+    expect(heading).to_have_text("Battle round 1: Bo's turn")
+    # Whatever the step shows at any moment from now on is noted.
+    page.evaluate(
+        """() => {
+          window.stepsSeen = [];
+          new MutationObserver(() => {
+            const h = document.querySelector("#turn-form h2, #round-form h2");
+            const text = h ? h.textContent : "";
+            if (window.stepsSeen.at(-1) !== text) window.stepsSeen.push(text);
+          }).observe(document.body, {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+    late_refresh.hold()
     page.evaluate(
         """id => MusterOutbox.flush({csrf: document.querySelector('meta[name=csrf-token]').content, timeout: 15000})
              .then(() => navigator.serviceWorker.dispatchEvent(
                new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 1, refused: 0}})))""",
         game["id"],
     )
-    # While the game page takes 4 s to come, the step is Bo's turn, never Ann's again.
-    heading = page.locator("#turn-form").get_by_role("heading")
-    for _ in range(15):
-        expect(heading).to_have_text("Battle round 1: Bo's turn", timeout=1000)
-        page.wait_for_timeout(200)
-    expect(page.get_by_test_id("vp-0")).to_have_text("3", timeout=10000)
-    slow_game_page(0)
+    # While the game page is on its way, the screen drawn from what the phone holds (the entry
+    # gone from the outbox, the server's game not here yet) shows Bo's turn, never Ann's again.
+    late_refresh.wait_asked(1)
+    page.evaluate("MusterOffline.render(false)")
+    expect(heading).to_have_text("Battle round 1: Bo's turn")
+    before = merges(page)
+    late_refresh.release()
+    merged_after(page, before)
+    expect(page.get_by_test_id("vp-0")).to_have_text("3")
+    assert all("Ann's turn" not in text for text in page.evaluate("window.stepsSeen"))
+    expect(heading).to_have_text("Battle round 1: Bo's turn")
     fill_in_bo(page)
     bo_recorded_with_the_tactic(page, live_server, game)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, Served
-from tests.browser.test_score_a_game import record_turn
+from tests.browser.helpers import record_turn
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser

@@ -20,8 +20,16 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_offline import controlled, kept, open_game, sent, server_events, until
-from tests.browser.test_score_a_game import record_turn, start_round
+from tests.browser.helpers import (
+    controlled,
+    kept,
+    open_game,
+    record_turn,
+    sent,
+    server_events,
+    start_round,
+    until,
+)
 from tests.setups import live_game, start_live
 
 pytestmark = pytest.mark.browser
@@ -140,6 +148,7 @@ def test_an_entry_whose_page_closed_before_the_answer_is_sent_by_the_worker(
     # then the request is lost (a 503 from the front server, to a tab long closed).
     plain = served.app.wsgi_app
     lost = threading.Event()
+    tab_closed = threading.Event()
 
     def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
         if (
@@ -148,7 +157,7 @@ def test_an_entry_whose_page_closed_before_the_answer_is_sent_by_the_worker(
             and not lost.is_set()
         ):
             lost.set()
-            time.sleep(3)
+            tab_closed.wait(20)  # the answer comes only once nobody is there to read it
             start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
             return [b"lost on the way"]
         return plain(environ, start_response)
@@ -161,6 +170,7 @@ def test_an_entry_whose_page_closed_before_the_answer_is_sent_by_the_worker(
         context = page.context
         context.new_page()  # about:blank keeps the browser open
         page.close()
+        tab_closed.set()
 
         # The worker sends it; Muster holds it once.
         def turns() -> list[dict]:
@@ -170,6 +180,7 @@ def test_an_entry_whose_page_closed_before_the_answer_is_sent_by_the_worker(
         assert lost.is_set()
         assert [(e["round"], e["player"], e.get("tactic")) for e in turns()] == [(1, 0, "conquer")]
     finally:
+        tab_closed.set()
         served.app.wsgi_app = plain  # type: ignore[method-assign]
 
 

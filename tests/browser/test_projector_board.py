@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.test_accessibility import AXE, problems
+from tests.browser.helpers import AXE, problems
 
 pytestmark = pytest.mark.browser
 

@@ -7,47 +7,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import record_turn, start_round, tap_until
 from tests.pdfs import pdf_text
 
 pytestmark = pytest.mark.browser
-
-
-def start_round(page: Page, r: int, first: str) -> None:
-    form = page.locator("#round-form")
-    expect(form.get_by_role("heading")).to_have_text(f"Battle round {r} begins")
-    form.locator("label", has_text=first).click()
-    form.get_by_role("button", name=f"Start battle round {r}").click()
-
-
-def tap_until(page: Page, objective: str, holder: str) -> None:
-    """Tap an objective's button until it shows the holder (one tap cycles it)."""
-    row = page.locator(".objective-row", has=page.locator("label", has_text=objective))
-    button = row.locator("button.cycle")
-    for _ in range(3):
-        if button.inner_text() == holder:
-            return
-        button.click()
-    expect(button).to_have_text(holder)
-
-
-def record_turn(
-    page: Page,
-    r: int,
-    name: str,
-    tactic: str | None = None,
-    bonus: bool = False,
-    taps: dict[str, str] | None = None,
-) -> None:
-    form = page.locator("#turn-form")
-    expect(form.get_by_role("heading")).to_have_text(f"Battle round {r}: {name}'s turn")
-    for objective, holder in (taps or {}).items():
-        tap_until(page, objective, holder)
-    if tactic:
-        form.locator("#tactic").select_option(tactic)
-        form.get_by_text("Battle tactic completed").click()
-        if bonus:
-            form.get_by_text("MONSTER bonus earned").click()
-    form.get_by_role("button", name=f"Record {name}'s turn").click()
 
 
 def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> None:
@@ -94,8 +57,11 @@ def test_play_savage_gains_on_a_phone(page: Page, live_server: str, shot) -> Non
     start_round(page, 3, "Ann")
     record_turn(page, 3, "Ann", taps={"W": "Ann"})
     expect(page.get_by_test_id("vp-0")).to_have_text("11")
-    page.get_by_role("button", name="Undo the last entry").click()
+    # The screen says what was recorded, and the Undo beside it names what it takes back.
+    expect(page.get_by_test_id("last-entry")).to_have_text("Ann's turn recorded: +3 VP")
+    page.get_by_role("button", name="Undo Ann's turn, round 3 (3 VP)").click()
     expect(page.get_by_test_id("vp-0")).to_have_text("8")
+    expect(page.get_by_test_id("last-entry")).to_have_text("Undone: Ann's turn, round 3 (3 VP)")
 
     # Reload mid-game: the game is all there.
     page.reload()

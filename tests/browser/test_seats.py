@@ -83,12 +83,20 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     table.locator("#deal-note").fill("Bo leaves my flank alone")
     table.get_by_role("button", name="Record the deal").click()
     expect(table.locator(".history")).to_contain_text("Deal: Ann gives Bo 5 CP")
+    # The table screen and the phones following it announce the deal.
+    for page in screens.values():
+        expect(page.get_by_test_id("last-entry")).to_have_text("Ann deals Bo 5 CP")
     _check(screens, {})
 
     # Ann buys Hidden Pitfalls on her phone.
     ann = phones["Ann"]
     ann.reload()
     ann.locator("#buy-ploy").select_option("hidden-pitfalls")
+    # What it does shows before it is bought.
+    expect(ann.locator("[data-effect-of=buy-ploy]")).to_have_text(
+        "Hidden Pitfalls: A unit about to march may not march this phase."
+    )
+    _shot(ann, "seats-ploy-effect")
     ann.get_by_role("button", name="Buy", exact=True).click()
     expect(ann.locator("#hand li.ploy")).to_contain_text("Hidden Pitfalls")
     _shot(ann, "seats-seat-screen")
@@ -121,11 +129,16 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
 
     # Ann plays Hidden Pitfalls: now everyone sees it; Cy's Caltrops stays hers.
     ann.locator("li.ploy", has_text="Hidden Pitfalls").get_by_role("button", name="Play it").click()
+    # Playing asks once.
+    expect(ann.get_by_text("Play Hidden Pitfalls now? Every phone will see it.")).to_be_visible()
+    _shot(ann, "seats-play-asks")
+    ann.get_by_role("button", name="Yes, play it").click()
     expect(ann.locator("#hand")).to_contain_text("No ploys in hand")
     del held["Ann"]
     _check(screens, held)
     for page in screens.values():
         expect(page.locator(".history")).to_contain_text("Ann played Hidden Pitfalls")
+        expect(page.get_by_test_id("last-entry")).to_have_text("Ann plays Hidden Pitfalls")
     expect(ann.locator(".score").first).to_contain_text("44 CP")
     _shot(table, "seats-table-after-play")
     for page in screens.values():
@@ -211,6 +224,7 @@ def test_a_ploy_given_on_a_seat_and_a_second_enemy_pick_are_refused_beside_their
 
     # Bo, picked as the enemy, plays Allies of Convenience; Ann's phone offers the charge again, not Bo.
     bo.locator("li.ploy", has_text="Allies of Convenience").get_by_role("button", name="Play it").click()
+    bo.get_by_role("button", name="Yes, play it").click()
     expect(bo.locator(".history")).to_contain_text("Bo played Allies of Convenience")
     expect(ann.get_by_test_id("pick-again")).to_have_text(
         "Bo played Allies of Convenience: pick another enemy for the Charge phase."

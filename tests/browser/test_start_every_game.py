@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.web.test_start_any_game import rolling_club_packs
+from tests.web.helpers import rolling_club_packs
 
 pytestmark = pytest.mark.browser
 

@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -184,3 +185,33 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield proc
     finally:
         proc.stop()
+
+
+def https(
+    port: int,
+    method: str,
+    path: str,
+    context: ssl.SSLContext,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, http.client.HTTPResponse, Any, int]:
+    """One request on a new TLS connection: status, response, the JSON (or bytes), the served serial."""
+    conn = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=30)
+    try:
+        sent = dict(headers or {})
+        payload = None
+        if body is not None:
+            payload = json.dumps(body)
+            sent["Content-Type"] = "application/json"
+        conn.request(method, path, payload, sent)
+        # Read before the answer: an answer with Connection: close (an nginx worker finishing
+        # after a reload) closes the socket as it is read.
+        serial = int(conn.sock.getpeercert()["serialNumber"], 16)  # type: ignore[union-attr]
+        response = conn.getresponse()
+        data = response.read()
+    finally:
+        conn.close()
+    try:
+        return response.status, response, json.loads(data), serial
+    except ValueError:
+        return response.status, response, data, serial

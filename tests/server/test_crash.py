@@ -26,10 +26,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
+from tests import soak
 from tests.server.conftest import ServerProcess, new_game, request
 from tests.setups import first_blood, pitched_battle
 
-KILLS = 10
+# Three SIGKILLs in make test, ten in make soak.
+KILLS = soak.size(3, 10)
 WRITERS = 6
 
 
@@ -137,6 +141,7 @@ def _writer(port: int, games: list[Game], ledger: Ledger, stop: threading.Event,
         conn.close()
 
 
+@pytest.mark.soak
 def test_acknowledged_events_survive_sigkill_of_the_server(tmp_path, capsys):
     seed = int(os.environ.get("MUSTER_CRASH_SEED") or random.SystemRandom().randrange(2**32))
     rng = random.Random(seed)

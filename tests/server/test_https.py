@@ -6,7 +6,6 @@ request, and the settings refused with one sentence each.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import shutil
 import signal
@@ -22,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.certs import Authority
-from tests.server.conftest import ROOT, ServerProcess, free_port
+from tests.server.conftest import ROOT, ServerProcess, free_port, https
 from tests.setups import pitched_battle
 
 NAME = "club.muster.test"
@@ -31,36 +30,6 @@ MODES = ("gunicorn", "nginx")
 
 def _client(ca: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(ca))
-
-
-def https(
-    port: int,
-    method: str,
-    path: str,
-    context: ssl.SSLContext,
-    body: Any = None,
-    headers: dict[str, str] | None = None,
-) -> tuple[int, http.client.HTTPResponse, Any, int]:
-    """One request on a new TLS connection: status, response, the JSON (or bytes), the served serial."""
-    conn = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=30)
-    try:
-        sent = dict(headers or {})
-        payload = None
-        if body is not None:
-            payload = json.dumps(body)
-            sent["Content-Type"] = "application/json"
-        conn.request(method, path, payload, sent)
-        # Read before the answer: an answer with Connection: close (an nginx worker finishing
-        # after a reload) closes the socket as it is read.
-        serial = int(conn.sock.getpeercert()["serialNumber"], 16)  # type: ignore[union-attr]
-        response = conn.getresponse()
-        data = response.read()
-    finally:
-        conn.close()
-    try:
-        return response.status, response, json.loads(data), serial
-    except ValueError:
-        return response.status, response, data, serial
 
 
 def _server(tmp_path: Path, mode: str, cert: Path, key: Path, context: ssl.SSLContext) -> ServerProcess:

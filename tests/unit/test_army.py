@@ -525,7 +525,7 @@ def test_every_problem_names_a_rule_of_the_pack(packs, ghb):
     assert all(p.message.endswith(".") for p in result.problems)
 
 
-# --- real lists from ../shared/reference/lists ------------------------------------------------
+# --- real lists from tests/data/lists ---------------------------------------------------------
 def test_real_list_nurgle_with_360_points_of_allies_is_valid(packs):
     """Warscroll Builder export: 1995/2000, Reinforced 2/4, Allies 360/400."""
     roster = {

@@ -4,7 +4,7 @@ lines they could not read (issue 33). Catalogue facts from rulepacks/catalogues/
 from __future__ import annotations
 
 from app.rules import army
-from tests.unit.test_list_import import WARSCROLL_BUILDER, imported
+from tests.list_texts import WARSCROLL_BUILDER, imported
 
 # Warscroll Builder text naming units without any keyword or role beyond the section.
 PLAIN = """\

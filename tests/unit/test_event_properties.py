@@ -22,7 +22,6 @@ of 200 over two rounds; ``MUSTER_SOAK=1`` runs it full size: 120 events, and fou
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter, defaultdict
 from itertools import combinations
@@ -32,9 +31,10 @@ import pytest
 from app.rules.event_settings import Settings
 from app.rules.pairing import Entrant, Options, first_round, swiss_round
 from app.rules.standings import Entry, Result, standings
+from tests import soak
 
 PRIME = (1 << 61) - 1
-SOAK = os.environ.get("MUSTER_SOAK", "") not in ("", "0")
+SOAK = soak.SOAK
 SEEDS = range(120) if SOAK else range(16)
 BIG_SEEDS = range(4) if SOAK else range(1)
 BIG_ROUNDS = 5 if SOAK else 2

@@ -8,30 +8,24 @@ from __future__ import annotations
 
 import math
 import uuid
-from typing import Any
 
 import pytest
 
 from app.rules import grid, seizing
 from app.rules.game import Player, Setup
 from app.rules.systems.rounds import scoring as rounds
-from tests.conftest import refusal, replay
+from tests.conftest import refusal
+from tests.engine import Engine
 from tests.setups import first_blood_setup
 
 ANN, BO = 0, 1
 
 
-class Phases:
-    """Plays a First Blood game through the rules engine: check, then append."""
+class Phases(Engine):
+    """Plays a First Blood game through the rules engine (tests/engine.py), a Victory Phase at a time."""
 
     def __init__(self, pack, scenario: str) -> None:
-        self.pack = pack
-        self.setup = first_blood_setup(scenario)
-        self.log: list[dict[str, Any]] = []
-
-    @property
-    def game(self) -> rounds.RoundGame:
-        return replay(self.pack, self.setup, self.log)
+        super().__init__(pack, first_blood_setup(scenario))
 
     def event(
         self, r: int, control: dict | None = None, ann: dict | None = None, bo: dict | None = None
@@ -45,19 +39,13 @@ class Phases:
         }
 
     def ok(self, r: int, control: dict | None = None, ann: dict | None = None, bo: dict | None = None):
-        event = self.event(r, control, ann, bo)
-        problem = refusal(self.game, event)
-        assert problem is None, problem
-        self.log.append(event)
-        phase = self.game.phases[-1]
+        phase = self.record(self.event(r, control, ann, bo)).phases[-1]
         return phase.players[ANN].vp, phase.players[BO].vp
 
     def refused(
         self, r: int, control: dict | None = None, ann: dict | None = None, bo: dict | None = None
     ) -> str:
-        problem = refusal(self.game, self.event(r, control, ann, bo))
-        assert problem is not None
-        return problem
+        return self.refuse(self.event(r, control, ann, bo))
 
     def quiet(self, first: int, last: int) -> None:
         for r in range(first, last + 1):

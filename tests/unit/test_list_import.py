@@ -1,4 +1,4 @@
-"""List import: every real exported list in ../shared/reference/lists/, a hand-made list per format
+"""List import: every real exported list in tests/data/lists/, a hand-made list per format
 and layout, hostile files, and the round trip of Muster's own plain-text export.
 
 The numbers asserted were read off each file by hand: the sum of the points the list prints
@@ -12,7 +12,6 @@ import io
 import json
 import re
 import zipfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,16 +21,7 @@ from app.rules import army
 from app.rules.lists import files, read_list
 from app.rules.matching import name_key
 from app.rules.problems import Problem
-
-LISTS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "lists"
-
-
-def imported(
-    packs, pack: str, data: bytes | str, remembered: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    made = list_import.preview(packs, pack, data, remembered or [])
-    assert not isinstance(made, Problem), made
-    return made
+from tests.list_texts import CONQUEST, LISTS, OWB_TEXT, ROS, WARSCROLL_BUILDER, imported
 
 
 def refused(packs, pack: str, data: bytes | str) -> str:
@@ -105,8 +95,11 @@ SAMPLES = [
 ]  # fmt: skip
 
 
-def test_every_reference_list_has_a_row():
-    assert sorted(p.name for p in LISTS.iterdir()) == sorted(row[0] for row in SAMPLES)
+def test_every_reference_list_has_a_row_and_a_source():
+    kept = sorted(p.name for p in LISTS.glob("*.txt"))
+    assert kept == sorted(row[0] for row in SAMPLES)
+    sources = (LISTS / "SOURCES.md").read_text()
+    assert [name for name in kept if f"| {name} |" not in sources] == []
 
 
 @pytest.mark.parametrize(
@@ -303,29 +296,6 @@ def test_app_block_layout_general_from_the_header_and_an_unpriced_unit(packs):
     assert rules(made) == ["battleline-min"]
 
 
-WARSCROLL_BUILDER = """\
-Allegiance: Seraphon
-- Constellation: Koatl's Claw
-- Grand Strategy: Beast Master
-
-Leaders
-Saurus Oldblood on Carnosaur (300)
-- General
-- Command Trait: Old and Grizzled
-
-Battleline
-10 x Saurus Warriors (105)
-20 x Saurus Warriors (210)
-- Reinforced x 1
-10 x Saurus Knights (120)
-
-Total: 735 / 1000
-Reinforced Units: 1 / 2
-Allies: 0 / 200
-Wounds: 60
-"""
-
-
 def test_warscroll_builder_hand_made(packs):
     made = imported(packs, "aos-ghb-2021", WARSCROLL_BUILDER)
     assert (made["format"], made["verdict"]["points"], made["roster"]["points_limit"]) == (
@@ -417,38 +387,6 @@ def test_new_recruit_text_for_the_old_world(packs):
     assert made["roster"]["faction"] == "Empire of Man"
 
 
-ROS = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="Ros list" gameSystemName="Warhammer Age of Sigmar">
-  <costs><cost name="pts" typeId="points" value="690.0"/></costs>
-  <costLimits><costLimit name="pts" typeId="points" value="1000.0"/></costLimits>
-  <forces><force name="Pitched Battle GHB 2021" catalogueName="Order - Stormcast Eternals">
-    <selections>
-      <selection name="Allegiance" type="upgrade"><selections><selection name="Stormcast Eternals: Hammers of Sigmar" type="upgrade"/></selections></selection>
-      <selection name="Grand Strategy" type="upgrade"><selections><selection name="Sever the Head" type="upgrade"/></selections></selection>
-      <selection name="Lord-Celestant" type="model" number="1">
-        <costs><cost name="pts" value="120.0"/></costs>
-        <selections><selection name="General" type="upgrade"/></selections>
-        <categories><category name="Leader" primary="true"/><category name="HERO" primary="false"/></categories>
-      </selection>
-      <selection name="Liberators" type="unit">
-        <costs><cost name="pts" value="0.0"/></costs>
-        <selections><selection name="Liberator" type="model" number="5"><costs><cost name="pts" value="115.0"/></costs></selection></selections>
-        <categories><category name="Battleline" primary="true"/></categories>
-      </selection>
-      <selection name="Liberators" type="unit">
-        <costs><cost name="pts" value="115.0"/></costs>
-        <selections><selection name="Liberator" type="model" number="5"/></selections>
-        <categories><category name="Battleline" primary="true"/></categories>
-      </selection>
-      <selection name="Stormdrake Guard" type="unit">
-        <costs><cost name="pts" value="340.0"/></costs>
-        <categories><category name="Other" primary="true"/></categories>
-      </selection>
-    </selections>
-  </force></forces>
-</roster>"""
-
-
 def test_ros_file(packs):
     # 120 + (0 + 115 in the models) + 115 + 340 = 690; a selection's nested costs add to it.
     made = imported(packs, "aos-ghb-2021", ROS.encode())
@@ -537,36 +475,6 @@ def test_old_world_builder_json(packs):
     )
 
 
-OWB_TEXT = """\
-===
-Grand Army of Nuln [2140 pts]
-Warhammer: The Old World, Empire of Man
-===
-
-++ Characters [340 pts] ++
-
-General of the Empire [140 pts]
-- Hand weapon
-- Full plate armour
-
-Wizard Lord [200 pts]
-- Level 4 Wizard
-
-++ Core Units [1000 pts] ++
-
-40 State Missile Troops [1000 pts]
-- Handguns
-
-++ Rare Units [800 pts] ++
-
-Steam Tank [800 pts]
-
----
-Created with "Old World Builder"
-
-[https://old-world-builder.com]"""
-
-
 def test_old_world_builder_text_over_the_limit(packs):
     made = imported(packs, "old-world-rosters", OWB_TEXT)
     assert made["format"] == "old-world-builder-text"
@@ -579,21 +487,6 @@ def test_old_world_builder_text_over_the_limit(packs):
     # No limit in the text: the pack's default, 2000; 2140 is 140 over it.
     assert (made["verdict"]["points"], made["roster"]["points_limit"]) == (2140, 2000)
     assert rules(made) == ["points-limit"]
-
-
-CONQUEST = """\
-=== The Last Argument of Kings ===
-
-Club night [800/800]
-
-Spires
-
-== (Warlord) Pheromancer [110]: Biomancy
- * Force Grown Drones (3) [120]
-== Lineage Highborne [90]
- * Avatara (3) [190]: Leader
- * Centaur Avatara (2) [250]
-"""
 
 
 def test_conquest_builder_hand_made(packs):

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from app import create_app
 from app.store import Store
+from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="session")
@@ -108,3 +109,37 @@ def qr_text_matches(client: FlaskClient, src: str, text: str) -> bool:
     expected = io.BytesIO()
     segno.make(text, error="m").save(expected, kind="svg", scale=4, border=2, dark="#000", light="#fff")
     return response.data == expected.getvalue()
+
+
+# --- the club admin ------------------------------------------------------------------------
+CLUB_PASSWORD = "correct horse battery staple"
+
+
+def login(client: FlaskClient, password: str) -> Any:
+    """Log in to the club admin with ``password``; the answer."""
+    return client.post(
+        "/admin/login", data={"csrf_token": csrf_token(client, "/admin"), "password": password}
+    )
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Flask:
+    """An app with an admin password and its own copy of the rulepacks (installs write there)."""
+    folder = tmp_path / "rulepacks"
+    shutil.copytree(ROOT / "rulepacks", folder)
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "RULEPACKS": str(folder),
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "ADMIN_PASSWORD": CLUB_PASSWORD,
+        }
+    )
+
+
+@pytest.fixture
+def admin(club: Flask) -> FlaskClient:
+    client = club.test_client()
+    login(client, CLUB_PASSWORD)
+    return client

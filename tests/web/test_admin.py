@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from io import BytesIO
 from pathlib import Path
@@ -11,41 +10,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import create_app
 from tests.setups import new_game
-from tests.web.conftest import Api, csrf_token, soup
+from tests.web.conftest import CLUB_PASSWORD, Api, csrf_token, login, soup
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Flask:
-    """An app with an admin password and its own copy of the rulepacks (installs write there)."""
-    folder = tmp_path / "rulepacks"
-    shutil.copytree(ROOT / "rulepacks", folder)
-    return create_app(
-        {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
-            "RULEPACKS": str(folder),
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "ADMIN_PASSWORD": PASSWORD,
-        }
-    )
-
-
-@pytest.fixture
-def admin(club: Flask) -> FlaskClient:
-    client = club.test_client()
-    _login(client, PASSWORD)
-    return client
-
-
-def _login(client: FlaskClient, password: str):
-    return client.post(
-        "/admin/login", data={"csrf_token": csrf_token(client, "/admin"), "password": password}
-    )
 
 
 def test_admin_is_off_without_a_password(client: FlaskClient) -> None:
@@ -57,17 +25,17 @@ def test_admin_is_off_without_a_password(client: FlaskClient) -> None:
 def test_wrong_password_is_refused_and_the_sixth_try_is_rate_limited(club: Flask) -> None:
     client = club.test_client()
     for _ in range(5):
-        response = _login(client, "guess")
+        response = login(client, "guess")
         assert response.status_code == 403
         assert "not the admin password" in response.text
-    response = _login(client, PASSWORD)  # even the right one, until the window passes
+    response = login(client, CLUB_PASSWORD)  # even the right one, until the window passes
     assert response.status_code == 429
     assert "Too many wrong passwords" in response.text
     # Another address is not locked out by the first one's guesses.
     other = club.test_client()
     response = other.post(
         "/admin/login",
-        data={"csrf_token": csrf_token(other, "/admin"), "password": PASSWORD},
+        data={"csrf_token": csrf_token(other, "/admin"), "password": CLUB_PASSWORD},
         environ_base={"REMOTE_ADDR": "10.0.0.9"},
     )
     assert response.status_code == 303

@@ -6,7 +6,8 @@ Points from rulepacks/catalogues/aos-3.yaml and old-world.yaml, read by hand.
 from __future__ import annotations
 
 from tests.web.conftest import soup
-from tests.web.test_rosters import _csrf, _new_roster
+from tests.web.helpers import new_roster as _new_roster
+from tests.web.helpers import roster_csrf as _csrf
 
 HX = {"HX-Request": "true"}
 

@@ -151,7 +151,7 @@ def test_only_the_edit_token_taps_the_clock(clock, client):
     assert clock.tap(token="", action="start").status_code == 403
     wrong = clock.tap(token="not-the-token", action="start")
     assert wrong.status_code == 403 and wrong.json == {
-        "error": "X-Edit-Token must hold this game's edit token to use its clock."
+        "error": "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's) to use its clock."
     }
     missing = client.post("/api/v1/games/no-such-game/clock", json={"id": uid(), "action": "start"})
     assert missing.status_code == 404
@@ -339,24 +339,26 @@ def test_tapping_the_strip_answers_the_new_strip(client):
     assert fresh["data-running"] == "1"
     running = fresh.select_one(".clock-player.running")
     assert (
-        running.select_one(".clock-name").text == "Bo"
-        and running.select_one("[data-hint]").text == "tap to pass"
+        running.select_one(".clock-name").text == "Bo" and running.select_one("[data-hint]").text == "running"
     )
+    # One verb for every player: tap your time when you finish.
+    assert fresh.select_one("[data-clock-how]").text == "Tap your time when you finish."
+    assert not fresh.select_one("[data-clock-how]").has_attr("hidden")
     # Bo taps his own time: the clock passes to the next player, Ann.
     passed = soup(client.post(url, data=_form(fresh, '[data-clock-player="1"]'), headers=HX)).select_one(
         "#clock"
     )
     assert passed["data-running"] == "0"
-    assert passed.select_one("[data-pass-label]").text == "Pass to Bo"
+    assert passed.select_one(".clock-player.running .clock-name").text == "Ann"
     assert json.loads(passed["data-used"])[1] > 0
 
 
 def test_a_refused_tap_shows_its_sentence_in_the_strip(client):
     made, page = _page_game(client)
-    form = _form(page.select_one("#clock"), "[data-clock-when=running]")  # Pass, while stopped
+    form = _form(page.select_one("#clock"), "[data-clock-when=running]")  # Pause, while stopped
     answer = client.post(f"/games/{made['id']}/clock", data=form, headers=HX)
     assert answer.status_code == 422
-    sentence = "The clock is paused, so there is nothing to pass: start it first."
+    sentence = "The clock is not running, so there is nothing to pause."
     assert soup(answer).select_one("#clock .alert").text == sentence
     assert answer.headers["X-Muster-Refusal"] == sentence
 

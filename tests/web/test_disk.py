@@ -12,10 +12,9 @@ import pytest
 from app import disk
 from tests.setups import new_game
 from tests.web.conftest import soup
-from tests.web.test_admin import admin, club  # noqa: F401 (fixtures)
 
 
-def test_the_admin_page_shows_the_database_size_and_free_disk(club, admin) -> None:  # noqa: F811
+def test_the_admin_page_shows_the_database_size_and_free_disk(club, admin) -> None:
     new_game(admin)
     admin.get("/packs/aos-ghb-2021/scenarios/savage-gains/scoresheet.pdf")
     database = Path(club.config["DATABASE"])
@@ -31,7 +30,7 @@ def test_the_admin_page_shows_the_database_size_and_free_disk(club, admin) -> No
     assert (page.select_one("#disk-low") is not None) == (free.free / free.total < 0.10)
 
 
-def test_under_a_tenth_free_the_admin_is_warned(club, admin, monkeypatch) -> None:  # noqa: F811
+def test_under_a_tenth_free_the_admin_is_warned(club, admin, monkeypatch) -> None:
     # The disk cannot really be filled in a test: its free space is what shutil is told.
     total = 32 * 1000**3
     usage = shutil._ntuple_diskusage(total, total - 3_100_000_000, 3_100_000_000)  # 9.7% free

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from tests.pdfs import pdf_text
 from tests.web.conftest import csrf_token, soup
-from tests.web.test_events import ADMIN, FB, FB_LIST, PASSWORD, Organiser
+from tests.web.helpers import ADMIN, EVENTS_PASSWORD, FB, FB_LIST, Organiser
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
@@ -30,7 +30,7 @@ def app(tmp_path) -> Flask:
             "DATABASE": str(tmp_path / "muster.sqlite"),
             "TESTING": True,
             "SECRET_KEY": "test",
-            "ADMIN_PASSWORD": PASSWORD,
+            "ADMIN_PASSWORD": EVENTS_PASSWORD,
             "EVENT_SEED": 5,
         }
     )

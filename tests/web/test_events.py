@@ -13,10 +13,7 @@ from flask.testing import FlaskClient
 
 from tests.pdfs import pdf_text
 from tests.web.conftest import csrf_token, soup
-
-PASSWORD = "club-night-pw"
-ADMIN = {"Authorization": f"Bearer {PASSWORD}"}
-FB = "conquest-first-blood"
+from tests.web.helpers import ADMIN, EVENTS_PASSWORD, FB, FB_LIST, Organiser
 
 
 @pytest.fixture
@@ -28,23 +25,10 @@ def app(tmp_path) -> Flask:
             "DATABASE": str(tmp_path / "muster.sqlite"),
             "TESTING": True,
             "SECRET_KEY": "test",
-            "ADMIN_PASSWORD": PASSWORD,
+            "ADMIN_PASSWORD": EVENTS_PASSWORD,
             "EVENT_SEED": 7,
         }
     )
-
-
-# A First Blood list of 270 points: its Character Regiment and one regiment.
-FB_LIST = {
-    "pack": FB,
-    "name": "Hold the line",
-    "points_limit": 500,
-    "faction": "Hundred Kingdoms",
-    "entries": [
-        {"name": "Marshal", "kind": "character", "points": 120, "models": 1},
-        {"name": "Men-at-Arms", "kind": "regiment", "type": "infantry", "points": 150, "models": 4},
-    ],
-}
 
 
 def make_event(client: FlaskClient, **extra: Any) -> dict[str, Any]:
@@ -52,26 +36,6 @@ def make_event(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     made = client.post("/api/v1/events", json=body, headers=ADMIN)
     assert made.status_code == 201, made.json
     return made.json
-
-
-class Organiser:
-    """The organiser's API calls for one event."""
-
-    def __init__(self, client: FlaskClient, event: dict[str, Any]) -> None:
-        self.client, self.id = client, event["id"]
-        self.headers = {"X-Organiser-Token": event["organiser_token"]}
-
-    def post(self, path: str, body: Any = None, status: int | None = None) -> Any:
-        answer = self.client.post(f"/api/v1/events/{self.id}{path}", json=body or {}, headers=self.headers)
-        if status is not None:
-            assert answer.status_code == status, answer.json
-        return answer
-
-    def add(self, name: str, club: str | None = None) -> dict[str, Any]:
-        return self.post("/players", {"name": name, "club": club}, 201).json
-
-    def get(self, path: str = "") -> Any:
-        return self.client.get(f"/api/v1/events/{self.id}{path}").json
 
 
 def finish_game(client: FlaskClient, game_id: str, token: str, loser: int) -> None:
@@ -108,7 +72,7 @@ def test_wrong_bearers_are_counted_with_the_login_failures(app):
     assert locked.status_code == 429 and "Too many wrong passwords" in locked.json["error"]
     # The same lockout holds the login form from that address, and spares another address.
     login = guesser.post(
-        "/admin/login", data={"csrf_token": csrf_token(guesser, "/admin"), "password": PASSWORD}
+        "/admin/login", data={"csrf_token": csrf_token(guesser, "/admin"), "password": EVENTS_PASSWORD}
     )
     assert login.status_code == 429
     other = app.test_client()
@@ -397,6 +361,37 @@ def test_a_rolloff_orders_players_level_on_everything(client):
     org.post("/rolloffs", {"players": [ids[0]]}, 422)
 
 
+def test_the_console_rolloff_picks_tied_players_by_name(client):
+    event = make_event(client, rounds=1)
+    org = Organiser(client, event)
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        org.add(name)
+    for t in org.post("/rounds", status=201).json["pairings"]:
+        org.post("/results", {"round": 1, "table": t["table"], "winner": t["players"][0], "vp": [10, 5]}, 201)
+    client.get(f"/events/{event['id']}/organiser/{event['organiser_token']}")
+    console = f"/events/{event['id']}/console"
+    page = soup(client.get(console))
+    form = page.select_one("form.rolloff")
+    assert form.select_one("legend").text.startswith("Roll-off for place 1: ")
+    selects = form.select("select[name=order]")
+    tied = [o.text for o in selects[0].select("option")]
+    assert (
+        len(selects) == 2
+        and set(tied) <= {"Ann", "Bo", "Cy", "Di"}
+        and "id" not in page.select_one("#standings-h").parent.text
+    )
+    values = {o.text: o["value"] for o in selects[0].select("option")}
+    token = csrf_token(client, console)
+    twice = client.post(f"{console}/rolloff", data={"csrf_token": token, "order": [values[tied[0]]] * 2})
+    assert twice.status_code == 422
+    assert "Pick each tied player once, the roll-off's winner first." in soup(twice).text
+    done = client.post(
+        f"{console}/rolloff", data={"csrf_token": token, "order": [values[tied[1]], values[tied[0]]]}
+    )
+    assert done.status_code == 303
+    assert [r["name"] for r in org.get("/standings")[:2]] == [tied[1], tied[0]]
+
+
 def test_signup_is_open_until_the_organiser_closes_it(client, app):
     event = make_event(client)
     org = Organiser(client, event)
@@ -522,7 +517,7 @@ def test_the_exports_and_prints(client):
 def test_creating_an_event_on_the_screens_needs_the_admin_login(client):
     assert client.get("/events/new").status_code == 403
     token = csrf_token(client, "/admin")
-    client.post("/admin/login", data={"csrf_token": token, "password": PASSWORD})
+    client.post("/admin/login", data={"csrf_token": token, "password": EVENTS_PASSWORD})
     form = csrf_token(client, "/events/new")
     made = client.post(
         "/events/new",
@@ -542,7 +537,7 @@ def test_creating_an_event_on_the_screens_needs_the_admin_login(client):
 
 
 def test_event_answers_conform_to_openapi(client):
-    from tests.web.test_openapi import Conformance, spec_routes
+    from tests.web.openapi import Conformance, spec_routes
 
     api = Conformance(client)
     made = api.call(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import uuid
-from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -16,129 +15,9 @@ from pypdf import PdfReader
 from tests.pdfs import pdf_text
 from tests.setups import first_blood_game, join
 from tests.web.conftest import csrf_token, form_fields, soup
+from tests.web.games_played import SCRIPTS
 
 A, B = 0, 1
-Q: list[Any] = [{}, {}, {}]  # a quiet Victory Phase: (control, Ann's part, Bo's part)
-
-# scenario -> (phases from round 1, expected final VP, round it ends in, winner or None for a draw)
-SCRIPTS: dict[str, tuple[list[list[Any]], tuple[int, int], int, int | None]] = {
-    "twin-contested-zones": (
-        [
-            Q,
-            [
-                {"west-zone": A, "east-zone": B},
-                {"markers_destroyed": ["b-west"]},
-                {"markers_destroyed": ["a-east"]},
-            ],
-            [{"west-zone": A, "east-zone": B}, {}, {}],
-            [{"west-zone": A, "east-zone": A}, {"markers_destroyed": ["b-east"]}, {}],
-        ],
-        (18, 8),
-        4,
-        A,
-    ),
-    "meeting-engagement": (
-        [
-            Q,
-            [{"first-zone": A}, {}, {"markers_destroyed": ["marker-a"]}],
-            [{"first-zone": B, "second-zone": B}, {}, {}],
-        ]
-        + [Q] * 5,
-        (3, 13),
-        8,
-        B,
-    ),
-    "outflank": ([Q] + [[{"west-zone": A, "centre-zone": A, "east-zone": B}, {}, {}]] * 3, (18, 6), 4, A),
-    "shieldwall": (
-        [
-            Q,
-            [
-                {},
-                {"markers_destroyed": ["player2-centre", "player2-corner"], "regiments_destroyed": 2},
-                {"markers_destroyed": ["player1-centre"], "character_slain": True},
-            ],
-        ]
-        + [Q] * 5
-        + [[{}, {}, {"regiments_destroyed": 3}]],
-        (10, 8),
-        8,
-        A,
-    ),
-    "raid": (
-        [Q, [{"zone-b": A, "far-centre": A, "zone-a": B}, {}, {}], [{"zone-b": A}, {}, {}]],
-        (21, 8),
-        3,
-        A,
-    ),
-    "area-control": (
-        [
-            Q,
-            [{"zone-d": A, "near-centre": A}, {}, {"markers_destroyed": ["marker-a"]}],
-            [{"zone-d": A, "near-centre": A}, {}, {}],
-        ],
-        (26, 4),
-        3,
-        A,
-    ),
-    "broken-lines": (
-        [
-            Q,
-            [{"marker": A}, {}, {}],
-            [{"marker": A, "zone-b": A}, {}, {}],
-            [{"marker": A}, {}, {}],
-            [{"marker": A}, {}, {}],
-        ],
-        (28, 0),
-        5,
-        A,
-    ),
-    "tug-of-war": (
-        [
-            Q,
-            [{"near-centre": A, "mid-left": A, "far-centre": B}, {}, {}],
-            [{"centre": A, "far-left": A}, {}, {}],
-        ],
-        (22, 10),
-        3,
-        A,
-    ),
-    "tic-tac-blood": ([Q, [{"near-zone": A, "far-zone": B}, {}, {}]] + [Q] * 6, (3, 3), 8, None),
-    "advanced-maneuvers": (
-        [
-            Q,
-            [{"near-zone": A}, {"markers_destroyed": ["marker-b"]}, {}],
-            [{"near-zone": A, "far-zone": A}, {}, {}],
-        ]
-        + [Q] * 5,
-        (20, 0),
-        8,
-        A,
-    ),
-    "pincer": (
-        [
-            Q,
-            [
-                {"centre-zone": A},
-                {"markers_destroyed": ["west-marker", "marker-b"], "officers_slain": 2},
-                {"markers_destroyed": ["east-marker"], "character_slain": True},
-            ],
-        ]
-        + [Q] * 6,
-        (12, 7),
-        8,
-        A,
-    ),
-    "into-the-grinder": (
-        [
-            Q,
-            [{"near-zone": A, "far-zone": A}, {}, {"markers_destroyed": ["marker-a"]}],
-            [{"near-zone": A, "far-zone": A, "centre-zone": B}, {}, {}],
-        ],
-        (20, 6),
-        3,
-        A,
-    ),
-}
 
 
 def _post(client, made, event):

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from tests.setups import join, new_game
 from tests.web.conftest import Api, qr_text_matches, soup
-from tests.web.test_battleplans_api import PLAYS
+from tests.web.games_played import PLAYS
 
 
 def _age(app: Flask, game_id: str, created: str) -> None:

@@ -6,8 +6,8 @@ import io
 import sqlite3
 import zipfile
 
+from tests.list_texts import LISTS, ROS, WARSCROLL_BUILDER
 from tests.setups import new_game
-from tests.unit.test_list_import import LISTS, ROS, WARSCROLL_BUILDER
 from tests.web.conftest import soup
 
 IMPORT = "/api/v1/rosters/import"
@@ -256,7 +256,7 @@ def test_imported_rosters_print_every_entry(client):
     text = _pdf_text(client, client.post("/api/v1/rosters", json=roster).json["id"])
     assert "FACTION TERRAIN" in text.upper() and "Realmshaper Engine" in text
     assert "Seraphon (Fangs of Sotek)" in text
-    from tests.unit.test_list_import import OWB_TEXT
+    from tests.list_texts import OWB_TEXT
 
     old_world = client.post(IMPORT, json={"pack": "old-world-rosters", "text": OWB_TEXT}).json["roster"]
     text = _pdf_text(client, client.post("/api/v1/rosters", json=old_world).json["id"])

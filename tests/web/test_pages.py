@@ -55,12 +55,31 @@ def test_new_game_form_creates_the_game_and_hands_over_the_edit_token(client):
     # Player 2 (Bo) was chosen as attacker.
     assert "ATT" in page.select(".score-name")[1].text
     assert page.select_one("#round-form h2").text == "Battle round 1 begins"
-    # The join link is fetched when shown (the page a phone keeps carries no token).
-    shown = client.get(page.select_one(".share .token-link")["hx-get"], headers={"HX-Request": "true"})
+    # A new game opens inviting the other phone. The join link is fetched when shown (the page a
+    # phone keeps carries no token).
+    invite = page.select_one("#invite")
+    assert invite.select_one("h2").text == "Invite the other player"
+    assert invite.select_one("[data-invite=copy]").text == "Copy the link"
+    shown = client.get(invite["data-link"], headers={"HX-Request": "true"})
     join = soup(shown).select_one('input[aria-label="Join link"]')["value"]
-    assert qr_text_matches(client, page.select_one(".share img.qr")["src"], join)
+    assert join not in str(page)
+    assert qr_text_matches(client, invite.select_one("img.qr")["src"], join)
     # Only a phone that records in the game is shown how to join it.
-    assert client.application.test_client().get(page.select_one(".share img.qr")["src"]).status_code == 403
+    other = client.application.test_client()
+    assert other.get(invite.select_one("img.qr")["src"]).status_code == 403
+    assert client.get(invite["data-version"]).json["joined"] is False
+    # The other phone joins: it is told it can record, and the invitation gives way to the
+    # usual "score on a second phone".
+    joined = other.get(join)
+    assert joined.status_code == 303 and joined.headers["Location"].endswith(
+        f"/games/{invite['data-link'].split('/')[2]}"
+    )
+    welcome = soup(other.get(joined.headers["Location"])).select_one("#welcome")
+    assert welcome.text == "This phone can now record in this game."
+    assert soup(other.get(joined.headers["Location"])).select_one("#welcome") is None  # said once
+    assert client.get(invite["data-version"]).json["joined"] is True
+    page = soup(client.get(game_url))
+    assert page.select_one("#invite") is None and page.select_one(".share .token-link")["hx-get"]
 
 
 def test_new_game_form_refusal_keeps_what_was_typed(client):
@@ -426,3 +445,30 @@ def test_battleplan_roll_is_kept_in_the_new_games_log(client):
     form["scenario"] = next(s for s in ("savage-gains", "the-vice") if s != form["scenario"])
     game_id = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/v1/games/{game_id}").json["rolls"] == []
+
+
+def test_the_entry_line_and_undo_name_the_last_entry(client):
+    """Issue 24 items 3 and 4: the game screen says what the last entry did, its Undo names the
+    entry it takes back, and an Undo made stale by another phone's entry is refused in words."""
+    game = new_game(client)
+    client.get(game["join_url"])
+    api = Api(client, game)
+    api.ok({"type": "battle_round", "round": 1, "first": 1})
+    api.ok({"type": "turn", "round": 1, "player": 1, "control": {"defender-border": 1}})
+    page = soup(client.get(f"/games/{game['id']}"))
+    assert page.select_one("[data-testid=last-entry]").text == "Bo's turn recorded: +1 VP"
+    assert page.select_one("#last-entry .undo-form button").text == "Undo Bo's turn, round 1 (1 VP)"
+    action, data = form_fields(client.get(f"/games/{game['id']}"), "#last-entry .undo-form")
+    api.ok({"type": "turn", "round": 1, "player": 0, "control": {}})  # another phone records
+    stale = client.post(action, data=data, headers={"HX-Request": "true"})
+    assert stale.status_code == 422
+    assert soup(stale).select_one("#error").text == (
+        "Only the last entry can be undone, and it has changed: the screen now shows it."
+    )
+    assert soup(stale).select_one("#last-entry .undo-form button").text == "Undo Ann's turn, round 1"
+    done = client.post(
+        action,
+        data={**data, "event": soup(stale).select_one("#last-entry [name=event]")["value"]},
+        headers={"HX-Request": "true"},
+    )
+    assert soup(done).select_one("[data-testid=last-entry]").text == "Undone: Ann's turn, round 1"

@@ -126,7 +126,10 @@ def test_the_dice_roller_keeps_a_roll_in_the_log(client, fields, kept):
     [
         ({"dice": "d6", "results": "seven"}, "results must list the dice as whole numbers"),
         ({"dice": "d3", "results": "4"}, "results must be a list of 1 to 24 dice, each from 1 to 3."),
-        ({"dice": "roll-off", "results": "3,5", "winner": "2"}, "winner must be a player's index"),
+        (
+            {"dice": "roll-off", "results": "3,5", "winner": "2"},
+            "winner must be one of the players (Ann or Bo)",
+        ),
     ],
 )
 def test_a_roll_the_rules_refuse_is_answered_with_the_reason(client, fields, error):

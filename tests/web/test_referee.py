@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.pdfs import pdf_text
 from tests.web.conftest import form_fields, soup
-from tests.web.test_seats import catalogue_free, made, pdf_text, phone, post, seat
-from tests.web.test_siege_web import siege, tactic
+from tests.web.helpers import catalogue_free, made, phone, post, seat, siege, tactic
 
 PACK = "aos-conquest-unbound"
 ANN, BO, CY = 0, 1, 2

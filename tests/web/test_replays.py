@@ -20,7 +20,7 @@ from app import create_app
 from tests.savage_gains import game_script
 from tests.setups import first_blood_game, new_game
 from tests.web.conftest import Api
-from tests.web.test_first_blood_api import SCRIPTS
+from tests.web.games_played import SCRIPTS
 
 
 def _app(db: Path) -> Flask:

@@ -20,7 +20,6 @@ from flask.testing import FlaskClient
 from app import replica
 from tests.setups import new_game
 from tests.web.conftest import Api, soup
-from tests.web.test_admin import admin, club  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,7 +125,7 @@ def test_restore_replica_needs_the_setting_and_a_new_file(tmp_path: Path) -> Non
     assert "Traceback" not in done.stderr
 
 
-def test_the_admin_page_says_replication_is_off_and_the_home_page_says_nothing(club, admin) -> None:  # noqa: F811
+def test_the_admin_page_says_replication_is_off_and_the_home_page_says_nothing(club, admin) -> None:
     section = soup(admin.get("/admin")).select_one("#replication")
     assert "Off: every game is on this machine's card only" in section.text
     club.config["REPLICA"] = "usb"
@@ -142,7 +141,7 @@ def test_the_admin_page_says_replication_is_off_and_the_home_page_says_nothing(c
         ("sftp//club:hunt@r2@backup.local", "sftp//club:***@backup.local"),
     ],
 )
-def test_a_broken_replica_address_hides_its_password_on_admin(club, admin, value, seen) -> None:  # noqa: F811
+def test_a_broken_replica_address_hides_its_password_on_admin(club, admin, value, seen) -> None:
     """Issue 27 item 12: the refusal names the setting back, with the password masked."""
     club.config["REPLICA"] = value
     alert = soup(admin.get("/admin")).select_one("#replication [role=alert]").text
@@ -165,7 +164,7 @@ def _until(check, seconds: float = 15) -> None:
         time.sleep(0.1)
 
 
-def test_the_admin_page_reads_litestreams_state(club: Flask, admin: FlaskClient, tmp_path: Path) -> None:  # noqa: F811
+def test_the_admin_page_reads_litestreams_state(club: Flask, admin: FlaskClient, tmp_path: Path) -> None:
     url = f"file://{tmp_path / 'usb' / 'muster'}"
     club.config["REPLICA"] = url
     database = club.config["DATABASE"]
@@ -210,8 +209,8 @@ def test_the_admin_page_reads_litestreams_state(club: Flask, admin: FlaskClient,
 
 
 def test_without_the_litestream_program_the_admin_page_says_so(
-    club: Flask,  # noqa: F811
-    admin: FlaskClient,  # noqa: F811
+    club: Flask,
+    admin: FlaskClient,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

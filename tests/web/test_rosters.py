@@ -8,6 +8,8 @@ import json
 from tests.pdfs import pdf_text
 from tests.setups import join, new_game, second_phone, seraphon_roster
 from tests.web.conftest import Api, csrf_token, qr_text_matches, soup
+from tests.web.helpers import new_roster as _new_roster
+from tests.web.helpers import roster_csrf as _csrf
 
 
 # --- API ------------------------------------------------------------------------------------
@@ -95,23 +97,6 @@ def test_attach_a_roster_to_a_game(client):
 
 
 # --- screens --------------------------------------------------------------------------------
-def _csrf(client) -> str:
-    return csrf_token(client, "/rosters/new")
-
-
-def _new_roster(client, **form) -> str:
-    data = {
-        "csrf_token": _csrf(client),
-        "pack": "aos-ghb-2021",
-        "name": "Hammerfest",
-        "points_preset": "1000",
-        "faction": "Seraphon",
-        "grand_strategy": "beast-master",
-        **form,
-    }
-    response = client.post("/rosters", data=data)
-    assert response.status_code == 303
-    return response.headers["Location"]
 
 
 def _version(page) -> str:
@@ -317,6 +302,9 @@ def test_game_screen_shows_the_armies_beside_tactics(client):
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
+    # The tap is answered in one line where the army shows.
+    said = soup(response).select_one("[data-testid=attached]").text
+    assert said.startswith("Bo's army: ") and said.endswith(", attached.")
     Api(client, game).ok({"type": "battle_round", "round": 1, "first": 0})
     page = soup(client.get(f"/games/{game['id']}"))
     hints = {li.select_one("strong").text: li.text for li in page.select(".tactic-targets li")}
@@ -605,7 +593,7 @@ def test_a_game_screen_offers_only_the_phones_own_rosters(app, client):
 def test_a_pitched_battles_roster_fields_in_a_conquest_unbound_siege(app, client):
     """Conquest Unbound plays to the Pitched Battles army rules: a list built there attaches."""
     roster = client.post("/api/v1/rosters", json=seraphon_roster()).json["id"]
-    from tests.web.test_siege_web import siege as relief_force
+    from tests.web.helpers import siege as relief_force
 
     siege = relief_force(client)
     url = f"/api/v1/games/{siege['id']}/rosters"
@@ -632,7 +620,7 @@ def test_a_pitched_battles_roster_fields_in_a_conquest_unbound_siege(app, client
 
 def test_a_seat_phone_attaches_its_own_players_old_world_roster_from_its_screen(app):
     """A Triumph & Treachery seat offers the Old World rosters its phone made, for its own player."""
-    from tests.web.test_seats import made, phone
+    from tests.web.helpers import made, phone
 
     game = made(app.test_client())
     bo = phone(app, game, 1)

@@ -54,3 +54,29 @@ def test_unversioned_static_files_are_revalidated(client):
     assert brotli.decompress(response.data) == (STATIC / "muster.css").read_bytes()
     assert client.get("/static/../app/__init__.py").status_code == 404
     assert client.get("/static/nothing-here.js").status_code == 404
+
+
+def test_serve_says_each_address_phones_open_with_a_qr_code(capsys):
+    """Issue 24 item 11: the addresses printed are this machine's on the network, never 0.0.0.0,
+    and the terminal shows a QR code of the first."""
+    from types import SimpleNamespace
+
+    from app import lan
+    from app.__main__ import _phone_addresses, _startup_line
+
+    every = _phone_addresses(SimpleNamespace(host="0.0.0.0", port=5000), None)
+    assert every and not any("0.0.0.0" in url for url in every)
+    if lan.address():
+        assert every[0] == f"http://{lan.address()}:5000"
+        assert all(not url.startswith("http://127.") for url in every)
+    assert _phone_addresses(SimpleNamespace(host="10.1.2.3", port=80), None) == ["http://10.1.2.3"]
+    assert _phone_addresses(SimpleNamespace(host="0.0.0.0", port=443), "https://pi.example:443") == [
+        "https://pi.example:443"
+    ]
+    config = {"DATABASE": "muster.sqlite", "SERVE_WORKERS": 2, "SERVE_THREADS": 4}
+    _startup_line(["http://192.168.1.20:5000", "http://10.0.0.7:5000"], SimpleNamespace(config=config))
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["Phones open http://192.168.1.20:5000", "Phones open http://10.0.0.7:5000"]
+    qr = out[2:]
+    assert len(qr) > 10 and all(len(line) == len(qr[0]) for line in qr)  # a square block of the code
+    assert any("█" in line or "▀" in line or "▄" in line for line in qr)

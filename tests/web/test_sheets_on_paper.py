@@ -105,6 +105,24 @@ def test_first_blood_writes_the_players_names(client: FlaskClient) -> None:
     assert "Destroyed marker W +5" in text
 
 
+def test_triumph_and_treachery_sheets_write_names_not_p1(client: FlaskClient) -> None:
+    """Issue 24 item 12: a filled sheet names each player; a blank one says "Player 1", never "P1"."""
+    body = {
+        "pack": "tow-triumph-treachery",
+        "scenario": "altar-of-the-gods",
+        "points_limit": 2000,
+        "players": [{"name": name} for name in ("Ann", "Bo", "Cara")],
+    }
+    game = client.post("/api/v1/games", json=body).json
+    filled = pdf_text(client.get(f"/games/{game['id']}/scoresheet.pdf?paper=a4").data)
+    assert "Ann VP" in filled and "Cara VP" in filled and "P1" not in filled
+    assert game["id"] not in filled  # no id on paper (issue 24 item 6)
+    blank = pdf_text(
+        client.get("/packs/tow-triumph-treachery/scenarios/altar-of-the-gods/scoresheet.pdf").data
+    )
+    assert "Player 1 VP" in blank and "Player 3 VP" in blank and "P1" not in blank
+
+
 def test_the_roster_pdf_is_titled_with_the_roster_player_and_subfaction(client: FlaskClient) -> None:
     body = seraphon_roster(player="Ann", subfaction="Koatl's Claw")
     roster = client.post("/api/v1/rosters", json=body).json

@@ -14,30 +14,12 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.pdfs import pdf_text
 from tests.setups import seraphon_roster
 from tests.web.conftest import csrf_token, form_fields, soup
-from tests.web.test_seats import pdf_text, phone, post, seat
+from tests.web.helpers import phone, post, seat, siege, tactic
 
 PACK = "aos-conquest-unbound"
-
-
-def siege(client: FlaskClient) -> dict[str, Any]:
-    answer = client.post(
-        "/api/v1/games",
-        json={
-            "pack": PACK,
-            "scenario": "the-relief-force",
-            "points_limit": 2000,
-            "players": [{"name": "Ann", "side": "attacker"}, {"name": "Bo", "side": "defender"}],
-        },
-    )
-    assert answer.status_code == 201, answer.json
-    assert [s["player"] for s in answer.json["seats"]] == [0, 1]
-    return {**answer.json, "creator": client}
-
-
-def tactic(client: FlaskClient, game: dict[str, Any], player: int, die: int, **headers: str) -> Any:
-    return post(client, game, {"type": "siege_tactic", "player": player, "tactic": die}, **headers)
 
 
 def test_a_siege_tactic_needs_its_holders_seat(client):

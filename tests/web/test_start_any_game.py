@@ -7,16 +7,13 @@ without JavaScript, and the server reads it the same way (issue 24 item 1).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from flask.testing import FlaskClient
 
 from app import create_app
-from tests.conftest import ROOT
 from tests.web.conftest import csrf_token, soup
-
-UNBOUND = "aos-conquest-unbound"
+from tests.web.helpers import UNBOUND, rolling_club_packs
 
 
 def _form(client: FlaskClient, url: str) -> dict[str, str]:
@@ -100,23 +97,6 @@ def test_a_refused_new_game_says_why_in_player_words_and_keeps_the_draft(client:
     assert no_scenario.select_one("#form-error").text == "Choose a scenario from the list."
     blank = soup(client.post("/games", data={**base, "name1": " ", "scenario": "tunnel-wars", "name2": ""}))
     assert blank.select_one("#form-error").text == "Player 2's name must be 1 to 40 characters."
-
-
-def rolling_club_packs(folder: Path) -> Path:
-    """The installed packs, with a club's Conquest Unbound that rolls a D6 for one of its two
-    two-player battleplans (The Relief Force is 1, Tunnel Wars 2, any other number is rolled
-    again): a roll always picks a scenario seated otherwise than the pack's three to six."""
-    shutil.copytree(ROOT / "rulepacks", folder)
-    pack = folder / f"{UNBOUND}.yaml"
-    text = pack.read_text().replace(
-        "system: treachery\n",
-        "system: treachery\nscenario_roll: {summary: A D6 for a two-player night; past 2 roll again., die: 6}\n",
-        1,
-    )
-    for number, name in ((1, "The Relief Force"), (2, "Tunnel Wars")):
-        text = text.replace(f"    name: {name}\n", f"    name: {name}\n    number: {number}\n", 1)
-    pack.write_text(text)
-    return folder
 
 
 def test_a_scenario_rolled_brings_its_players_part_along(tmp_path: Path) -> None:

@@ -10,10 +10,7 @@ from werkzeug.datastructures import MultiDict
 from tests.pdfs import pdf_text
 from tests.setups import join, new_game, second_phone, terrain_game
 from tests.web.conftest import csrf_token, soup
-
-
-def post(client, url, **data):
-    return client.post(url, data={"id": str(uuid.uuid4()), **data}, headers={"HX-Request": "true"})
+from tests.web.helpers import htmx_post
 
 
 # --- API ---------------------------------------------------------------------------------------
@@ -252,21 +249,21 @@ def test_keyword_advice_on_the_terrain_screen(client):
 def test_add_agree_change_reopen(app, client):
     made, url = terrain_game(client)
     token = csrf_token(client, url)
-    page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
+    page = soup(htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     assert page.select_one(".entry-name").text == "Forest"
     assert "Traversable" in page.select_one(".effects").text
     assert page.select_one('[data-testid="agreement"]').text.strip() == "1 of 1 piece still to agree."
     uid = page.select_one(".piece-entry")["data-uid"]
-    post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
+    htmx_post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
     bo = second_phone(app, made)
-    page = soup(post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1"))
+    page = soup(htmx_post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1"))
     assert (
         page.select_one('[data-testid="agreement"]').text.strip().startswith("Agreed by both and locked at")
     )
     api = client.get(f"/api/v1/games/{made['id']}/terrain").json
     assert api["agreed"] and api["locked_at"] and api["pieces"][0]["agreed_by"] == ["Ann", "Bo"]
     # A change after the lock reopens that piece and is recorded.
-    page = soup(post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x="20", y="20"))
+    page = soup(htmx_post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x="20", y="20"))
     assert page.select_one('[data-testid="agreement"]').text.strip() == "1 of 1 piece still to agree."
     api = client.get(f"/api/v1/games/{made['id']}/terrain").json
     assert api["locked_at"] is None and api["pieces"][0]["x"] == 20
@@ -279,8 +276,8 @@ def test_add_agree_change_reopen(app, client):
 def test_one_phone_agrees_only_for_its_player(app, client):
     made, url = terrain_game(client)
     token = csrf_token(client, url)
-    post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
-    assert post(client, f"{url}/seat", csrf_token=token, seat="1").status_code == 200
+    htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
+    assert htmx_post(client, f"{url}/seat", csrf_token=token, seat="1").status_code == 200
     page = soup(client.get(url))
     assert [b.text for b in page.select(".piece-entry .entry-actions button.primary")] == ["Bo agrees"]
     assert page.select_one('[data-testid="seat"]').text.startswith("This phone agrees for Bo.")
@@ -288,7 +285,7 @@ def test_one_phone_agrees_only_for_its_player(app, client):
     ann = second_phone(app, made)
     buttons = [b.text for b in soup(ann.get(url)).select(".piece-entry .entry-actions button.primary")]
     assert buttons == ["Ann agrees"]
-    refused = post(ann, f"{url}/seat", csrf_token=csrf_token(ann, url), seat="1")
+    refused = htmx_post(ann, f"{url}/seat", csrf_token=csrf_token(ann, url), seat="1")
     assert refused.status_code == 422
     assert soup(refused).select_one("#error").text == (
         "Bo already agrees on another phone; only that phone can agree for Bo."
@@ -299,11 +296,11 @@ def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
     """Issue 12 item 8: the attack was one phone ticking both players' boxes."""
     made, url = terrain_game(client)
     token = csrf_token(client, url)
-    uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
-        "data-uid"
-    ]
-    assert post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0").status_code == 200
-    refused = post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1")
+    uid = soup(htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(
+        ".piece-entry"
+    )["data-uid"]
+    assert htmx_post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0").status_code == 200
+    refused = htmx_post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="1")
     assert refused.status_code == 422
     assert soup(refused).select_one("#error").text == (
         "This phone agrees for Ann; Bo agrees on their own phone (join by the game's link)."
@@ -313,11 +310,15 @@ def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
     # Without the cookie a new phone id is made, so clearing cookies gives a different phone.
     fresh = second_phone(app, made)
     assert (
-        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(fresh, url), player="0").status_code
+        htmx_post(
+            fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(fresh, url), player="0"
+        ).status_code
         == 422
     )
     assert (
-        post(fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(fresh, url), player="1").status_code
+        htmx_post(
+            fresh, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(fresh, url), player="1"
+        ).status_code
         == 200
     )
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["agreed"] is True
@@ -326,14 +327,14 @@ def test_one_phone_cannot_agree_as_both_and_lock_the_set(app, client):
 def test_custom_piece_and_refusal_keeps_the_form(client):
     _made, url = terrain_game(client)
     token = csrf_token(client, url)
-    bad = post(
+    bad = htmx_post(
         client, f"{url}/pieces", csrf_token=token, name="Tower", kind="garrison", size="2", footprint_w="4"
     )
     assert bad.status_code == 422
     assert soup(bad).select_one("#error").text == "footprint: give both width and depth, or neither."
     assert soup(bad).select_one('#terrain input[name="name"]')["value"] == "Tower"
     good = soup(
-        post(
+        htmx_post(
             client,
             f"{url}/pieces",
             csrf_token=token,
@@ -357,7 +358,7 @@ def test_custom_piece_and_refusal_keeps_the_form(client):
 def test_watchers_cannot_change_terrain(app, client):
     _made, url = terrain_game(client)
     token = csrf_token(client, url)
-    post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
+    htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
     watcher = app.test_client()
     page = soup(watcher.get(url))
     assert page.select_one(".entry-name").text == "Forest" and page.select("form.piece-form") == []
@@ -368,9 +369,9 @@ def test_watchers_cannot_change_terrain(app, client):
 def test_saved_sets_come_back_on_the_same_phone(client):
     _made, url = terrain_game(client)
     token = csrf_token(client, url)
-    post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
-    post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
-    post(client, f"{url}/library", csrf_token=token, name="Table 3")
+    htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
+    htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Hill")
+    htmx_post(client, f"{url}/library", csrf_token=token, name="Table 3")
     _, other = terrain_game(client, "raid")
     page = soup(client.get(other))
     form = next(f for f in page.select("form") if "Table 3" in f.text)
@@ -384,10 +385,12 @@ def test_aos_mysterious_terrain_roll_and_card(client):
     url = f"/games/{made['id']}/terrain"
     token = csrf_token(client, url)
     page = soup(
-        post(client, f"{url}/pieces", csrf_token=token, name="Old Ruin", footprint_w="6", footprint_h="4")
+        htmx_post(
+            client, f"{url}/pieces", csrf_token=token, name="Old Ruin", footprint_w="6", footprint_h="4"
+        )
     )
     uid = page.select_one(".piece-entry")["data-uid"]
-    rolled = soup(post(client, f"{url}/pieces/{uid}/mysterious", csrf_token=token, roll="4"))
+    rolled = soup(htmx_post(client, f"{url}/pieces/{uid}/mysterious", csrf_token=token, roll="4"))
     assert rolled.select_one(".effects").text.startswith("Mysterious terrain (4): Deadly.")
     pdf = client.get(f"{url}/card.pdf?paper=letter")
     text = pdf_text(pdf.data)
@@ -397,11 +400,11 @@ def test_aos_mysterious_terrain_roll_and_card(client):
 def test_conquest_card_lists_keywords_and_effects(app, client):
     made, url = terrain_game(client)
     token = csrf_token(client, url)
-    page = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
+    page = soup(htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest"))
     uid = page.select_one(".piece-entry")["data-uid"]
-    post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
+    htmx_post(client, f"{url}/pieces/{uid}/agree", csrf_token=token, player="0")
     bo = second_phone(app, made)
-    post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1")
+    htmx_post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1")
     text = pdf_text(client.get(f"{url}/card.pdf").data)
     assert (
         "Forest" in text
@@ -417,7 +420,7 @@ def test_the_card_prints_each_rule_once_however_many_pieces_have_it(client):
     _made, url = terrain_game(client)
     token = csrf_token(client, url)
     for n in range(6):
-        post(client, f"{url}/pieces", csrf_token=token, preset="Forest", name=f"Forest {n}")
+        htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest", name=f"Forest {n}")
     text = " ".join(pdf_text(client.get(f"{url}/card.pdf").data).split())
     assert text.count("See Traversable, Hindering, Cover below.") == 6
     assert text.count("makes no Impact attacks") == 1
@@ -473,7 +476,8 @@ def test_reading_a_terrain_set_writes_nothing(app, client):
         db.close()
     # The first change makes the set.
     assert (
-        post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest").status_code == 200
+        htmx_post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest").status_code
+        == 200
     )
     assert len(client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]) == 1
 
@@ -481,13 +485,13 @@ def test_reading_a_terrain_set_writes_nothing(app, client):
 def test_in_a_game_with_seats_each_seat_agrees_for_its_own_player(app, client):
     """Issue 12 item 8, once seats exist: agreeing is bound to the seat, not to whichever phone
     holds the table's link; the table screen adds pieces but agrees for nobody."""
-    from tests.web.test_seats import phone
-    from tests.web.test_siege_web import siege as relief_force
+    from tests.web.helpers import phone
+    from tests.web.helpers import siege as relief_force
 
     made = relief_force(client)
     url = f"/games/{made['id']}/terrain"
     table, ann, bo = (phone(app, made, who) for who in ("table", 0, 1))
-    added = post(table, f"{url}/pieces", csrf_token=csrf_token(table, url), name="Gatehouse")
+    added = htmx_post(table, f"{url}/pieces", csrf_token=csrf_token(table, url), name="Gatehouse")
     assert added.status_code == 200, soup(added).select_one("#error")
     uid = soup(added).select_one(".piece-entry")["data-uid"]
     assert (
@@ -497,7 +501,9 @@ def test_in_a_game_with_seats_each_seat_agrees_for_its_own_player(app, client):
     )
     assert not soup(table.get(url)).select(".piece-entry .entry-actions button.primary")
     assert (
-        post(table, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(table, url), player="1").status_code
+        htmx_post(
+            table, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(table, url), player="1"
+        ).status_code
         == 403
     )
 
@@ -505,14 +511,17 @@ def test_in_a_game_with_seats_each_seat_agrees_for_its_own_player(app, client):
     page = soup(ann.get(url))
     assert [b.text for b in page.select(".piece-entry .entry-actions button.primary")] == ["Ann agrees"]
     assert (
-        post(ann, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(ann, url), player="1").status_code == 403
+        htmx_post(ann, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(ann, url), player="1").status_code
+        == 403
     )
     assert (
-        post(ann, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(ann, url), player="0").status_code == 200
+        htmx_post(ann, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(ann, url), player="0").status_code
+        == 200
     )
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["locked_at"] is None
     # Bo's seat, on whatever phone opens it, agrees for Bo: the set is agreed by both.
     assert (
-        post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1").status_code == 200
+        htmx_post(bo, f"{url}/pieces/{uid}/agree", csrf_token=csrf_token(bo, url), player="1").status_code
+        == 200
     )
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["agreed"] is True

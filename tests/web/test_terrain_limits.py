@@ -20,7 +20,7 @@ from app import create_app
 from app.store import Store
 from tests.setups import second_phone, terrain_game
 from tests.web.conftest import csrf_token, soup
-from tests.web.test_terrain import post
+from tests.web.helpers import htmx_post
 
 PASSWORD = "club-night-secret"
 
@@ -43,7 +43,7 @@ def stack(app: Flask, game_id: str, count: int) -> None:
 def test_the_sixty_first_piece_is_refused(app, client):
     made, url = terrain_game(client)
     stack(app, made["id"], 60)
-    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest")
+    answer = htmx_post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Forest")
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "A terrain set holds at most 60 pieces and this one is full; remove a piece before adding another."
@@ -96,7 +96,7 @@ def test_a_saved_set_over_the_limit_is_refused_in_one_request(app, client):
         }
     )
     db.close()
-    answer = post(client, f"{url}/library/big", csrf_token=csrf_token(client, url))
+    answer = htmx_post(client, f"{url}/library/big", csrf_token=csrf_token(client, url))
     assert answer.status_code == 422
     assert "at most 60 pieces" in soup(answer).select_one("#error").text
     assert client.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"] == []
@@ -106,7 +106,7 @@ def test_a_saved_set_loads_as_one_write(app, client):
     made, url = terrain_game(client)
     stack(app, made["id"], 40)
     token = csrf_token(client, url)
-    assert post(client, f"{url}/library", csrf_token=token, name="Forty rocks").status_code == 200
+    assert htmx_post(client, f"{url}/library", csrf_token=token, name="Forty rocks").status_code == 200
     other, other_url = terrain_game(client, "raid")
     page = soup(client.get(other_url))
     form = next(f for f in page.select("form") if "Forty rocks" in f.text)
@@ -120,7 +120,7 @@ def test_a_saved_set_loads_as_one_write(app, client):
     db.close()
     assert len(times) == 1  # forty events, one transaction
     # 40 + 40 would pass the limit: another load is refused whole.
-    again = post(client, form["action"], csrf_token=token)
+    again = htmx_post(client, form["action"], csrf_token=token)
     assert again.status_code == 422
     assert len(client.get(f"/api/v1/games/{other['id']}/terrain").json["pieces"]) == 40
 
@@ -131,27 +131,29 @@ def test_a_saved_set_loads_as_one_write(app, client):
 def test_a_move_off_the_table_is_a_sentence_not_a_500(client, x, y):
     _made, url = terrain_game(client)
     token = csrf_token(client, url)
-    uid = soup(post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(".piece-entry")[
-        "data-uid"
-    ]
-    answer = post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x=x, y=y)
+    uid = soup(htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Hill")).select_one(
+        ".piece-entry"
+    )["data-uid"]
+    answer = htmx_post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x=x, y=y)
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "x and y must be inches on the table: x from 0 to 48, y from 0 to 48."
     )
-    assert post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x="48", y="0").status_code == 200
+    assert htmx_post(client, f"{url}/pieces/{uid}/move", csrf_token=token, x="48", y="0").status_code == 200
 
 
 def test_a_typed_position_far_off_the_table_is_refused(client):
     _made, url = terrain_game(client)
-    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), name="Far", x="1e308", y="1")
+    answer = htmx_post(
+        client, f"{url}/pieces", csrf_token=csrf_token(client, url), name="Far", x="1e308", y="1"
+    )
     assert answer.status_code == 422 and "piece.x" in soup(answer).select_one("#error").text
 
 
 @pytest.mark.parametrize("action", ["", "/move", "/remove", "/agree", "/mysterious"])
 def test_a_made_up_piece_uid_is_a_404(client, action):
     made, url = terrain_game(client)
-    answer = post(
+    answer = htmx_post(
         client,
         f"{url}/pieces/not-a-piece{action}",
         csrf_token=csrf_token(client, url),
@@ -168,7 +170,7 @@ def test_a_made_up_piece_uid_is_a_404(client, action):
 # --- what a phone saves is its own ---------------------------------------------------------------
 def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
     made, url = terrain_game(client)
-    post(
+    htmx_post(
         client,
         f"{url}/pieces",
         csrf_token=csrf_token(client, url),
@@ -179,7 +181,7 @@ def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
     stranger = second_phone(app, made)
     surl = url
     # The stranger's "Club Forest" is theirs; it does not replace the first phone's.
-    post(
+    htmx_post(
         stranger,
         f"{surl}/pieces",
         csrf_token=csrf_token(stranger, surl),
@@ -188,7 +190,7 @@ def test_a_preset_is_kept_on_the_phone_that_saved_it(app, client):
         save_preset="on",
     )
     _other, other_url = terrain_game(client, "raid")
-    post(client, f"{other_url}/pieces", csrf_token=csrf_token(client, other_url), preset="Club Forest")
+    htmx_post(client, f"{other_url}/pieces", csrf_token=csrf_token(client, other_url), preset="Club Forest")
     sizes = [p["size"] for p in client.get(f"/api/v1/games/{_other['id']}/terrain").json["pieces"]]
     assert sizes == [3]
     # A third phone that saved nothing is offered neither.
@@ -200,7 +202,7 @@ def test_a_flood_of_presets_stays_on_its_phone_and_is_capped(app, client):
     made, url = terrain_game(client)
     token = csrf_token(client, url)
     answers = [
-        post(client, f"{url}/pieces", csrf_token=token, name=f"Spam {i}", save_preset="on").status_code
+        htmx_post(client, f"{url}/pieces", csrf_token=token, name=f"Spam {i}", save_preset="on").status_code
         for i in range(22)
     ]
     assert answers == [200] * 20 + [422] * 2
@@ -213,12 +215,12 @@ def test_a_flood_of_presets_stays_on_its_phone_and_is_capped(app, client):
 def test_a_saved_set_is_offered_only_to_its_phone(app, client):
     made, url = terrain_game(client)
     token = csrf_token(client, url)
-    post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
-    post(client, f"{url}/library", csrf_token=token, name="Table 3")
+    htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
+    htmx_post(client, f"{url}/library", csrf_token=token, name="Table 3")
     lib = next(f for f in soup(client.get(url)).select("form") if "Table 3" in f.text)["action"]
     other = second_phone(app, made)
     assert not [f for f in soup(other.get(url)).select("form") if "Table 3" in f.text]
-    assert post(other, lib, csrf_token=csrf_token(other, url)).status_code == 404
+    assert htmx_post(other, lib, csrf_token=csrf_token(other, url)).status_code == 404
 
 
 # --- club-wide presets are the admin's -------------------------------------------------------------
@@ -285,9 +287,9 @@ def test_club_presets_are_an_admin_action(club):
         == 403
     )
     # A player's own preset of the same name stays theirs; the club's is unchanged for others.
-    post(player, f"{url}/pieces", csrf_token=ptoken, name="Club Ruin", size="0", save_preset="on")
+    htmx_post(player, f"{url}/pieces", csrf_token=ptoken, name="Club Ruin", size="0", save_preset="on")
     other = second_phone(club, made)
-    post(other, f"{url}/pieces", csrf_token=csrf_token(other, url), preset="Club Ruin")
+    htmx_post(other, f"{url}/pieces", csrf_token=csrf_token(other, url), preset="Club Ruin")
     sizes = [p["size"] for p in player.get(f"/api/v1/games/{made['id']}/terrain").json["pieces"]]
     assert sizes == [0, 2]
     # The admin removes it.
@@ -305,16 +307,19 @@ def test_an_admin_saves_a_set_for_the_whole_club(club):
     admin = _admin(club)
     _made, url = terrain_game(admin)
     token = csrf_token(admin, url)
-    post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
-    assert post(admin, f"{url}/library", csrf_token=token, name="Club table 1", club="on").status_code == 200
+    htmx_post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
+    assert (
+        htmx_post(admin, f"{url}/library", csrf_token=token, name="Club table 1", club="on").status_code
+        == 200
+    )
     player = club.test_client()
     _m, purl = terrain_game(player)
     buttons = [b.text for b in soup(player.get(purl)).select("details.card form button")]
     assert 'Add the pieces of "Club table 1" (1, club)' in buttons
     # A player asking for "club" gets a set on their own phone only.
     ptoken = csrf_token(player, purl)
-    post(player, f"{purl}/pieces", csrf_token=ptoken, preset="Forest")
-    post(player, f"{purl}/library", csrf_token=ptoken, name="Not the club's", club="on")
+    htmx_post(player, f"{purl}/pieces", csrf_token=ptoken, preset="Forest")
+    htmx_post(player, f"{purl}/library", csrf_token=ptoken, name="Not the club's", club="on")
     stranger = club.test_client()
     _s, surl = terrain_game(stranger)
     assert not [
@@ -326,8 +331,8 @@ def test_an_admin_removes_a_club_set(club):
     admin = _admin(club)
     _made, url = terrain_game(admin)
     token = csrf_token(admin, url)
-    post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
-    post(admin, f"{url}/library", csrf_token=token, name="Club table 2", club="on")
+    htmx_post(admin, f"{url}/pieces", csrf_token=token, preset="Hill")
+    htmx_post(admin, f"{url}/library", csrf_token=token, name="Club table 2", club="on")
     player = club.test_client()
     _m, purl = terrain_game(player)
 
@@ -360,7 +365,7 @@ def test_a_set_keeps_at_most_a_thousand_changes(app, client):
     ]
     db.terrain.append(set_id, moves, lambda events: None)
     db.close()
-    answer = post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Hill")
+    answer = htmx_post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), preset="Hill")
     assert answer.status_code == 422
     assert soup(answer).select_one("#error").text == (
         "This terrain set has recorded 1,000 changes and keeps at most 1,000; start a new game for a new battlefield."

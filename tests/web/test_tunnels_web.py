@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.pdfs import pdf_text
 from tests.web.conftest import form_fields, soup
-from tests.web.test_seats import pdf_text, phone, post, seat
+from tests.web.helpers import phone, post, seat
 
 PACK = "aos-conquest-unbound"
 HTMX = {"HX-Request": "true"}
@@ -135,7 +136,7 @@ def test_the_first_turn_of_a_round_is_recorded_from_its_form(app: Flask):
     game = series(client)
     table = phone(app, game, "table")
     assert refusal(send(table, game, "#round-form", first="2"), "#round-form") == (
-        "first must be a player's index in this game, 0 to 1, or null."
+        "first must be one of the players (Ann or Bo), or nobody."
     )
     assert send(table, game, "#round-form", first="1").status_code == 200
     (event,) = events(client, game, "battle_round")
@@ -155,7 +156,7 @@ def test_taming_the_raging_beast_gives_a_player_the_denizen_for_the_round(app: F
     # A seat tames for its own player; the table says whose HERO did it.
     assert soup(ann.get(f"/games/{game['id']}")).select("#tame-form input[name=player]")[0]["value"] == "0"
     assert refusal(send(table, game, "#tame-form"), "#tame-form") == (
-        "player must be a player's index in this game, 0 to 1."
+        "player must be one of the players (Ann or Bo)."
     )
     assert send(ann, game, "#tame-form").status_code == 200
     assert events(client, game, "tame")[0]["player"] == 0

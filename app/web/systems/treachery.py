@@ -227,7 +227,7 @@ class TreacheryWeb(WebSide):
                     "players": [
                         {
                             "name": "",
-                            "short": f"P{i + 1}",
+                            "short": f"Player {i + 1}",
                             "cp": None,
                             "vp": None,
                             "ploys_held": None,

@@ -1,0 +1,222 @@
+"""What the browser tests share: playing a Savage Gains game on its screens, reading what Muster
+holds, waiting for the outbox and the service worker, and axe-core."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+
+# --- playing a Savage Gains game on its screens ----------------------------------------------
+def start_round(page: Page, r: int, first: str) -> None:
+    form = page.locator("#round-form")
+    expect(form.get_by_role("heading")).to_have_text(f"Battle round {r} begins")
+    form.locator("label", has_text=first).click()
+    form.get_by_role("button", name=f"Start battle round {r}").click()
+
+
+def tap_until(page: Page, objective: str, holder: str) -> None:
+    """Tap an objective's button until it shows the holder (one tap cycles it)."""
+    row = page.locator(".objective-row", has=page.locator("label", has_text=objective))
+    button = row.locator("button.cycle")
+    for _ in range(3):
+        if button.inner_text() == holder:
+            return
+        button.click()
+    expect(button).to_have_text(holder)
+
+
+def record_turn(
+    page: Page,
+    r: int,
+    name: str,
+    tactic: str | None = None,
+    bonus: bool = False,
+    taps: dict[str, str] | None = None,
+) -> None:
+    form = page.locator("#turn-form")
+    expect(form.get_by_role("heading")).to_have_text(f"Battle round {r}: {name}'s turn")
+    for objective, holder in (taps or {}).items():
+        tap_until(page, objective, holder)
+    if tactic:
+        form.locator("#tactic").select_option(tactic)
+        form.get_by_text("Battle tactic completed").click()
+        if bonus:
+            form.get_by_text("MONSTER bonus earned").click()
+    form.get_by_role("button", name=f"Record {name}'s turn").click()
+
+
+# --- what Muster holds, and the phone's outbox and worker --------------------------------------
+def server_state(page: Page, base: str, game_id: str) -> dict:
+    return page.request.get(f"{base}/api/v1/games/{game_id}").json()
+
+
+def server_events(page: Page, base: str, game_id: str) -> list[dict]:
+    return page.request.get(f"{base}/api/v1/games/{game_id}/events").json()
+
+
+def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -> None:
+    """Poll a page expression until it is true; unlike wait_for_function, promises are awaited."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except PlaywrightError as exc:  # the page was navigating: ask the next one
+            if "context was destroyed" not in str(exc):
+                raise
+        assert time.monotonic() < deadline, f"still false after {timeout:g} s: {expression}"
+        page.wait_for_timeout(200)
+
+
+def sent(page: Page) -> None:
+    """Wait until the outbox is empty: every entry made online has had Muster's answer.
+
+    An entry goes into the outbox before it is sent: a test that drops the connection right
+    after a tap waits for its answer first, or the entry (rightly) waits on the phone.
+    """
+    until(page, "MusterOutbox.list().then(all => all.length === 0)")
+
+
+def controlled(page: Page) -> None:
+    """Wait until the service worker controls the page and keeps a copy of it."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    until(page, "caches.open('muster-pages-1').then(c => c.match(location.href)).then(r => !!r)")
+
+
+def kept(page: Page, step: str) -> None:
+    """The game page says this phone keeps it, at the step it shows."""
+    note = page.locator("#offline-ready")
+    expect(note).to_have_text("Kept on this phone: this game can go on offline.")
+    expect(note).to_have_attribute("data-step", step)
+
+
+def open_game(page: Page, game: dict) -> None:
+    page.goto(game["join_url"])
+    expect(page.locator(".scorebar")).to_be_visible()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    kept(page, page.locator("#game").get_attribute("data-step") or "")
+
+
+# --- answers held back on the server ------------------------------------------------------------
+class HeldAnswers:
+    """Muster's answers to some requests held back until the test lets them go: a slow club
+    Wi-Fi, a hung server, without a fixed wait.
+
+    Requests that ``which(environ)`` picks wait while the answers are held, and at most ``cap``
+    seconds (so a test that fails never leaves the server hanging). ``made_first``: the server
+    makes the answer when asked and only its way back is held (it shows the game as it was);
+    otherwise the request reaches Muster only once let go. The test waits on the server's side
+    for what was asked and answered (threading.Condition), never for a fixed time.
+    """
+
+    def __init__(
+        self, app: Flask, which: Callable[[dict[str, Any]], bool], made_first: bool = False, cap: float = 20.0
+    ) -> None:
+        self.app, self.which, self.made_first, self.cap = app, which, made_first, cap
+        self.plain = app.wsgi_app
+        self.changed = threading.Condition()
+        self.asked = 0  # held requests that arrived
+        self.answered = 0  # held requests whose answer has gone back
+        self.go = threading.Event()
+        self.go.set()
+        app.wsgi_app = self._wsgi  # type: ignore[method-assign]
+
+    def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.go.is_set() or not self.which(environ):
+            return self.plain(environ, start_response)
+        with self.changed:
+            self.asked += 1
+            self.changed.notify_all()
+        try:
+            if self.made_first:
+                body = b"".join(self.plain(environ, start_response))
+                self.go.wait(self.cap)
+                return [body]
+            self.go.wait(self.cap)
+            return self.plain(environ, start_response)
+        finally:
+            with self.changed:
+                self.answered += 1
+                self.changed.notify_all()
+
+    def hold(self) -> None:
+        """Hold the answers to the requests picked from now on."""
+        self.go.clear()
+
+    def release(self) -> None:
+        """Let every held answer go, and the later ones pass."""
+        self.go.set()
+
+    def wait_asked(self, count: int, timeout: float = 15.0) -> None:
+        """Wait until ``count`` requests have been held (in all)."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.asked >= count, timeout), (
+                f"{self.asked} of {count} asked"
+            )
+
+    def wait_answered(self, timeout: float = 15.0) -> None:
+        """Wait until every held request has had its answer sent back."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.answered >= self.asked, timeout), (
+                f"{self.answered} of {self.asked} answered"
+            )
+
+    def restore(self) -> None:
+        """Let everything go and serve as before."""
+        self.release()
+        self.app.wsgi_app = self.plain  # type: ignore[method-assign]
+
+
+def game_page_asked(environ: dict[str, Any]) -> bool:
+    """A GET of a game's page (``/games/<id>``), not of its parts."""
+    path = environ.get("PATH_INFO", "")
+    return environ["REQUEST_METHOD"] == "GET" and path.startswith("/games/") and path.count("/") == 2
+
+
+def page_refresh_asked(environ: dict[str, Any]) -> bool:
+    """The page's own ask for its game (X-Muster-Refresh), not the worker's nor a navigation."""
+    return game_page_asked(environ) and bool(environ.get("HTTP_X_MUSTER_REFRESH"))
+
+
+def count_merges(page: Page) -> None:
+    """From now on ``window.merges`` counts the server's games the page has merged (muster:merged)."""
+    page.evaluate(
+        "() => { window.merges = 0; document.addEventListener('muster:merged', () => window.merges++); }"
+    )
+
+
+def merges(page: Page) -> int:
+    return page.evaluate("window.merges")
+
+
+def merged_after(page: Page, count: int, timeout: float = 15000) -> None:
+    """Wait until the page has merged a game from the server after the first ``count``."""
+    page.wait_for_function("n => window.merges > n", arg=count, timeout=timeout)
+
+
+# --- accessibility ----------------------------------------------------------------------------
+# Vendored by `make vendor-axe`, its version in the file name.
+AXE = next((Path(__file__).resolve().parent / "vendor").glob("axe-core-*.min.js"))
+SERIOUS = ("serious", "critical")
+
+
+def problems(page: Page) -> list[str]:
+    """Serious and critical axe-core violations on the page, one line each."""
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    found = []
+    for violation in result["violations"]:
+        if violation["impact"] not in SERIOUS:
+            continue
+        for node in violation["nodes"]:
+            found.append(
+                f"{violation['id']} ({violation['impact']}): {node['target']} {node['failureSummary']}"
+            )
+    return found

@@ -1,0 +1,73 @@
+"""Two phones at one table: each tap is answered in one line on both, Undo names what it takes
+back and asks once before taking back the other phone's entry."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.helpers import AXE, problems
+from tests.setups import live_game
+
+pytestmark = pytest.mark.browser
+
+
+def _phone(browser: Browser, base: str) -> Page:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, base_url=base
+    )
+    page = context.new_page()
+    page.add_init_script(path=str(AXE))
+    return page
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_server: str) -> None:
+    ann, bo = _phone(browser, live_server), _phone(browser, live_server)
+    game = live_game(ann.request, live_server)
+    for page in (ann, bo):
+        page.goto(game["join_url"])
+    line = {p: p.get_by_test_id("last-entry") for p in (ann, bo)}
+
+    form = ann.locator("#round-form")
+    form.locator("label", has_text="Ann").click()
+    form.get_by_role("button", name="Start battle round 1").click()
+    expect(line[ann]).to_have_text("Round 1 started: Ann goes first")
+    turn = ann.locator("#turn-form")
+    turn.locator(".objective-row", has=ann.locator("label", has_text="A border")).locator(
+        "button.cycle"
+    ).click()
+    turn.get_by_role("button", name="Record Ann's turn").click()
+    # The phone that recorded says so and shows the next step under the line.
+    expect(line[ann]).to_have_text("Ann's turn recorded: +1 VP")
+    expect(ann.locator("#turn-form h2")).to_have_text("Battle round 1: Bo's turn")
+    expect(ann.locator("#last-entry")).to_be_in_viewport()
+    _shot(ann, "feedback-recorded")
+    assert problems(ann) == []
+    # The other phone, following the table, says it too.
+    expect(line[bo]).to_have_text("Ann's turn recorded: +1 VP")
+
+    # Bo's phone did not record Ann's turn: its Undo asks once, in the page.
+    bo.get_by_role("button", name="Undo Ann's turn, round 1 (1 VP)").click()
+    expect(bo.get_by_text("Another phone recorded this entry. Take it back for everyone?")).to_be_visible()
+    _shot(bo, "feedback-undo-asks")
+    assert problems(bo) == []
+    expect(bo.get_by_test_id("vp-0")).to_have_text("1")
+    bo.get_by_role("button", name="Yes, undo it").click()
+    expect(line[bo]).to_have_text("Undone: Ann's turn, round 1 (1 VP)")
+    expect(bo.get_by_test_id("vp-0")).to_have_text("0")
+    # Ann's phone is told.
+    expect(line[ann]).to_have_text("Undone: Ann's turn, round 1 (1 VP)")
+    expect(ann.get_by_test_id("vp-0")).to_have_text("0")
+
+    # Ann's own entry is taken back at one tap.
+    ann.locator("#turn-form").get_by_role("button", name="Record Ann's turn").click()
+    expect(line[ann]).to_have_text("Ann's turn recorded")
+    ann.get_by_role("button", name="Undo Ann's turn, round 1").click()
+    expect(line[ann]).to_have_text("Undone: Ann's turn, round 1")
+    expect(ann.get_by_text("Another phone recorded this entry.")).to_have_count(0)

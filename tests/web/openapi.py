@@ -1,0 +1,61 @@
+"""docs/openapi.yaml for the tests: its routes, and real answers checked against it."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import schemathesis
+import yaml
+from flask.testing import FlaskClient
+
+from tests.conftest import ROOT
+
+SPEC_PATH = ROOT / "docs" / "openapi.yaml"
+
+
+HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+def load_spec() -> dict[str, Any]:
+    """docs/openapi.yaml as a dict."""
+    return yaml.safe_load(SPEC_PATH.read_text())
+
+
+def spec_routes(spec: dict[str, Any]) -> set[tuple[str, str]]:
+    """Every (METHOD, path) the description has."""
+    return {(m.upper(), path) for path, item in spec["paths"].items() for m in item if m in HTTP_METHODS}
+
+
+# ---------------------------------------------------------------------------------------------
+# Real answers of normal flows validate against the description
+# ---------------------------------------------------------------------------------------------
+class Conformance:
+    """Sends requests through the Flask client and checks each answer against docs/openapi.yaml."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.spec = load_spec()
+        self.schema = schemathesis.openapi.from_dict(self.spec)
+        self.seen: Counter[tuple[str, str, int]] = Counter()
+
+    def _template(self, method: str, path: str) -> str:
+        paths = {t: item for t, item in self.spec["paths"].items() if method.lower() in item}
+        if path in paths:  # a literal path (games/import) wins over a parameter (games/{game_id})
+            return path
+        for template in paths:
+            if re.fullmatch(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)), path):
+                return template
+        raise AssertionError(f"{method} {path} is not in docs/openapi.yaml")
+
+    def call(self, method: str, path: str, status: int, **kwargs: Any) -> Any:
+        """Send one request; assert its status, that the status is documented and the body conforms."""
+        response = self.client.open(path, method=method, **kwargs)
+        assert response.status_code == status, (method, path, response.status_code, response.get_data(True))
+        template = self._template(method, path)
+        documented = self.spec["paths"][template][method.lower()]["responses"]
+        assert str(status) in documented, f"{method} {template} answers {status}, not in docs/openapi.yaml"
+        self.schema[template][method.upper()].validate_response(response)
+        self.seen[(method, template, status)] += 1
+        return response.json
