@@ -1133,7 +1133,7 @@ def _fuzz_one(app: Flask, world: World, plan: Plan, requests: int, seed: int, ta
 
 
 # Requests of one operation from which at least one 2xx is expected in make test's small run.
-ENOUGH_FOR_2XX = 40
+ENOUGH_FOR_2XX = 150
 
 
 @pytest.mark.soak
@@ -1165,9 +1165,10 @@ def test_fuzz_every_operation_without_a_5xx(app, client, capsys):
         answers = tally.answers[plan.label]
         assert all(code < 500 for code in answers), f"{plan.label}: {dict(answers)} (seed {seed})"
         # An operation met only with 404s was not exercised: each must answer 2xx too, and those
-        # on a game or a roster must mostly name a real one. At make test's size an operation may
-        # get a dozen requests, too few to expect a valid one by chance (a games import is one
-        # whole game): there test_normal_flows_conform_to_openapi answers 2xx for it.
+        # on a game or a roster must mostly name a real one. At make test's size most operations
+        # get a few dozen requests, too few to expect a valid one by chance (about one clock tap in
+        # 25 fits the clock, a games import is one whole game): there the normal flows above answer
+        # each operation, and the fuzz's own 2xx are asserted where it sent enough (the events).
         if soak.SOAK or sum(answers.values()) >= ENOUGH_FOR_2XX:
             assert any(200 <= code < 300 for code in answers), (
                 f"{plan.label} never answered 2xx: {dict(answers)}"
