@@ -8,6 +8,7 @@ what is wrong, while the other packs still load.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -1227,11 +1228,19 @@ def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
     return packs, errors
 
 
+@functools.lru_cache(maxsize=8)
+def _parsed_catalogue(text: str, file: str) -> tuple[Any, tuple[PackError, ...]]:
+    """A catalogue file read once per process: an admin's pack change, or a copy of the packs
+    elsewhere, loads the packs again, and a catalogue's thousand units take most of that time."""
+    from app.rules.catalogue import parse_catalogue  # it builds on this module's models
+
+    catalogue, problems = parse_catalogue(text, file)
+    return catalogue, tuple(problems)
+
+
 def _attach_catalogues(directory: Path, packs: dict[str, Pack], errors: list[PackError]) -> None:
     """Give each pack that names a catalogue its loaded catalogue (a broken one is reported;
     the pack still loads and builds armies from typed units, as a pack without one does)."""
-    from app.rules.catalogue import parse_catalogue  # it builds on this module's models
-
     loaded: dict[str, Any] = {}
     for pack in packs.values():
         name = pack.catalogue
@@ -1248,7 +1257,7 @@ def _attach_catalogues(directory: Path, packs: dict[str, Pack], errors: list[Pac
                 )
                 loaded[name] = None
                 continue
-            catalogue, problems = parse_catalogue(text, file)
+            catalogue, problems = _parsed_catalogue(text, file)
             errors.extend(problems)
             loaded[name] = catalogue
         pack._catalogue = loaded[name]

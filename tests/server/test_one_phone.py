@@ -7,7 +7,7 @@ floods it from eight threads, and prints what the player met: the p95 of their r
 and under attack, and what the attacker's requests got. It asserts what a player would
 notice: every read answered (200), no answer a 500, the attacker held back by the limits.
 
-Each attack lasts 6 s in ``make test`` and 60 s in ``make soak`` (MUSTER_SOAK=1).
+Each attack lasts 4 s in ``make test`` and 60 s in ``make soak`` (MUSTER_SOAK=1).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from tests import soak
 from tests.server.conftest import ServerProcess, new_game
 from tests.setups import pitched_battle
 
-SECONDS = soak.size(6.0, 60.0)
-QUIET_SECONDS = 3.0
+SECONDS = soak.size(4.0, 60.0)
+QUIET_SECONDS = soak.size(2.0, 3.0)
 ATTACKER = "127.0.0.2"
 THREADS = 8
 
