@@ -61,7 +61,9 @@ def test_the_siege_asks_who_attacks_and_switches_from_the_multiplayer_form(
     # The long way: New game, the Conquest Unbound button, then The Relief Force from its list.
     page.goto(live_server + "/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="New game").click()
-    page.get_by_role("link", name="Conquest Unbound").click()
+    # Home has a Conquest Unbound link of its own (the pack's page): tap the form's, once it shows.
+    expect(page.locator(".switch")).to_be_visible()
+    page.locator(".switch").get_by_role("link", name="Conquest Unbound").click()
     expect(page.locator(".switch strong")).to_have_text("Conquest Unbound")
     expect(page.locator("fieldset.player")).to_have_count(6)  # Triumph & Treachery's three to six
     page.locator("#name0").fill("Ann")
