@@ -20,3 +20,43 @@ PAYLOADS = {
     "set": "<svg><script>alert(13)</script>",
     "roll": "javascript:alert(14)//<img src=x onerror=alert(14)>",
 }
+
+
+def pitched_battle_roster() -> dict:
+    """A Pitched Battles roster with a payload in every field a player types, for the roster API."""
+    return {
+        "pack": "aos-ghb-2021",
+        "name": PAYLOADS["roster name"],
+        "points_limit": 2000,
+        "faction": PAYLOADS["faction"],
+        "entries": [
+            {
+                "name": PAYLOADS["unit"],
+                "points": 200,
+                "roles": ["Leader"],
+                "keywords": ["WIZARD", PAYLOADS["keyword"]],
+                "general": True,
+                "command_trait": PAYLOADS["trait"],
+                "notes": PAYLOADS["notes"],
+            }
+        ],
+    }
+
+
+def first_blood_roster() -> dict:
+    """A First Blood roster whose officer and retinue have payloads for names of their own."""
+    return {
+        "pack": "conquest-first-blood",
+        "name": PAYLOADS["roster name"],
+        "entries": [
+            {
+                "name": PAYLOADS["unit"],
+                "kind": "regiment",
+                "type": "cavalry",
+                "points": 165,
+                "models": 3,
+                "officers": [{"name": PAYLOADS["officer"], "points": 40}],
+                "retinue": [{"name": PAYLOADS["retinue"], "points": 20}],
+            }
+        ],
+    }

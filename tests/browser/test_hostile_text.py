@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.hostile import PAYLOADS
+from tests.hostile import PAYLOADS, first_blood_roster, pitched_battle_roster
 from tests.setups import first_blood, start_live
 
 pytestmark = pytest.mark.browser
@@ -117,23 +117,7 @@ def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, 
     # A Pitched Battles roster with hostile text in every field, attached to the game.
     aos = page.request.post(
         live_server + "/api/v1/rosters",
-        data={
-            "pack": "aos-ghb-2021",
-            "name": PAYLOADS["roster name"],
-            "points_limit": 2000,
-            "faction": PAYLOADS["faction"],
-            "entries": [
-                {
-                    "name": PAYLOADS["unit"],
-                    "points": 200,
-                    "roles": ["Leader"],
-                    "keywords": ["WIZARD", PAYLOADS["keyword"]],
-                    "general": True,
-                    "command_trait": PAYLOADS["trait"],
-                    "notes": PAYLOADS["notes"],
-                }
-            ],
-        },
+        data=pitched_battle_roster(),
     ).json()
     page.goto(aos["url"])
     watch.inert("roster page", "roster name", "faction", "unit", "keyword", "trait", "notes")
@@ -156,21 +140,7 @@ def test_hostile_text_everywhere_is_shown_not_run(page: Page, live_server: str, 
     # A First Blood roster: officers and retinue have names of their own.
     fb = page.request.post(
         live_server + "/api/v1/rosters",
-        data={
-            "pack": "conquest-first-blood",
-            "name": PAYLOADS["roster name"],
-            "entries": [
-                {
-                    "name": PAYLOADS["unit"],
-                    "kind": "regiment",
-                    "type": "cavalry",
-                    "points": 165,
-                    "models": 3,
-                    "officers": [{"name": PAYLOADS["officer"], "points": 40}],
-                    "retinue": [{"name": PAYLOADS["retinue"], "points": 20}],
-                }
-            ],
-        },
+        data=first_blood_roster(),
     )
     assert fb.status == 201, fb.text()
     page.goto(fb.json()["url"])

@@ -12,7 +12,7 @@ import uuid
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-from tests.hostile import PAYLOADS
+from tests.hostile import PAYLOADS, first_blood_roster, pitched_battle_roster
 from tests.pdfs import pdf_text
 from tests.setups import first_blood, join, pitched_battle, start
 from tests.web.conftest import csrf_token
@@ -60,23 +60,7 @@ def test_rosters_carry_hostile_text_in_every_field_on_their_pages_prints_and_exp
 ) -> None:
     aos = client.post(
         "/api/v1/rosters",
-        json={
-            "pack": "aos-ghb-2021",
-            "name": PAYLOADS["roster name"],
-            "points_limit": 2000,
-            "faction": PAYLOADS["faction"],
-            "entries": [
-                {
-                    "name": PAYLOADS["unit"],
-                    "points": 200,
-                    "roles": ["Leader"],
-                    "keywords": ["WIZARD", PAYLOADS["keyword"]],
-                    "general": True,
-                    "command_trait": PAYLOADS["trait"],
-                    "notes": PAYLOADS["notes"],
-                }
-            ],
-        },
+        json=pitched_battle_roster(),
     ).json
     written_as_text(client, aos["url"], "roster name", "faction", "unit", "keyword", "trait", "notes")
     written_as_text(client, aos["edit_url"], "roster name", "faction", "unit", "notes")
@@ -87,21 +71,7 @@ def test_rosters_carry_hostile_text_in_every_field_on_their_pages_prints_and_exp
 
     fb = client.post(
         "/api/v1/rosters",
-        json={
-            "pack": "conquest-first-blood",
-            "name": PAYLOADS["roster name"],
-            "entries": [
-                {
-                    "name": PAYLOADS["unit"],
-                    "kind": "regiment",
-                    "type": "cavalry",
-                    "points": 165,
-                    "models": 3,
-                    "officers": [{"name": PAYLOADS["officer"], "points": 40}],
-                    "retinue": [{"name": PAYLOADS["retinue"], "points": 20}],
-                }
-            ],
-        },
+        json=first_blood_roster(),
     )
     assert fb.status_code == 201, fb.json
     written_as_text(client, fb.json["url"], "roster name", "unit", "officer", "retinue")
