@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request
 
@@ -69,7 +70,7 @@ def index() -> Any:
     if wants_fragment() and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
         return render_template("partials/_tables.html", tonight=tonight, refresh_seconds=_refresh())
-    secure_address = _secure_address_to_tell()
+    secure_address, no_https = _https_to_tell()
     response = make_response(
         render_template(
             "home.html",
@@ -80,9 +81,10 @@ def index() -> Any:
             pack_errors=pack_errors(),
             refresh_seconds=_refresh(),
             secure_address=secure_address,
+            no_https=no_https,
         )
     )
-    if secure_address:
+    if secure_address or no_https:
         # Said once: the phone keeps this cookie and is not told again.
         response.set_cookie(HTTPS_TOLD, "1", max_age=HTTPS_TOLD_SECONDS, httponly=True, samesite="Lax")
     return response
@@ -92,11 +94,20 @@ HTTPS_TOLD = "muster_https_told"
 HTTPS_TOLD_SECONDS = 365 * 24 * 3600
 
 
-def _secure_address_to_tell() -> str | None:
-    """The HTTPS address, for a phone on plain HTTP not yet told that offline and install need it."""
+# Names a browser treats as a secure context over plain HTTP: the server's own machine.
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+
+
+def _https_to_tell() -> tuple[str | None, bool]:
+    """What a phone on plain HTTP not yet told should hear about HTTPS, which offline play and
+    install need: the club's secure address, or (no HTTPS set up yet) that there is none."""
     if request.is_secure or request.cookies.get(HTTPS_TOLD):
-        return None
-    return tls.address_of(current_app.config)
+        return None, False
+    address = tls.address_of(current_app.config)
+    if address:
+        return address, False
+    # The server's own machine may play offline on plain HTTP; a phone at a LAN address may not.
+    return None, urlsplit("//" + request.host).hostname not in LOOPBACK
 
 
 def _cards() -> list[tuple[Any, Any]]:

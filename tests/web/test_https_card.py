@@ -104,3 +104,21 @@ def test_no_word_over_https_nor_without_a_secure_address(tmp_path: Path, migrate
     (tmp_path / "plain").mkdir()
     plain = _club(tmp_path / "plain", migrated)
     assert soup(plain.test_client().get("/")).select_one("#https-notice") is None
+
+
+def test_a_phone_at_the_club_hears_once_that_there_is_no_https_yet(tmp_path: Path, migrated: Path) -> None:
+    club = _club(tmp_path, migrated)
+    phone = club.test_client()
+    notice = soup(phone.get("/", base_url="http://192.168.1.20:5000")).select_one("#https-notice")
+    assert notice is not None
+    text = notice.get_text(" ", strip=True)
+    assert "cannot install Muster or reopen a game with no connection" in text
+    assert "Admin page" in text
+    assert notice.select_one("a") is None  # no secure address to offer
+    assert (
+        soup(phone.get("/", base_url="http://192.168.1.20:5000")).select_one("#https-notice") is None
+    )  # once
+    # The server's own machine plays offline on plain HTTP: nothing to say there.
+    here = club.test_client()
+    for base in ("http://localhost:5000", "http://127.0.0.1:5000", "http://[::1]:5000"):
+        assert soup(here.get("/", base_url=base)).select_one("#https-notice") is None, base
