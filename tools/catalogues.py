@@ -282,7 +282,7 @@ def convert_aos(folder: Path) -> list[dict[str, Any]]:
                 "name": name,
                 "grand_alliance": file.split(" - ", 1)[0].strip(),
             }
-            subfactions = _aos_subfactions(name, data)
+            subfactions = _aos_subfactions(name, data, root)
             if subfactions:
                 faction["subfactions"] = subfactions
             faction["units"] = sorted(units.values(), key=lambda u: u["name"].casefold())
@@ -296,7 +296,7 @@ _NUMBERED = re.compile(r"^\d{1,2}\)\s*")
 _OPTION = re.compile(r"^\d{1,2}\.\s")
 
 
-def _aos_subfactions(faction: str, data: BattleScribe) -> list[str]:
+def _aos_subfactions(faction: str, data: BattleScribe, root: Element) -> list[str]:
     """The faction's subfactions (Stormhosts, Glades, Lodges ...): the options of the groups
     its allegiance entry ("Allegiance: Stormcast Eternals") holds."""
     wanted = {f"allegiance: {faction}".casefold(), faction.casefold()}
@@ -306,19 +306,46 @@ def _aos_subfactions(faction: str, data: BattleScribe) -> list[str]:
         for e in data.entries.values()
         if _tag(e) == "selectionEntry" and e.get("name", "").strip().casefold() in wanted
     ]
+    if not entries:
+        # An allegiance named otherwise ("Allegiance: The Ossiarch Empire"): the faction file's
+        # own, other than its grand alliance's ("Allegiance: *Death*").
+        entries = [
+            e
+            for e in root.iter()
+            if _tag(e) == "selectionEntry"
+            and e.get("name", "").casefold().startswith("allegiance: ")
+            and "*" not in e.get("name", "")
+        ]
     out: list[str] = []
-    for child in (c for e in entries for c in _children(e, "selectionEntryGroups", "entryLinks")):
+    for entry in entries:
+        _subfactions_under(entry, data, out)
+    return out
+
+
+def _subfactions_under(entry: Element, data: BattleScribe, out: list[str]) -> None:
+    """Add to ``out`` the options of the subfaction groups ``entry`` holds. An army type's
+    options are no subfaction, but each may hold one's choice (Seraphon: Starborne and
+    Coalesced, each with its constellations)."""
+    for child in _children(entry, "selectionEntryGroups", "entryLinks"):
         group = data.target(child) if _tag(child) == "entryLink" else child
         if group is None or _tag(group) != "selectionEntryGroup":
             continue
-        if any(word in group.get("name", "").casefold() for word in _NOT_SUBFACTIONS):
+        name = group.get("name", "").casefold()
+        if "army type" in name:
+            for option in _children(group, "selectionEntries", "entryLinks"):
+                _subfactions_under(option, data, out)
+            continue
+        if any(word in name for word in _NOT_SUBFACTIONS):
             continue
         for option in _children(group, "selectionEntries", "entryLinks"):
             label = _NUMBERED.sub("", (option.get("name") or "").strip())
+            # "Legion: Ivory Host" names the group's kind first: the subfaction is the rest.
+            kind, _, rest = label.partition(": ")
+            if rest and kind.casefold() in name:
+                label = rest
             # "1. Crusading Army" and the like are a subfaction's options (delusions), not one.
             if label and label not in out and not _OPTION.match(label):
                 out.append(label)
-    return out
 
 
 # --- Conquest ------------------------------------------------------------------------------------

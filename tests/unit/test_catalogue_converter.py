@@ -67,8 +67,9 @@ def test_aos_sample_gives_points_models_keywords_roles_and_conditions(tmp_path: 
     assert [(f["id"], f["name"], f["grand_alliance"]) for f in doc["factions"]] == [
         ("lanterns", "Lanterns", "Order")
     ]
-    # The allegiance's groups give the subfactions; its rules are not one.
-    assert doc["factions"][0]["subfactions"] == ["Bright Wick", "Dim Wick"]
+    # The allegiance's groups give the subfactions; its rules are not one, and an army type's
+    # own choices are (Seraphon's constellations, under Starborne and Coalesced).
+    assert doc["factions"][0]["subfactions"] == ["Bright Wick", "Dim Wick", "Blue Flame", "Red Flame"]
     units = _units(doc, "Lanterns")
     # A hidden link and a [LEGENDS] unit are left out.
     assert sorted(units) == ["Lamp Warden", "Moth Riders", "Old Moth", "Wick Guard"]
@@ -140,3 +141,17 @@ def test_old_world_sample_prices_the_smallest_unit(tmp_path: Path) -> None:
     assert units["Wick Spearmen"]["models"] == 10
     assert units["Wick Spearmen"]["points_per_model"] == 6
     assert units["Great Moth"]["roles"] == ["rare"]
+
+
+def test_aos_allegiance_named_otherwise_still_gives_the_subfactions(tmp_path: Path) -> None:
+    # As Ossiarch Bonereapers' "Allegiance: The Ossiarch Empire", whose group "Legion" holds
+    # "Legion: Ivory Host" and the like.
+    folder = tmp_path / "aos"
+    folder.mkdir()
+    for path in (DATA / "aos").iterdir():
+        text = path.read_text(encoding="utf-8")
+        text = text.replace('name="Allegiance: Lanterns"', 'name="Allegiance: The Lantern Realm"')
+        text = text.replace('name="Wicks"', 'name="Wick"').replace('name="Dim Wick"', 'name="Wick: Dim"')
+        (folder / path.name).write_text(text, encoding="utf-8")
+    doc = _run("aos", folder, tmp_path / "aos.yaml")
+    assert doc["factions"][0]["subfactions"] == ["Bright Wick", "Dim", "Blue Flame", "Red Flame"]
