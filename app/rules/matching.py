@@ -17,7 +17,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES, OW_CATEGORIES
+from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES
+from app.rules.army.old_world import OW_CATEGORIES
 from app.rules.lists.model import GAMES, Line, Reading, Unit
 from app.rules.pack import Pack
 

@@ -16,8 +16,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import (
     AfterValidator,
-    BaseModel,
-    ConfigDict,
+    BeforeValidator,
     Field,
     PrivateAttr,
     StringConstraints,
@@ -25,10 +24,14 @@ from pydantic import (
     model_validator,
 )
 
+from app.rules import systems
+from app.rules.army import ArmySection
+from app.rules.army import parse_section as army_section
+from app.rules.pack_base import Entry, Id, Model, Text, unique
 from app.rules.problems import Problem
+from app.rules.terrain import TerrainSection
+from app.rules.terrain import parse_section as terrain_section
 
-Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 # A fact a pack asks players to record: a snake_case name that is not a key every event has.
 RESERVED_FACTS = frozenset(
     {"id", "type", "round", "player", "players", "first", "control", "tactic", "event", "rule", "facts"}
@@ -50,12 +53,6 @@ FactName = Annotated[
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024
 MAX_NODES = 200_000
-
-
-class Model(BaseModel):
-    """Base for pack models: unknown keys are errors, values are immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class SourceRef(Model):
@@ -100,24 +97,6 @@ class Points(Model):
     presets_only: bool = False
     limits: list[PointsLimit] = []
     note: Text | None = None
-
-
-class Target(Model):
-    """Units of an army a tactic or strategy is about, shown from the attached rosters."""
-
-    whose: Literal["own", "opponent"]
-    what: Literal["general", "heroes", "monsters", "battleline", "wizards", "priests"]
-
-
-class Entry(Model):
-    """A named rule with a short summary in our own words."""
-
-    id: Id
-    name: Text
-    summary: Text
-    # Where the source can be read two ways: the reading Muster takes, and why.
-    reading: Text | None = None
-    targets: list[Target] = []
 
 
 class Bonus(Model):
@@ -193,30 +172,6 @@ class Objective(Model):
     moves_toward_friendly_zone: float | None = Field(default=None, gt=0)
 
 
-class RegimentType(Model):
-    """A regiment type and how many models (officers included) one regiment may number."""
-
-    id: Id
-    name: Text
-    max_models: int | None = Field(default=None, ge=1)
-
-
-class Army(Model):
-    """Which army-building checks the pack uses, and the numbers they need.
-
-    ``system`` names the checker in app/rules/army.py; Pitched Battles takes its limits from
-    ``points.limits``. Every ``rule`` a checker reports is an entry of ``army_rules``.
-    """
-
-    system: Literal["aos-pitched-battles", "conquest-first-blood", "old-world"]
-    default_points: int | None = Field(default=None, gt=0)
-    roles: list[Text] = []
-    character_regiments: int | None = Field(default=None, ge=0)
-    officer_max_copies: int | None = Field(default=None, ge=1)
-    regiment_max_copies: int | None = Field(default=None, ge=1)
-    regiment_types: list[RegimentType] = []
-
-
 class CatalogueUnit(Model):
     """A unit the pack offers ready-made in the army builder."""
 
@@ -273,66 +228,6 @@ class Reinforcement(Model):
 
     def covers(self, round_: int) -> bool:
         return self.first <= round_ and (self.last is None or round_ <= self.last)
-
-
-class TerrainPreset(Model):
-    """A ready-made terrain piece (the rulebook's examples)."""
-
-    name: Text
-    kind: Literal["zonal", "garrison"] = "zonal"
-    size: int = 0
-    keywords: list[Id] = []
-    ruins: bool = False
-    obscuring: bool = False
-    defense: int | None = None
-    capacity: int | None = None
-    elevation: int | None = None
-
-
-class TableEntry(Model):
-    """One result of a dice table (mysterious terrain)."""
-
-    roll: int = Field(ge=1)
-    name: Text
-    summary: Text
-
-
-class TerrainRules(Model):
-    """What terrain is in this game and the battlefield checks (app/rules/terrain.py) that apply.
-
-    ``system`` picks the checks: ``conquest`` (zonal and garrison pieces, First Blood limits)
-    or ``aos`` (Pitched Battles set-up distances, mysterious terrain, siege fortress).
-    """
-
-    system: Literal["conquest", "aos"]
-    keywords: list[Entry] = []
-    presets: list[TerrainPreset] = []
-    size_range: tuple[int, int] | None = None
-    conflicts: list[tuple[Id, Id]] = []
-    # Keyword pairs whose rules pull against each other: advice, where ``conflicts`` are problems.
-    contradictions: list[tuple[Id, Id]] = []
-    advised_keywords: int | None = Field(default=None, ge=1)
-    garrison_defense: int | None = None
-    garrison_capacity: int | None = None
-    suggested_pieces: int | None = None
-    max_pieces: int | None = None
-    max_garrison: int | None = None
-    max_ruins: int | None = None
-    min_obscuring: int | None = None
-    min_obstructing: int | None = None
-    max_footprint: tuple[float, float] | None = None
-    min_gap: float | None = None
-    garrison_gap: float | None = None
-    garrison_edge: float | None = None
-    edge_gap: float | None = None
-    terrain_gap: float | None = None
-    objective_gap: float | None = None
-    faction_gap: float | None = None
-    fortress_min: int | None = None
-    mysterious: list[TableEntry] = []
-    mysterious_note: Text | None = None
-    checklist: list[Entry] = []
-    rules: list[Entry] = []
 
 
 class RoundFact(Model):
@@ -637,7 +532,7 @@ class SiegeRules(Model):
 
     @model_validator(mode="after")
     def _every_pair_once(self) -> SiegeRules:
-        _unique([t.id for t in self.tactics], "siege tactic id")
+        unique([t.id for t in self.tactics], "siege tactic id")
         dice = {t.die: t.side for t in self.tactics}
         if len(dice) != len(self.tactics):
             raise ValueError("two siege tactics share a die")
@@ -766,9 +661,9 @@ class Treachery(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> Treachery:
-        _unique([ph.id for ph in self.phases], "phase id")
-        _unique([t.id for t in self.ploy_tables], "ploy table id")
-        _unique([pl.id for pl in self.ploys], "ploy id")
+        unique([ph.id for ph in self.phases], "phase id")
+        unique([t.id for t in self.ploy_tables], "ploy table id")
+        unique([pl.id for pl in self.ploys], "ploy id")
         tables = {t.id for t in self.ploy_tables}
         for ploy in self.ploys:
             if ploy.table not in tables:
@@ -883,8 +778,8 @@ class Scenario(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        _unique([o.id for o in self.objectives], "objective id")
-        _unique([r.id for r in self.rules], "rule id")
+        unique([o.id for o in self.objectives], "objective id")
+        unique([r.id for r in self.rules], "rule id")
         for o in self.objectives:
             if self.battle_rounds is not None and o.from_round > self.battle_rounds:
                 raise ValueError(f"objective {o.id!r} appears after the last battle round")
@@ -936,8 +831,10 @@ class Pack(Model):
     seizing: list[SeizeWeight] = []
     markers: Markers | None = None
     reinforcements: list[Reinforcement] = []
-    terrain: TerrainRules | None = None
-    army: Army | None = None
+    # The terrain rules and the army rules the pack's games use, each read by the plug-in its
+    # ``system`` names (app/rules/terrain/, app/rules/army/).
+    terrain: Annotated[TerrainSection | None, BeforeValidator(terrain_section)] = None
+    army: Annotated[ArmySection | None, BeforeValidator(army_section)] = None
     army_rules: list[Entry] = []
     units: list[CatalogueUnit] = []
     # The unit catalogue the army builder offers (a file in rulepacks/catalogues/), the points
@@ -983,10 +880,10 @@ class Pack(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> Pack:
-        _unique([s.id for s in self.scenarios], "scenario id")
-        _unique([t.id for t in self.tactics], "tactic id")
-        _unique([g.id for g in self.grand_strategies], "grand strategy id")
-        _unique([r.id for r in self.army_rules], "army rule id")
+        unique([s.id for s in self.scenarios], "scenario id")
+        unique([t.id for t in self.tactics], "tactic id")
+        unique([g.id for g in self.grand_strategies], "grand strategy id")
+        unique([r.id for r in self.army_rules], "army rule id")
         ids = {s.id for s in self.scenarios}
         if self.battleplan_roll:
             for table in self.battleplan_roll.tables:
@@ -1091,14 +988,6 @@ def roster_packs(packs: dict[str, Pack], game_pack: str) -> list[str]:
     return [game_pack, *others]
 
 
-def _unique(values: list[str], what: str) -> None:
-    seen: set[str] = set()
-    for v in values:
-        if v in seen:
-            raise ValueError(f"{what} {v!r} appears twice")
-        seen.add(v)
-
-
 @dataclass(frozen=True)
 class PackError(Problem):
     """One problem with one pack file; ``where`` is ``(file, path inside it)``."""
@@ -1184,8 +1073,6 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
             msg = err["msg"].removeprefix("Value error, ")
             errors.append(PackError.at(file, _path(tuple(err["loc"])), msg))
         return None, errors
-    from app.rules import systems  # the systems import this module's models
-
     if pack.system not in systems.names():
         return None, [
             PackError.at(file, "system", f"must be one of the game systems: {', '.join(systems.names())}")

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.pack import Pack, Scenario
 from app.rules.terrain import Piece
+
+if TYPE_CHECKING:
+    # Only for annotations: the pack models import this registry to check a pack's names.
+    from app.rules.pack import Pack, Scenario
 
 
 class GameSystem(Protocol):
