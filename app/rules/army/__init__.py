@@ -14,8 +14,6 @@ the pack). Checks never stop at the first problem.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
@@ -24,6 +22,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 
 from app.rules import problems
 from app.rules.pack_base import Model
+from app.rules.plugins import Registry
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
@@ -185,33 +184,15 @@ class ArmyRules:
     entry_problem: Callable[[Pack, Any], str | None] = lambda pack, roster: None
 
 
-REGISTRY: dict[str, ArmyRules] = {}
-
-
-def register(rules: ArmyRules) -> ArmyRules:
-    """Add a kind of army rules to the registry under its kind."""
-    REGISTRY[rules.kind] = rules
-    return rules
-
-
-def kinds() -> list[str]:
-    """The kinds of army rules a pack may name."""
-    return sorted(REGISTRY)
+REGISTRY: Registry[ArmyRules] = Registry("army rules")
+register = REGISTRY.register
+#: The pack's ``army`` section, read by the plug-in it names.
+parse_section = REGISTRY.parse_section
 
 
 def rules_for(pack: Pack) -> ArmyRules | None:
     """The army rules a pack builds rosters by, or ``None`` when it builds none."""
-    return REGISTRY[pack.army.system] if pack.army is not None else None
-
-
-def parse_section(data: Any) -> Any:
-    """The pack's ``army`` section, read by the plug-in it names (pydantic checks the rest)."""
-    if isinstance(data, dict):
-        found = REGISTRY.get(data.get("system"))  # type: ignore[arg-type]
-        if found is None:
-            raise ValueError(f"system must be one of the army rules: {', '.join(kinds())}")
-        return found.section.model_validate(data)
-    return data
+    return REGISTRY.get(pack.army.system) if pack.army is not None else None
 
 
 # --- reading and checking ----------------------------------------------------------------------
@@ -231,7 +212,7 @@ def units_of(roster: Roster) -> list[RosterUnit]:
 
 
 def _rules_of(roster: Roster) -> ArmyRules:
-    return next(r for r in REGISTRY.values() if isinstance(roster, r.roster))
+    return next(r for r in REGISTRY.found.values() if isinstance(roster, r.roster))
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -365,12 +346,6 @@ def fit_roster(body: Any) -> Any:
     return out
 
 
-def _load() -> None:
-    # Every module here is a kind of army rules and registers itself: a new kind is a new
-    # module, and nothing else lists it. The plug-ins import only this module and the pack's
-    # building blocks, so they load with it.
-    for found in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{found.name}")
-
-
-_load()
+# Every module here is a kind of army rules and registers itself: a new kind is a new module,
+# and nothing else lists it. The plug-ins import only this module and the pack's building blocks.
+Registry.discover(__name__, __path__)

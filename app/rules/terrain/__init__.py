@@ -12,9 +12,7 @@ Player 1's (or the attacker's) table edge.
 
 from __future__ import annotations
 
-import importlib
 import math
-import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -22,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from app.rules.pack_base import Entry, Id, Model, Text
+from app.rules.plugins import Registry
 from app.rules.problems import Problem
 from app.rules.text import clean_text
 
@@ -292,33 +291,15 @@ class TerrainRules:
     complete: Callable[[Any, dict[str, Any]], None] = lambda rules, piece: None
 
 
-REGISTRY: dict[str, TerrainRules] = {}
-
-
-def register(rules: TerrainRules) -> TerrainRules:
-    """Add a kind of terrain rules to the registry under its kind."""
-    REGISTRY[rules.kind] = rules
-    return rules
-
-
-def kinds() -> list[str]:
-    """The kinds of terrain rules a pack may name."""
-    return sorted(REGISTRY)
+REGISTRY: Registry[TerrainRules] = Registry("terrain rules")
+register = REGISTRY.register
+#: The pack's ``terrain`` section, read by the plug-in it names.
+parse_section = REGISTRY.parse_section
 
 
 def rules_for(pack: Pack) -> TerrainRules | None:
     """The terrain rules of a pack, or ``None`` when it has none."""
-    return REGISTRY[pack.terrain.system] if pack.terrain is not None else None
-
-
-def parse_section(data: Any) -> Any:
-    """The pack's ``terrain`` section, read by the plug-in it names (pydantic checks the rest)."""
-    if isinstance(data, dict):
-        found = REGISTRY.get(data.get("system"))  # type: ignore[arg-type]
-        if found is None:
-            raise ValueError(f"system must be one of the terrain rules: {', '.join(kinds())}")
-        return found.section.model_validate(data)
-    return data
+    return REGISTRY.get(pack.terrain.system) if pack.terrain is not None else None
 
 
 def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None = None, siege: bool = False) -> Verdict:
@@ -569,12 +550,6 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
     return state
 
 
-def _load() -> None:
-    # Every module here is a kind of terrain rules and registers itself: a new kind is a new
-    # module, and nothing else lists it. The plug-ins import only this module and the pack's
-    # building blocks, so they load with it.
-    for found in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{found.name}")
-
-
-_load()
+# Every module here is a kind of terrain rules and registers itself: a new kind is a new module,
+# and nothing else lists it. The plug-ins import only this module and the pack's building blocks.
+Registry.discover(__name__, __path__)
