@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import army
 from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES
 from app.rules.army.old_world import OW_CATEGORIES
 from app.rules.lists.model import GAMES, Line, Reading, Unit
@@ -261,7 +262,7 @@ def _new_entry(pack: Pack, system: str, what: str, name: str, points: int) -> di
     if what == "battalion" and system == "aos-pitched-battles":
         return {"name": name[:MAX_NAME], "kind": "core-battalion", "points": points}
     if listed is not None:
-        entry = listed.roster_entry(system)
+        entry = army.REGISTRY.get(system).catalogue_entry(listed)
         return {**entry, "points": points or entry["points"]}
     if system == "conquest-first-blood":
         return {

@@ -539,7 +539,7 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
     return {
         "faction": faction,
         "query": query,
-        "groups": catalogue_rules.grouped(shown, pack.army.system, battleline),
+        "groups": catalogue_rules.grouped(shown, army.REGISTRY.get(pack.army.system).groups, battleline),
         "count": len(units),
         "cut": len(units) > len(shown),
     }
@@ -547,13 +547,13 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
 
 def _steps(loaded: rosters.LoadedRoster) -> dict[str, dict[str, bool]]:
     """For each entry of a catalogue unit that changes size, whether it can grow and shrink."""
-    system = loaded.pack.army.system if loaded.pack.army else ""
+    rules = army.rules_for(loaded.pack)
     out = {}
     for entry in loaded.entries:
         unit = _catalogue_unit(loaded, entry)
-        if unit is None:
+        if unit is None or rules is None:
             continue
-        bigger, smaller = unit.resized(entry, system, 1), unit.resized(entry, system, -1)
+        bigger, smaller = rules.resized(unit, entry, 1), rules.resized(unit, entry, -1)
         if bigger or smaller:
             out[str(entry.get("uid"))] = {"bigger": bigger is not None, "smaller": smaller is not None}
     return out
@@ -658,9 +658,10 @@ def add(roster_id: str) -> Any:
     if request.form.get("pick"):
         # A tap on a catalogue unit: it joins at its smallest size, with its points, keywords, role.
         unit = _catalogue_unit(loaded, {"name": request.form["pick"]})
-        if unit is None or loaded.pack.army is None:
+        rules = army.rules_for(loaded.pack)
+        if unit is None or rules is None:
             return _render(loaded, _editor(roster_id), 422, error="pick must be a unit of the catalogue.")
-        return _save(roster_id, rosters.add_entry(unit.roster_entry(loaded.pack.army.system)))
+        return _save(roster_id, rosters.add_entry(rules.catalogue_entry(unit)))
     if request.form.get("unit"):
         try:
             entry = json.loads(request.form["unit"])
@@ -718,8 +719,8 @@ def _resize(roster_id: str, uid: str, step: int) -> Any:
     if entry is None:
         abort(404, description="That entry is no longer in the roster.")
     unit = _catalogue_unit(loaded, entry)
-    system = loaded.pack.army.system if loaded.pack.army else ""
-    resized = unit.resized(dict(entry), system, step) if unit is not None else None
+    rules = army.rules_for(loaded.pack)
+    resized = rules.resized(unit, dict(entry), step) if unit is not None and rules is not None else None
     if resized is None:
         word = "bigger" if step > 0 else "smaller"
         return _render(loaded, _editor(roster_id), 422, error=f"'{entry.get('name')}' cannot be {word}.")

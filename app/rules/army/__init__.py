@@ -26,6 +26,7 @@ from app.rules.plugins import Registry
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
     from app.rules.pack import Pack
 
 # What one roster may hold: a 2000-point list is 20 to 40 entries; these bounds keep a roster's
@@ -180,6 +181,12 @@ class ArmyRules:
     text_lines: Callable[[Pack, Any], list[str]]
     #: The kind's own fields of a typed entry, added to ``entry``; the problem's sentence, if one.
     read_form: Callable[[FormValues, NumberReader, dict[str, Any]], str | None]
+    #: A catalogue unit as a new entry, at its smallest size.
+    catalogue_entry: Callable[[Unit], dict[str, Any]]
+    #: A catalogue unit's entry one size bigger (``step`` 1) or smaller (-1), ``None`` past either end.
+    resized: Callable[[Unit, dict[str, Any], int], dict[str, Any] | None] = lambda unit, entry, step: None
+    #: How the builder groups a faction's units: (role, title), a role of "" taking any unit.
+    groups: tuple[tuple[str, str], ...] = (("", "Units"),)
     #: A parsed roster's field the pack refuses (an unknown regiment type), in one sentence.
     entry_problem: Callable[[Pack, Any], str | None] = lambda pack, roster: None
 

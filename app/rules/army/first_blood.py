@@ -29,6 +29,7 @@ from app.rules.army import (
 from app.rules.pack_base import Id, Model, Text
 
 if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
     from app.rules.pack import Pack
 
 KIND = "conquest-first-blood"
@@ -229,6 +230,13 @@ def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> 
     return None
 
 
+def catalogue_entry(unit: Unit) -> dict[str, Any]:
+    """A catalogue regiment (or Character Regiment) with no officers or retinue yet."""
+    kind = "character" if "character" in unit.roles else "regiment"
+    return {"name": unit.name, "kind": kind, "type": unit.type or "infantry", "points": unit.points,
+            "models": unit.models, "officers": [], "retinue": []}  # fmt: skip
+
+
 RULES = register(
     ArmyRules(
         kind=KIND,
@@ -246,6 +254,8 @@ RULES = register(
         summary=summary,
         text_lines=text_lines,
         read_form=read_form,
+        catalogue_entry=catalogue_entry,
+        groups=(("character", "Characters"), ("regiment", "Regiments")),
         entry_problem=entry_problem,
     )
 )

@@ -26,6 +26,7 @@ from app.rules.army import (
 )
 
 if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
     from app.rules.pack import Pack
 
 KIND = "old-world"
@@ -114,6 +115,21 @@ def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> 
     return None
 
 
+def catalogue_entry(unit: Unit) -> dict[str, Any]:
+    """A catalogue unit in its section of the list, at its smallest size."""
+    return {"name": unit.name, "category": unit.category, "points": unit.points, "models": unit.models}
+
+
+def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | None:
+    """A unit of rank and file adds or drops one model at the catalogue's price of a model."""
+    if not unit.points_per_model:
+        return None
+    models = int(entry.get("models") or unit.models) + step
+    if models < unit.models:
+        return None
+    return {**entry, "models": models, "points": round(unit.points_per_model * models)}
+
+
 RULES = register(
     ArmyRules(
         kind=KIND,
@@ -129,5 +145,16 @@ RULES = register(
         summary=summary,
         text_lines=text_lines,
         read_form=read_form,
+        catalogue_entry=catalogue_entry,
+        resized=resized,
+        groups=(
+            ("characters", "Characters"),
+            ("core", "Core"),
+            ("special", "Special"),
+            ("rare", "Rare"),
+            ("mercenaries", "Mercenaries"),
+            ("allies", "Allies"),
+            ("", "Other units"),
+        ),
     )
 )

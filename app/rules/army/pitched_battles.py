@@ -30,6 +30,7 @@ from app.rules.army import (
 from app.rules.pack_base import Text
 
 if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
     from app.rules.pack import Pack
 
 KIND = "aos-pitched-battles"
@@ -531,6 +532,43 @@ def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> 
     return None
 
 
+# The roles a catalogue writes that a Pitched Battles roster checks.
+CATALOGUE_ROLES = ("leader", "battleline", "behemoth", "artillery")
+
+
+def catalogue_entry(unit: Unit) -> dict[str, Any]:
+    """A catalogue unit at its minimum size, with its keywords and roles."""
+    return {
+        "name": unit.name,
+        "kind": "unit",
+        "points": unit.points,
+        "models": unit.models,
+        "roles": [r.capitalize() for r in unit.roles if r in CATALOGUE_ROLES],
+        "keywords": list(unit.keywords),
+        "size": "minimum",
+        "single_model": unit.single_model,
+    }
+
+
+def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | None:
+    """Reinforcement steps: each adds the unit's smallest size and its reinforcement points."""
+    if not unit.reinforced_points:
+        return None
+    sizes = (
+        ["minimum", "reinforced", "reinforced-twice"] if unit.reinforced_twice else ["minimum", "reinforced"]
+    )
+    current = entry.get("size", "minimum")
+    at = sizes.index(current) + step if current in sizes else -1
+    if not 0 <= at < len(sizes):
+        return None
+    return {
+        **entry,
+        "size": sizes[at],
+        "points": unit.points + at * unit.reinforced_points,
+        "models": unit.models * (at + 1),
+    }
+
+
 RULES = register(
     ArmyRules(
         kind=KIND,
@@ -557,5 +595,14 @@ RULES = register(
         summary=summary,
         text_lines=text_lines,
         read_form=read_form,
+        catalogue_entry=catalogue_entry,
+        resized=resized,
+        groups=(
+            ("leader", "Leaders"),
+            ("battleline", "Battleline"),
+            ("behemoth", "Behemoths"),
+            ("artillery", "Artillery"),
+            ("", "Other units"),
+        ),
     )
 )
