@@ -495,199 +495,6 @@ class Victory(Model):
     order: list[VictoryCheck] = Field(min_length=1)
 
 
-class SiegeTactic(Model):
-    """A siege tactic: the die a player hides behind their hand, and what it stands for."""
-
-    die: int = Field(ge=1, le=6)
-    side: Literal["attacker", "defender"]
-    id: Id
-    name: Text
-    summary: Text
-
-
-class SiegeCell(Model):
-    """One cell of the siege table: the modifiers an attacker's and a defender's tactic give."""
-
-    attacker: int = Field(ge=1, le=6)
-    defender: int = Field(ge=1, le=6)
-    batter: int = Field(default=0, ge=-6, le=6)
-    starve: int = Field(default=0, ge=-6, le=6)
-    tunnel: int = Field(default=0, ge=-6, le=6)
-
-
-class SiegeRules(Model):
-    """Siege Warfare: the tactics, the siege table and the thresholds of the siege rolls."""
-
-    summary: Text
-    tactics: list[SiegeTactic] = Field(min_length=2)
-    table: list[SiegeCell] = Field(min_length=1)
-    # A batter or starve die (modified) at or above this succeeds.
-    batter_on: int = Field(default=5, ge=2, le=6)
-    starve_on: int = Field(default=5, ge=2, le=6)
-    # Added to a starve die rolled for a HERO.
-    starve_hero: int = Field(default=-1, ge=-6, le=6)
-    # How many units may go through a completed tunnel: HEROES, then other units.
-    tunnel_heroes: int = Field(default=1, ge=0)
-    tunnel_others: int = Field(default=2, ge=0)
-
-    @model_validator(mode="after")
-    def _every_pair_once(self) -> SiegeRules:
-        unique([t.id for t in self.tactics], "siege tactic id")
-        dice = {t.die: t.side for t in self.tactics}
-        if len(dice) != len(self.tactics):
-            raise ValueError("two siege tactics share a die")
-        pairs = [(c.attacker, c.defender) for c in self.table]
-        for a, d in pairs:
-            if dice.get(a) != "attacker" or dice.get(d) != "defender":
-                raise ValueError(
-                    f"siege table cell {a}/{d} does not pair an attacker's tactic with a defender's"
-                )
-        wanted = {
-            (a, d)
-            for a, sa in dice.items()
-            for d, sd in dice.items()
-            if sa == "attacker" and sd == "defender"
-        }
-        if len(set(pairs)) != len(pairs) or set(pairs) != wanted:
-            raise ValueError("the siege table needs exactly one cell for each attacker and defender tactic")
-        return self
-
-    def tactic(self, die: int) -> SiegeTactic | None:
-        """The tactic a die stands for, if any."""
-        return next((t for t in self.tactics if t.die == die), None)
-
-    def dice(self, side: str) -> list[int]:
-        """The dice a side may hide, in order."""
-        return sorted(t.die for t in self.tactics if t.side == side)
-
-    def cell(self, attacker: int, defender: int) -> SiegeCell:
-        """The table's cell for two picks (the validator makes sure there is one)."""
-        return next(c for c in self.table if (c.attacker, c.defender) == (attacker, defender))
-
-
-class EdgeRoll(Model):
-    """Which battlefield edge a die from ``low`` to ``high`` names."""
-
-    low: int = Field(ge=1, le=6)
-    high: int = Field(ge=1, le=6)
-    edge: Id
-
-
-class Relief(Model):
-    """The Relief Force: 2D6 plus the battle round at the end of the defender's movement phase."""
-
-    summary: Text
-    target: int = Field(ge=2)
-    edges: list[EdgeRoll] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _every_face(self) -> Relief:
-        faces = [f for e in self.edges for f in range(e.low, e.high + 1)]
-        if sorted(faces) != list(range(1, 7)):
-            raise ValueError("the relief edges must cover each face of a die once")
-        return self
-
-    def edge(self, die: int) -> str:
-        """The edge a die names."""
-        return next(e.edge for e in self.edges if e.low <= die <= e.high)
-
-
-class ObjectiveResult(Model):
-    """The result when the attacker holds ``count`` objectives at the end."""
-
-    count: int = Field(ge=0)
-    kind: Literal["major", "minor"]
-    side: Literal["attacker", "defender"]
-
-
-# Triumph & Treachery (app/rules/systems/treachery/): phases, ploys, command points.
-class Phase(Model):
-    """A phase of a turn in which the active player picks an enemy; ``neutral`` is its rule for neutral models."""
-
-    id: Id
-    name: Text
-    neutral: Text
-
-
-class PloyTable(Model):
-    """A table of ploys; ``repeatable`` when several may be bought from it in one turn (Miscellaneous)."""
-
-    id: Id
-    name: Text
-    repeatable: bool = False
-
-
-class Ploy(Entry):
-    """A treacherous ploy: its table, its cost in command points; ``cancels`` when it cancels a
-    ploy just played; ``who`` may play it (``any`` player, only the ``active`` one, only the
-    ``enemy`` just picked, or only a ``neutral`` player); ``repick`` when its player, picked as
-    the enemy, sends the active player to pick another (Allies of Convenience)."""
-
-    table: Id
-    cost: int = Field(ge=0)
-    cancels: bool = False
-    who: Literal["any", "active", "enemy", "neutral"] = "any"
-    repick: bool = False
-
-
-class BuyLimits(Model):
-    """How many ploys a player may buy at the start of a round, by standing in VP."""
-
-    most: int = Field(ge=0)
-    fewest: int = Field(ge=0)
-    others: int = Field(ge=0)
-    all_tied: int = Field(ge=0)
-
-
-class BonusPloy(Model):
-    """The neutral players' bonus ploy: the least D6 roll that gains one, at three players and at more."""
-
-    three_players: int = Field(ge=1, le=6)
-    more_players: int = Field(ge=1, le=6)
-
-
-class Treachery(Model):
-    """A multiplayer game's own rules: the phases with their neutral rules, command points and ploys."""
-
-    phases: list[Phase] = Field(min_length=1)
-    command_points: int | None = Field(default=None, ge=0)
-    deals: bool = False
-    buy_limits: BuyLimits | None = None
-    max_held: int | None = Field(default=None, ge=1)
-    bonus_ploy: BonusPloy | None = None
-    ploy_tables: list[PloyTable] = []
-    ploys: list[Ploy] = []
-    rules: list[Entry] = []
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Treachery:
-        unique([ph.id for ph in self.phases], "phase id")
-        unique([t.id for t in self.ploy_tables], "ploy table id")
-        unique([pl.id for pl in self.ploys], "ploy id")
-        tables = {t.id for t in self.ploy_tables}
-        for ploy in self.ploys:
-            if ploy.table not in tables:
-                raise ValueError(f"ploy {ploy.id!r} names unknown table {ploy.table!r}")
-        if self.ploys and (self.buy_limits is None or self.max_held is None):
-            raise ValueError("a pack with ploys needs buy_limits and max_held")
-        if sum(pl.cancels for pl in self.ploys) > 1:
-            raise ValueError("at most one ploy cancels another")
-        for ploy in self.ploys:
-            if ploy.repick and ploy.who != "enemy":
-                raise ValueError(
-                    f"ploy {ploy.id!r} sends the active player to pick again: its who must be enemy"
-                )
-        return self
-
-    def ploy(self, ploy_id: str) -> Ploy | None:
-        """The ploy with that id, if any."""
-        return next((pl for pl in self.ploys if pl.id == ploy_id), None)
-
-    def phase(self, phase_id: str) -> Phase | None:
-        """The phase with that id, if any."""
-        return next((ph for ph in self.phases if ph.id == phase_id), None)
-
-
 class Contingents(Model):
     """How an army is split into contingents, and the limits on their sizes."""
 
@@ -712,27 +519,6 @@ class SiegeTerrain(Model):
     edge_gap: float | None = Field(default=None, ge=0)
     territory_gap: float | None = Field(default=None, ge=0)
     terrain_gap: float | None = Field(default=None, ge=0)
-
-
-class SeriesResult(Model):
-    """A series of battles: the result for a player who won ``won`` of them."""
-
-    won: int = Field(ge=1)
-    kind: Literal["major", "minor"]
-
-
-class TunnelFighting(Model):
-    """Tunnel Fighting's dice: unstable surroundings, falling stalactites and Cunning Traps."""
-
-    summary: Text
-    # The hero-phase die that lets a player pick a cave-in or falling stalactites.
-    unstable_on: int = Field(default=6, ge=1, le=6)
-    # Each stalactite die at or above this deals one mortal wound.
-    stalactite_on: int = Field(default=2, ge=1, le=6)
-    # Cunning Traps: the enemy unit is within this range; 2D6 at least the distance wounds.
-    trap_range: float = Field(default=12, gt=0)
-    # What changes underground, one short line each, shown on every screen and sheet of the battle.
-    reminders: list[Text] = []
 
 
 class Scenario(Model):
@@ -770,11 +556,12 @@ class Scenario(Model):
     renown: Text | None = None
     # Sieges (The Relief Force) and Tunnel Wars: the facts their game systems play by.
     siege_terrain: SiegeTerrain | None = None
-    relief: Relief | None = None
-    objective_results: list[ObjectiveResult] = []
     battles: int | None = Field(default=None, ge=1, le=9)
-    series: list[SeriesResult] = []
-    tunnel_fighting: TunnelFighting | None = None
+    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py).
+    relief: Annotated[Any, BeforeValidator(systems.section_reader("relief"))] = None
+    objective_results: Annotated[Any, BeforeValidator(systems.section_reader("objective_results"))] = []
+    series: Annotated[Any, BeforeValidator(systems.section_reader("series"))] = []
+    tunnel_fighting: Annotated[Any, BeforeValidator(systems.section_reader("tunnel_fighting"))] = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
@@ -851,9 +638,10 @@ class Pack(Model):
     general_rules: list[Entry] = []
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
-    siege: SiegeRules | None = None
-    # Triumph & Treachery packs: phases, command points, deals and ploys (see Treachery).
-    treachery: Treachery | None = None
+    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
+    # sieges' tactics and table; Triumph & Treachery's phases, command points, deals and ploys.
+    siege: Annotated[Any, BeforeValidator(systems.section_reader("siege"))] = None
+    treachery: Annotated[Any, BeforeValidator(systems.section_reader("treachery"))] = None
     scenarios: list[Scenario] = []
     # How the home screen offers the pack's games (left out: one card, the pack's name).
     cards: list[HomeCard] = []

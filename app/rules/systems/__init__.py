@@ -10,9 +10,13 @@ the registry, never which system it is. The event log's own mechanics (ids, undo
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from pydantic import TypeAdapter
 
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
@@ -153,6 +157,10 @@ class EngineSystem:
         found = getattr(self.engine, "undo_problem", None)
         return found(state, event) if found is not None else None
 
+    #: The pack and scenario sections the system reads with its own models, by key (a model,
+    #: ``Model | None`` or ``list[Model]``): the core pack models know only their keys.
+    sections: ClassVar[dict[str, Any]] = {}
+
     def revealed(self, event: dict[str, Any], state: Any) -> bool:
         """Whether the rules have shown this secret event to everyone (both picks are in)."""
         return False
@@ -214,6 +222,25 @@ def names() -> list[str]:
     """The names of every registered game system."""
     _load()
     return sorted(REGISTRY)
+
+
+def section_reader(key: str) -> Callable[[Any], Any]:
+    """How a pack reads its section ``key``: with the model of the game system that declares it
+    (its ``sections``), asked when a pack loads, once every system is registered."""
+
+    def read(data: Any) -> Any:
+        _load()
+        found = next((s.sections[key] for s in REGISTRY.values() if key in getattr(s, "sections", {})), None)
+        if found is None:
+            raise ValueError(f"no game system reads {key}")
+        return _adapter(found).validate_python(data)
+
+    return read
+
+
+@functools.cache
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(shape)
 
 
 def _load() -> None:

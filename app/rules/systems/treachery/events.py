@@ -15,7 +15,7 @@ from app.rules.contingents import read_part, roster_problems, split_problems
 from app.rules.game import Setup
 from app.rules.log import Refused, extra_key
 from app.rules.rolls import parse_roll
-from app.rules.systems.treachery import allowed
+from app.rules.systems.treachery import allowed, section
 from app.rules.systems.treachery.standing import buy_limits, ranking
 from app.rules.systems.treachery.state import (
     Arrival,
@@ -58,7 +58,9 @@ MAX_POSITION = 60
 MAX_ZONES = 12
 MAX_POINTS = 10_000
 MAX_UNITS = 60
-NO_RULES = p.Treachery(phases=[p.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")])
+NO_RULES = section.Treachery(
+    phases=[section.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")]
+)
 
 
 def new_game(pack: p.Pack, setup: Setup) -> TreacheryGame:
@@ -136,7 +138,7 @@ def _text(value: Any, name: str, most: int, required: bool = True, notes: bool =
     return text
 
 
-def _ploy(game: TreacheryGame, event: dict[str, Any]) -> p.Ploy:
+def _ploy(game: TreacheryGame, event: dict[str, Any]) -> section.Ploy:
     value = event.get("ploy")
     found = game.rules.ploy(value) if isinstance(value, str) else None
     if found is None:
