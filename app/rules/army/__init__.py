@@ -130,18 +130,16 @@ NumberReader = Callable[[str, bool], tuple[int | None, str | None]]
 class ArmyScreen:
     """What the builder's screens and the roster sheet show for a kind, as data.
 
-    Template paths are the kind's own partials; the rest are the words and switches the shared
-    templates read instead of asking which kind they serve.
+    The kind's own partials live under ``templates/armies/<kind>/`` (``_entry_fields.html``: the
+    entry form's fields; ``_entry_tags.html``: an entry's tags in the list; ``_counts.html``:
+    the counts beside the total, when ``counts``) and ``pdf/armies/<kind>/entries.html`` (the
+    sheet's table of entries); the rest are the words and switches the shared templates read
+    instead of asking which kind they serve.
     """
 
-    #: The entry form's fields of this kind (templates/armies/<kind>/_entry_fields.html).
-    entry_fields: str
-    #: An entry's tags in the roster's list.
-    entry_tags: str
-    #: The roster sheet's table of entries (pdf/armies/<kind>/entries.html).
-    sheet_entries: str
-    #: The counts beside the total (the battlefield roles), or ``None`` for none.
-    counts: str | None = None
+    kind: str
+    #: Whether the total shows the kind's counts (the battlefield roles against the limits).
+    counts: bool = False
     #: Whether a roster names a subfaction.
     subfaction: bool = False
     #: Whether an entry may be made the general from its menu.
@@ -157,6 +155,22 @@ class ArmyScreen:
     #: How many officer and retinue rows the entry form offers.
     officer_slots: int = 0
     retinue_slots: int = 0
+
+    @property
+    def entry_fields(self) -> str:
+        return f"armies/{self.kind}/_entry_fields.html"
+
+    @property
+    def entry_tags(self) -> str:
+        return f"armies/{self.kind}/_entry_tags.html"
+
+    @property
+    def counts_partial(self) -> str:
+        return f"armies/{self.kind}/_counts.html"
+
+    @property
+    def sheet_entries(self) -> str:
+        return f"armies/{self.kind}/entries.html"
 
 
 @dataclass(frozen=True)

@@ -244,9 +244,7 @@ RULES = register(
         roster=FbRoster,
         unit_kinds=("regiment", "character"),
         screen=ArmyScreen(
-            entry_fields=f"armies/{KIND}/_entry_fields.html",
-            entry_tags=f"armies/{KIND}/_entry_tags.html",
-            sheet_entries=f"armies/{KIND}/entries.html",
+            KIND,
             officer_slots=OFFICER_SLOTS,
             retinue_slots=RETINUE_SLOTS,
         ),

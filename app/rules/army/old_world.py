@@ -137,9 +137,7 @@ RULES = register(
         roster=OwRoster,
         unit_kinds=("unit",),
         screen=ArmyScreen(
-            entry_fields=f"armies/{KIND}/_entry_fields.html",
-            entry_tags=f"armies/{KIND}/_entry_tags.html",
-            sheet_entries=f"armies/{KIND}/entries.html",
+            KIND,
         ),
         check=check,
         summary=summary,

@@ -576,10 +576,8 @@ RULES = register(
         roster=AosRoster,
         unit_kinds=("unit",),
         screen=ArmyScreen(
-            entry_fields=f"armies/{KIND}/_entry_fields.html",
-            entry_tags=f"armies/{KIND}/_entry_tags.html",
-            sheet_entries=f"armies/{KIND}/entries.html",
-            counts=f"armies/{KIND}/_counts.html",
+            KIND,
+            counts=True,
             subfaction=True,
             general=True,
             grows_by="size",

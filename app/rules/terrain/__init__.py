@@ -258,21 +258,38 @@ def also_close(pieces: list[Piece], j: int, more: int) -> str:
 class TerrainScreen:
     """What the terrain screen, the admin's club presets and the terrain card show for a kind.
 
-    Template paths are the kind's own partials (templates/terrain/<kind>/, pdf/terrain/<kind>/).
+    The kind's own partials live under ``templates/terrain/<kind>/`` (``_piece_fields.html``: the
+    piece form's fields; ``_piece_tags.html``: a piece's tags and what it does;
+    ``_preset_fields.html``: a club preset's fields) and ``pdf/terrain/<kind>/`` (``cells.html``:
+    the card's two cells of a piece; ``rules.html``: what the card prints once after its table,
+    when ``card_rules``).
     """
 
-    #: The piece form's fields of this kind.
-    piece_fields: str
-    #: A piece's tags and what it does, in the list of pieces.
-    piece_tags: str
-    #: The admin's club-preset fields of this kind.
-    preset_fields: str
-    #: The card's two cells of a piece: what it is and what it does.
-    card_cells: str
-    #: What the card prints once after its table (the keywords' rules), or ``None``.
-    card_rules: str | None = None
+    kind: str
+    #: Whether the card prints the kind's rules once after its table (the keywords' rules).
+    card_rules: bool = False
     #: Whether the line-of-sight helper (Conquest's Size arithmetic) is offered.
     sight: bool = False
+
+    @property
+    def piece_fields(self) -> str:
+        return f"terrain/{self.kind}/_piece_fields.html"
+
+    @property
+    def piece_tags(self) -> str:
+        return f"terrain/{self.kind}/_piece_tags.html"
+
+    @property
+    def preset_fields(self) -> str:
+        return f"terrain/{self.kind}/_preset_fields.html"
+
+    @property
+    def card_cells(self) -> str:
+        return f"terrain/{self.kind}/cells.html"
+
+    @property
+    def card_rules_partial(self) -> str:
+        return f"terrain/{self.kind}/rules.html"
 
 
 @dataclass(frozen=True)

@@ -211,10 +211,7 @@ RULES = register(
         kind=KIND,
         section=Section,
         screen=TerrainScreen(
-            piece_fields=f"terrain/{KIND}/_piece_fields.html",
-            piece_tags=f"terrain/{KIND}/_piece_tags.html",
-            preset_fields=f"terrain/{KIND}/_preset_fields.html",
-            card_cells=f"terrain/{KIND}/cells.html",
+            KIND,
         ),
         check=check,
     )

@@ -264,11 +264,8 @@ RULES = register(
         kind=KIND,
         section=Section,
         screen=TerrainScreen(
-            piece_fields=f"terrain/{KIND}/_piece_fields.html",
-            piece_tags=f"terrain/{KIND}/_piece_tags.html",
-            preset_fields=f"terrain/{KIND}/_preset_fields.html",
-            card_cells=f"terrain/{KIND}/cells.html",
-            card_rules=f"terrain/{KIND}/rules.html",
+            KIND,
+            card_rules=True,
             sight=True,
         ),
         check=check,
