@@ -62,7 +62,13 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
     models += [terrain.REGISTRY.get(kind).section for kind in terrain.REGISTRY.kinds()]
     missing = [f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in doc]
     assert missing == []
-    blocks = re.findall(r'Literal\["([a-z-]+)"\]', (ROOT / "app" / "rules" / "pack.py").read_text())
+    # Scoring blocks are each system's own models, in its section.py.
+    sources = [
+        ROOT / "app" / "rules" / "pack.py",
+        *sorted((ROOT / "app" / "rules" / "systems").glob("*/section.py")),
+    ]
+    blocks = [b for f in sources for b in re.findall(r'Literal\["([a-z-]+)"\]', f.read_text())]
+    assert "control-count" in blocks and "zone-dice" in blocks
     assert [b for b in blocks if f"`{b}`" not in doc] == []
 
 

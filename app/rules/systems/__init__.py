@@ -14,9 +14,9 @@ import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union
 
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
@@ -160,6 +160,9 @@ class EngineSystem:
     #: The pack and scenario sections the system reads with its own models, by key (a model,
     #: ``Model | None`` or ``list[Model]``): the core pack models know only their keys.
     sections: ClassVar[dict[str, Any]] = {}
+    #: The scoring blocks the system scores (models with a ``block`` literal), which a
+    #: scenario's ``scoring`` may name.
+    blocks: ClassVar[tuple[type, ...]] = ()
 
     def revealed(self, event: dict[str, Any], state: Any) -> bool:
         """Whether the rules have shown this secret event to everyone (both picks are in)."""
@@ -236,6 +239,19 @@ def section_reader(key: str) -> Callable[[Any], Any]:
         return _adapter(found).validate_python(data)
 
     return read
+
+
+def read_scoring(data: Any) -> Any:
+    """A scenario's scoring blocks, each read with the model of the system that scores it."""
+    _load()
+    return _scoring(tuple(b for s in REGISTRY.values() for b in getattr(s, "blocks", ()))).validate_python(
+        data
+    )
+
+
+@functools.cache
+def _scoring(blocks: tuple[type, ...]) -> TypeAdapter[Any]:
+    return TypeAdapter(list[Annotated[Union[blocks], Field(discriminator="block")]])  # noqa: UP007
 
 
 @functools.cache

@@ -45,6 +45,7 @@ class Treachery(EngineSystem):
     seated = True
     # The pack and scenario sections this system reads with its own models.
     sections = section.SECTIONS
+    blocks = section.BLOCKS
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return describe.facts(pack, scenario)

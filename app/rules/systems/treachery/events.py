@@ -193,17 +193,17 @@ def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     zones = _zones(game, event.get("zones", []))
     awards: list[Award] = []
     for block in game.scenario.scoring:
-        if isinstance(block, p.TurnEndControl):
+        if isinstance(block, section.TurnEndControl):
             who = control.get(block.objective)
             if who is not None:
                 vp = r if block.vp == "round" else block.vp
                 awards.append(Award(eid, r, who, block.objective, vp, block.objective))
-        elif isinstance(block, p.ObjectiveDice):
+        elif isinstance(block, section.ObjectiveDice):
             for oid, die in dice.items():
                 holder = control[oid]
                 assert holder is not None  # _dice takes dice only for objectives someone holds
                 awards.append(Award(eid, r, holder, "objective-dice", die, oid, die))
-        elif isinstance(block, p.ZoneDice):
+        elif isinstance(block, section.ZoneDice):
             for holder, die in zones:
                 awards.append(Award(eid, r, holder, "zone-dice", die, "border zone", die))
     turn = Turn(eid, r, player, control, dice, zones, tuple(awards))
@@ -230,7 +230,7 @@ def _control(game: TreacheryGame, raw: Any, in_play: list[str]) -> dict[str, int
 
 
 def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict[str, int]:
-    block = next((b for b in game.scenario.scoring if isinstance(b, p.ObjectiveDice)), None)
+    block = next((b for b in game.scenario.scoring if isinstance(b, section.ObjectiveDice)), None)
     if block is None:
         if raw:
             raise Refused(f"dice: {game.scenario.name} scores no dice for objectives.", "dice")
@@ -250,7 +250,7 @@ def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict
 
 
 def _zones(game: TreacheryGame, raw: Any) -> tuple[tuple[int, int], ...]:
-    block = next((b for b in game.scenario.scoring if isinstance(b, p.ZoneDice)), None)
+    block = next((b for b in game.scenario.scoring if isinstance(b, section.ZoneDice)), None)
     if block is None:
         if raw:
             raise Refused(f"zones: {game.scenario.name} has no zones to score.", "zones")
@@ -475,7 +475,7 @@ def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 # --- scenario events ------------------------------------------------------------------------
 def _destroyed(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     _only(event, {"round", "by", "owner", "unit", "points"}, "a destroyed unit")
-    block = next((b for b in game.scenario.scoring if isinstance(b, p.DestroyedPoints)), None)
+    block = next((b for b in game.scenario.scoring if isinstance(b, section.DestroyedPoints)), None)
     if block is None:
         raise Refused(f"type: {game.scenario.name} scores no VP for destroyed units.", "type")
     r = _current_round(game, event)

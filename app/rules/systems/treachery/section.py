@@ -97,5 +97,41 @@ class Treachery(Model):
         return next((ph for ph in self.phases if ph.id == phase_id), None)
 
 
+# Scoring blocks, scored for every player.
+class DestroyedPoints(Model):
+    """VP to the destroyer for each full ``per_points`` the destroyed unit cost."""
+
+    block: Literal["destroyed-points"]
+    per_points: int = Field(default=100, ge=1)
+    vp: int = Field(default=1, ge=0)
+
+
+class TurnEndControl(Model):
+    """VP at the end of every turn to whoever controls ``objective``: a number, or the battle round."""
+
+    block: Literal["turn-end-control"]
+    objective: Id
+    vp: int | Literal["round"]
+
+
+class ObjectiveDice(Model):
+    """At the end of every turn, a die of VP for each objective a player holds (each die recorded)."""
+
+    block: Literal["objective-dice"]
+    die: int = Field(default=6, ge=2, le=20)
+
+
+class ZoneDice(Model):
+    """At the end of every turn, a die of VP for each zone holding only that player's units."""
+
+    block: Literal["zone-dice"]
+    die: int = Field(default=6, ge=2, le=20)
+    zones: Text
+
+
+#: The scoring blocks the Triumph & Treachery system scores.
+BLOCKS = (DestroyedPoints, TurnEndControl, ObjectiveDice, ZoneDice)
+
+
 #: The section the Triumph & Treachery system reads: a pack's ``treachery``.
 SECTIONS = {"treachery": Treachery | None}
