@@ -285,17 +285,10 @@ class Contingents(Model):
     max_share: tuple[int, int] | None = None
 
 
-class SiegeTerrain(Model):
-    """A siege battleplan's terrain rules: the fortress and the features outside it."""
-
-    summary: Text
-    fortress_min: int = Field(ge=1)
-    outside_max: int | None = Field(default=None, ge=0)
-    # Each feature outside the fortress stands more than these distances (inches) away from
-    # the battlefield edge, the defender's territory and every other feature.
-    edge_gap: float | None = Field(default=None, ge=0)
-    territory_gap: float | None = Field(default=None, ge=0)
-    terrain_gap: float | None = Field(default=None, ge=0)
+def system_section(key: str) -> Any:
+    """The type of a section a game system reads with its own model (its ``sections``): the
+    core models know its key, the system its shape."""
+    return Annotated[Any, BeforeValidator(systems.section_reader(key))]
 
 
 class Scenario(Model):
@@ -328,18 +321,19 @@ class Scenario(Model):
     # ("Who attacks?"); left out, the pack's.
     first_side_question: Text | None = None
     contingents: Contingents | None = None
-    # The player's own movement phase at whose end their reinforcements arrive (Convergence of Fate: 2).
-    reinforcements_after_movement: int | None = Field(default=None, ge=1)
-    # What gains bonus renown at the end (Old World Conquest), noted per unit, no VP.
-    renown: Text | None = None
-    # Sieges (The Relief Force) and Tunnel Wars: the facts their game systems play by.
-    siege_terrain: SiegeTerrain | None = None
-    battles: int | None = Field(default=None, ge=1, le=9)
-    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py).
-    relief: Annotated[Any, BeforeValidator(systems.section_reader("relief"))] = None
-    objective_results: Annotated[Any, BeforeValidator(systems.section_reader("objective_results"))] = []
-    series: Annotated[Any, BeforeValidator(systems.section_reader("series"))] = []
-    tunnel_fighting: Annotated[Any, BeforeValidator(systems.section_reader("tunnel_fighting"))] = None
+    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
+    # Triumph & Treachery's reinforcements (the movement phase at whose end they arrive) and
+    # renown (what gains it at the end, noted per unit); a siege's fortress, relief force and
+    # the results its held objectives give; Tunnel Wars' number of battles, their results and
+    # Tunnel Fighting's dice.
+    reinforcements_after_movement: system_section("reinforcements_after_movement") = None
+    renown: system_section("renown") = None
+    siege_terrain: system_section("siege_terrain") = None
+    relief: system_section("relief") = None
+    objective_results: system_section("objective_results") = []
+    battles: system_section("battles") = None
+    series: system_section("series") = []
+    tunnel_fighting: system_section("tunnel_fighting") = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
@@ -418,8 +412,8 @@ class Pack(Model):
     victory_order: list[VictoryCheck] = []
     # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
     # sieges' tactics and table; Triumph & Treachery's phases, command points, deals and ploys.
-    siege: Annotated[Any, BeforeValidator(systems.section_reader("siege"))] = None
-    treachery: Annotated[Any, BeforeValidator(systems.section_reader("treachery"))] = None
+    siege: system_section("siege") = None
+    treachery: system_section("treachery") = None
     scenarios: list[Scenario] = []
     # How the home screen offers the pack's games (left out: one card, the pack's name).
     cards: list[HomeCard] = []

@@ -50,12 +50,18 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.Victory,
         p.VictoryCheck,
         p.ImmediateVictory,
-        p.SiegeTerrain,
         p.Contingents,
         p.HomeCard,
     ]
     # The game systems' own sections, and the army and terrain plug-ins', are fields of the pack too.
-    models += [siege.SiegeRules, siege.SiegeTactic, siege.SiegeCell, siege.Relief, siege.EdgeRoll]
+    models += [
+        siege.SiegeRules,
+        siege.SiegeTactic,
+        siege.SiegeCell,
+        siege.Relief,
+        siege.EdgeRoll,
+        siege.SiegeTerrain,
+    ]
     models += [siege.ObjectiveResult, tunnels.SeriesResult, tunnels.TunnelFighting, treachery.Treachery]
     models += [treachery.Phase, treachery.PloyTable, treachery.Ploy, treachery.BuyLimits, treachery.BonusPloy]
     models += [army.REGISTRY.get(kind).section for kind in army.REGISTRY.kinds()]

@@ -26,7 +26,8 @@ from app.rules.terrain import (
 )
 
 if TYPE_CHECKING:
-    from app.rules.pack import Board, Objective, Pack, Scenario, SiegeTerrain
+    from app.rules.pack import Board, Objective, Pack, Scenario
+    from app.rules.systems.siege.section import SiegeTerrain
 
 KIND = "aos"
 

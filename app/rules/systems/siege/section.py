@@ -1,6 +1,7 @@
 """A siege pack's own sections, read by the siege system through the registry: the siege
-tactics and table (the pack's ``siege``), and a battleplan's relief force and the results its
-held objectives give (a scenario's ``relief`` and ``objective_results``)."""
+tactics and table (the pack's ``siege``), and a battleplan's relief force, the results its
+held objectives give and its fortress (a scenario's ``relief``, ``objective_results`` and
+``siege_terrain``)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,24 @@ class ObjectiveResult(Model):
     side: Literal["attacker", "defender"]
 
 
-#: The sections the siege system reads: a pack's ``siege``, a scenario's ``relief`` and
-#: ``objective_results``.
-SECTIONS = {"siege": SiegeRules | None, "relief": Relief | None, "objective_results": list[ObjectiveResult]}
+class SiegeTerrain(Model):
+    """A siege battleplan's terrain rules: the fortress and the features outside it."""
+
+    summary: Text
+    fortress_min: int = Field(ge=1)
+    outside_max: int | None = Field(default=None, ge=0)
+    # Each feature outside the fortress stands more than these distances (inches) away from
+    # the battlefield edge, the defender's territory and every other feature.
+    edge_gap: float | None = Field(default=None, ge=0)
+    territory_gap: float | None = Field(default=None, ge=0)
+    terrain_gap: float | None = Field(default=None, ge=0)
+
+
+#: The sections the siege system reads: a pack's ``siege``, a scenario's ``relief``,
+#: ``objective_results`` and ``siege_terrain`` (the Age of Sigmar terrain checks measure by it).
+SECTIONS = {
+    "siege": SiegeRules | None,
+    "relief": Relief | None,
+    "objective_results": list[ObjectiveResult],
+    "siege_terrain": SiegeTerrain | None,
+}

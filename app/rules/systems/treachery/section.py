@@ -3,7 +3,7 @@ registry: the phases with their neutral rules, command points, deals and ploys."
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -133,5 +133,11 @@ class ZoneDice(Model):
 BLOCKS = (DestroyedPoints, TurnEndControl, ObjectiveDice, ZoneDice)
 
 
-#: The section the Triumph & Treachery system reads: a pack's ``treachery``.
-SECTIONS = {"treachery": Treachery | None}
+#: The sections the Triumph & Treachery system reads: a pack's ``treachery``; a scenario's
+#: ``reinforcements_after_movement`` (the movement phase at whose end they arrive) and
+#: ``renown`` (what gains bonus renown at the end, noted per unit).
+SECTIONS = {
+    "treachery": Treachery | None,
+    "reinforcements_after_movement": Annotated[int, Field(ge=1)] | None,
+    "renown": Text | None,
+}

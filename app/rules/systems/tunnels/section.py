@@ -3,7 +3,7 @@ series of battles' results (``series``) and Tunnel Fighting's dice (``tunnel_fig
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -31,5 +31,10 @@ class TunnelFighting(Model):
     reminders: list[Text] = []
 
 
-#: The sections the tunnels system reads: a scenario's ``series`` and ``tunnel_fighting``.
-SECTIONS = {"series": list[SeriesResult], "tunnel_fighting": TunnelFighting | None}
+#: The sections the tunnels system reads: a scenario's ``battles`` (how many the series has),
+#: ``series`` and ``tunnel_fighting``.
+SECTIONS = {
+    "battles": Annotated[int, Field(ge=1, le=9)] | None,
+    "series": list[SeriesResult],
+    "tunnel_fighting": TunnelFighting | None,
+}
