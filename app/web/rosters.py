@@ -521,7 +521,8 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
     """The units the builder offers to add: the faction's, grouped, narrowed by what is typed."""
     pack = loaded.pack
     catalogue = pack.unit_catalogue
-    if catalogue is None or pack.army is None:
+    rules = army.rules_for(pack)
+    if catalogue is None or rules is None:
         return None
     query = query.strip()[:MAX_QUERY]
     faction = catalogue.faction(loaded.row.body.get("faction"))
@@ -539,7 +540,7 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
     return {
         "faction": faction,
         "query": query,
-        "groups": catalogue_rules.grouped(shown, army.REGISTRY.get(pack.army.system).groups, battleline),
+        "groups": catalogue_rules.grouped(shown, rules.groups, battleline),
         "count": len(units),
         "cut": len(units) > len(shown),
     }
