@@ -27,6 +27,8 @@ from app.rules.text import clean_text
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
+    from app.rules.lists.model import Line
+    from app.rules.lists.model import Unit as ListUnit
     from app.rules.pack import Pack
 
 # What one roster may hold: a 2000-point list is 20 to 40 entries; these bounds keep a roster's
@@ -197,6 +199,14 @@ class ArmyRules:
     read_form: Callable[[FormValues, NumberReader, dict[str, Any]], str | None]
     #: A catalogue unit as a new entry, at its smallest size.
     catalogue_entry: Callable[[Unit], dict[str, Any]]
+    #: The game a list read from another app is for (app/rules/lists/model.py's ``GAMES``).
+    list_game: str
+    #: A list's unit as an entry (with its ``_line``), with what the catalogue or the phone
+    #: knows of it (``known``); ``None``, with its line added to ``unread``, where the kind has
+    #: no place for it.
+    list_entry: Callable[[ListUnit, dict[str, Any], Pack, list[Line]], dict[str, Any] | None]
+    #: An entry typed from a list's line the player named (a battalion, where the kind has them).
+    typed_entry: Callable[[bool, str, int], dict[str, Any]]
     #: A catalogue unit's entry one size bigger (``step`` 1) or smaller (-1), ``None`` past either end.
     resized: Callable[[Unit, dict[str, Any], int], dict[str, Any] | None] = lambda unit, entry, step: None
     #: How the builder groups a faction's units: (role, title), a role of "" taking any unit.
@@ -327,6 +337,18 @@ def plain_text(pack: Pack, roster: Roster, verdict: Verdict) -> str:
     ]
     lines += [f"  ! {p.message}" for p in verdict.problems]
     return "\n".join(lines) + "\n"
+
+
+def listed_models(value: Any) -> int | None:
+    """A list's model count, when a roster can hold it."""
+    # A roster counts 1 to 1000 models; a count past that is a typo, left for the player to give.
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1000 else None
+
+
+def listed_notes(notes: list[str]) -> str:
+    """A list's notes on a unit as an entry's notes, cut to fit."""
+    text = "; ".join(notes)
+    return text if len(text) <= MAX_NOTES else text[: MAX_NOTES - 1] + "…"
 
 
 def note_lines(notes: str) -> list[str]:

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from app.rules.army import (
     MAX_ENTRIES,
+    MAX_NAME,
     ArmyRules,
     ArmyScreen,
     ArmySection,
@@ -23,13 +24,17 @@ from app.rules.army import (
     RosterModel,
     Verdict,
     label,
+    listed_models,
+    listed_notes,
     note_lines,
     register,
 )
+from app.rules.lists.model import Line
 from app.rules.pack_base import Id, Model, Text
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
+    from app.rules.lists.model import Unit as ListUnit
     from app.rules.pack import Pack
 
 KIND = "conquest-first-blood"
@@ -237,6 +242,38 @@ def catalogue_entry(unit: Unit) -> dict[str, Any]:
             "models": unit.models, "officers": [], "retinue": []}  # fmt: skip
 
 
+def list_entry(
+    unit: ListUnit, known: dict[str, Any], pack: Pack, unread: list[Line]
+) -> dict[str, Any] | None:
+    """A regiment or Character Regiment, of the list's type, else the match's, else infantry;
+    anything else stays unread."""
+    if unit.kind not in ("character", "regiment"):
+        unread.append(Line(unit.line, f"{unit.name} [{unit.points}]"))
+        return None
+    types = [t.id for t in pack.army.regiment_types] if pack.army else []
+    kind_of = unit.regiment_type or known.get("type")
+    # With neither the list nor a match saying, a regiment is taken for infantry (the most common).
+    regiment_type = (
+        kind_of if kind_of in types else ("infantry" if "infantry" in types or not types else types[0])
+    )
+    return {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "kind": unit.kind,
+        "type": regiment_type,
+        "points": unit.points,
+        "models": listed_models(unit.models) or listed_models(known.get("models")) or 1,
+        "officers": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.officers],
+        "retinue": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.retinue],
+        "notes": listed_notes(unit.notes),
+    }
+
+
+def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """A regiment of infantry, as the player named it."""
+    return {"name": name, "kind": "regiment", "type": "infantry", "points": points, "models": 1}
+
+
 RULES = register(
     ArmyRules(
         kind=KIND,
@@ -253,6 +290,9 @@ RULES = register(
         text_lines=text_lines,
         read_form=read_form,
         catalogue_entry=catalogue_entry,
+        list_game="conquest",
+        list_entry=list_entry,
+        typed_entry=typed_entry,
         groups=(("character", "Characters"), ("regiment", "Regiments")),
         entry_problem=entry_problem,
     )

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.rules.army import (
     MAX_ENTRIES,
+    MAX_NAME,
     ArmyRules,
     ArmyScreen,
     ArmySection,
@@ -21,12 +22,16 @@ from app.rules.army import (
     Problem,
     RosterModel,
     Verdict,
+    listed_models,
+    listed_notes,
     note_lines,
     register,
 )
+from app.rules.lists.model import Line
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
+    from app.rules.lists.model import Unit as ListUnit
     from app.rules.pack import Pack
 
 KIND = "old-world"
@@ -130,6 +135,29 @@ def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | No
     return {**entry, "models": models, "points": round(unit.points_per_model * models)}
 
 
+def list_entry(
+    unit: ListUnit, known: dict[str, Any], pack: Pack, unread: list[Line]
+) -> dict[str, Any] | None:
+    """A unit in its section of the list; anything else stays unread."""
+    if unit.kind != "unit":
+        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
+        return None
+    category = unit.category if unit.category in OW_CATEGORIES else None
+    return {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "category": category,
+        "points": unit.points,
+        "models": listed_models(unit.models),
+        "notes": listed_notes(unit.notes),
+    }
+
+
+def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """A unit as the player named it."""
+    return {"name": name, "points": points}
+
+
 RULES = register(
     ArmyRules(
         kind=KIND,
@@ -144,6 +172,9 @@ RULES = register(
         text_lines=text_lines,
         read_form=read_form,
         catalogue_entry=catalogue_entry,
+        list_game="old-world",
+        list_entry=list_entry,
+        typed_entry=typed_entry,
         resized=resized,
         groups=(
             ("characters", "Characters"),

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 
 from app.rules.army import (
     MAX_ENTRIES,
+    MAX_NAME,
     ArmyRules,
     ArmyScreen,
     ArmySection,
@@ -23,14 +24,18 @@ from app.rules.army import (
     RosterModel,
     Verdict,
     label,
+    listed_models,
+    listed_notes,
     note_lines,
     plural,
     register,
 )
+from app.rules.lists.model import Line
 from app.rules.pack_base import Text
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
+    from app.rules.lists.model import Unit as ListUnit
     from app.rules.pack import Pack
 
 KIND = "aos-pitched-battles"
@@ -45,6 +50,7 @@ class Section(ArmySection):
 AOS_ROLES = ("Leader", "Battleline", "Behemoth", "Artillery", "Other")
 # Faction terrain is listed on a roster (it costs no points and fills no role).
 AosKind = Literal["unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"]
+ENTRY_KINDS = {"unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"}
 AosSize = Literal["minimum", "reinforced", "reinforced-twice", "understrength"]
 
 
@@ -532,6 +538,43 @@ def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> 
     return None
 
 
+def list_entry(
+    unit: ListUnit, known: dict[str, Any], pack: Pack, unread: list[Line]
+) -> dict[str, Any] | None:
+    """A unit, battalion, endless spell or faction terrain, with the keywords and roles the
+    catalogue or the phone knows; anything else stays unread."""
+    if unit.kind not in ENTRY_KINDS:
+        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
+        return None
+    keywords = list(dict.fromkeys([*(known.get("keywords") or []), *unit.keywords]))
+    roles = unit.roles or list(known.get("roles") or [])
+    entry: dict[str, Any] = {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "kind": unit.kind,
+        "points": unit.points,
+        "roles": roles if unit.kind == "unit" else [],
+        "keywords": list(dict.fromkeys(k.upper()[:40] for k in keywords))[:40],  # "ß" grows when upper-cased
+        "size": unit.size,
+        "models": listed_models(unit.models),
+        "single_model": unit.single_model or bool(known.get("single_model")),
+        "ally": unit.ally,
+        "coalition": unit.coalition,
+        "general": unit.general,
+        "command_trait": unit.command_trait,
+        "enhancements": [e[:MAX_NAME] for e in unit.enhancements][:6],
+        "notes": listed_notes(unit.notes),
+    }
+    if unit.faction:
+        entry["faction"] = unit.faction[:MAX_NAME]
+    return entry
+
+
+def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """A unit, or a core battalion, as the player named it."""
+    return {"name": name, "kind": "core-battalion" if battalion else "unit", "points": points}
+
+
 # The roles a catalogue writes that a Pitched Battles roster checks.
 CATALOGUE_ROLES = ("leader", "battleline", "behemoth", "artillery")
 
@@ -594,6 +637,9 @@ RULES = register(
         text_lines=text_lines,
         read_form=read_form,
         catalogue_entry=catalogue_entry,
+        list_game="aos",
+        list_entry=list_entry,
+        typed_entry=typed_entry,
         resized=resized,
         groups=(
             ("leader", "Leaders"),
