@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
-from app.rules.pack import Id, Model, PackError, Text, read_yaml
+from app.rules.pack_base import Id, Model, Text
+from app.rules.pack_files import PackError, read_yaml
 
 # A catalogue of every Age of Sigmar faction is about 150 KB; this leaves room for growth.
 MAX_CATALOGUE_BYTES = 2 * 1024 * 1024

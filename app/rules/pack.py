@@ -9,11 +9,9 @@ what is wrong, while the other packs still load.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     AfterValidator,
     BeforeValidator,
@@ -27,8 +25,9 @@ from pydantic import (
 from app.rules import systems
 from app.rules.army import ArmySection
 from app.rules.army import parse_section as army_section
+from app.rules.catalogue import parse_catalogue
 from app.rules.pack_base import Entry, Id, Model, Text, unique
-from app.rules.problems import Problem
+from app.rules.pack_files import PackError, read_yaml
 from app.rules.terrain import TerrainSection
 from app.rules.terrain import parse_section as terrain_section
 
@@ -52,7 +51,6 @@ FactName = Annotated[
 
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024
-MAX_NODES = 200_000
 
 
 class SourceRef(Model):
@@ -548,27 +546,6 @@ def roster_packs(packs: dict[str, Pack], game_pack: str) -> list[str]:
     return [game_pack, *others]
 
 
-@dataclass(frozen=True)
-class PackError(Problem):
-    """One problem with one pack file; ``where`` is ``(file, path inside it)``."""
-
-    @classmethod
-    def at(cls, file: str, path: str, message: str) -> PackError:
-        return cls("pack", message, (file, path))
-
-    @property
-    def file(self) -> str:
-        return str(self.where[0])
-
-    @property
-    def path(self) -> str:
-        return str(self.where[1])
-
-    def __str__(self) -> str:
-        where = f"{self.file}: {self.path}" if self.path else self.file
-        return f"{where}: {self.message}"
-
-
 def _path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
@@ -577,45 +554,6 @@ def _path(loc: tuple[int | str, ...]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
-
-
-# libyaml's safe loader is five to ten times faster than the pure-Python one, and as safe.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
-    """How many items the node holds once every alias is expanded (shared nodes counted each time)."""
-    key = id(node)
-    if key in memo:
-        return memo[key]
-    memo[key] = 1  # a cycle (not valid in a pack) counts once instead of forever
-    size = 1
-    if isinstance(node, yaml.SequenceNode):
-        size += sum(_expanded_size(child, memo) for child in node.value)
-    elif isinstance(node, yaml.MappingNode):
-        size += sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
-    memo[key] = min(size, MAX_NODES + 1)
-    return memo[key]
-
-
-def read_yaml(text: str, file: str, max_bytes: int) -> tuple[Any, list[PackError]]:
-    """Read a YAML file safely: its data, or one problem (too large, aliases, not YAML)."""
-    if len(text.encode()) > max_bytes:
-        return None, [PackError.at(file, "", f"is larger than {max_bytes // 1024} KB")]
-    try:
-        # The document is measured as aliases would expand it before anything is built: a
-        # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
-        root = yaml.compose(text, Loader=_SAFE_LOADER)
-        if root is not None and _expanded_size(root, {}) > MAX_NODES:
-            return None, [
-                PackError.at(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
-            ]
-        return yaml.load(text, Loader=_SAFE_LOADER), []  # noqa: S506 (a safe loader, libyaml's when present)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        return None, [PackError.at(file, where, f"is not valid YAML: {problem}")]
 
 
 def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
@@ -679,8 +617,6 @@ def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
 def _parsed_catalogue(text: str, file: str) -> tuple[Any, tuple[PackError, ...]]:
     """A catalogue file read once per process: an admin's pack change, or a copy of the packs
     elsewhere, loads the packs again, and a catalogue's thousand units take most of that time."""
-    from app.rules.catalogue import parse_catalogue  # it builds on this module's models
-
     catalogue, problems = parse_catalogue(text, file)
     return catalogue, tuple(problems)
 
