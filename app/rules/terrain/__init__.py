@@ -58,6 +58,11 @@ class TerrainSection(Model):
     checklist: list[Entry] = []
     rules: list[Entry] = []
 
+    @property
+    def card_note(self) -> str | None:
+        """A line the terrain card's footer adds to the pack's source, if the kind has one."""
+        return None
+
 
 class Piece(BaseModel):
     """One terrain piece as the players describe it."""

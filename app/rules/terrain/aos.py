@@ -51,6 +51,11 @@ class Section(TerrainSection):
     mysterious: list[TableEntry] = []
     mysterious_note: Text | None = None
 
+    @property
+    def card_note(self) -> str | None:
+        """Where the mysterious terrain table comes from."""
+        return self.mysterious_note
+
 
 def _objectives_at_start(scenario: Scenario) -> list[Objective]:
     return [o for o in scenario.objectives if o.from_round == 1 and o.x is not None and o.y is not None]
