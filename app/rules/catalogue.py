@@ -12,13 +12,12 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr, ValidationError, model_validator
 
-from app.rules.pack import Id, Model, PackError, Text, read_yaml
+from app.rules.pack_base import Id, Model, Text
+from app.rules.pack_files import PackError, read_yaml
 
 # A catalogue of every Age of Sigmar faction is about 150 KB; this leaves room for growth.
 MAX_CATALOGUE_BYTES = 2 * 1024 * 1024
 
-# The Age of Sigmar roster's roles, as a catalogue writes them.
-AOS_ROLE_WORDS = ("leader", "battleline", "behemoth", "artillery")
 # The roles a catalogue may give, in the words the roster checks use.
 ROLES = frozenset(
     {"leader", "battleline", "behemoth", "artillery", "character", "regiment"}
@@ -62,63 +61,6 @@ class Unit(Model):
         if key and any(key == name.casefold() for name in self.battleline_if_general):
             return True
         return any(name.casefold() in army for name in self.battleline_if_army_has)
-
-    def roster_entry(self, system: str) -> dict[str, Any]:
-        """The unit as a new roster entry of the army system, at its smallest size."""
-        if system == "conquest-first-blood":
-            kind = "character" if "character" in self.roles else "regiment"
-            return {"name": self.name, "kind": kind, "type": self.type or "infantry", "points": self.points,
-                    "models": self.models, "officers": [], "retinue": []}  # fmt: skip
-        if system == "old-world":
-            return {
-                "name": self.name,
-                "category": self.category,
-                "points": self.points,
-                "models": self.models,
-            }
-        return {
-            "name": self.name,
-            "kind": "unit",
-            "points": self.points,
-            "models": self.models,
-            "roles": [r.capitalize() for r in self.roles if r in AOS_ROLE_WORDS],
-            "keywords": list(self.keywords),
-            "size": "minimum",
-            "single_model": self.single_model,
-        }
-
-    def sizes(self, system: str) -> list[str]:
-        """The sizes an entry of this unit steps through, smallest first (one: no steps)."""
-        if system != "aos-pitched-battles" or not self.reinforced_points:
-            return ["minimum"]
-        return (
-            ["minimum", "reinforced", "reinforced-twice"]
-            if self.reinforced_twice
-            else ["minimum", "reinforced"]
-        )
-
-    def resized(self, entry: dict[str, Any], system: str, step: int) -> dict[str, Any] | None:
-        """The entry one size bigger (``step`` 1) or smaller (-1), or ``None`` past either end.
-
-        Age of Sigmar steps through reinforcement (each step adds the unit's smallest size and
-        its reinforcement points); an Old World unit of rank and file adds or drops one model.
-        """
-        if system == "old-world" and self.points_per_model:
-            models = int(entry.get("models") or self.models) + step
-            if models < self.models:
-                return None
-            return {**entry, "models": models, "points": round(self.points_per_model * models)}
-        sizes = self.sizes(system)
-        current = entry.get("size", "minimum")
-        at = sizes.index(current) + step if current in sizes else -1
-        if not 0 <= at < len(sizes):
-            return None
-        return {
-            **entry,
-            "size": sizes[at],
-            "points": self.points + at * (self.reinforced_points or 0),
-            "models": self.models * (at + 1),
-        }
 
     def as_entry(self) -> dict[str, Any]:
         """The unit as the API and the builder show it (roles in the roster checks' words)."""
@@ -227,25 +169,17 @@ def search(units: list[Unit], query: str) -> list[Unit]:
     return [u for u in units if all(w in u.name.casefold() for w in words)]
 
 
-# How the builder groups a faction's units, by role, for each army system.
-GROUPS = {
-    "aos-pitched-battles": [("leader", "Leaders"), ("battleline", "Battleline"), ("behemoth", "Behemoths"),
-                            ("artillery", "Artillery"), ("", "Other units")],
-    "conquest-first-blood": [("character", "Characters"), ("regiment", "Regiments")],
-    "old-world": [("characters", "Characters"), ("core", "Core"), ("special", "Special"), ("rare", "Rare"),
-                  ("mercenaries", "Mercenaries"), ("allies", "Allies"), ("", "Other units")],
-}  # fmt: skip
-
-
 def grouped(
-    units: list[Unit], system: str, battleline: set[str] | None = None
+    units: list[Unit], groups: tuple[tuple[str, str], ...], battleline: set[str] | None = None
 ) -> list[tuple[str, list[Unit]]]:
-    """The units in the builder's groups (each unit once, in its first group); ``battleline``
-    names the units that are Battleline in this army by a condition (the general, say)."""
+    """The units in the builder's groups (each unit once, in its first group whose role it has;
+    a group of role "" takes any unit): ``groups`` are the army rules' (role, title) pairs, and
+    ``battleline`` names the units that are Battleline in this army by a condition (the
+    general, say)."""
     extra = {n.casefold() for n in battleline or set()}
     out: list[tuple[str, list[Unit]]] = []
     placed: set[str] = set()
-    for role, title in GROUPS.get(system, [("", "Units")]):
+    for role, title in groups:
         group = []
         for u in units:
             key = u.name.casefold()

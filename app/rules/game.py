@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.rules.pack import Pack
 from app.rules.text import clean_text
+
+if TYPE_CHECKING:
+    # Only for annotations: the pack models import the game systems, which import this module.
+    from app.rules.pack import Pack
 
 MAX_NAME = 40
 MAX_POINTS = 100_000

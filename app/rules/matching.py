@@ -17,13 +17,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES, OW_CATEGORIES
-from app.rules.lists.model import GAMES, Line, Reading, Unit
+from app.rules import army
+from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES
+from app.rules.lists.model import GAMES, Line, Reading
 from app.rules.pack import Pack
-
-# The game each army system's rosters are for.
-SYSTEM_GAMES = {"aos-pitched-battles": "aos", "conquest-first-blood": "conquest", "old-world": "old-world"}
-AOS_KINDS = {"unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"}
 
 # "2 x " before a name, " x2" or " 2x" after it. The blanks before a count are tried from the
 # start of their run only ((?<!\s)), never from each blank of it.
@@ -56,11 +53,11 @@ class Placed:
 
 def wrong_game(reading: Reading, pack: Pack, builders: list[Pack]) -> str | None:
     """One sentence when the list is for another game than the pack's rosters, else ``None``."""
-    system = pack.army.system if pack.army else None
-    game = SYSTEM_GAMES.get(system or "")
+    rules = army.rules_for(pack)
+    game = rules.list_game if rules is not None else None
     if reading.game is None or game is None or reading.game == game:
         return None
-    fits = [p.id for p in builders if p.army and SYSTEM_GAMES.get(p.army.system) == reading.game]
+    fits = [p.id for p in builders if (r := army.rules_for(p)) is not None and r.list_game == reading.game]
     where = f"; import it into {' or '.join(fits)}" if fits else ""
     return f"pack: this is a list for {GAMES[reading.game]}, not for {pack.name}{where}."
 
@@ -150,17 +147,16 @@ def _known(unit: Any) -> dict[str, Any]:
 def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]], owner: str | None = None) -> Placed:
     """Place a list reading in a roster of the pack (it must build armies); ``owner`` is the
     player whose army it is, when the phone knows."""
-    assert pack.army is not None
+    rules = army.rules_for(pack)
+    assert rules is not None
     # Muster's own text writes every field of every entry: it reads back as it was, unfilled.
     catalogue = Catalogue(pack, remembered, reading.faction, use_catalogue=reading.format != "muster-text")
     unread = list(reading.unread)
-    system = pack.army.system
-    if system == "conquest-first-blood":
-        entries = [e for u in reading.units if (e := _fb_entry(u, catalogue, pack, unread)) is not None]
-    elif system == "old-world":
-        entries = [e for u in reading.units if (e := _ow_entry(u, unread)) is not None]
-    else:
-        entries = [e for u in reading.units if (e := _aos_entry(u, catalogue, unread)) is not None]
+    entries = [
+        e
+        for u in reading.units
+        if (e := rules.list_entry(u, catalogue.find(u.name) or {}, pack, unread)) is not None
+    ]
     if len(entries) > MAX_ENTRIES:
         numbered = entries[MAX_ENTRIES:]
         entries = entries[:MAX_ENTRIES]
@@ -175,7 +171,8 @@ def place(reading: Reading, pack: Pack, remembered: list[dict[str, Any]], owner:
         "faction": _cut(reading.faction, MAX_NAME),
         "entries": entries,
     }
-    if system == "aos-pitched-battles":
+    # A roster that names a subfaction (Pitched Battles) takes the list's, its triumph and strategy.
+    if "subfaction" in rules.roster.model_fields:
         body["subfaction"] = _cut(reading.subfaction, MAX_NAME)
         body["triumph"] = _cut(reading.triumph, MAX_NAME)
         body["grand_strategy"] = _strategy(reading, pack, unread)
@@ -204,8 +201,10 @@ def resolve(placed: Placed, pack: Pack, choices: dict[int, str]) -> Placed:
     """Apply the player's answer for each unread line: a unit (of the catalogue name picked, or
     as the line names it), a core battalion, an enhancement or a note of the entry above it, or
     dropped. Lines without an answer stay unread."""
-    assert pack.army is not None
-    system = pack.army.system
+    rules = army.rules_for(pack)
+    assert rules is not None
+    # The answers this kind of army offers for a line (an enhancement only where entries hold them).
+    offered = dict(rules.screen.import_answers)
     entries, lines = placed.roster["entries"], list(placed.lines)
     unread = []
     for line in placed.unread:
@@ -220,11 +219,7 @@ def resolve(placed: Placed, pack: Pack, choices: dict[int, str]) -> Placed:
         above = max((i for i, n in enumerate(lines) if n < line.number), default=None)
         if what in ("enhancement", "note") and above is not None:
             entry = entries[above]
-            if (
-                what == "enhancement"
-                and system == "aos-pitched-battles"
-                and len(entry.get("enhancements", [])) < 6
-            ):
+            if what == "enhancement" and what in offered and len(entry.get("enhancements", [])) < 6:
                 entry["enhancements"] = [*entry.get("enhancements", []), name[:MAX_NAME]]
             else:
                 notes = "; ".join(n for n in (entry.get("notes", ""), name) if n)
@@ -233,7 +228,7 @@ def resolve(placed: Placed, pack: Pack, choices: dict[int, str]) -> Placed:
         if what in ("enhancement", "note") or len(entries) >= MAX_ENTRIES:
             unread.append(line)  # nothing above to hold it, or no room: the player fixes it
             continue
-        entry = _new_entry(pack, system, what, picked or name, points)
+        entry = _new_entry(pack, rules, what == "battalion" and what in offered, picked or name, points)
         at = (above + 1) if above is not None else 0
         entries.insert(at, entry)
         lines.insert(at, line.number)
@@ -255,24 +250,14 @@ def _line_parts(text: str) -> tuple[str, int]:
     return (rest or text.strip())[:MAX_NAME], points
 
 
-def _new_entry(pack: Pack, system: str, what: str, name: str, points: int) -> dict[str, Any]:
+def _new_entry(pack: Pack, rules: army.ArmyRules, battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """The entry for a line the player says is a unit (or a battalion, where the kind has them):
+    the catalogue's unit of that name, else one typed from the line."""
     listed = pack.unit_catalogue.find(name) if pack.unit_catalogue else None
-    if what == "battalion" and system == "aos-pitched-battles":
-        return {"name": name[:MAX_NAME], "kind": "core-battalion", "points": points}
-    if listed is not None:
-        entry = listed.roster_entry(system)
+    if listed is not None and not battalion:
+        entry = rules.catalogue_entry(listed)
         return {**entry, "points": points or entry["points"]}
-    if system == "conquest-first-blood":
-        return {
-            "name": name[:MAX_NAME],
-            "kind": "regiment",
-            "type": "infantry",
-            "points": points,
-            "models": 1,
-        }
-    if system == "old-world":
-        return {"name": name[:MAX_NAME], "points": points}
-    return {"name": name[:MAX_NAME], "kind": "unit", "points": points}
+    return rules.typed_entry(battalion, name[:MAX_NAME], points)
 
 
 def _cut(text: str | None, top: int) -> str | None:
@@ -299,81 +284,3 @@ def _strategy(reading: Reading, pack: Pack, unread: list[Line]) -> str | None:
         # A battletome's own grand strategy, or another season's: the player picks one of the pack's.
         unread.append(reading.grand_strategy_line)
     return found.id if found else None
-
-
-def _models(value: Any) -> int | None:
-    # A roster counts 1 to 1000 models; a count past that is a typo, left for the player to give.
-    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1000 else None
-
-
-def _notes(unit: Unit) -> str:
-    text = "; ".join(unit.notes)
-    return text if len(text) <= MAX_NOTES else text[: MAX_NOTES - 1] + "…"
-
-
-def _aos_entry(unit: Unit, catalogue: Catalogue, unread: list[Line]) -> dict[str, Any] | None:
-    if unit.kind not in AOS_KINDS:
-        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
-        return None
-    known = catalogue.find(unit.name) or {}
-    keywords = list(dict.fromkeys([*(known.get("keywords") or []), *unit.keywords]))
-    roles = unit.roles or list(known.get("roles") or [])
-    entry: dict[str, Any] = {
-        "_line": unit.line,
-        "name": unit.name[:MAX_NAME],
-        "kind": unit.kind,
-        "points": unit.points,
-        "roles": roles if unit.kind == "unit" else [],
-        "keywords": list(dict.fromkeys(k.upper()[:40] for k in keywords))[:40],  # "ß" grows when upper-cased
-        "size": unit.size,
-        "models": _models(unit.models),
-        "single_model": unit.single_model or bool(known.get("single_model")),
-        "ally": unit.ally,
-        "coalition": unit.coalition,
-        "general": unit.general,
-        "command_trait": unit.command_trait,
-        "enhancements": [e[:MAX_NAME] for e in unit.enhancements][:6],
-        "notes": _notes(unit),
-    }
-    if unit.faction:
-        entry["faction"] = unit.faction[:MAX_NAME]
-    return entry
-
-
-def _fb_entry(unit: Unit, catalogue: Catalogue, pack: Pack, unread: list[Line]) -> dict[str, Any] | None:
-    if unit.kind not in ("character", "regiment"):
-        unread.append(Line(unit.line, f"{unit.name} [{unit.points}]"))
-        return None
-    known = catalogue.find(unit.name) or {}
-    types = [t.id for t in pack.army.regiment_types] if pack.army else []
-    kind_of = unit.regiment_type or known.get("type")
-    # With neither the list nor a match saying, a regiment is taken for infantry (the most common).
-    regiment_type = (
-        kind_of if kind_of in types else ("infantry" if "infantry" in types or not types else types[0])
-    )
-    return {
-        "_line": unit.line,
-        "name": unit.name[:MAX_NAME],
-        "kind": unit.kind,
-        "type": regiment_type,
-        "points": unit.points,
-        "models": _models(unit.models) or _models(known.get("models")) or 1,
-        "officers": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.officers],
-        "retinue": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.retinue],
-        "notes": _notes(unit),
-    }
-
-
-def _ow_entry(unit: Unit, unread: list[Line]) -> dict[str, Any] | None:
-    if unit.kind != "unit":
-        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
-        return None
-    category = unit.category if unit.category in OW_CATEGORIES else None
-    return {
-        "_line": unit.line,
-        "name": unit.name[:MAX_NAME],
-        "category": category,
-        "points": unit.points,
-        "models": _models(unit.models),
-        "notes": _notes(unit),
-    }

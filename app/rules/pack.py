@@ -9,15 +9,12 @@ what is wrong, while the other packs still load.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     AfterValidator,
-    BaseModel,
-    ConfigDict,
+    BeforeValidator,
     Field,
     PrivateAttr,
     StringConstraints,
@@ -25,10 +22,15 @@ from pydantic import (
     model_validator,
 )
 
-from app.rules.problems import Problem
+from app.rules import systems
+from app.rules.army import ArmySection
+from app.rules.army import parse_section as army_section
+from app.rules.catalogue import parse_catalogue
+from app.rules.pack_base import Entry, Id, Model, Text, unique
+from app.rules.pack_files import PackError, read_yaml
+from app.rules.terrain import TerrainSection
+from app.rules.terrain import parse_section as terrain_section
 
-Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 # A fact a pack asks players to record: a snake_case name that is not a key every event has.
 RESERVED_FACTS = frozenset(
     {"id", "type", "round", "player", "players", "first", "control", "tactic", "event", "rule", "facts"}
@@ -49,13 +51,6 @@ FactName = Annotated[
 
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024
-MAX_NODES = 200_000
-
-
-class Model(BaseModel):
-    """Base for pack models: unknown keys are errors, values are immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class SourceRef(Model):
@@ -100,24 +95,6 @@ class Points(Model):
     presets_only: bool = False
     limits: list[PointsLimit] = []
     note: Text | None = None
-
-
-class Target(Model):
-    """Units of an army a tactic or strategy is about, shown from the attached rosters."""
-
-    whose: Literal["own", "opponent"]
-    what: Literal["general", "heroes", "monsters", "battleline", "wizards", "priests"]
-
-
-class Entry(Model):
-    """A named rule with a short summary in our own words."""
-
-    id: Id
-    name: Text
-    summary: Text
-    # Where the source can be read two ways: the reading Muster takes, and why.
-    reading: Text | None = None
-    targets: list[Target] = []
 
 
 class Bonus(Model):
@@ -193,30 +170,6 @@ class Objective(Model):
     moves_toward_friendly_zone: float | None = Field(default=None, gt=0)
 
 
-class RegimentType(Model):
-    """A regiment type and how many models (officers included) one regiment may number."""
-
-    id: Id
-    name: Text
-    max_models: int | None = Field(default=None, ge=1)
-
-
-class Army(Model):
-    """Which army-building checks the pack uses, and the numbers they need.
-
-    ``system`` names the checker in app/rules/army.py; Pitched Battles takes its limits from
-    ``points.limits``. Every ``rule`` a checker reports is an entry of ``army_rules``.
-    """
-
-    system: Literal["aos-pitched-battles", "conquest-first-blood", "old-world"]
-    default_points: int | None = Field(default=None, gt=0)
-    roles: list[Text] = []
-    character_regiments: int | None = Field(default=None, ge=0)
-    officer_max_copies: int | None = Field(default=None, ge=1)
-    regiment_max_copies: int | None = Field(default=None, ge=1)
-    regiment_types: list[RegimentType] = []
-
-
 class CatalogueUnit(Model):
     """A unit the pack offers ready-made in the army builder."""
 
@@ -275,295 +228,12 @@ class Reinforcement(Model):
         return self.first <= round_ and (self.last is None or round_ <= self.last)
 
 
-class TerrainPreset(Model):
-    """A ready-made terrain piece (the rulebook's examples)."""
-
-    name: Text
-    kind: Literal["zonal", "garrison"] = "zonal"
-    size: int = 0
-    keywords: list[Id] = []
-    ruins: bool = False
-    obscuring: bool = False
-    defense: int | None = None
-    capacity: int | None = None
-    elevation: int | None = None
-
-
-class TableEntry(Model):
-    """One result of a dice table (mysterious terrain)."""
-
-    roll: int = Field(ge=1)
-    name: Text
-    summary: Text
-
-
-class TerrainRules(Model):
-    """What terrain is in this game and the battlefield checks (app/rules/terrain.py) that apply.
-
-    ``system`` picks the checks: ``conquest`` (zonal and garrison pieces, First Blood limits)
-    or ``aos`` (Pitched Battles set-up distances, mysterious terrain, siege fortress).
-    """
-
-    system: Literal["conquest", "aos"]
-    keywords: list[Entry] = []
-    presets: list[TerrainPreset] = []
-    size_range: tuple[int, int] | None = None
-    conflicts: list[tuple[Id, Id]] = []
-    # Keyword pairs whose rules pull against each other: advice, where ``conflicts`` are problems.
-    contradictions: list[tuple[Id, Id]] = []
-    advised_keywords: int | None = Field(default=None, ge=1)
-    garrison_defense: int | None = None
-    garrison_capacity: int | None = None
-    suggested_pieces: int | None = None
-    max_pieces: int | None = None
-    max_garrison: int | None = None
-    max_ruins: int | None = None
-    min_obscuring: int | None = None
-    min_obstructing: int | None = None
-    max_footprint: tuple[float, float] | None = None
-    min_gap: float | None = None
-    garrison_gap: float | None = None
-    garrison_edge: float | None = None
-    edge_gap: float | None = None
-    terrain_gap: float | None = None
-    objective_gap: float | None = None
-    faction_gap: float | None = None
-    fortress_min: int | None = None
-    mysterious: list[TableEntry] = []
-    mysterious_note: Text | None = None
-    checklist: list[Entry] = []
-    rules: list[Entry] = []
-
-
 class RoundFact(Model):
     """An informative fact recorded at the start of a battle round (no VP of its own)."""
 
     name: FactName
     kind: Literal["objective"]
     label: Text
-
-
-# Scoring building blocks. Each is implemented once, in its game system (app/rules/systems/).
-class ControlCount(Model):
-    block: Literal["control-count"]
-    count: int = Field(ge=1)
-    vp: int = Field(ge=0)
-
-
-class ControlMore(Model):
-    block: Literal["control-more"]
-    vp: int = Field(ge=0)
-
-
-class ControlByTerritory(Model):
-    block: Literal["control-by-territory"]
-    own: int = Field(ge=0)
-    neutral: int = Field(ge=0)
-    opponent: int = Field(ge=0)
-
-
-class HeldCount(Model):
-    block: Literal["held-count"]
-    count: int = Field(ge=1)
-    vp: int = Field(ge=0)
-
-
-class AlphaBeta(Model):
-    block: Literal["alpha-beta"]
-    alpha_vp: int = Field(ge=0)
-    beta_vp: int = Field(ge=0)
-
-
-class ControlRoundMultiplied(Model):
-    block: Literal["control-round-multiplied"]
-
-
-class TacticBlock(Model):
-    block: Literal["tactic"]
-    vp: int = Field(ge=0)
-
-
-class FactCount(Model):
-    block: Literal["fact-count"]
-    fact: FactName
-    label: Text
-    vp: int = Field(ge=0)
-    max_total: int | None = Field(default=None, ge=0)
-
-
-class Raid(Model):
-    block: Literal["raid"]
-    vp: int = Field(ge=0)
-    from_round: int = Field(default=1, ge=1)
-
-
-class DestroyHeld(Model):
-    block: Literal["destroy-held"]
-    from_round: int = Field(default=1, ge=1)
-    # VP for an objective taken this turn, held since your last turn, since the one before.
-    ladder: tuple[int, int, int]
-    # VP for one taken in battle round 1 and held to the end of your last-round turn.
-    full_hold_vp: int = Field(ge=0)
-
-
-class PredatorsAndPrey(Model):
-    block: Literal["predators-and-prey"]
-    vp: int = Field(default=1, ge=0)
-
-
-class SeismicShift(Model):
-    block: Literal["seismic-shift"]
-    round: int = Field(default=3, ge=1)
-
-
-class GrandStrategyBlock(Model):
-    block: Literal["grand-strategy"]
-    vp: int = Field(ge=0)
-
-
-# Round-scored blocks (First Blood's Victory Phase).
-class ZoneSeized(Model):
-    block: Literal["zone-seized"]
-    vp: int = Field(ge=0)
-    diameter: float | None = None
-
-
-class ZonesHeldBonus(Model):
-    block: Literal["zones-held-bonus"]
-    count: int = Field(ge=1)
-    vp: int = Field(ge=0)
-
-
-class EnemyZone(Model):
-    block: Literal["enemy-zone"]
-    vp: int = Field(ge=0)
-
-
-class MarkerDestroyed(Model):
-    block: Literal["marker-destroyed"]
-    vp: int = Field(ge=0)
-    whose: Literal["enemy", "any"] = "enemy"
-    outside_zones: bool = False
-
-
-class MarkersDestroyedBonus(Model):
-    block: Literal["markers-destroyed-bonus"]
-    count: int = Field(ge=2)
-    vp: int = Field(ge=0)
-
-
-class ZoneBonusAfterMarker(Model):
-    block: Literal["zone-bonus-after-marker"]
-    vp: int = Field(ge=0)
-
-
-class CharacterSlain(Model):
-    block: Literal["character-slain"]
-    vp: int = Field(ge=0)
-
-
-class RegimentsDestroyed(Model):
-    block: Literal["regiments-destroyed"]
-    vp: int = Field(ge=0)
-
-
-class OfficersSlain(Model):
-    block: Literal["officers-slain"]
-    vp: int = Field(ge=0)
-
-
-class MarkerSeized(Model):
-    block: Literal["marker-seized"]
-    vp: int = Field(ge=0)
-
-
-class EnemyZoneAndMarker(Model):
-    block: Literal["enemy-zone-and-marker"]
-    vp: int = Field(ge=0)
-
-
-class MarkerHome(Model):
-    block: Literal["marker-home"]
-    vp: int = Field(ge=0)
-
-
-class PointsHeld(Model):
-    block: Literal["points-held"]
-    vp: int = Field(ge=0)
-
-
-class ChainBonus(Model):
-    block: Literal["chain-bonus"]
-    length: int = Field(ge=2)
-    vp: int = Field(ge=0)
-
-
-# Triumph & Treachery blocks (app/rules/systems/treachery/), scored for every player.
-class DestroyedPoints(Model):
-    """VP to the destroyer for each full ``per_points`` the destroyed unit cost."""
-
-    block: Literal["destroyed-points"]
-    per_points: int = Field(default=100, ge=1)
-    vp: int = Field(default=1, ge=0)
-
-
-class TurnEndControl(Model):
-    """VP at the end of every turn to whoever controls ``objective``: a number, or the battle round."""
-
-    block: Literal["turn-end-control"]
-    objective: Id
-    vp: int | Literal["round"]
-
-
-class ObjectiveDice(Model):
-    """At the end of every turn, a die of VP for each objective a player holds (each die recorded)."""
-
-    block: Literal["objective-dice"]
-    die: int = Field(default=6, ge=2, le=20)
-
-
-class ZoneDice(Model):
-    """At the end of every turn, a die of VP for each zone holding only that player's units."""
-
-    block: Literal["zone-dice"]
-    die: int = Field(default=6, ge=2, le=20)
-    zones: Text
-
-
-Block = Annotated[
-    ControlCount
-    | ControlMore
-    | ControlByTerritory
-    | HeldCount
-    | AlphaBeta
-    | ControlRoundMultiplied
-    | TacticBlock
-    | FactCount
-    | Raid
-    | DestroyHeld
-    | PredatorsAndPrey
-    | SeismicShift
-    | GrandStrategyBlock
-    | ZoneSeized
-    | ZonesHeldBonus
-    | EnemyZone
-    | MarkerDestroyed
-    | MarkersDestroyedBonus
-    | ZoneBonusAfterMarker
-    | CharacterSlain
-    | RegimentsDestroyed
-    | OfficersSlain
-    | MarkerSeized
-    | EnemyZoneAndMarker
-    | MarkerHome
-    | PointsHeld
-    | ChainBonus
-    | DestroyedPoints
-    | TurnEndControl
-    | ObjectiveDice
-    | ZoneDice,
-    Field(discriminator="block"),
-]
 
 
 class VictoryCheck(Model):
@@ -600,199 +270,6 @@ class Victory(Model):
     order: list[VictoryCheck] = Field(min_length=1)
 
 
-class SiegeTactic(Model):
-    """A siege tactic: the die a player hides behind their hand, and what it stands for."""
-
-    die: int = Field(ge=1, le=6)
-    side: Literal["attacker", "defender"]
-    id: Id
-    name: Text
-    summary: Text
-
-
-class SiegeCell(Model):
-    """One cell of the siege table: the modifiers an attacker's and a defender's tactic give."""
-
-    attacker: int = Field(ge=1, le=6)
-    defender: int = Field(ge=1, le=6)
-    batter: int = Field(default=0, ge=-6, le=6)
-    starve: int = Field(default=0, ge=-6, le=6)
-    tunnel: int = Field(default=0, ge=-6, le=6)
-
-
-class SiegeRules(Model):
-    """Siege Warfare: the tactics, the siege table and the thresholds of the siege rolls."""
-
-    summary: Text
-    tactics: list[SiegeTactic] = Field(min_length=2)
-    table: list[SiegeCell] = Field(min_length=1)
-    # A batter or starve die (modified) at or above this succeeds.
-    batter_on: int = Field(default=5, ge=2, le=6)
-    starve_on: int = Field(default=5, ge=2, le=6)
-    # Added to a starve die rolled for a HERO.
-    starve_hero: int = Field(default=-1, ge=-6, le=6)
-    # How many units may go through a completed tunnel: HEROES, then other units.
-    tunnel_heroes: int = Field(default=1, ge=0)
-    tunnel_others: int = Field(default=2, ge=0)
-
-    @model_validator(mode="after")
-    def _every_pair_once(self) -> SiegeRules:
-        _unique([t.id for t in self.tactics], "siege tactic id")
-        dice = {t.die: t.side for t in self.tactics}
-        if len(dice) != len(self.tactics):
-            raise ValueError("two siege tactics share a die")
-        pairs = [(c.attacker, c.defender) for c in self.table]
-        for a, d in pairs:
-            if dice.get(a) != "attacker" or dice.get(d) != "defender":
-                raise ValueError(
-                    f"siege table cell {a}/{d} does not pair an attacker's tactic with a defender's"
-                )
-        wanted = {
-            (a, d)
-            for a, sa in dice.items()
-            for d, sd in dice.items()
-            if sa == "attacker" and sd == "defender"
-        }
-        if len(set(pairs)) != len(pairs) or set(pairs) != wanted:
-            raise ValueError("the siege table needs exactly one cell for each attacker and defender tactic")
-        return self
-
-    def tactic(self, die: int) -> SiegeTactic | None:
-        """The tactic a die stands for, if any."""
-        return next((t for t in self.tactics if t.die == die), None)
-
-    def dice(self, side: str) -> list[int]:
-        """The dice a side may hide, in order."""
-        return sorted(t.die for t in self.tactics if t.side == side)
-
-    def cell(self, attacker: int, defender: int) -> SiegeCell:
-        """The table's cell for two picks (the validator makes sure there is one)."""
-        return next(c for c in self.table if (c.attacker, c.defender) == (attacker, defender))
-
-
-class EdgeRoll(Model):
-    """Which battlefield edge a die from ``low`` to ``high`` names."""
-
-    low: int = Field(ge=1, le=6)
-    high: int = Field(ge=1, le=6)
-    edge: Id
-
-
-class Relief(Model):
-    """The Relief Force: 2D6 plus the battle round at the end of the defender's movement phase."""
-
-    summary: Text
-    target: int = Field(ge=2)
-    edges: list[EdgeRoll] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _every_face(self) -> Relief:
-        faces = [f for e in self.edges for f in range(e.low, e.high + 1)]
-        if sorted(faces) != list(range(1, 7)):
-            raise ValueError("the relief edges must cover each face of a die once")
-        return self
-
-    def edge(self, die: int) -> str:
-        """The edge a die names."""
-        return next(e.edge for e in self.edges if e.low <= die <= e.high)
-
-
-class ObjectiveResult(Model):
-    """The result when the attacker holds ``count`` objectives at the end."""
-
-    count: int = Field(ge=0)
-    kind: Literal["major", "minor"]
-    side: Literal["attacker", "defender"]
-
-
-# Triumph & Treachery (app/rules/systems/treachery/): phases, ploys, command points.
-class Phase(Model):
-    """A phase of a turn in which the active player picks an enemy; ``neutral`` is its rule for neutral models."""
-
-    id: Id
-    name: Text
-    neutral: Text
-
-
-class PloyTable(Model):
-    """A table of ploys; ``repeatable`` when several may be bought from it in one turn (Miscellaneous)."""
-
-    id: Id
-    name: Text
-    repeatable: bool = False
-
-
-class Ploy(Entry):
-    """A treacherous ploy: its table, its cost in command points; ``cancels`` when it cancels a
-    ploy just played; ``who`` may play it (``any`` player, only the ``active`` one, only the
-    ``enemy`` just picked, or only a ``neutral`` player); ``repick`` when its player, picked as
-    the enemy, sends the active player to pick another (Allies of Convenience)."""
-
-    table: Id
-    cost: int = Field(ge=0)
-    cancels: bool = False
-    who: Literal["any", "active", "enemy", "neutral"] = "any"
-    repick: bool = False
-
-
-class BuyLimits(Model):
-    """How many ploys a player may buy at the start of a round, by standing in VP."""
-
-    most: int = Field(ge=0)
-    fewest: int = Field(ge=0)
-    others: int = Field(ge=0)
-    all_tied: int = Field(ge=0)
-
-
-class BonusPloy(Model):
-    """The neutral players' bonus ploy: the least D6 roll that gains one, at three players and at more."""
-
-    three_players: int = Field(ge=1, le=6)
-    more_players: int = Field(ge=1, le=6)
-
-
-class Treachery(Model):
-    """A multiplayer game's own rules: the phases with their neutral rules, command points and ploys."""
-
-    phases: list[Phase] = Field(min_length=1)
-    command_points: int | None = Field(default=None, ge=0)
-    deals: bool = False
-    buy_limits: BuyLimits | None = None
-    max_held: int | None = Field(default=None, ge=1)
-    bonus_ploy: BonusPloy | None = None
-    ploy_tables: list[PloyTable] = []
-    ploys: list[Ploy] = []
-    rules: list[Entry] = []
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Treachery:
-        _unique([ph.id for ph in self.phases], "phase id")
-        _unique([t.id for t in self.ploy_tables], "ploy table id")
-        _unique([pl.id for pl in self.ploys], "ploy id")
-        tables = {t.id for t in self.ploy_tables}
-        for ploy in self.ploys:
-            if ploy.table not in tables:
-                raise ValueError(f"ploy {ploy.id!r} names unknown table {ploy.table!r}")
-        if self.ploys and (self.buy_limits is None or self.max_held is None):
-            raise ValueError("a pack with ploys needs buy_limits and max_held")
-        if sum(pl.cancels for pl in self.ploys) > 1:
-            raise ValueError("at most one ploy cancels another")
-        for ploy in self.ploys:
-            if ploy.repick and ploy.who != "enemy":
-                raise ValueError(
-                    f"ploy {ploy.id!r} sends the active player to pick again: its who must be enemy"
-                )
-        return self
-
-    def ploy(self, ploy_id: str) -> Ploy | None:
-        """The ploy with that id, if any."""
-        return next((pl for pl in self.ploys if pl.id == ploy_id), None)
-
-    def phase(self, phase_id: str) -> Phase | None:
-        """The phase with that id, if any."""
-        return next((ph for ph in self.phases if ph.id == phase_id), None)
-
-
 class Contingents(Model):
     """How an army is split into contingents, and the limits on their sizes."""
 
@@ -806,38 +283,10 @@ class Contingents(Model):
     max_share: tuple[int, int] | None = None
 
 
-class SiegeTerrain(Model):
-    """A siege battleplan's terrain rules: the fortress and the features outside it."""
-
-    summary: Text
-    fortress_min: int = Field(ge=1)
-    outside_max: int | None = Field(default=None, ge=0)
-    # Each feature outside the fortress stands more than these distances (inches) away from
-    # the battlefield edge, the defender's territory and every other feature.
-    edge_gap: float | None = Field(default=None, ge=0)
-    territory_gap: float | None = Field(default=None, ge=0)
-    terrain_gap: float | None = Field(default=None, ge=0)
-
-
-class SeriesResult(Model):
-    """A series of battles: the result for a player who won ``won`` of them."""
-
-    won: int = Field(ge=1)
-    kind: Literal["major", "minor"]
-
-
-class TunnelFighting(Model):
-    """Tunnel Fighting's dice: unstable surroundings, falling stalactites and Cunning Traps."""
-
-    summary: Text
-    # The hero-phase die that lets a player pick a cave-in or falling stalactites.
-    unstable_on: int = Field(default=6, ge=1, le=6)
-    # Each stalactite die at or above this deals one mortal wound.
-    stalactite_on: int = Field(default=2, ge=1, le=6)
-    # Cunning Traps: the enemy unit is within this range; 2D6 at least the distance wounds.
-    trap_range: float = Field(default=12, gt=0)
-    # What changes underground, one short line each, shown on every screen and sheet of the battle.
-    reminders: list[Text] = []
+def system_section(key: str) -> Any:
+    """The type of a section a game system reads with its own model (its ``sections``): the
+    core models know its key, the system its shape."""
+    return Annotated[Any, BeforeValidator(systems.section_reader(key))]
 
 
 class Scenario(Model):
@@ -856,7 +305,8 @@ class Scenario(Model):
     objectives: list[Objective] = []
     rules: list[Entry] = []
     round_facts: list[RoundFact] = []
-    scoring: list[Block] = []
+    # Scoring blocks, each a model of the game system that scores it (its section.py's BLOCKS).
+    scoring: Annotated[list[Any], BeforeValidator(systems.read_scoring)] = []
     victory: Victory | None = None
     playable: bool = True
     not_playable_reason: Text | None = None
@@ -869,22 +319,24 @@ class Scenario(Model):
     # ("Who attacks?"); left out, the pack's.
     first_side_question: Text | None = None
     contingents: Contingents | None = None
-    # The player's own movement phase at whose end their reinforcements arrive (Convergence of Fate: 2).
-    reinforcements_after_movement: int | None = Field(default=None, ge=1)
-    # What gains bonus renown at the end (Old World Conquest), noted per unit, no VP.
-    renown: Text | None = None
-    # Sieges (The Relief Force) and Tunnel Wars: the facts their game systems play by.
-    siege_terrain: SiegeTerrain | None = None
-    relief: Relief | None = None
-    objective_results: list[ObjectiveResult] = []
-    battles: int | None = Field(default=None, ge=1, le=9)
-    series: list[SeriesResult] = []
-    tunnel_fighting: TunnelFighting | None = None
+    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
+    # Triumph & Treachery's reinforcements (the movement phase at whose end they arrive) and
+    # renown (what gains it at the end, noted per unit); a siege's fortress, relief force and
+    # the results its held objectives give; Tunnel Wars' number of battles, their results and
+    # Tunnel Fighting's dice.
+    reinforcements_after_movement: system_section("reinforcements_after_movement") = None
+    renown: system_section("renown") = None
+    siege_terrain: system_section("siege_terrain") = None
+    relief: system_section("relief") = None
+    objective_results: system_section("objective_results") = []
+    battles: system_section("battles") = None
+    series: system_section("series") = []
+    tunnel_fighting: system_section("tunnel_fighting") = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        _unique([o.id for o in self.objectives], "objective id")
-        _unique([r.id for r in self.rules], "rule id")
+        unique([o.id for o in self.objectives], "objective id")
+        unique([r.id for r in self.rules], "rule id")
         for o in self.objectives:
             if self.battle_rounds is not None and o.from_round > self.battle_rounds:
                 raise ValueError(f"objective {o.id!r} appears after the last battle round")
@@ -899,7 +351,7 @@ class Scenario(Model):
                 raise ValueError(f"zone {o.id!r} needs a diameter")
         return self
 
-    def block(self, name: str) -> Block | None:
+    def block(self, name: str) -> Any:
         """The scoring block of that name, if the scenario uses it."""
         return next((b for b in self.scoring if b.block == name), None)
 
@@ -936,8 +388,10 @@ class Pack(Model):
     seizing: list[SeizeWeight] = []
     markers: Markers | None = None
     reinforcements: list[Reinforcement] = []
-    terrain: TerrainRules | None = None
-    army: Army | None = None
+    # The terrain rules and the army rules the pack's games use, each read by the plug-in its
+    # ``system`` names (app/rules/terrain/, app/rules/army/).
+    terrain: Annotated[TerrainSection | None, BeforeValidator(terrain_section)] = None
+    army: Annotated[ArmySection | None, BeforeValidator(army_section)] = None
     army_rules: list[Entry] = []
     units: list[CatalogueUnit] = []
     # The unit catalogue the army builder offers (a file in rulepacks/catalogues/), the points
@@ -954,9 +408,10 @@ class Pack(Model):
     general_rules: list[Entry] = []
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
-    siege: SiegeRules | None = None
-    # Triumph & Treachery packs: phases, command points, deals and ploys (see Treachery).
-    treachery: Treachery | None = None
+    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
+    # sieges' tactics and table; Triumph & Treachery's phases, command points, deals and ploys.
+    siege: system_section("siege") = None
+    treachery: system_section("treachery") = None
     scenarios: list[Scenario] = []
     # How the home screen offers the pack's games (left out: one card, the pack's name).
     cards: list[HomeCard] = []
@@ -983,10 +438,10 @@ class Pack(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> Pack:
-        _unique([s.id for s in self.scenarios], "scenario id")
-        _unique([t.id for t in self.tactics], "tactic id")
-        _unique([g.id for g in self.grand_strategies], "grand strategy id")
-        _unique([r.id for r in self.army_rules], "army rule id")
+        unique([s.id for s in self.scenarios], "scenario id")
+        unique([t.id for t in self.tactics], "tactic id")
+        unique([g.id for g in self.grand_strategies], "grand strategy id")
+        unique([r.id for r in self.army_rules], "army rule id")
         ids = {s.id for s in self.scenarios}
         if self.battleplan_roll:
             for table in self.battleplan_roll.tables:
@@ -1091,35 +546,6 @@ def roster_packs(packs: dict[str, Pack], game_pack: str) -> list[str]:
     return [game_pack, *others]
 
 
-def _unique(values: list[str], what: str) -> None:
-    seen: set[str] = set()
-    for v in values:
-        if v in seen:
-            raise ValueError(f"{what} {v!r} appears twice")
-        seen.add(v)
-
-
-@dataclass(frozen=True)
-class PackError(Problem):
-    """One problem with one pack file; ``where`` is ``(file, path inside it)``."""
-
-    @classmethod
-    def at(cls, file: str, path: str, message: str) -> PackError:
-        return cls("pack", message, (file, path))
-
-    @property
-    def file(self) -> str:
-        return str(self.where[0])
-
-    @property
-    def path(self) -> str:
-        return str(self.where[1])
-
-    def __str__(self) -> str:
-        where = f"{self.file}: {self.path}" if self.path else self.file
-        return f"{where}: {self.message}"
-
-
 def _path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
@@ -1128,45 +554,6 @@ def _path(loc: tuple[int | str, ...]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
-
-
-# libyaml's safe loader is five to ten times faster than the pure-Python one, and as safe.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
-    """How many items the node holds once every alias is expanded (shared nodes counted each time)."""
-    key = id(node)
-    if key in memo:
-        return memo[key]
-    memo[key] = 1  # a cycle (not valid in a pack) counts once instead of forever
-    size = 1
-    if isinstance(node, yaml.SequenceNode):
-        size += sum(_expanded_size(child, memo) for child in node.value)
-    elif isinstance(node, yaml.MappingNode):
-        size += sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
-    memo[key] = min(size, MAX_NODES + 1)
-    return memo[key]
-
-
-def read_yaml(text: str, file: str, max_bytes: int) -> tuple[Any, list[PackError]]:
-    """Read a YAML file safely: its data, or one problem (too large, aliases, not YAML)."""
-    if len(text.encode()) > max_bytes:
-        return None, [PackError.at(file, "", f"is larger than {max_bytes // 1024} KB")]
-    try:
-        # The document is measured as aliases would expand it before anything is built: a
-        # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
-        root = yaml.compose(text, Loader=_SAFE_LOADER)
-        if root is not None and _expanded_size(root, {}) > MAX_NODES:
-            return None, [
-                PackError.at(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
-            ]
-        return yaml.load(text, Loader=_SAFE_LOADER), []  # noqa: S506 (a safe loader, libyaml's when present)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        return None, [PackError.at(file, where, f"is not valid YAML: {problem}")]
 
 
 def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
@@ -1184,8 +571,6 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
             msg = err["msg"].removeprefix("Value error, ")
             errors.append(PackError.at(file, _path(tuple(err["loc"])), msg))
         return None, errors
-    from app.rules import systems  # the systems import this module's models
-
     if pack.system not in systems.names():
         return None, [
             PackError.at(file, "system", f"must be one of the game systems: {', '.join(systems.names())}")
@@ -1232,8 +617,6 @@ def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
 def _parsed_catalogue(text: str, file: str) -> tuple[Any, tuple[PackError, ...]]:
     """A catalogue file read once per process: an admin's pack change, or a copy of the packs
     elsewhere, loads the packs again, and a catalogue's thousand units take most of that time."""
-    from app.rules.catalogue import parse_catalogue  # it builds on this module's models
-
     catalogue, problems = parse_catalogue(text, file)
     return catalogue, tuple(problems)
 

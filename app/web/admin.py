@@ -36,6 +36,7 @@ from flask import (
 )
 
 from app import disk, replica, terrain_library, tls
+from app.rules import terrain
 from app.rules.pack import parse_pack
 from app.web import no_store, pack_errors, packs, store
 from app.web.prints import pdf_cache
@@ -314,6 +315,7 @@ def _club_terrain() -> list[dict[str, Any]]:
     return [
         {
             "pack": p,
+            "rules": terrain.rules_for(p),
             "presets": terrain_library.club_presets(store(), p),
             "sets": terrain_library.club_sets(store(), p),
         }

@@ -29,8 +29,6 @@ bp = Blueprint("rosters", __name__)
 bp.after_request(phone.keep)
 
 COOKIE_DAYS = 365
-OFFICER_SLOTS = 3
-RETINUE_SLOTS = 6
 # A phone knows its rosters by the cookies it holds, all under /rosters: the edit token of each
 # roster it made or was given the edit link of and the ids of those it opened read-only; the units
 # it types are remembered under its phone id (app/web/phone.py, shared with the terrain screens).
@@ -121,7 +119,13 @@ def new() -> Any:
         pack = builders[-1]
     # A refused form's reload comes back here with what was typed (see create).
     return render_template(
-        "roster_new.html", pack=pack, builders=builders, form=request.args, error=None, limits=_limits()
+        "roster_new.html",
+        pack=pack,
+        army=army.rules_for(pack),
+        builders=builders,
+        form=request.args,
+        error=None,
+        limits=_limits(),
     )
 
 
@@ -151,7 +155,8 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
         return details, "points_limit must be a whole number of points, such as 2000."
     details["points_limit"] = points
     fields = ["player", "faction", "faction_other"]
-    if pack.army and pack.army.system == "aos-pitched-battles":
+    rules = army.rules_for(pack)
+    if rules is not None and rules.screen.subfaction:
         fields.append("subfaction")
     for field in fields:
         value, problem = _typed(form, field)
@@ -184,6 +189,7 @@ def create() -> Any:
         html = render_template(
             "roster_new.html",
             pack=pack,
+            army=army.rules_for(pack),
             builders=_builders(),
             form=request.form,
             error=made.message,
@@ -217,6 +223,7 @@ def import_roster() -> Any:
         html = render_template(
             "roster_new.html",
             pack=builders[-1],
+            army=army.rules_for(builders[-1]),
             builders=builders,
             form=MultiDict(),
             error=made.message,
@@ -268,6 +275,7 @@ def _import_input(form: MultiDict[str, str]) -> tuple[str, bytes | str]:
 def _import_page(pack: Pack, code: int = 200, **context: Any) -> Any:
     values = {
         "pack": pack,
+        "army": army.rules_for(pack),
         "builders": list_import.builders(packs()),
         "text": "",
         "upload": "",
@@ -483,7 +491,7 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "body": loaded.row.body,
         "verdict": loaded.verdict,
         "can_edit": token is not None,
-        "system": pack.army.system if pack.army else None,
+        "army": army.rules_for(pack),
         "limit": pack.limit(loaded.verdict.points_limit),
         "remembered": store().rosters.custom_units(pack.id, phone.current_hash(), REMEMBERED_SHOWN)
         if token
@@ -493,8 +501,6 @@ def _view(loaded: rosters.LoadedRoster, token: str | None, **extra: Any) -> dict
         "factions": pack.unit_catalogue.factions if pack.unit_catalogue else [],
         "picker": _picker(loaded, request.args.get("q", "")) if token else None,
         "steps": _steps(loaded),
-        "officer_slots": OFFICER_SLOTS,
-        "retinue_slots": RETINUE_SLOTS,
         "editing": None,
         "draft": None,
         "error": None,
@@ -515,7 +521,8 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
     """The units the builder offers to add: the faction's, grouped, narrowed by what is typed."""
     pack = loaded.pack
     catalogue = pack.unit_catalogue
-    if catalogue is None or pack.army is None:
+    rules = army.rules_for(pack)
+    if catalogue is None or rules is None:
         return None
     query = query.strip()[:MAX_QUERY]
     faction = catalogue.faction(loaded.row.body.get("faction"))
@@ -533,7 +540,7 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
     return {
         "faction": faction,
         "query": query,
-        "groups": catalogue_rules.grouped(shown, pack.army.system, battleline),
+        "groups": catalogue_rules.grouped(shown, rules.groups, battleline),
         "count": len(units),
         "cut": len(units) > len(shown),
     }
@@ -541,13 +548,13 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
 
 def _steps(loaded: rosters.LoadedRoster) -> dict[str, dict[str, bool]]:
     """For each entry of a catalogue unit that changes size, whether it can grow and shrink."""
-    system = loaded.pack.army.system if loaded.pack.army else ""
+    rules = army.rules_for(loaded.pack)
     out = {}
     for entry in loaded.entries:
         unit = _catalogue_unit(loaded, entry)
-        if unit is None:
+        if unit is None or rules is None:
             continue
-        bigger, smaller = unit.resized(entry, system, 1), unit.resized(entry, system, -1)
+        bigger, smaller = rules.resized(unit, entry, 1), rules.resized(unit, entry, -1)
         if bigger or smaller:
             out[str(entry.get("uid"))] = {"bigger": bigger is not None, "smaller": smaller is not None}
     return out
@@ -565,7 +572,7 @@ def units(roster_id: str) -> Any:
         loaded=loaded,
         picker=_picker(loaded, request.args.get("q", "")) if token else None,
         pack=loaded.pack,
-        system=loaded.pack.army.system if loaded.pack.army else None,
+        army=army.rules_for(loaded.pack),
     )
     return private_page(shaped(make_response(html)))
 
@@ -652,9 +659,10 @@ def add(roster_id: str) -> Any:
     if request.form.get("pick"):
         # A tap on a catalogue unit: it joins at its smallest size, with its points, keywords, role.
         unit = _catalogue_unit(loaded, {"name": request.form["pick"]})
-        if unit is None or loaded.pack.army is None:
+        rules = army.rules_for(loaded.pack)
+        if unit is None or rules is None:
             return _render(loaded, _editor(roster_id), 422, error="pick must be a unit of the catalogue.")
-        return _save(roster_id, rosters.add_entry(unit.roster_entry(loaded.pack.army.system)))
+        return _save(roster_id, rosters.add_entry(rules.catalogue_entry(unit)))
     if request.form.get("unit"):
         try:
             entry = json.loads(request.form["unit"])
@@ -712,8 +720,8 @@ def _resize(roster_id: str, uid: str, step: int) -> Any:
     if entry is None:
         abort(404, description="That entry is no longer in the roster.")
     unit = _catalogue_unit(loaded, entry)
-    system = loaded.pack.army.system if loaded.pack.army else ""
-    resized = unit.resized(dict(entry), system, step) if unit is not None else None
+    rules = army.rules_for(loaded.pack)
+    resized = rules.resized(unit, dict(entry), step) if unit is not None and rules is not None else None
     if resized is None:
         word = "bigger" if step > 0 else "smaller"
         return _render(loaded, _editor(roster_id), 422, error=f"'{entry.get('name')}' cannot be {word}.")
@@ -742,7 +750,7 @@ def preview(roster_id: str) -> Any:
         preview=True,
         form_problem=problem,
         limit=loaded.pack.limit(verdict.points_limit),
-        system=loaded.pack.army.system if loaded.pack.army else None,
+        army=army.rules_for(loaded.pack),
     )
 
 
@@ -758,6 +766,7 @@ def roster_pdf(roster_id: str) -> Any:
         "body": loaded.row.body,
         "verdict": loaded.verdict,
         "roster": loaded.roster,
+        "army": army.rules_for(loaded.pack),
     }
     response = Response(sheet_pdf("roster.html", context, chosen), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="roster-{roster_id}.pdf"'
@@ -803,53 +812,14 @@ def form_entry(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
     if problem:
         return entry, problem
     entry["points"] = points
-    system = pack.army.system if pack.army else None
-    if system == "conquest-first-blood":
-        entry["kind"] = form.get("kind", "regiment")
-        entry["type"] = form.get("type", "infantry")
-        models, problem = _whole(form, "models")
-        if problem:
-            return entry, problem
-        entry["models"] = models or 1
-        for group, slots in (("officers", OFFICER_SLOTS), ("retinue", RETINUE_SLOTS)):
-            members = []
-            for i in range(slots):
-                name = form.get(f"{group}_name_{i}", "").strip()
-                if not name:
-                    continue
-                cost, problem = _whole(form, f"{group}_points_{i}", required=False)
-                if problem:
-                    return entry, problem
-                members.append({"name": name, "points": cost or 0})
-            entry[group] = members
+    rules = army.rules_for(pack)
+    if rules is None:
         return entry, None
-    if system == "old-world":
-        models, problem = _whole(form, "models", required=False)
-        if problem:
-            return entry, problem
-        entry["models"] = models or None
-        category = form.get("category") or None
-        entry["category"] = category if category in army.OW_CATEGORIES else None
-        return entry, None
-    entry["kind"] = form.get("kind", "unit")
-    models, problem = _whole(form, "models", required=False)
-    if problem:
-        return entry, problem
-    if models:
-        entry["models"] = models
-    entry["roles"] = form.getlist("roles")
-    entry["keywords"] = [
-        k.strip().upper() for k in form.get("keywords", "").replace(";", ",").split(",") if k.strip()
-    ]
-    entry["size"] = form.get("size", "minimum")
-    for flag in ("single_model", "general", "ally", "coalition"):
-        entry[flag] = form.get(flag) in ("on", "true", "1")
-    entry["command_trait"] = form.get("command_trait", "").strip() or None
-    entry["enhancements"] = [
-        x.strip() for x in form.get("enhancements", "").replace(";", ",").split(",") if x.strip()
-    ]
-    entry["faction"] = form.get("faction", "").strip() or None
-    return entry, None
+
+    def number(name: str, required: bool) -> tuple[int | None, str | None]:
+        return _whole(form, name, required)
+
+    return entry, rules.read_form(form, number, entry)
 
 
 def entry_form_values(pack: Pack, entry: dict[str, Any]) -> MultiDict[str, str]:

@@ -49,6 +49,7 @@ def _context(game_id: str) -> dict[str, Any]:
         "names": names,
         "loaded": loaded,
         "pack": game.pack,
+        "terrain_rules": terrain.rules_for(game.pack),
         "scenario": game.state.scenario,
         # The phone (its presets and saved sets); ``me`` is who it agrees as.
         "phone": phone.current_hash() if me is not None or edit_token(game_id) else None,
@@ -177,10 +178,7 @@ def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
     mysterious = whole(form.get("mysterious"))
     if mysterious is not None:
         piece["mysterious"] = mysterious
-    if pack.terrain and pack.terrain.system == "conquest" and piece["kind"] == "garrison":
-        piece.setdefault("defense", pack.terrain.garrison_defense)
-        piece.setdefault("capacity", pack.terrain.garrison_capacity)
-    return piece, None
+    return terrain.complete(pack, piece), None
 
 
 def piece_form_values(piece: terrain.Piece) -> MultiDict[str, str]:

@@ -41,6 +41,13 @@ def test_a_broken_pack_is_reported_and_the_others_still_load(tmp_path: Path):
         (("id: broken-ranks", "id: Broken Ranks"), "tactics[0].id", "pattern"),
         (("players: {min: 2, max: 2}", "players: {min: 3, max: 2}"), "players", "greater than max"),
         (("game: Warhammer", "gaem: Warhammer"), "gaem", "Extra inputs"),
+        # Army and terrain rules are plug-ins: the section names one, which reads the rest.
+        (("system: aos-pitched-battles", "system: aos-open-play"), "army", "one of the army rules"),
+        (
+            ("terrain:\n  system: aos\n", "terrain:\n  system: aos\n  min_gap: 3\n"),
+            "terrain.min_gap",
+            "Extra inputs",
+        ),
     ],
 )
 def test_pack_errors_name_the_path_and_the_problem(change, path, message):

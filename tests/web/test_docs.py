@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+from app.rules import army, terrain
 from app.rules import pack as p
+from app.rules.systems.siege import section as siege
+from app.rules.systems.treachery import section as treachery
+from app.rules.systems.tunnels import section as tunnels
 from tests.conftest import ROOT
 
 
@@ -46,27 +50,31 @@ def test_every_rulepack_field_is_in_docs_rulepacks_md():
         p.Victory,
         p.VictoryCheck,
         p.ImmediateVictory,
-        p.SiegeRules,
-        p.SiegeTactic,
-        p.SiegeCell,
-        p.SiegeTerrain,
-        p.Relief,
-        p.EdgeRoll,
-        p.ObjectiveResult,
-        p.SeriesResult,
-        p.TunnelFighting,
-        p.Treachery,
-        p.Phase,
-        p.PloyTable,
-        p.Ploy,
-        p.BuyLimits,
-        p.BonusPloy,
         p.Contingents,
         p.HomeCard,
     ]
+    # The game systems' own sections, and the army and terrain plug-ins', are fields of the pack too.
+    models += [
+        siege.SiegeRules,
+        siege.SiegeTactic,
+        siege.SiegeCell,
+        siege.Relief,
+        siege.EdgeRoll,
+        siege.SiegeTerrain,
+    ]
+    models += [siege.ObjectiveResult, tunnels.SeriesResult, tunnels.TunnelFighting, treachery.Treachery]
+    models += [treachery.Phase, treachery.PloyTable, treachery.Ploy, treachery.BuyLimits, treachery.BonusPloy]
+    models += [army.REGISTRY.get(kind).section for kind in army.REGISTRY.kinds()]
+    models += [terrain.REGISTRY.get(kind).section for kind in terrain.REGISTRY.kinds()]
     missing = [f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in doc]
     assert missing == []
-    blocks = re.findall(r'Literal\["([a-z-]+)"\]', (ROOT / "app" / "rules" / "pack.py").read_text())
+    # Scoring blocks are each system's own models, in its section.py.
+    sources = [
+        ROOT / "app" / "rules" / "pack.py",
+        *sorted((ROOT / "app" / "rules" / "systems").glob("*/section.py")),
+    ]
+    blocks = [b for f in sources for b in re.findall(r'Literal\["([a-z-]+)"\]', f.read_text())]
+    assert "control-count" in blocks and "zone-dice" in blocks
     assert [b for b in blocks if f"`{b}`" not in doc] == []
 
 

@@ -670,7 +670,8 @@ def vocabulary(packs: list[Pack], scenario: str | None, world: World) -> dict[st
         "points-limits": sorted({n for p in packs for n in p.points.presets}),
         "seizing-classes": sorted({w.id for p in packs for w in p.seizing}),
         "terrain-keywords": sorted({k.id for p in packs if p.terrain for k in p.terrain.keywords}),
-        "regiment-types": sorted({t.id for p in packs if p.army for t in p.army.regiment_types}),
+        # Regiment types are First Blood's army rules' own numbers: only its section has them.
+        "regiment-types": sorted({t.id for p in packs for t in getattr(p.army, "regiment_types", ())}),
         # Stand-ins, swapped for the real ids when sent: the generator sorts an enum, and real
         # ids (random each run) would sort differently and break the replay of a seed.
         "rosters": [f"known-roster-{i}" for i in range(len(world.rosters))],

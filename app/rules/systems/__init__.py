@@ -10,15 +10,22 @@ the registry, never which system it is. The event log's own mechanics (ids, undo
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union
+
+from pydantic import Field, TypeAdapter
 
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.pack import Pack, Scenario
 from app.rules.terrain import Piece
+
+if TYPE_CHECKING:
+    # Only for annotations: the pack models import this registry to check a pack's names.
+    from app.rules.pack import Pack, Scenario
 
 
 class GameSystem(Protocol):
@@ -150,6 +157,13 @@ class EngineSystem:
         found = getattr(self.engine, "undo_problem", None)
         return found(state, event) if found is not None else None
 
+    #: The pack and scenario sections the system reads with its own models, by key (a model,
+    #: ``Model | None`` or ``list[Model]``): the core pack models know only their keys.
+    sections: ClassVar[dict[str, Any]] = {}
+    #: The scoring blocks the system scores (models with a ``block`` literal), which a
+    #: scenario's ``scoring`` may name.
+    blocks: ClassVar[tuple[type, ...]] = ()
+
     def revealed(self, event: dict[str, Any], state: Any) -> bool:
         """Whether the rules have shown this secret event to everyone (both picks are in)."""
         return False
@@ -211,6 +225,38 @@ def names() -> list[str]:
     """The names of every registered game system."""
     _load()
     return sorted(REGISTRY)
+
+
+def section_reader(key: str) -> Callable[[Any], Any]:
+    """How a pack reads its section ``key``: with the model of the game system that declares it
+    (its ``sections``), asked when a pack loads, once every system is registered."""
+
+    def read(data: Any) -> Any:
+        _load()
+        found = next((s.sections[key] for s in REGISTRY.values() if key in getattr(s, "sections", {})), None)
+        if found is None:
+            raise ValueError(f"no game system reads {key}")
+        return _adapter(found).validate_python(data)
+
+    return read
+
+
+def read_scoring(data: Any) -> Any:
+    """A scenario's scoring blocks, each read with the model of the system that scores it."""
+    _load()
+    return _scoring(tuple(b for s in REGISTRY.values() for b in getattr(s, "blocks", ()))).validate_python(
+        data
+    )
+
+
+@functools.cache
+def _scoring(blocks: tuple[type, ...]) -> TypeAdapter[Any]:
+    return TypeAdapter(list[Annotated[Union[blocks], Field(discriminator="block")]])  # noqa: UP007
+
+
+@functools.cache
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(shape)
 
 
 def _load() -> None:

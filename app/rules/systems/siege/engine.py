@@ -20,6 +20,7 @@ from app.rules.game import Setup
 from app.rules.log import Refused
 from app.rules.outcome import Result
 from app.rules.rolls import parse_roll
+from app.rules.systems.siege import section
 from app.rules.systems.siege.state import (
     Edge,
     Ending,
@@ -199,7 +200,7 @@ def _need_stage(game: SiegeGame, stage: str, what: str) -> None:
         raise Refused(f"{what}: the siege phase has passed this step; undo the later entries to change it.")
 
 
-def batter_outcome(rules: p.SiegeRules, defensible: bool, modified: int) -> str:
+def batter_outcome(rules: section.SiegeRules, defensible: bool, modified: int) -> str:
     """What a batter die does: demolish a defensible feature, strip cover from another, or nothing."""
     if modified < rules.batter_on:
         return "stands"
@@ -229,7 +230,7 @@ def _apply_batter(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     game.batter = tuple(rolls)
 
 
-def starved(rules: p.SiegeRules, modifier: int, die: int, hero: bool) -> tuple[int, bool]:
+def starved(rules: section.SiegeRules, modifier: int, die: int, hero: bool) -> tuple[int, bool]:
     """A starve die modified (the table's modifier, and -1 for a HERO) and whether it starves."""
     modified = die + modifier + (rules.starve_hero if hero else 0)
     return modified, modified >= rules.starve_on
@@ -300,7 +301,7 @@ def unfit(unit: dict[str, Any]) -> str | None:
     return "mounted" if unit["mounted"] else None
 
 
-def roster_party(rules: p.SiegeRules, roster: list[RosterUnit]) -> dict[str, Any]:
+def roster_party(rules: section.SiegeRules, roster: list[RosterUnit]) -> dict[str, Any]:
     """What of the attacker's attached roster may go through a completed tunnel, read from
     its keywords: the HEROES and the other units that may, each with its keywords, how many
     of each may go, and the units that may not with why (a roster unit twice is listed twice)."""
@@ -369,7 +370,7 @@ def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
-def tunnel_candidates(rules: p.SiegeRules, units: list[dict[str, Any]]) -> dict[str, Any]:
+def tunnel_candidates(rules: section.SiegeRules, units: list[dict[str, Any]]) -> dict[str, Any]:
     """Which units may go through a completed tunnel: HEROES and other units without mounts
     that are not MONSTERS, and how many of each may go."""
     fit = [u for u in units if not u["monster"] and not u["mounted"]]

@@ -13,6 +13,7 @@ from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.game import Setup
 from app.rules.outcome import Result
+from app.rules.systems.siege import section
 
 SIDES = ("attacker", "defender")
 
@@ -149,7 +150,7 @@ class SiegeGame:
     setup: Setup
     pack: p.Pack
     scenario: p.Scenario
-    rules: p.SiegeRules
+    rules: section.SiegeRules
     attacker: int
     defender: int
     picks: dict[int, Pick] = field(default_factory=dict)
@@ -205,7 +206,7 @@ class SiegeGame:
         return battle_rounds.everyone_in(self.picks.values(), self.player_count)
 
     @property
-    def modifiers(self) -> p.SiegeCell | None:
+    def modifiers(self) -> section.SiegeCell | None:
         if not self.revealed:
             return None
         return self.rules.cell(self.picks[self.attacker].die, self.picks[self.defender].die)

@@ -16,7 +16,7 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register, seat_of
-from app.rules.systems.treachery import allowed, describe, events, plan
+from app.rules.systems.treachery import allowed, describe, events, plan, section
 from app.rules.systems.treachery.state import TreacheryGame
 
 #: The events only their player's seat may record, and the fields another seat never sees.
@@ -43,6 +43,9 @@ class Treachery(EngineSystem):
 
     round_word = "battle round"
     seated = True
+    # The pack and scenario sections this system reads with its own models.
+    sections = section.SECTIONS
+    blocks = section.BLOCKS
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return describe.facts(pack, scenario)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules import pack as p
 from app.rules.log import Refused
+from app.rules.systems.treachery import section
 from app.rules.systems.treachery.state import Pick, Play, RollOff, TreacheryGame
 
 
@@ -50,7 +50,7 @@ def buying(game: TreacheryGame, r: int) -> Refused | None:
     return None
 
 
-def gaining(game: TreacheryGame, player: int, ploy: p.Ploy, period: tuple[int, int]) -> Refused | None:
+def gaining(game: TreacheryGame, player: int, ploy: section.Ploy, period: tuple[int, int]) -> Refused | None:
     """The restrictions on every ploy gained: not twice in a turn, not two held, not past the most held."""
     who = game.name(player)
     if any(g.player == player and g.ploy == ploy.id and g.period == period for g in game.gains):
@@ -71,7 +71,7 @@ def gaining(game: TreacheryGame, player: int, ploy: p.Ploy, period: tuple[int, i
     return None
 
 
-def buy_problem(game: TreacheryGame, player: int, ploy: p.Ploy) -> Refused | None:
+def buy_problem(game: TreacheryGame, player: int, ploy: section.Ploy) -> Refused | None:
     """Why ``player`` may not buy ``ploy`` now (its round's buying still open), or ``None``."""
     r = game.current_round
     closed = buying(game, r)
@@ -168,7 +168,7 @@ def pick_problem(game: TreacheryGame, player: int, phase: str, enemy: int) -> Re
 
 
 # --- playing ploys ---------------------------------------------------------------------------
-def play_problem(game: TreacheryGame, player: int, ploy: p.Ploy) -> Refused | None:
+def play_problem(game: TreacheryGame, player: int, ploy: section.Ploy) -> Refused | None:
     """Why ``player`` may not play ``ploy`` now, or ``None``: it must be held; Misheard Orders
     answers another's play just made; a ploy's ``who`` says who may play it."""
     who = game.name(player)
@@ -237,7 +237,7 @@ def dealing(game: TreacheryGame) -> Refused | None:
     return None
 
 
-def give_problem(game: TreacheryGame, giver: int, receiver: int, ploy: p.Ploy) -> Refused | None:
+def give_problem(game: TreacheryGame, giver: int, receiver: int, ploy: section.Ploy) -> Refused | None:
     """Why ``giver`` may not give ``ploy`` to ``receiver`` in a deal now, or ``None``: the giver
     holds it, and the receiver gains it under every restriction on gaining a ploy."""
     if ploy.id not in game.ploys(giver):

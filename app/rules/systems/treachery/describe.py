@@ -12,6 +12,7 @@ from typing import Any
 
 from app.rules import pack as p
 from app.rules.facts import FactSpec
+from app.rules.systems.treachery import section
 from app.rules.systems.treachery.plan import reminder
 from app.rules.systems.treachery.state import Deal, TreacheryGame
 
@@ -37,11 +38,11 @@ def facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
             FactSpec("control", "turn", "control", "Who controls each objective at the end of the turn")
         )
     for block in scenario.scoring:
-        if isinstance(block, p.ObjectiveDice):
+        if isinstance(block, section.ObjectiveDice):
             out.append(
                 FactSpec("dice", "turn", "dice", f"The D{block.die} of VP rolled for each objective held")
             )
-        elif isinstance(block, p.ZoneDice):
+        elif isinstance(block, section.ZoneDice):
             out.append(
                 FactSpec(
                     "zones", "turn", "zones", f"Each zone held alone: its holder and the D{block.die} of VP"
@@ -70,18 +71,18 @@ def scoring(pack: p.Pack, scenario: p.Scenario) -> list[str]:
     """One short sentence per way the scenario gives VP or decides the battle."""
     lines: list[str] = []
     for block in scenario.scoring:
-        if isinstance(block, p.DestroyedPoints):
+        if isinstance(block, section.DestroyedPoints):
             lines.append(
                 f"Destroying a unit: {block.vp} VP per full {block.per_points} points it cost, to the destroyer."
             )
-        elif isinstance(block, p.TurnEndControl):
+        elif isinstance(block, section.TurnEndControl):
             found = scenario.objective(block.objective)
             label = found.label if found else block.objective
             what = "VP equal to the battle round" if block.vp == "round" else f"{block.vp} VP"
             lines.append(f"End of every turn: {what} to the player controlling the {label}.")
-        elif isinstance(block, p.ObjectiveDice):
+        elif isinstance(block, section.ObjectiveDice):
             lines.append(f"End of every turn: a D{block.die} of VP for each objective a player holds.")
-        elif isinstance(block, p.ZoneDice):
+        elif isinstance(block, section.ZoneDice):
             lines.append(f"End of every turn: a D{block.die} of VP for each {block.zones}.")
     if pack.treachery and pack.treachery.deals:
         lines.append("Deals may move VP from one player to another.")

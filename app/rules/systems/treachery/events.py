@@ -15,7 +15,7 @@ from app.rules.contingents import read_part, roster_problems, split_problems
 from app.rules.game import Setup
 from app.rules.log import Refused, extra_key
 from app.rules.rolls import parse_roll
-from app.rules.systems.treachery import allowed
+from app.rules.systems.treachery import allowed, section
 from app.rules.systems.treachery.standing import buy_limits, ranking
 from app.rules.systems.treachery.state import (
     Arrival,
@@ -58,7 +58,9 @@ MAX_POSITION = 60
 MAX_ZONES = 12
 MAX_POINTS = 10_000
 MAX_UNITS = 60
-NO_RULES = p.Treachery(phases=[p.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")])
+NO_RULES = section.Treachery(
+    phases=[section.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")]
+)
 
 
 def new_game(pack: p.Pack, setup: Setup) -> TreacheryGame:
@@ -136,7 +138,7 @@ def _text(value: Any, name: str, most: int, required: bool = True, notes: bool =
     return text
 
 
-def _ploy(game: TreacheryGame, event: dict[str, Any]) -> p.Ploy:
+def _ploy(game: TreacheryGame, event: dict[str, Any]) -> section.Ploy:
     value = event.get("ploy")
     found = game.rules.ploy(value) if isinstance(value, str) else None
     if found is None:
@@ -191,17 +193,17 @@ def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     zones = _zones(game, event.get("zones", []))
     awards: list[Award] = []
     for block in game.scenario.scoring:
-        if isinstance(block, p.TurnEndControl):
+        if isinstance(block, section.TurnEndControl):
             who = control.get(block.objective)
             if who is not None:
                 vp = r if block.vp == "round" else block.vp
                 awards.append(Award(eid, r, who, block.objective, vp, block.objective))
-        elif isinstance(block, p.ObjectiveDice):
+        elif isinstance(block, section.ObjectiveDice):
             for oid, die in dice.items():
                 holder = control[oid]
                 assert holder is not None  # _dice takes dice only for objectives someone holds
                 awards.append(Award(eid, r, holder, "objective-dice", die, oid, die))
-        elif isinstance(block, p.ZoneDice):
+        elif isinstance(block, section.ZoneDice):
             for holder, die in zones:
                 awards.append(Award(eid, r, holder, "zone-dice", die, "border zone", die))
     turn = Turn(eid, r, player, control, dice, zones, tuple(awards))
@@ -228,7 +230,7 @@ def _control(game: TreacheryGame, raw: Any, in_play: list[str]) -> dict[str, int
 
 
 def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict[str, int]:
-    block = next((b for b in game.scenario.scoring if isinstance(b, p.ObjectiveDice)), None)
+    block = next((b for b in game.scenario.scoring if isinstance(b, section.ObjectiveDice)), None)
     if block is None:
         if raw:
             raise Refused(f"dice: {game.scenario.name} scores no dice for objectives.", "dice")
@@ -248,7 +250,7 @@ def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict
 
 
 def _zones(game: TreacheryGame, raw: Any) -> tuple[tuple[int, int], ...]:
-    block = next((b for b in game.scenario.scoring if isinstance(b, p.ZoneDice)), None)
+    block = next((b for b in game.scenario.scoring if isinstance(b, section.ZoneDice)), None)
     if block is None:
         if raw:
             raise Refused(f"zones: {game.scenario.name} has no zones to score.", "zones")
@@ -473,7 +475,7 @@ def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 # --- scenario events ------------------------------------------------------------------------
 def _destroyed(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     _only(event, {"round", "by", "owner", "unit", "points"}, "a destroyed unit")
-    block = next((b for b in game.scenario.scoring if isinstance(b, p.DestroyedPoints)), None)
+    block = next((b for b in game.scenario.scoring if isinstance(b, section.DestroyedPoints)), None)
     if block is None:
         raise Refused(f"type: {game.scenario.name} scores no VP for destroyed units.", "type")
     r = _current_round(game, event)

@@ -6,10 +6,10 @@ fewest as "fewest"; when every player is tied, each may buy the pack's ``all_tie
 
 from __future__ import annotations
 
-from app.rules import pack as p
+from app.rules.systems.treachery import section
 
 
-def buy_limits(rules: p.Treachery, standing: tuple[int, ...]) -> tuple[int, ...]:
+def buy_limits(rules: section.Treachery, standing: tuple[int, ...]) -> tuple[int, ...]:
     """How many ploys each player may buy, from every player's VP at the start of the round."""
     limits = rules.buy_limits
     if limits is None or not standing:

@@ -15,6 +15,7 @@ from typing import Any
 from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.game import Setup
+from app.rules.systems.treachery import section
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ class TreacheryGame:
     setup: Setup
     pack: p.Pack
     scenario: p.Scenario
-    rules: p.Treachery
+    rules: section.Treachery
     cp: list[int]
     rounds: dict[int, RoundStart] = field(default_factory=dict)
     turns: list[Turn] = field(default_factory=list)

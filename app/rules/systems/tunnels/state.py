@@ -12,6 +12,7 @@ from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.game import Setup
 from app.rules.outcome import Result
+from app.rules.systems.tunnels import section
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ class TunnelGame:
     setup: Setup
     pack: p.Pack
     scenario: p.Scenario
-    fighting: p.TunnelFighting
+    fighting: section.TunnelFighting
     splits: dict[int, Split] = field(default_factory=dict)
     picks: list[Pick] = field(default_factory=list)
     # Who has asked to pick a battle's contingents again since they were shown: (battle, player, event).

@@ -1,11 +1,13 @@
 """Terrain: pieces, battlefield checks, the line-of-sight helper and agreement state.
 
-Checks follow the pack's ``terrain`` section (app/rules/pack.py, TerrainRules): Conquest's
-zonal and garrison pieces with First Blood's battlefield limits, or Age of Sigmar's
-Pitched Battles set-up distances, mysterious terrain and the siege fortress. Every problem
-names the rule (an id) and the pieces at fault. Distances are gaps between footprints:
-axis-aligned rectangles centred on (x, y), in inches from the left edge and from Player 1's
-(or the attacker's) table edge.
+A pack names the terrain rules its battlefields are set up by (``terrain: {system: ...}``);
+each kind (Conquest's zonal and garrison pieces with First Blood's battlefield limits; Age of
+Sigmar's set-up distances, mysterious terrain and the siege fortress) is a module of this
+package that registers one :class:`TerrainRules`: the pack section it reads, its checks and
+what the terrain screens and the card show. Nothing outside a plug-in asks which kind it is.
+Every problem names the rule (an id) and the pieces at fault. Distances are gaps between
+footprints: axis-aligned rectangles centred on (x, y), in inches from the left edge and from
+Player 1's (or the attacker's) table edge.
 """
 
 from __future__ import annotations
@@ -13,17 +15,53 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from app.rules.pack import Board, Markers, Objective, Pack, Scenario, SiegeTerrain
+from app.rules.pack_base import Entry, Id, Model, Text
+from app.rules.plugins import Registry
 from app.rules.problems import Problem
 from app.rules.text import clean_text
+
+if TYPE_CHECKING:
+    from app.rules.pack import Pack, Scenario
 
 MAX_PIECES = 60
 # No table is this many inches across: a position beyond it is a mistake (or 1e308).
 MAX_INCHES = 200
+
+
+class TerrainPreset(Model):
+    """A ready-made terrain piece (the rulebook's examples)."""
+
+    name: Text
+    kind: Literal["zonal", "garrison"] = "zonal"
+    size: int = 0
+    keywords: list[Id] = []
+    ruins: bool = False
+    obscuring: bool = False
+    defense: int | None = None
+    capacity: int | None = None
+    elevation: int | None = None
+
+
+class TerrainSection(Model):
+    """The pack's ``terrain`` section as every kind has it; a kind's own section adds its numbers.
+
+    ``system`` names the terrain rules (the plug-in).
+    """
+
+    system: str
+    keywords: list[Entry] = []
+    presets: list[TerrainPreset] = []
+    checklist: list[Entry] = []
+    rules: list[Entry] = []
+
+    @property
+    def card_note(self) -> str | None:
+        """A line the terrain card's footer adds to the pack's source, if the kind has one."""
+        return None
 
 
 class Piece(BaseModel):
@@ -59,7 +97,7 @@ class Piece(BaseModel):
 
     @field_validator("name", mode="before")
     @classmethod
-    def _name(cls, value: Any) -> Any:
+    def piece_name(cls, value: Any) -> Any:
         return clean_text(value) if isinstance(value, str) else value
 
     @field_validator("keywords")
@@ -177,15 +215,17 @@ class Verdict:
         }
 
 
-def _name(pieces: list[Piece], i: int) -> str:
+def piece_name(pieces: list[Piece], i: int) -> str:
+    """A piece as a finding names it: its name and its place in the set."""
     return f"{pieces[i].name} (piece {i + 1})"
 
 
-def _inches(value: float) -> str:
+def inches(value: float) -> str:
+    """A distance in inches as players write it (3\", 2.5\")."""
     return f'{value:.1f}"'.replace('.0"', '"')
 
 
-def _too_close(
+def too_close(
     pieces: list[Piece],
     indices: list[int],
     need: Callable[[int, int], float | None],
@@ -211,383 +251,101 @@ def _too_close(
             yield i, j, d, len(close) - 1
 
 
-def _more(pieces: list[Piece], j: int, more: int) -> str:
+def also_close(pieces: list[Piece], j: int, more: int) -> str:
+    """The aside naming how many more pieces stand too close to piece ``j``."""
     if not more:
         return ""
     return f" ({pieces[j].name} is too close to {more} more piece{'' if more == 1 else 's'} as well)"
 
 
+# --- the plug-ins ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TerrainScreen:
+    """What the terrain screen, the admin's club presets and the terrain card show for a kind.
+
+    The kind's own partials live under ``templates/terrain/<kind>/`` (``_piece_fields.html``: the
+    piece form's fields; ``_piece_tags.html``: a piece's tags and what it does;
+    ``_preset_fields.html``: a club preset's fields) and ``pdf/terrain/<kind>/`` (``cells.html``:
+    the card's two cells of a piece; ``rules.html``: what the card prints once after its table,
+    when ``card_rules``).
+    """
+
+    kind: str
+    #: Whether the card prints the kind's rules once after its table (the keywords' rules).
+    card_rules: bool = False
+    #: Whether the line-of-sight helper (Conquest's Size arithmetic) is offered.
+    sight: bool = False
+
+    @property
+    def piece_fields(self) -> str:
+        return f"terrain/{self.kind}/_piece_fields.html"
+
+    @property
+    def piece_tags(self) -> str:
+        return f"terrain/{self.kind}/_piece_tags.html"
+
+    @property
+    def preset_fields(self) -> str:
+        return f"terrain/{self.kind}/_preset_fields.html"
+
+    @property
+    def card_cells(self) -> str:
+        return f"terrain/{self.kind}/cells.html"
+
+    @property
+    def card_rules_partial(self) -> str:
+        return f"terrain/{self.kind}/rules.html"
+
+
+@dataclass(frozen=True)
+class TerrainRules:
+    """One kind of terrain rules: the protocol every terrain plug-in fills in.
+
+    ``kind`` is what a pack's ``terrain.system`` names; ``section`` the model of that section.
+    """
+
+    kind: str
+    section: type[TerrainSection]
+    screen: TerrainScreen
+    #: Adds every problem and piece of advice for a battlefield to the verdict.
+    check: Callable[[Pack, list[Piece], Scenario | None, bool, Verdict], None]
+    #: Fills in what a typed piece leaves to the pack (a garrison's Defense and Capacity).
+    complete: Callable[[Any, dict[str, Any]], None] = lambda rules, piece: None
+
+
+REGISTRY: Registry[TerrainRules] = Registry("terrain rules")
+register = REGISTRY.register
+#: The pack's ``terrain`` section, read by the plug-in it names.
+parse_section = REGISTRY.parse_section
+
+
+def rules_for(pack: Pack) -> TerrainRules | None:
+    """The terrain rules of a pack, or ``None`` when it has none."""
+    return REGISTRY.get(pack.terrain.system) if pack.terrain is not None else None
+
+
 def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None = None, siege: bool = False) -> Verdict:
     """Every problem and piece of advice for a battlefield, by the pack's terrain rules."""
-    rules = pack.terrain
     verdict = Verdict()
-    if rules is None:
-        return verdict
-    if rules.system == "conquest":
-        _check_conquest(rules, pieces, scenario, verdict, pack.markers)
-    else:
-        _check_aos(rules, pieces, scenario, siege, verdict)
+    rules = rules_for(pack)
+    if rules is not None:
+        rules.check(pack, pieces, scenario, siege, verdict)
     return verdict
 
 
-def _check_conquest(
-    rules: Any, pieces: list[Piece], scenario: Scenario | None, v: Verdict, markers: Markers | None = None
-) -> None:
-    n = len(pieces)
-    if rules.max_pieces is not None and n > rules.max_pieces:
-        v.problems.append(
-            Finding("max-pieces", f"The battlefield has {n} pieces; at most {rules.max_pieces} are allowed.")
-        )
-    if rules.suggested_pieces is not None and abs(n - rules.suggested_pieces) > 2:
-        v.advice.append(
-            Finding(
-                "suggested-pieces",
-                f"The battlefield has {n} pieces; about {rules.suggested_pieces} are recommended.",
-            )
-        )
-    counted = [
-        (
-            "max-garrison",
-            rules.max_garrison,
-            [i for i, p in enumerate(pieces) if p.kind == "garrison"],
-            "garrison pieces",
-            True,
-        ),
-        ("max-ruins", rules.max_ruins, [i for i, p in enumerate(pieces) if p.ruins], "Ruins pieces", True),
-        (
-            "min-obscuring",
-            rules.min_obscuring,
-            [i for i, p in enumerate(pieces) if p.obscuring],
-            "Obscuring pieces",
-            False,
-        ),
-        (
-            "min-obstructing",
-            rules.min_obstructing,
-            [i for i, p in enumerate(pieces) if "obstructing" in p.keywords],
-            "Obstructing pieces",
-            False,
-        ),
-    ]
-    for rule, limit, found, what, is_max in counted:
-        if limit is None:
-            continue
-        if is_max and len(found) > limit:
-            v.problems.append(
-                Finding(
-                    rule,
-                    f"The battlefield has {len(found)} {what}; at most {limit} are allowed.",
-                    tuple(found),
-                )
-            )
-        if not is_max and len(found) < limit:
-            v.problems.append(
-                Finding(
-                    rule,
-                    f"The battlefield has {len(found)} {what}; at least {limit} are needed.",
-                    tuple(found),
-                )
-            )
-    low, high = rules.size_range or (None, None)
-    for i, p in enumerate(pieces):
-        if low is not None and high is not None and not low <= p.size <= high:
-            v.problems.append(
-                Finding(
-                    "size-range",
-                    f"{_name(pieces, i)} has Size {p.size}; a terrain Size runs from {low} to {high}.",
-                    (i,),
-                )
-            )
-        for a, b in rules.conflicts:
-            if a in p.keywords and b in p.keywords:
-                v.problems.append(
-                    Finding(
-                        "keyword-conflict",
-                        f"{_name(pieces, i)} cannot be both {a.title()} and {b.title()}.",
-                        (i,),
-                    )
-                )
-        for a, b in rules.contradictions:
-            if a in p.keywords and b in p.keywords:
-                v.advice.append(
-                    Finding(
-                        "keyword-contradiction",
-                        f"{_name(pieces, i)} is both {a.title()} and {b.title()}, whose rules pull "
-                        "against each other; agree which one the piece keeps.",
-                        (i,),
-                    )
-                )
-        if rules.advised_keywords is not None and len(p.keywords) > rules.advised_keywords:
-            v.advice.append(
-                Finding(
-                    "keyword-count",
-                    f"{_name(pieces, i)} has {len(p.keywords)} keywords; the rulebook advises no more "
-                    f"than {rules.advised_keywords} a piece.",
-                    (i,),
-                )
-            )
-        if rules.max_footprint and p.footprint:
-            big, small = max(p.footprint), min(p.footprint)
-            lim_big, lim_small = max(rules.max_footprint), min(rules.max_footprint)
-            if big > lim_big or small > lim_small:
-                v.problems.append(
-                    Finding(
-                        "max-footprint",
-                        f"{_name(pieces, i)} measures {_inches(p.footprint[0])} x "
-                        f"{_inches(p.footprint[1])}; no footprint may exceed "
-                        f'{lim_big:g}" x {lim_small:g}".',
-                        (i,),
-                    )
-                )
-    placed = [i for i, p in enumerate(pieces) if p.placed]
-    if rules.min_gap is not None:
-        need = rules.min_gap
-        for i, j, d, more in _too_close(pieces, placed, lambda i, j: need, inclusive=False):
-            v.problems.append(
-                Finding(
-                    "min-gap",
-                    f"{_name(pieces, i)} and {_name(pieces, j)} are {_inches(d)} apart{_more(pieces, j, more)}; "
-                    f'pieces stand at least {need:g}" apart.',
-                    (i, j),
-                )
-            )
-    garrisons = [i for i in placed if pieces[i].kind == "garrison"]
-    if rules.garrison_gap is not None:
-        g_need = rules.garrison_gap
-        for i, j, d, more in _too_close(pieces, garrisons, lambda i, j: g_need, inclusive=False):
-            v.advice.append(
-                Finding(
-                    "garrison-gap",
-                    f"Garrisons {_name(pieces, i)} and {_name(pieces, j)} are "
-                    f'{_inches(d)} apart{_more(pieces, j, more)}; {g_need:g}" is recommended.',
-                    (i, j),
-                )
-            )
-    if rules.garrison_edge is not None and scenario and scenario.board:
-        for i in garrisons:
-            d = gap_to_edge(pieces[i], scenario.board.width, scenario.board.height)
-            if d < rules.garrison_edge - 1e-9:
-                v.advice.append(
-                    Finding(
-                        "garrison-edge",
-                        f"{_name(pieces, i)} is {_inches(max(d, 0))} from the table "
-                        f'edge; garrisons are best {rules.garrison_edge:g}" in.',
-                        (i,),
-                    )
-                )
-    if scenario is not None:
-        zones = [o for o in scenario.objectives if o.kind == "zone" and o.x is not None and o.y is not None]
-        for i in placed:
-            for z in zones:
-                assert z.x is not None and z.y is not None and z.diameter is not None
-                if gap_to_point(pieces[i], z.x, z.y) < z.diameter / 2 - 1e-9:
-                    v.problems.append(
-                        Finding(
-                            "objective-zone",
-                            f"{_name(pieces, i)} stands on the objective zone {z.label}; no terrain may.",
-                            (i,),
-                        )
-                    )
-        # A marker or a Tug-of-War point is a model on its base: terrain touching the base stands on it.
-        spots = [
-            o
-            for o in scenario.objectives
-            if o.kind in ("marker", "point") and o.x is not None and o.y is not None
-        ]
-        for i in placed:
-            for o in spots:
-                assert o.x is not None and o.y is not None
-                if on_marker(pieces[i], o, markers):
-                    v.problems.append(
-                        Finding(
-                            "objective-marker",
-                            f"{_name(pieces, i)} stands on the objective {o.kind} {o.label}; no terrain may.",
-                            (i,),
-                        )
-                    )
-    v.checklist = [e.summary for e in rules.checklist]
-
-
-MM_PER_INCH = 25.4
-
-
-def on_marker(piece: Piece, objective: Objective, markers: Markers | None) -> bool:
-    """Whether a placed piece's footprint covers part of an objective marker's base.
-
-    A marker stands on a square base (the pack's ``base_half_width`` either side of its centre:
-    a Brute or Cavalry base); a Tug-of-War point on a round one (``point_base_mm`` across: an
-    Infantry base). Touching edges do not overlap. Without the pack's sizes, its centre point.
-    """
-    assert piece.x is not None and piece.y is not None
-    assert objective.x is not None and objective.y is not None
-    if objective.kind == "point":
-        across = markers.point_base_mm if markers and markers.point_base_mm else 0.0
-        return gap_to_point(piece, objective.x, objective.y) < max(across / MM_PER_INCH / 2, 1e-9)
-    half = markers.base_half_width if markers else 0.0
-    w, h = piece.half()
-    if half == 0:
-        return gap_to_point(piece, objective.x, objective.y) < 1e-9
-    return abs(piece.x - objective.x) < w + half - 1e-9 and abs(piece.y - objective.y) < h + half - 1e-9
-
-
-def _objectives_at_start(scenario: Scenario) -> list[Objective]:
-    return [o for o in scenario.objectives if o.from_round == 1 and o.x is not None and o.y is not None]
-
-
-def _check_aos(rules: Any, pieces: list[Piece], scenario: Scenario | None, siege: bool, v: Verdict) -> None:
-    placed = [i for i, p in enumerate(pieces) if p.placed]
-    board = scenario.board if scenario else None
-    if scenario is not None and scenario.siege_terrain is not None:
-        # A siege battleplan sets its own distances in place of Pitched Battles' (the fortress's
-        # walls may touch); it is always a siege.
-        _check_siege_battleplan(scenario.siege_terrain, pieces, board, v)
-        v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions"]
-        return
-    if rules.edge_gap is not None and board is not None:
-        for i in placed:
-            d = gap_to_edge(pieces[i], board.width, board.height)
-            if d <= rules.edge_gap + 1e-9:
-                v.problems.append(
-                    Finding(
-                        "edge-gap",
-                        f"{_name(pieces, i)} is {_inches(max(d, 0))} from the battlefield "
-                        f'edge; it must be more than {rules.edge_gap:g}".',
-                        (i,),
-                    )
-                )
-
-    def aos_need(i: int, j: int) -> float | None:
-        return rules.faction_gap if pieces[i].faction or pieces[j].faction else rules.terrain_gap
-
-    for i, j, d, more in _too_close(pieces, placed, aos_need, inclusive=True):
-        faction = pieces[i].faction or pieces[j].faction
-        rule = "faction-gap" if faction else "terrain-gap"
-        kind = "faction terrain and another feature" if faction else "terrain features"
-        v.problems.append(
-            Finding(
-                rule,
-                f"{_name(pieces, i)} and {_name(pieces, j)} are {_inches(d)} apart{_more(pieces, j, more)}; "
-                f'{kind} must be more than {aos_need(i, j):g}" apart.',
-                (i, j),
-            )
-        )
-    if scenario is not None:
-        for i in placed:
-            need = rules.faction_gap if pieces[i].faction else rules.objective_gap
-            if need is None:
-                continue
-            for o in _objectives_at_start(scenario):
-                assert o.x is not None and o.y is not None
-                d = gap_to_point(pieces[i], o.x, o.y)
-                if d <= need + 1e-9:
-                    v.problems.append(
-                        Finding(
-                            "objective-gap",
-                            f"{_name(pieces, i)} is {_inches(d)} from objective "
-                            f'{o.label}; it must be more than {need:g}".',
-                            (i,),
-                        )
-                    )
-    if siege and rules.fortress_min is not None:
-        inside = [i for i, p in enumerate(pieces) if p.fortress]
-        if len(inside) < rules.fortress_min:
-            v.problems.append(
-                Finding(
-                    "fortress-min",
-                    f"The fortress has {len(inside)} terrain features wholly within "
-                    f"the defender's territory; a siege needs at least "
-                    f"{rules.fortress_min}.",
-                    tuple(inside),
-                )
-            )
-    unplaced = len(pieces) - len(placed)
-    v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions" or unplaced]
-
-
-def _check_siege_battleplan(
-    rules: SiegeTerrain, pieces: list[Piece], board: Board | None, v: Verdict
-) -> None:
-    """The fortress (pieces marked ``fortress``) and the features outside it, by the battleplan."""
-    inside = [i for i, p in enumerate(pieces) if p.fortress]
-    outside = [i for i, p in enumerate(pieces) if not p.fortress]
-    if len(inside) < rules.fortress_min:
-        v.problems.append(
-            Finding(
-                "fortress-min",
-                f"The fortress has {len(inside)} terrain features wholly within the defender's "
-                f"territory; a siege needs at least {rules.fortress_min}.",
-                tuple(inside),
-            )
-        )
-    if rules.outside_max is not None and len(outside) > rules.outside_max:
-        v.problems.append(
-            Finding(
-                "outside-max",
-                f"{len(outside)} terrain features stand outside the fortress; at most {rules.outside_max} may.",
-                tuple(outside),
-            )
-        )
-    unmeasured = False
-    for i in outside:
-        p = pieces[i]
-        if rules.territory_gap is not None:
-            if p.defender_gap is None:
-                unmeasured = True
-            elif p.defender_gap <= rules.territory_gap + 1e-9:
-                v.problems.append(
-                    Finding(
-                        "territory-gap",
-                        f"{_name(pieces, i)} is {_inches(p.defender_gap)} from the defender's territory; "
-                        f'a feature outside the fortress must be more than {rules.territory_gap:g}" away.',
-                        (i,),
-                    )
-                )
-        if not p.placed:
-            unmeasured = True
-            continue
-        if rules.edge_gap is not None and board is not None:
-            d = gap_to_edge(p, board.width, board.height)
-            if d <= rules.edge_gap + 1e-9:
-                v.problems.append(
-                    Finding(
-                        "edge-gap",
-                        f"{_name(pieces, i)} is {_inches(max(d, 0))} from the battlefield edge; a feature "
-                        f'outside the fortress must be more than {rules.edge_gap:g}".',
-                        (i,),
-                    )
-                )
-        if rules.terrain_gap is not None:
-            others = [j for j, q in enumerate(pieces) if j != i and q.placed]
-            close = [(gap(p, pieces[j]), j) for j in others if gap(p, pieces[j]) <= rules.terrain_gap + 1e-9]
-            # A pair of outside features is named once, by the later of the two.
-            close = [(d, j) for d, j in close if pieces[j].fortress or j < i]
-            if close:
-                d, j = min(close)
-                v.problems.append(
-                    Finding(
-                        "outside-gap",
-                        f"{_name(pieces, j)} and {_name(pieces, i)} are {_inches(d)} apart{_more(pieces, i, len(close) - 1)}; "
-                        f'a feature outside the fortress must be more than {rules.terrain_gap:g}" from every other.',
-                        (j, i),
-                    )
-                )
-    if unmeasured:
-        v.advice.append(
-            Finding(
-                "measure-outside",
-                "Measure by hand what Muster cannot: each feature outside the fortress more than "
-                f'{rules.edge_gap or 0:g}" from the edge, more than {rules.territory_gap or 0:g}" from the '
-                f"defender's territory and more than {rules.terrain_gap or 0:g}\" from every other feature.",
-                tuple(i for i in outside if not pieces[i].placed or pieces[i].defender_gap is None),
-            )
-        )
+def complete(pack: Pack, piece: dict[str, Any]) -> dict[str, Any]:
+    """A typed piece with what the pack's terrain rules fill in when the player leaves it out."""
+    rules = rules_for(pack)
+    if rules is not None:
+        rules.complete(pack.terrain, piece)
+    return piece
 
 
 def mysterious_effect(pack: Pack, roll: int | None) -> Any:
-    """The mysterious-terrain result for a roll, if the pack has the table."""
+    """The mysterious-terrain result for a roll, if the pack's terrain rules have the table."""
     if roll is None or pack.terrain is None:
         return None
-    return next((e for e in pack.terrain.mysterious if e.roll == roll), None)
+    return next((e for e in getattr(pack.terrain, "mysterious", ()) if e.roll == roll), None)
 
 
 # --- line of sight -------------------------------------------------------------------------
@@ -812,3 +570,8 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
         else:
             state.locked_at = None
     return state
+
+
+# Every module here is a kind of terrain rules and registers itself: a new kind is a new module,
+# and nothing else lists it. The plug-ins import only this module and the pack's building blocks.
+Registry.discover(__name__, __path__)

@@ -1,0 +1,299 @@
+"""Conquest: First Blood: regiments and the Character Regiment, with their officers and
+retinue, the regiment types' model caps and how often an officer or a regiment may repeat."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from app.rules.army import (
+    MAX_ENTRIES,
+    MAX_NAME,
+    ArmyRules,
+    ArmyScreen,
+    ArmySection,
+    FormValues,
+    Name,
+    Note,
+    NumberReader,
+    OptionalName,
+    Points,
+    Problem,
+    RosterModel,
+    Verdict,
+    label,
+    listed_models,
+    listed_notes,
+    note_lines,
+    register,
+)
+from app.rules.lists.model import Line
+from app.rules.pack_base import Id, Model, Text
+
+if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
+    from app.rules.lists.model import Unit as ListUnit
+    from app.rules.pack import Pack
+
+KIND = "conquest-first-blood"
+# The entry form's rows for officers and retinue models (a regiment rarely has more).
+OFFICER_SLOTS = 3
+RETINUE_SLOTS = 6
+
+
+class RegimentType(Model):
+    """A regiment type and how many models (officers included) one regiment may number."""
+
+    id: Id
+    name: Text
+    max_models: int | None = Field(default=None, ge=1)
+
+
+class Section(ArmySection):
+    """The pack's ``army`` section: Character Regiments, repeats and the regiment types."""
+
+    character_regiments: int | None = Field(default=None, ge=0)
+    officer_max_copies: int | None = Field(default=None, ge=1)
+    regiment_max_copies: int | None = Field(default=None, ge=1)
+    regiment_types: list[RegimentType] = []
+
+
+class Member(RosterModel):
+    name: Name
+    points: Points = 0
+
+
+class FbEntry(RosterModel):
+    uid: str | None = Field(default=None, max_length=40)
+    name: Name
+    kind: Literal["character", "regiment"] = "regiment"
+    type: str = "infantry"
+    points: Points = 0
+    models: int = Field(default=1, ge=1, le=1000, strict=True)
+    officers: list[Member] = Field(default_factory=list, max_length=20)
+    retinue: list[Member] = Field(default_factory=list, max_length=40)
+    notes: Note = ""
+
+    @property
+    def total(self) -> int:
+        return self.points + sum(m.points for m in self.officers) + sum(m.points for m in self.retinue)
+
+    @property
+    def model_count(self) -> int:
+        return self.models + len(self.officers) + len(self.retinue)
+
+
+class FbRoster(RosterModel):
+    pack: str
+    name: OptionalName | None = None
+    player: OptionalName | None = None
+    points_limit: Points | None = None
+    faction: OptionalName | None = None
+    entries: list[FbEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+
+def check(pack: Pack, roster: FbRoster) -> Verdict:
+    army = pack.army
+    assert army is not None
+    limit = roster.points_limit or army.default_points or 0
+    total = sum(e.total for e in roster.entries)
+    verdict = Verdict(points=total, points_limit=limit)
+    add = verdict.problems.append
+    if limit and total > limit:
+        add(
+            Problem(
+                "points-limit",
+                f"The army costs {total} points, {total - limit} over the {limit}-point limit.",
+            )
+        )
+
+    characters = [(i, e) for i, e in enumerate(roster.entries) if e.kind == "character"]
+    need = army.character_regiments
+    if need is not None and len(characters) != need:
+        if not characters:
+            add(Problem("character-regiment", "The army has no Character Regiment; it needs exactly one."))
+        else:
+            names = ", ".join(label(e, i) for i, e in characters)
+            add(
+                Problem(
+                    "character-regiment",
+                    f"The army has {len(characters)} Character Regiments ({names}); it needs exactly one.",
+                    characters[1][0],
+                )
+            )
+
+    if army.officer_max_copies is not None:
+        officers = Counter(m.name.casefold() for e in roster.entries for m in e.officers)
+        shown = {m.name.casefold(): m.name for e in roster.entries for m in e.officers}
+        for key, n in officers.items():
+            if n > army.officer_max_copies:
+                add(
+                    Problem(
+                        "officer-max",
+                        f"The officer '{shown[key]}' is in the army {n} times; each officer at "
+                        f"most {army.officer_max_copies} times.",
+                    )
+                )
+    if army.regiment_max_copies is not None:
+        regiments = Counter(e.name.casefold() for e in roster.entries if e.kind == "regiment")
+        shown = {e.name.casefold(): e.name for e in roster.entries}
+        for key, n in regiments.items():
+            if n > army.regiment_max_copies:
+                add(
+                    Problem(
+                        "regiment-max",
+                        f"The regiment '{shown[key]}' is in the army {n} times; each regiment "
+                        f"at most {army.regiment_max_copies} times.",
+                    )
+                )
+    caps = {t.id: t for t in army.regiment_types}
+    for i, e in enumerate(roster.entries):
+        kind = caps.get(e.type)
+        if kind is not None and kind.max_models is not None and e.model_count > kind.max_models:
+            add(
+                Problem(
+                    "regiment-models",
+                    f"{label(e, i)} numbers {e.model_count} models with its officers"
+                    f"{' and retinue' if e.retinue else ''}; a {kind.name.lower()} regiment "
+                    f"has at most {kind.max_models}.",
+                    i,
+                )
+            )
+        if e.retinue and e.kind != "character":
+            add(
+                Problem(
+                    "retinue-character",
+                    f"{label(e, i)} has retinue models, but only the Character Regiment can buy them.",
+                    i,
+                )
+            )
+    verdict.counts = {
+        "character_regiments": len(characters),
+        "regiments": sum(1 for e in roster.entries if e.kind == "regiment"),
+        "models": sum(e.model_count for e in roster.entries),
+    }
+    return verdict
+
+
+def entry_problem(pack: Pack, roster: FbRoster) -> str | None:
+    """An entry whose regiment type is not one of the pack's."""
+    types = [t.id for t in pack.army.regiment_types]
+    for i, entry in enumerate(roster.entries):
+        if types and entry.type not in types:
+            return f"entries[{i}].type must be one of {', '.join(types)}."
+    return None
+
+
+def summary(roster: FbRoster) -> dict[str, Any]:
+    """The Character Regiment stands for the general and the heroes; monsters by their type."""
+    character = next((e.name for e in roster.entries if e.kind == "character"), None)
+    monsters = [e.name for e in roster.entries if e.type == "monster"]
+    return {
+        "general": character,
+        "heroes": [character] if character else [],
+        "monsters": monsters,
+        "battleline": [],
+        "wizards": [],
+        "priests": [],
+        "line": f"character {character or 'not named'} · {len(monsters)} monsters",
+    }
+
+
+def text_lines(pack: Pack, roster: FbRoster) -> list[str]:
+    """Each regiment with its type, models, officers and retinue."""
+    lines: list[str] = []
+    for e in roster.entries:
+        kind = f"Character, {e.type.capitalize()}" if e.kind == "character" else e.type.capitalize()
+        lines += ["", f"{e.name} ({kind}, {e.models} models) [{e.points}]"]
+        lines += [f"  - Officer: {m.name} [{m.points}]" for m in e.officers]
+        lines += [f"  - Retinue: {m.name} [{m.points}]" for m in e.retinue]
+        lines += note_lines(e.notes)
+    return lines
+
+
+def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> str | None:
+    """A regiment's kind, type and models, and its officers and retinue as named with points."""
+    entry["kind"] = form.get("kind", "regiment")
+    entry["type"] = form.get("type", "infantry")
+    models, problem = number("models", True)
+    if problem:
+        return problem
+    entry["models"] = models or 1
+    for group, slots in (("officers", OFFICER_SLOTS), ("retinue", RETINUE_SLOTS)):
+        members = []
+        for i in range(slots):
+            name = str(form.get(f"{group}_name_{i}", "")).strip()
+            if not name:
+                continue
+            cost, problem = number(f"{group}_points_{i}", False)
+            if problem:
+                return problem
+            members.append({"name": name, "points": cost or 0})
+        entry[group] = members
+    return None
+
+
+def catalogue_entry(unit: Unit) -> dict[str, Any]:
+    """A catalogue regiment (or Character Regiment) with no officers or retinue yet."""
+    kind = "character" if "character" in unit.roles else "regiment"
+    return {"name": unit.name, "kind": kind, "type": unit.type or "infantry", "points": unit.points,
+            "models": unit.models, "officers": [], "retinue": []}  # fmt: skip
+
+
+def list_entry(
+    unit: ListUnit, known: dict[str, Any], pack: Pack, unread: list[Line]
+) -> dict[str, Any] | None:
+    """A regiment or Character Regiment, of the list's type, else the match's, else infantry;
+    anything else stays unread."""
+    if unit.kind not in ("character", "regiment"):
+        unread.append(Line(unit.line, f"{unit.name} [{unit.points}]"))
+        return None
+    types = [t.id for t in pack.army.regiment_types] if pack.army else []
+    kind_of = unit.regiment_type or known.get("type")
+    # With neither the list nor a match saying, a regiment is taken for infantry (the most common).
+    regiment_type = (
+        kind_of if kind_of in types else ("infantry" if "infantry" in types or not types else types[0])
+    )
+    return {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "kind": unit.kind,
+        "type": regiment_type,
+        "points": unit.points,
+        "models": listed_models(unit.models) or listed_models(known.get("models")) or 1,
+        "officers": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.officers],
+        "retinue": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.retinue],
+        "notes": listed_notes(unit.notes),
+    }
+
+
+def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """A regiment of infantry, as the player named it."""
+    return {"name": name, "kind": "regiment", "type": "infantry", "points": points, "models": 1}
+
+
+RULES = register(
+    ArmyRules(
+        kind=KIND,
+        section=Section,
+        roster=FbRoster,
+        unit_kinds=("regiment", "character"),
+        screen=ArmyScreen(
+            KIND,
+            officer_slots=OFFICER_SLOTS,
+            retinue_slots=RETINUE_SLOTS,
+        ),
+        check=check,
+        summary=summary,
+        text_lines=text_lines,
+        read_form=read_form,
+        catalogue_entry=catalogue_entry,
+        list_game="conquest",
+        list_entry=list_entry,
+        typed_entry=typed_entry,
+        groups=(("character", "Characters"), ("regiment", "Regiments")),
+        entry_problem=entry_problem,
+    )
+)

@@ -1,0 +1,189 @@
+"""The Old World: rosters in the list's sections, checked against the points limit only (the
+seeds give no composition rules for The Old World)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from app.rules.army import (
+    MAX_ENTRIES,
+    MAX_NAME,
+    ArmyRules,
+    ArmyScreen,
+    ArmySection,
+    FormValues,
+    Name,
+    Note,
+    NumberReader,
+    OptionalName,
+    Points,
+    Problem,
+    RosterModel,
+    Verdict,
+    listed_models,
+    listed_notes,
+    note_lines,
+    register,
+)
+from app.rules.lists.model import Line
+
+if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
+    from app.rules.lists.model import Unit as ListUnit
+    from app.rules.pack import Pack
+
+KIND = "old-world"
+
+
+class Section(ArmySection):
+    """The pack's ``army`` section: nothing beyond what every kind has."""
+
+
+OW_CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
+
+
+class OwEntry(RosterModel):
+    uid: str | None = Field(default=None, max_length=40)
+    name: Name
+    kind: Literal["unit"] = "unit"
+    # The list's section; None when the list did not say.
+    category: Literal["characters", "core", "special", "rare", "mercenaries", "allies"] | None = None
+    points: Points = 0
+    models: int | None = Field(default=None, ge=1, le=1000)
+    notes: Note = ""
+
+
+class OwRoster(RosterModel):
+    pack: str
+    name: OptionalName | None = None
+    player: OptionalName | None = None
+    points_limit: Points
+    faction: OptionalName | None = None
+    entries: list[OwEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+
+def check(pack: Pack, roster: OwRoster) -> Verdict:
+    # Points against the limit only: the seeds give no composition rules for The Old World.
+    total = sum(e.points for e in roster.entries)
+    verdict = Verdict(points=total, points_limit=roster.points_limit)
+    if total > roster.points_limit:
+        verdict.problems.append(
+            Problem(
+                "points-limit",
+                f"The army costs {total} points, {total - roster.points_limit} over the "
+                f"{roster.points_limit}-point limit.",
+            )
+        )
+    verdict.counts = {"units": len(roster.entries)}
+    return verdict
+
+
+def summary(roster: OwRoster) -> dict[str, Any]:
+    """No unit is named by a tactic here: the army is its number of entries."""
+    entries = len(roster.entries)
+    return {
+        "general": None,
+        "heroes": [],
+        "monsters": [],
+        "battleline": [],
+        "wizards": [],
+        "priests": [],
+        "line": f"{entries} {'entry' if entries == 1 else 'entries'}",
+    }
+
+
+def text_lines(pack: Pack, roster: OwRoster) -> list[str]:
+    """The entries under their sections, in the list's order of sections."""
+    lines: list[str] = []
+    for category in (*OW_CATEGORIES, None):
+        group = [e for e in roster.entries if e.category == category]
+        if not group:
+            continue
+        lines += ["", (category or "units").upper()]
+        for e in group:
+            size = f"{e.models} x " if e.models else ""
+            lines.append(f"{size}{e.name} ({e.points})")
+            lines += note_lines(e.notes)
+    return lines
+
+
+def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> str | None:
+    """A unit's models, if given, and its section of the list."""
+    models, problem = number("models", False)
+    if problem:
+        return problem
+    entry["models"] = models or None
+    category = form.get("category") or None
+    entry["category"] = category if category in OW_CATEGORIES else None
+    return None
+
+
+def catalogue_entry(unit: Unit) -> dict[str, Any]:
+    """A catalogue unit in its section of the list, at its smallest size."""
+    return {"name": unit.name, "category": unit.category, "points": unit.points, "models": unit.models}
+
+
+def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | None:
+    """A unit of rank and file adds or drops one model at the catalogue's price of a model."""
+    if not unit.points_per_model:
+        return None
+    models = int(entry.get("models") or unit.models) + step
+    if models < unit.models:
+        return None
+    return {**entry, "models": models, "points": round(unit.points_per_model * models)}
+
+
+def list_entry(
+    unit: ListUnit, known: dict[str, Any], pack: Pack, unread: list[Line]
+) -> dict[str, Any] | None:
+    """A unit in its section of the list; anything else stays unread."""
+    if unit.kind != "unit":
+        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
+        return None
+    category = unit.category if unit.category in OW_CATEGORIES else None
+    return {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "category": category,
+        "points": unit.points,
+        "models": listed_models(unit.models),
+        "notes": listed_notes(unit.notes),
+    }
+
+
+def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """A unit as the player named it."""
+    return {"name": name, "points": points}
+
+
+RULES = register(
+    ArmyRules(
+        kind=KIND,
+        section=Section,
+        roster=OwRoster,
+        unit_kinds=("unit",),
+        screen=ArmyScreen(
+            KIND,
+        ),
+        check=check,
+        summary=summary,
+        text_lines=text_lines,
+        read_form=read_form,
+        catalogue_entry=catalogue_entry,
+        list_game="old-world",
+        list_entry=list_entry,
+        typed_entry=typed_entry,
+        resized=resized,
+        groups=(
+            ("characters", "Characters"),
+            ("core", "Core"),
+            ("special", "Special"),
+            ("rare", "Rare"),
+            ("mercenaries", "Mercenaries"),
+            ("allies", "Allies"),
+            ("", "Other units"),
+        ),
+    )
+)

@@ -1,0 +1,652 @@
+"""Age of Sigmar's Pitched Battles: rosters by role, with the points-limit table's minima and
+maxima, the general, allies and coalitions, reinforced units and the grand strategy."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, field_validator
+
+from app.rules.army import (
+    MAX_ENTRIES,
+    MAX_NAME,
+    ArmyRules,
+    ArmyScreen,
+    ArmySection,
+    FormValues,
+    Keyword,
+    Name,
+    Note,
+    NumberReader,
+    OptionalName,
+    Points,
+    Problem,
+    RosterModel,
+    Verdict,
+    label,
+    listed_models,
+    listed_notes,
+    note_lines,
+    plural,
+    register,
+)
+from app.rules.lists.model import Line
+from app.rules.pack_base import Text
+
+if TYPE_CHECKING:
+    from app.rules.catalogue import Unit
+    from app.rules.lists.model import Unit as ListUnit
+    from app.rules.pack import Pack
+
+KIND = "aos-pitched-battles"
+
+
+class Section(ArmySection):
+    """The pack's ``army`` section: the battlefield roles its entries take."""
+
+    roles: list[Text] = []
+
+
+AOS_ROLES = ("Leader", "Battleline", "Behemoth", "Artillery", "Other")
+# Faction terrain is listed on a roster (it costs no points and fills no role).
+AosKind = Literal["unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"]
+ENTRY_KINDS = {"unit", "core-battalion", "warscroll-battalion", "endless-spell", "invocation", "terrain"}
+AosSize = Literal["minimum", "reinforced", "reinforced-twice", "understrength"]
+
+
+class AosEntry(RosterModel):
+    uid: str | None = Field(default=None, max_length=40)
+    name: Name
+    kind: AosKind = "unit"
+    points: Points = 0
+    roles: list[str] = Field(default_factory=list, max_length=5)
+    keywords: list[Keyword] = Field(default_factory=list, max_length=40)
+    size: AosSize = "minimum"
+    models: int | None = Field(default=None, ge=1, le=1000)
+    single_model: bool = False
+    ally: bool = False
+    coalition: bool = False
+    general: bool = False
+    command_trait: OptionalName | None = None
+    # Artefacts of power, spell and prayer lores, mount traits: anything picked for the unit.
+    enhancements: list[Name] = Field(default_factory=list, max_length=6)
+    faction: OptionalName | None = None
+    notes: Note = ""
+
+    @field_validator("roles")
+    @classmethod
+    def _roles(cls, roles: list[str]) -> list[str]:
+        out = []
+        for role in roles:
+            match = next((r for r in AOS_ROLES if r.lower() == str(role).strip().lower()), None)
+            if match is None:
+                raise ValueError(f"must each be one of {', '.join(AOS_ROLES)}")
+            if match not in out:
+                out.append(match)
+        return out
+
+    @field_validator("keywords")
+    @classmethod
+    def _keywords(cls, keywords: list[str]) -> list[str]:
+        return list(dict.fromkeys(k.upper() for k in keywords if k))
+
+    @field_validator("command_trait", "faction")
+    @classmethod
+    def _blank_is_none(cls, value: str | None) -> str | None:
+        return value or None
+
+    def has(self, role: str) -> bool:
+        return role in self.roles
+
+
+class AosRoster(RosterModel):
+    pack: str
+    name: OptionalName | None = None
+    # Whose army it is: printed with the roster's name at the top of its sheet.
+    player: OptionalName | None = None
+    points_limit: Points
+    faction: OptionalName | None = None
+    subfaction: OptionalName | None = None
+    grand_strategy: OptionalName | None = None
+    # The triumph the list was built with (the Warhammer app writes it in the header).
+    triumph: OptionalName | None = None
+    entries: list[AosEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+
+def check(pack: Pack, roster: AosRoster) -> Verdict:
+    entries = roster.entries
+    total = sum(e.points for e in entries)
+    verdict = Verdict(points=total, points_limit=roster.points_limit)
+    add = verdict.problems.append
+    limit = pack.limit(roster.points_limit)
+
+    if total > roster.points_limit:
+        add(
+            Problem(
+                "points-limit",
+                f"The roster costs {total} points, {total - roster.points_limit} over the "
+                f"{roster.points_limit}-point limit.",
+            )
+        )
+    if limit is None:
+        presets = " or ".join(str(p) for p in pack.points.presets)
+        add(
+            Problem(
+                "points-limit",
+                f"Pitched Battles are played at {presets} points; {roster.points_limit} has no "
+                "row in the Pitched Battles table, so its limits cannot be checked.",
+            )
+        )
+
+    _check_faction(roster, add)
+
+    units = [(i, e) for i, e in enumerate(entries) if e.kind == "unit"]
+    own = [(i, e) for i, e in units if not (e.ally or e.coalition)]
+    battleline = _battleline_rule(pack, roster)
+    counts = {
+        "leaders": sum(1 for _, e in units if e.has("Leader")),
+        # Allies and coalition units count toward the maxima only (see the pack's reading).
+        "own_leaders": sum(1 for _, e in own if e.has("Leader")),
+        # Allies and coalition units never fill the Battleline minimum.
+        "battleline": sum(1 for _, e in own if battleline(e)),
+        # A Battleline Behemoth is not counted against the Behemoth maximum.
+        "behemoths": sum(1 for _, e in units if e.has("Behemoth") and not battleline(e)),
+        "artillery": sum(1 for _, e in units if e.has("Artillery")),
+        "reinforced": sum({"reinforced": 1, "reinforced-twice": 2}.get(e.size, 0) for _, e in units),
+        "allies_points": sum(e.points for e in entries if e.ally),
+        "endless_spells": sum(1 for e in entries if e.kind in ("endless-spell", "invocation")),
+    }
+    verdict.counts = counts
+    if limit is not None:
+        pts = f"{roster.points_limit} points"
+        if limit.leaders is not None:
+            fewest = limit.leaders.model_copy(update={"max": None})
+            most = limit.leaders.model_copy(update={"min": None})
+            _range(
+                add,
+                "leaders",
+                counts["own_leaders"],
+                fewest,
+                "Leader",
+                pts,
+                "allies and coalition units do not count",
+            )
+            _range(add, "leaders", counts["leaders"], most, "Leader", pts, "allies and coalition units count")
+        _range(
+            add,
+            "battleline",
+            counts["battleline"],
+            limit.battleline,
+            "Battleline unit",
+            pts,
+            "allies and coalition units do not count",
+        )
+        _range(
+            add,
+            "behemoths",
+            counts["behemoths"],
+            limit.behemoths,
+            "Behemoth",
+            pts,
+            "a Battleline Behemoth is not counted",
+        )
+        _range(add, "artillery", counts["artillery"], limit.artillery, "Artillery unit", pts, "")
+        if limit.reinforced_units and limit.reinforced_units.max is not None:
+            top = limit.reinforced_units.max
+            if counts["reinforced"] > top:
+                add(
+                    Problem(
+                        "reinforced-max",
+                        f"The army has {counts['reinforced']} reinforced units (a unit "
+                        f"reinforced twice counts as 2); {pts} allows {top}.",
+                    )
+                )
+        if limit.allies_points and limit.allies_points.max is not None:
+            top = limit.allies_points.max
+            if counts["allies_points"] > top:
+                add(
+                    Problem(
+                        "allies-points",
+                        f"Allies cost {counts['allies_points']} points; {pts} allows at most {top}.",
+                    )
+                )
+        if limit.endless_spells_and_invocations and limit.endless_spells_and_invocations.max is not None:
+            top = limit.endless_spells_and_invocations.max
+            if counts["endless_spells"] > top:
+                add(
+                    Problem(
+                        "endless-spells-max",
+                        f"The army has {counts['endless_spells']} endless spells and "
+                        f"invocations; {pts} allows at most {top}.",
+                    )
+                )
+
+    _check_general(entries, add)
+    _check_allies_lead_nothing(entries, add)
+    for i, e in units:
+        if e.size == "understrength":
+            add(
+                Problem(
+                    "understrength",
+                    f"{label(e, i)} is understrength; Pitched Battle units are at least their minimum size.",
+                    i,
+                )
+            )
+        if e.single_model and e.size in ("reinforced", "reinforced-twice"):
+            add(
+                Problem(
+                    "single-model-reinforced",
+                    f"{label(e, i)} is a single model and cannot be reinforced.",
+                    i,
+                )
+            )
+        elif e.size == "reinforced-twice" and not battleline(e):
+            add(
+                Problem(
+                    "reinforced-twice-battleline",
+                    f"{label(e, i)} is reinforced twice, but only Battleline units may be.",
+                    i,
+                )
+            )
+    for i, e in enumerate(entries):
+        if e.kind == "warscroll-battalion":
+            add(
+                Problem(
+                    "warscroll-battalion",
+                    f"{label(e, i)} is a warscroll battalion; only core battalions are allowed.",
+                    i,
+                )
+            )
+    _advise_core_battalions(entries, verdict.advice)
+    seen: dict[str, int] = {}
+    for i, e in enumerate(entries):
+        if e.kind in ("endless-spell", "invocation"):
+            key = e.name.casefold()
+            if key in seen:
+                add(
+                    Problem(
+                        "endless-spells-unique",
+                        f"{label(e, i)} is already in the army as entry "
+                        f"{seen[key] + 1}; each endless spell or invocation only once.",
+                        i,
+                    )
+                )
+            else:
+                seen[key] = i
+    if roster.grand_strategy is None:
+        verdict.advice.append("Pick a grand strategy: the roster must name one before the battle.")
+    elif pack.grand_strategy(roster.grand_strategy) is None:
+        ids = ", ".join(g.id for g in pack.grand_strategies)
+        add(
+            Problem(
+                "grand-strategy",
+                f"grand_strategy {roster.grand_strategy!r} is not one of this battlepack's: {ids}.",
+            )
+        )
+    return verdict
+
+
+def _battleline_rule(pack: Pack, roster: AosRoster) -> Any:
+    """Whether an entry is Battleline: by its role, or by the pack's catalogue, whose units may be
+    Battleline only in some armies (when the general is a certain unit, or the army has one)."""
+    catalogue = pack.unit_catalogue
+    general = next((e.name for e in roster.entries if e.general and e.kind == "unit"), None)
+    # What the army has: its units, and its subfaction (a Seraphon constellation, say).
+    fielded = {" ".join(e.name.casefold().split()) for e in roster.entries}
+    if roster.subfaction:
+        fielded.add(" ".join(roster.subfaction.casefold().split()))
+
+    def battleline(entry: AosEntry) -> bool:
+        if entry.has("Battleline"):
+            return True
+        if catalogue is None:
+            return False
+        unit = catalogue.find(entry.name, entry.faction or roster.faction)
+        return unit is not None and unit.battleline_with(general, fielded)
+
+    return battleline
+
+
+def _range(add: Any, what: str, value: int, bounds: Any, noun: str, pts: str, note: str) -> None:
+    if bounds is None:
+        return
+    aside = f" ({note})" if note else ""
+    if bounds.min is not None and value < bounds.min:
+        add(
+            Problem(
+                f"{what}-min",
+                f"The army has {plural(value, noun)}{aside}; {pts} needs at least {bounds.min}.",
+            )
+        )
+    if bounds.max is not None and value > bounds.max:
+        add(
+            Problem(
+                f"{what}-max",
+                f"The army has {plural(value, noun)}{aside}; {pts} allows at most {bounds.max}.",
+            )
+        )
+
+
+def _check_faction(roster: AosRoster, add: Any) -> None:
+    army = roster.faction
+    if army is None:
+        named = {
+            e.faction.casefold(): e.faction
+            for e in roster.entries
+            if e.faction and not (e.ally or e.coalition)
+        }
+        if len(named) > 1:
+            add(
+                Problem(
+                    "one-faction",
+                    f"The units come from {len(named)} factions ({', '.join(sorted(named.values()))}); "
+                    "only allies and coalition units may differ.",
+                )
+            )
+        return
+    for i, e in enumerate(roster.entries):
+        if e.faction and e.faction.casefold() != army.casefold() and not (e.ally or e.coalition):
+            add(
+                Problem(
+                    "one-faction",
+                    f"{label(e, i)} is from {e.faction}, not the army's faction ({army}); only "
+                    "allies and coalition units may be.",
+                    i,
+                )
+            )
+
+
+def _advise_core_battalions(entries: list[AosEntry], advice: list[str]) -> None:
+    # The battlepack allows each core battalion of its own list once, but that list was lost
+    # from the source: a repeated name is worth a look, not a refusal.
+    places: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        if e.kind == "core-battalion":
+            places.setdefault(e.name.casefold(), []).append(i)
+    for where in places.values():
+        if len(where) > 1:
+            first = entries[where[0]].name
+            numbers = ", ".join(str(i + 1) for i in where[:-1]) + f" and {where[-1] + 1}"
+            advice.append(
+                f"The core battalion '{first}' is in the army {len(where)} times (entries {numbers}): "
+                "the battlepack allows some core battalions only once, so check it against the list."
+            )
+
+
+def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
+    for i, e in enumerate(entries):
+        if not e.ally:
+            continue
+        if e.general:
+            add(
+                Problem(
+                    "ally-general",
+                    f"The general, {label(e, i)}, is an ally; pick a unit of the army's own faction.",
+                    i,
+                )
+            )
+        picked = ([f"the command trait {e.command_trait!r}"] if e.command_trait else []) + [
+            repr(x) for x in e.enhancements
+        ]
+        if picked:
+            add(
+                Problem(
+                    "ally-enhancement",
+                    f"{label(e, i)} is an ally and has {', '.join(picked)}; allies take no "
+                    "enhancements (coalition units may).",
+                    i,
+                )
+            )
+
+
+def _check_general(entries: list[AosEntry], add: Any) -> None:
+    generals = [(i, e) for i, e in enumerate(entries) if e.general]
+    if not generals:
+        add(Problem("general-required", "No model is marked as the general; pick one Leader."))
+    elif len(generals) > 1:
+        names = " and ".join(label(e, i) for i, e in generals)
+        add(Problem("general-one", f"Only one general: {names} are both marked.", generals[1][0]))
+    for i, e in generals:
+        if e.kind != "unit" or not e.has("Leader"):
+            add(Problem("general-leader", f"The general, {label(e, i)}, must have the Leader role.", i))
+    traits = [(i, e) for i, e in enumerate(entries) if e.command_trait]
+    if len(traits) > 1:
+        add(
+            Problem(
+                "command-trait-one",
+                f"The army has {len(traits)} command traits; at most one is allowed.",
+                traits[1][0],
+            )
+        )
+    for i, e in traits:
+        if not e.general:
+            add(
+                Problem(
+                    "command-trait-general",
+                    f"{label(e, i)} has the command trait {e.command_trait!r} but is not the general.",
+                    i,
+                )
+            )
+        elif "HERO" not in e.keywords:
+            add(
+                Problem(
+                    "command-trait-hero",
+                    f"The general, {label(e, i)}, has a command trait but is not a HERO.",
+                    i,
+                )
+            )
+
+
+def summary(roster: AosRoster) -> dict[str, Any]:
+    """The general, HEROES, MONSTERS, Battleline, WIZARDS and PRIESTS, and the army in a line."""
+    units = [e for e in roster.entries if e.kind == "unit"]
+    general = next((e.name for e in units if e.general), None)
+
+    def with_keyword(word: str) -> list[str]:
+        return [e.name for e in units if word in e.keywords]
+
+    return {
+        "general": general,
+        "heroes": with_keyword("HERO"),
+        "monsters": with_keyword("MONSTER"),
+        "battleline": [e.name for e in units if e.has("Battleline")],
+        "wizards": with_keyword("WIZARD"),
+        "priests": with_keyword("PRIEST"),
+        "line": (
+            f"general {general or 'not named'} · {len(with_keyword('HERO'))} HEROES · "
+            f"{len(with_keyword('MONSTER'))} MONSTERS · {sum(1 for e in units if e.has('Battleline'))} Battleline"
+        ),
+    }
+
+
+def text_lines(pack: Pack, roster: AosRoster) -> list[str]:
+    """The roster's subfaction, triumph and grand strategy, then its entries in groups."""
+    lines = []
+    if roster.subfaction:
+        lines.append(f"Subfaction: {roster.subfaction}")
+    if roster.triumph:
+        lines.append(f"Triumph: {roster.triumph}")
+    if roster.grand_strategy:
+        strategy = pack.grand_strategy(roster.grand_strategy)
+        lines.append(f"Grand strategy: {strategy.name if strategy else roster.grand_strategy}")
+    groups = [
+        ("Units", [e for e in roster.entries if e.kind == "unit"]),
+        ("Battalions", [e for e in roster.entries if e.kind.endswith("battalion")]),
+        (
+            "Endless spells and invocations",
+            [e for e in roster.entries if e.kind in ("endless-spell", "invocation")],
+        ),
+        ("Terrain", [e for e in roster.entries if e.kind == "terrain"]),
+    ]
+    for title, group in groups:
+        if not group:
+            continue
+        lines += ["", title.upper()]
+        for e in group:
+            # Every field is written, so that the import reads the text back unchanged.
+            flags = [
+                f
+                for f, on in (
+                    ("General", e.general),
+                    ("Ally", e.ally),
+                    ("Coalition", e.coalition),
+                    ("Single model", e.single_model),
+                    ("Warscroll battalion", e.kind == "warscroll-battalion"),
+                    ("Invocation", e.kind == "invocation"),
+                )
+                if on
+            ]
+            if e.size != "minimum":
+                flags.append(e.size.replace("-", " ").capitalize())
+            size = f"{e.models} x " if e.models else ""
+            roles = f" [{', '.join(e.roles)}]" if e.roles else ""
+            lines.append(f"{size}{e.name} ({e.points}){roles}" + (f" - {', '.join(flags)}" if flags else ""))
+            if e.command_trait:
+                lines.append(f"  - Command trait: {e.command_trait}")
+            if e.enhancements:
+                lines.append(f"  - Enhancements: {', '.join(e.enhancements)}")
+            if e.keywords:
+                lines.append(f"  - Keywords: {', '.join(e.keywords)}")
+            if e.faction:
+                lines.append(f"  - Faction: {e.faction}")
+            lines += note_lines(e.notes)
+    return lines
+
+
+def _listed(form: FormValues, name: str, upper: bool = False) -> list[str]:
+    # Keywords and enhancements are typed in one box, separated by commas (or semicolons).
+    items = [x.strip() for x in str(form.get(name, "")).replace(";", ",").split(",") if x.strip()]
+    return [x.upper() for x in items] if upper else items
+
+
+def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> str | None:
+    """A unit's kind, size, roles, keywords, flags, command trait, enhancements and faction."""
+    entry["kind"] = form.get("kind", "unit")
+    models, problem = number("models", False)
+    if problem:
+        return problem
+    if models:
+        entry["models"] = models
+    entry["roles"] = form.getlist("roles")
+    entry["keywords"] = _listed(form, "keywords", upper=True)
+    entry["size"] = form.get("size", "minimum")
+    for flag in ("single_model", "general", "ally", "coalition"):
+        entry[flag] = form.get(flag) in ("on", "true", "1")
+    entry["command_trait"] = str(form.get("command_trait", "")).strip() or None
+    entry["enhancements"] = _listed(form, "enhancements")
+    entry["faction"] = str(form.get("faction", "")).strip() or None
+    return None
+
+
+def list_entry(
+    unit: ListUnit, known: dict[str, Any], pack: Pack, unread: list[Line]
+) -> dict[str, Any] | None:
+    """A unit, battalion, endless spell or faction terrain, with the keywords and roles the
+    catalogue or the phone knows; anything else stays unread."""
+    if unit.kind not in ENTRY_KINDS:
+        unread.append(Line(unit.line, f"{unit.name} ({unit.points})"))
+        return None
+    keywords = list(dict.fromkeys([*(known.get("keywords") or []), *unit.keywords]))
+    roles = unit.roles or list(known.get("roles") or [])
+    entry: dict[str, Any] = {
+        "_line": unit.line,
+        "name": unit.name[:MAX_NAME],
+        "kind": unit.kind,
+        "points": unit.points,
+        "roles": roles if unit.kind == "unit" else [],
+        "keywords": list(dict.fromkeys(k.upper()[:40] for k in keywords))[:40],  # "ß" grows when upper-cased
+        "size": unit.size,
+        "models": listed_models(unit.models),
+        "single_model": unit.single_model or bool(known.get("single_model")),
+        "ally": unit.ally,
+        "coalition": unit.coalition,
+        "general": unit.general,
+        "command_trait": unit.command_trait,
+        "enhancements": [e[:MAX_NAME] for e in unit.enhancements][:6],
+        "notes": listed_notes(unit.notes),
+    }
+    if unit.faction:
+        entry["faction"] = unit.faction[:MAX_NAME]
+    return entry
+
+
+def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
+    """A unit, or a core battalion, as the player named it."""
+    return {"name": name, "kind": "core-battalion" if battalion else "unit", "points": points}
+
+
+# The roles a catalogue writes that a Pitched Battles roster checks.
+CATALOGUE_ROLES = ("leader", "battleline", "behemoth", "artillery")
+
+
+def catalogue_entry(unit: Unit) -> dict[str, Any]:
+    """A catalogue unit at its minimum size, with its keywords and roles."""
+    return {
+        "name": unit.name,
+        "kind": "unit",
+        "points": unit.points,
+        "models": unit.models,
+        "roles": [r.capitalize() for r in unit.roles if r in CATALOGUE_ROLES],
+        "keywords": list(unit.keywords),
+        "size": "minimum",
+        "single_model": unit.single_model,
+    }
+
+
+def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | None:
+    """Reinforcement steps: each adds the unit's smallest size and its reinforcement points."""
+    if not unit.reinforced_points:
+        return None
+    sizes = (
+        ["minimum", "reinforced", "reinforced-twice"] if unit.reinforced_twice else ["minimum", "reinforced"]
+    )
+    current = entry.get("size", "minimum")
+    at = sizes.index(current) + step if current in sizes else -1
+    if not 0 <= at < len(sizes):
+        return None
+    return {
+        **entry,
+        "size": sizes[at],
+        "points": unit.points + at * unit.reinforced_points,
+        "models": unit.models * (at + 1),
+    }
+
+
+RULES = register(
+    ArmyRules(
+        kind=KIND,
+        section=Section,
+        roster=AosRoster,
+        unit_kinds=("unit",),
+        screen=ArmyScreen(
+            KIND,
+            counts=True,
+            subfaction=True,
+            general=True,
+            grows_by="size",
+            import_answers=(
+                ("unit", "A unit"),
+                ("battalion", "A battalion"),
+                ("enhancement", "An enhancement"),
+                ("note", "A note"),
+                ("drop", "Drop it"),
+            ),
+        ),
+        check=check,
+        summary=summary,
+        text_lines=text_lines,
+        read_form=read_form,
+        catalogue_entry=catalogue_entry,
+        list_game="aos",
+        list_entry=list_entry,
+        typed_entry=typed_entry,
+        resized=resized,
+        groups=(
+            ("leader", "Leaders"),
+            ("battleline", "Battleline"),
+            ("behemoth", "Behemoths"),
+            ("artillery", "Artillery"),
+            ("", "Other units"),
+        ),
+    )
+)

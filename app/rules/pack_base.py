@@ -1,0 +1,48 @@
+"""What every part of a rulepack is made of: the strict model, ids, texts and named entries.
+
+The core pack (app/rules/pack.py) and the sections a plug-in parses for itself (army rules in
+app/rules/army/, terrain rules in app/rules/terrain/) build on these, so neither imports the
+other's models.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+
+
+class Model(BaseModel):
+    """Base for pack models: unknown keys are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Target(Model):
+    """Units of an army a tactic or strategy is about, shown from the attached rosters."""
+
+    whose: Literal["own", "opponent"]
+    what: Literal["general", "heroes", "monsters", "battleline", "wizards", "priests"]
+
+
+class Entry(Model):
+    """A named rule with a short summary in our own words."""
+
+    id: Id
+    name: Text
+    summary: Text
+    # Where the source can be read two ways: the reading Muster takes, and why.
+    reading: Text | None = None
+    targets: list[Target] = []
+
+
+def unique(values: list[str], what: str) -> None:
+    """Refuse a list of ids in which one appears twice (a pack's error, naming it)."""
+    seen: set[str] = set()
+    for v in values:
+        if v in seen:
+            raise ValueError(f"{what} {v!r} appears twice")
+        seen.add(v)

@@ -1,0 +1,106 @@
+"""The scoring blocks a Pitched Battles scenario names (``scoring``), read by the turns system
+through the registry; each is scored in app/rules/systems/turns/blocks.py."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.rules.pack import FactName
+from app.rules.pack_base import Model, Text
+
+
+class ControlCount(Model):
+    block: Literal["control-count"]
+    count: int = Field(ge=1)
+    vp: int = Field(ge=0)
+
+
+class ControlMore(Model):
+    block: Literal["control-more"]
+    vp: int = Field(ge=0)
+
+
+class ControlByTerritory(Model):
+    block: Literal["control-by-territory"]
+    own: int = Field(ge=0)
+    neutral: int = Field(ge=0)
+    opponent: int = Field(ge=0)
+
+
+class HeldCount(Model):
+    block: Literal["held-count"]
+    count: int = Field(ge=1)
+    vp: int = Field(ge=0)
+
+
+class AlphaBeta(Model):
+    block: Literal["alpha-beta"]
+    alpha_vp: int = Field(ge=0)
+    beta_vp: int = Field(ge=0)
+
+
+class ControlRoundMultiplied(Model):
+    block: Literal["control-round-multiplied"]
+
+
+class TacticBlock(Model):
+    block: Literal["tactic"]
+    vp: int = Field(ge=0)
+
+
+class FactCount(Model):
+    block: Literal["fact-count"]
+    fact: FactName
+    label: Text
+    vp: int = Field(ge=0)
+    max_total: int | None = Field(default=None, ge=0)
+
+
+class Raid(Model):
+    block: Literal["raid"]
+    vp: int = Field(ge=0)
+    from_round: int = Field(default=1, ge=1)
+
+
+class DestroyHeld(Model):
+    block: Literal["destroy-held"]
+    from_round: int = Field(default=1, ge=1)
+    # VP for an objective taken this turn, held since your last turn, since the one before.
+    ladder: tuple[int, int, int]
+    # VP for one taken in battle round 1 and held to the end of your last-round turn.
+    full_hold_vp: int = Field(ge=0)
+
+
+class PredatorsAndPrey(Model):
+    block: Literal["predators-and-prey"]
+    vp: int = Field(default=1, ge=0)
+
+
+class SeismicShift(Model):
+    block: Literal["seismic-shift"]
+    round: int = Field(default=3, ge=1)
+
+
+class GrandStrategyBlock(Model):
+    block: Literal["grand-strategy"]
+    vp: int = Field(ge=0)
+
+
+#: The scoring blocks the turns system scores.
+BLOCKS = (
+    ControlCount,
+    ControlMore,
+    ControlByTerritory,
+    HeldCount,
+    AlphaBeta,
+    ControlRoundMultiplied,
+    TacticBlock,
+    FactCount,
+    Raid,
+    DestroyHeld,
+    PredatorsAndPrey,
+    SeismicShift,
+    GrandStrategyBlock,
+)

@@ -1,0 +1,224 @@
+"""Age of Sigmar's terrain: Pitched Battles' set-up distances, mysterious terrain, the siege
+fortress, and a siege battleplan's own distances for the features outside the fortress."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from app.rules.pack_base import Model, Text
+from app.rules.terrain import (
+    Finding,
+    Piece,
+    TerrainRules,
+    TerrainScreen,
+    TerrainSection,
+    Verdict,
+    also_close,
+    gap,
+    gap_to_edge,
+    gap_to_point,
+    inches,
+    piece_name,
+    register,
+    too_close,
+)
+
+if TYPE_CHECKING:
+    from app.rules.pack import Board, Objective, Pack, Scenario
+    from app.rules.systems.siege.section import SiegeTerrain
+
+KIND = "aos"
+
+
+class TableEntry(Model):
+    """One result of a dice table (mysterious terrain)."""
+
+    roll: int = Field(ge=1)
+    name: Text
+    summary: Text
+
+
+class Section(TerrainSection):
+    """The pack's ``terrain`` section: set-up distances, the fortress and mysterious terrain."""
+
+    edge_gap: float | None = None
+    terrain_gap: float | None = None
+    objective_gap: float | None = None
+    faction_gap: float | None = None
+    fortress_min: int | None = None
+    mysterious: list[TableEntry] = []
+    mysterious_note: Text | None = None
+
+    @property
+    def card_note(self) -> str | None:
+        """Where the mysterious terrain table comes from."""
+        return self.mysterious_note
+
+
+def _objectives_at_start(scenario: Scenario) -> list[Objective]:
+    return [o for o in scenario.objectives if o.from_round == 1 and o.x is not None and o.y is not None]
+
+
+def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: bool, v: Verdict) -> None:
+    """Set-up distances from edges, features and objectives, and the siege fortress."""
+    rules = pack.terrain
+    placed = [i for i, p in enumerate(pieces) if p.placed]
+    board = scenario.board if scenario else None
+    if scenario is not None and scenario.siege_terrain is not None:
+        # A siege battleplan sets its own distances in place of Pitched Battles' (the fortress's
+        # walls may touch); it is always a siege.
+        _check_siege_battleplan(scenario.siege_terrain, pieces, board, v)
+        v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions"]
+        return
+    if rules.edge_gap is not None and board is not None:
+        for i in placed:
+            d = gap_to_edge(pieces[i], board.width, board.height)
+            if d <= rules.edge_gap + 1e-9:
+                v.problems.append(
+                    Finding(
+                        "edge-gap",
+                        f"{piece_name(pieces, i)} is {inches(max(d, 0))} from the battlefield "
+                        f'edge; it must be more than {rules.edge_gap:g}".',
+                        (i,),
+                    )
+                )
+
+    def aos_need(i: int, j: int) -> float | None:
+        return rules.faction_gap if pieces[i].faction or pieces[j].faction else rules.terrain_gap
+
+    for i, j, d, more in too_close(pieces, placed, aos_need, inclusive=True):
+        faction = pieces[i].faction or pieces[j].faction
+        rule = "faction-gap" if faction else "terrain-gap"
+        kind = "faction terrain and another feature" if faction else "terrain features"
+        v.problems.append(
+            Finding(
+                rule,
+                f"{piece_name(pieces, i)} and {piece_name(pieces, j)} are {inches(d)} apart{also_close(pieces, j, more)}; "
+                f'{kind} must be more than {aos_need(i, j):g}" apart.',
+                (i, j),
+            )
+        )
+    if scenario is not None:
+        for i in placed:
+            need = rules.faction_gap if pieces[i].faction else rules.objective_gap
+            if need is None:
+                continue
+            for o in _objectives_at_start(scenario):
+                assert o.x is not None and o.y is not None
+                d = gap_to_point(pieces[i], o.x, o.y)
+                if d <= need + 1e-9:
+                    v.problems.append(
+                        Finding(
+                            "objective-gap",
+                            f"{piece_name(pieces, i)} is {inches(d)} from objective "
+                            f'{o.label}; it must be more than {need:g}".',
+                            (i,),
+                        )
+                    )
+    if siege and rules.fortress_min is not None:
+        inside = [i for i, p in enumerate(pieces) if p.fortress]
+        if len(inside) < rules.fortress_min:
+            v.problems.append(
+                Finding(
+                    "fortress-min",
+                    f"The fortress has {len(inside)} terrain features wholly within "
+                    f"the defender's territory; a siege needs at least "
+                    f"{rules.fortress_min}.",
+                    tuple(inside),
+                )
+            )
+    unplaced = len(pieces) - len(placed)
+    v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions" or unplaced]
+
+
+def _check_siege_battleplan(
+    rules: SiegeTerrain, pieces: list[Piece], board: Board | None, v: Verdict
+) -> None:
+    """The fortress (pieces marked ``fortress``) and the features outside it, by the battleplan."""
+    inside = [i for i, p in enumerate(pieces) if p.fortress]
+    outside = [i for i, p in enumerate(pieces) if not p.fortress]
+    if len(inside) < rules.fortress_min:
+        v.problems.append(
+            Finding(
+                "fortress-min",
+                f"The fortress has {len(inside)} terrain features wholly within the defender's "
+                f"territory; a siege needs at least {rules.fortress_min}.",
+                tuple(inside),
+            )
+        )
+    if rules.outside_max is not None and len(outside) > rules.outside_max:
+        v.problems.append(
+            Finding(
+                "outside-max",
+                f"{len(outside)} terrain features stand outside the fortress; at most {rules.outside_max} may.",
+                tuple(outside),
+            )
+        )
+    unmeasured = False
+    for i in outside:
+        p = pieces[i]
+        if rules.territory_gap is not None:
+            if p.defender_gap is None:
+                unmeasured = True
+            elif p.defender_gap <= rules.territory_gap + 1e-9:
+                v.problems.append(
+                    Finding(
+                        "territory-gap",
+                        f"{piece_name(pieces, i)} is {inches(p.defender_gap)} from the defender's territory; "
+                        f'a feature outside the fortress must be more than {rules.territory_gap:g}" away.',
+                        (i,),
+                    )
+                )
+        if not p.placed:
+            unmeasured = True
+            continue
+        if rules.edge_gap is not None and board is not None:
+            d = gap_to_edge(p, board.width, board.height)
+            if d <= rules.edge_gap + 1e-9:
+                v.problems.append(
+                    Finding(
+                        "edge-gap",
+                        f"{piece_name(pieces, i)} is {inches(max(d, 0))} from the battlefield edge; a feature "
+                        f'outside the fortress must be more than {rules.edge_gap:g}".',
+                        (i,),
+                    )
+                )
+        if rules.terrain_gap is not None:
+            others = [j for j, q in enumerate(pieces) if j != i and q.placed]
+            close = [(gap(p, pieces[j]), j) for j in others if gap(p, pieces[j]) <= rules.terrain_gap + 1e-9]
+            # A pair of outside features is named once, by the later of the two.
+            close = [(d, j) for d, j in close if pieces[j].fortress or j < i]
+            if close:
+                d, j = min(close)
+                v.problems.append(
+                    Finding(
+                        "outside-gap",
+                        f"{piece_name(pieces, j)} and {piece_name(pieces, i)} are {inches(d)} apart{also_close(pieces, i, len(close) - 1)}; "
+                        f'a feature outside the fortress must be more than {rules.terrain_gap:g}" from every other.',
+                        (j, i),
+                    )
+                )
+    if unmeasured:
+        v.advice.append(
+            Finding(
+                "measure-outside",
+                "Measure by hand what Muster cannot: each feature outside the fortress more than "
+                f'{rules.edge_gap or 0:g}" from the edge, more than {rules.territory_gap or 0:g}" from the '
+                f"defender's territory and more than {rules.terrain_gap or 0:g}\" from every other feature.",
+                tuple(i for i in outside if not pieces[i].placed or pieces[i].defender_gap is None),
+            )
+        )
+
+
+RULES = register(
+    TerrainRules(
+        kind=KIND,
+        section=Section,
+        screen=TerrainScreen(
+            KIND,
+        ),
+        check=check,
+    )
+)
