@@ -106,6 +106,7 @@ def fold(system: GameSystem, state: Any, events: Iterable[dict[str, Any]]) -> An
             state.skipped.append((eid, str(exc)))
             continue
         state.effective.append(eid)
+        state.last_event = event
     return state
 
 
@@ -135,6 +136,7 @@ def apply(
         after = clone(state)
         system.apply_event(after, event, eid)
         after.effective.append(eid)
+        after.last_event = event
         return after, None
     except Refused as exc:
         return state, exc.problem

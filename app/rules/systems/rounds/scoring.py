@@ -16,10 +16,10 @@ from typing import Any
 from app.rules import grid
 from app.rules import pack as p
 from app.rules.facts import FactSpec
-from app.rules.game import Setup
+from app.rules.game import GameState, Setup
 from app.rules.log import Refused, extra_key
 from app.rules.outcome import Award, Result
-from app.rules.rolls import Roll, parse_roll
+from app.rules.rolls import parse_roll
 
 EVENT_TYPES = ("round", "roll")
 PLAYER_KEYS = {
@@ -75,12 +75,9 @@ class VictoryPhase:
 
 
 @dataclass
-class RoundGame:
+class RoundGame(GameState):
     """Everything a round-scored game's events say, computed afresh on every replay."""
 
-    setup: Setup
-    pack: p.Pack
-    scenario: p.Scenario
     phases: list[VictoryPhase] = field(default_factory=list)
     destroyed: dict[str, tuple[int, int]] = field(default_factory=dict)  # marker -> (round, by player)
     wounds: dict[tuple[str, int], int] = field(default_factory=dict)  # (marker, player) -> wounds dealt
@@ -88,18 +85,8 @@ class RoundGame:
     moved: dict[str, grid.Point] = field(default_factory=dict)  # moving markers: where they stand now
     ended: Result | None = None
     won_outright: bool = False  # a win that ignores VP (Tug-of-War's chain from A to B)
-    rolls: list[Roll] = field(default_factory=list)
-    effective: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     # --- who and what ----------------------------------------------------------------------
-    @property
-    def player_count(self) -> int:
-        return len(self.setup.players)
-
-    def name(self, player: int) -> str:
-        return self.setup.player_name(player)
-
     def owner(self, objective: p.Objective) -> int | None:
         """The index of the player an objective is friendly to, if any."""
         if objective.friendly_to is None:
@@ -142,14 +129,6 @@ class RoundGame:
     @property
     def last_round(self) -> int:
         return self.scenario.battle_rounds or 0
-
-    @property
-    def finished(self) -> bool:
-        return self.ended is not None
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
 
     @property
     def result(self) -> Result | None:

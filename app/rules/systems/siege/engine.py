@@ -164,12 +164,26 @@ def undo_problem(game: SiegeGame, event: dict[str, Any]) -> Refused | None:
 
 def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest:
-    the seat's own siege tactic, its agreement to pick again, and taking back the last entry."""
-    last = game.effective[-1] if game.effective else None
-    shown_pick = game.revealed and any(pk.event == last for pk in game.picks.values())
-    undo = undo_problem(game, {"type": "siege_tactic"}) if shown_pick else None
+    the entries beside the steps (the defender's contingents, the tunnel party, the relief roll
+    and its edge), the seat's own siege tactic and its agreement to pick again (taking back the
+    last entry is the registry's :func:`app.rules.systems.undo_entry`, on :func:`undo_problem`)."""
+    g = game
+    r = g.current_round
+    # The relief roll: inside the defender's turn of a round under way (begun, or a turn in it).
+    relief = (
+        g.stage == "battle"
+        and g.defender in g.next_players()
+        and (r in g.rounds or bool(g.turns_in(r)))
+        and g.arrived is None
+        and not any(x.round == r for x in g.relief_rolls)
+    )
     out: dict[str, Any] = {
-        "undo": {"open": last is not None and undo is None, "why": undo.reason if undo else None},
+        "contingents": {
+            "open": g.split is None and not g.turns and not g.rounds and g.scenario.contingents is not None
+        },
+        "tunnel_party": {"open": g.tunnel is not None and g.tunnel.completed and g.party is None},
+        "relief_roll": {"open": relief, "round": r},
+        "relief_edge": {"open": g.arrived is not None and g.edge is None},
         # ``offered``: both tactics are shown and no siege roll is in, so both may ask.
         "repick": {
             "asked": sorted(game.repick),

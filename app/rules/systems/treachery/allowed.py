@@ -27,6 +27,11 @@ def _ploy_name(game: TreacheryGame, ploy_id: str) -> str:
 
 
 # --- buying ploys: Start of Round Ploys -------------------------------------------------------
+def bonus_needs(bonus: p.BonusPloy, players: int) -> int:
+    """The least D6 that wins a neutral player a bonus ploy at this many players."""
+    return bonus.three_players if players == 3 else bonus.more_players
+
+
 def buying(game: TreacheryGame, r: int) -> Refused | None:
     """Ploys are bought once the round has started and before the roll-off that decides who
     goes first; where none is recorded, the round's first enemy pick, play or turn ends buying."""
@@ -317,15 +322,19 @@ def reason(problem: Refused | None) -> str | None:
 def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest.
 
-    ``deal``, ``enemy`` and ``tie_order`` are for every screen; ``buy``, ``bonus`` and ``hand``
-    only for a seat, whose own hand they read (nothing here reads another player's). Each
-    ``why`` is the sentence the rules would refuse with (``None``: open).
+    ``deal``, ``enemy``, ``tie_order`` and ``bonus_needs`` are for every screen; ``buy``,
+    ``bonus`` and ``hand`` only for a seat, whose own hand they read (nothing here reads another
+    player's). Each ``why`` is the sentence the rules would refuse with (``None``: open); the
+    buy's ``said`` is the one its screen shows, once the round has started (before, the step
+    tells the players to start it).
     """
     playing = not game.finished and not game.turns_complete
     out: dict[str, Any] = {"deal": _deal_entries(game, seat, playing), "enemy": _enemy_entries(game, playing)}
     vp = [game.vp(i) for i in range(game.player_count)]
     tied = [i for i in range(game.player_count) if vp.count(vp[i]) > 1]
     out["tie_order"] = tie_order(game, tied)
+    bonus_ploy = game.rules.bonus_ploy
+    out["bonus_needs"] = bonus_needs(bonus_ploy, game.player_count) if bonus_ploy is not None else None
     if seat is None or not 0 <= seat < game.player_count:
         return out
     r = game.current_round
@@ -335,6 +344,7 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     out["buy"] = {
         "open": closed is None,
         "why": reason(closed),
+        "said": reason(closed) if r in game.rounds and game.rules.ploys else None,
         "limit": game.rounds[r].limits[seat] if closed is None else None,
         "ploys": {pl.id: reason(buy_problem(game, seat, pl)) for pl in game.rules.ploys}
         if closed is None

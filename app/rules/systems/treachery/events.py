@@ -425,7 +425,7 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             f"player: {who} has already rolled for a bonus ploy after this enemy pick.", "bonus-once"
         )
     roll = _die(event.get("roll"), "roll")
-    need = bonus.three_players if game.player_count == 3 else bonus.more_players
+    need = allowed.bonus_needs(bonus, game.player_count)
     if roll < need:
         players = "three players" if game.player_count == 3 else f"{game.player_count} players"
         raise Refused(
