@@ -80,9 +80,12 @@ def new_game(pack: p.Pack, setup: Setup) -> SiegeGame:
     )
 
 
+OVER_NOW = "The battle is over; undo the last entry to change it."
+
+
 def _open(game: SiegeGame) -> None:
     if game.finished:
-        raise Refused("The battle is over; undo the last entry to change it.")
+        raise Refused(OVER_NOW)
 
 
 def _player(game: SiegeGame, event: dict[str, Any], name: str = "player") -> int:
@@ -167,23 +170,20 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     the entries beside the steps (the defender's contingents, the tunnel party, the relief roll
     and its edge), the seat's own siege tactic and its agreement to pick again (taking back the
     last entry is the registry's :func:`app.rules.systems.undo_entry`, on :func:`undo_problem`)."""
-    g = game
-    r = g.current_round
-    # The relief roll: inside the defender's turn of a round under way (begun, or a turn in it).
-    relief = (
-        g.stage == "battle"
-        and g.defender in g.next_players()
-        and (r in g.rounds or bool(g.turns_in(r)))
-        and g.arrived is None
-        and not any(x.round == r for x in g.relief_rolls)
-    )
+    r = game.current_round
+    # The screens offer the relief roll once the round is under way (begun, or a turn recorded
+    # in it): before, the defender's turn may not have come yet.
+    under_way = r in game.rounds or bool(game.turns_in(r))
     out: dict[str, Any] = {
-        "contingents": {
-            "open": g.split is None and not g.turns and not g.rounds and g.scenario.contingents is not None
-        },
-        "tunnel_party": {"open": g.tunnel is not None and g.tunnel.completed and g.party is None},
-        "relief_roll": {"open": relief, "round": r},
-        "relief_edge": {"open": g.arrived is not None and g.edge is None},
+        "contingents": _entry(split_problem(game)),
+        "tunnel_party": _entry(party_problem(game)),
+        "relief_roll": _entry(
+            relief_problem(game, r)
+            if under_way
+            else Refused(f"round: the relief roll waits until battle round {r} is under way.")
+        )
+        | {"round": r},
+        "relief_edge": _entry(edge_problem(game)),
         # ``offered``: both tactics are shown and no siege roll is in, so both may ask.
         "repick": {
             "asked": sorted(game.repick),
@@ -195,6 +195,11 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
         problem = repick_problem(game, seat)
         out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
     return out
+
+
+def _entry(problem: Refused | None) -> dict[str, Any]:
+    """An entry of :func:`open_entries`: open, or the rules' reason why not."""
+    return {"open": problem is None, "why": problem.reason if problem else None}
 
 
 def _need_stage(game: SiegeGame, stage: str, what: str) -> None:
@@ -395,15 +400,23 @@ def tunnel_candidates(rules: p.SiegeRules, units: list[dict[str, Any]]) -> dict[
     }
 
 
-def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"units"}, "the tunnel party")
-    _open(game)
+def party_problem(game: SiegeGame) -> Refused | None:
+    """Why no tunnel party may be recorded now (a completed tunnel lets one through), or ``None``."""
+    if game.finished:
+        return Refused(OVER_NOW)
     if game.tunnel is None or not game.tunnel.completed:
-        raise Refused(
+        return Refused(
             "units: only a completed tunnel lets units through; the tunnel roll did not complete one."
         )
     if game.party is not None:
-        raise Refused("The units sent into the tunnel are already recorded; undo that entry to change it.")
+        return Refused("The units sent into the tunnel are already recorded; undo that entry to change it.")
+    return None
+
+
+def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"units"}, "the tunnel party")
+    if problem := party_problem(game):
+        raise problem
     rules = game.rules
     units = [party_unit(u, f"units[{i}]") for i, u in enumerate(f.items(event.get("units"), "units", 10, 1))]
     for u in units:
@@ -419,16 +432,26 @@ def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     game.party = tuple(units)
 
 
+def split_problem(game: SiegeGame) -> Refused | None:
+    """Why the defender's contingents may not be recorded now (once, before the first battle
+    round), or ``None``."""
+    if game.finished:
+        return Refused(OVER_NOW)
+    if game.scenario.contingents is None:
+        return Refused(f"{game.scenario.name} has no contingents to record.")
+    if game.turns or game.rounds:
+        return Refused("The contingents are set before the first battle round.")
+    if game.split is not None:
+        return Refused("The contingents are already recorded; undo that entry to change them.")
+    return None
+
+
 def _apply_contingents(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     f.only(event, {"garrison", "relief"}, "the defender's contingents")
-    _open(game)
+    if problem := split_problem(game):
+        raise problem
     rules = game.scenario.contingents
-    if rules is None:
-        raise Refused(f"{game.scenario.name} has no contingents to record.")
-    if game.turns or game.rounds:
-        raise Refused("The contingents are set before the first battle round.")
-    if game.split is not None:
-        raise Refused("The contingents are already recorded; undo that entry to change them.")
+    assert rules is not None  # split_problem refuses a scenario without contingents
     # A name may come twice (two units of one warscroll, as rosters list them): the attached
     # roster, where there is one, is checked before the event reaches the rules (roster_problems).
     garrison, g_units = contingents.read_part(event.get("garrison"), "garrison")
@@ -607,40 +630,66 @@ def relief_total(dice: tuple[int, int], round_: int) -> int:
     return dice[0] + dice[1] + round_
 
 
-def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"round", "dice"}, "a relief roll")
-    relief = game.scenario.relief
-    if relief is None:
-        raise Refused(f"{game.scenario.name} has no relief force.")
-    _need_stage(game, "battle", "A relief roll")
+def relief_problem(game: SiegeGame, r: int | None) -> Refused | None:
+    """Why no relief roll may be recorded for battle round ``r`` now (``None``: the round is
+    checked later, as the event's), or ``None``: it is made inside the defender's turn, once a
+    round, until the relief force arrives."""
+    if game.scenario.relief is None:
+        return Refused(f"{game.scenario.name} has no relief force.")
+    try:
+        _need_stage(game, "battle", "A relief roll")
+    except Refused as exc:
+        return exc
     if game.arrived is not None:
-        raise Refused(
+        return Refused(
             f"The relief force arrived in battle round {game.arrived}; there are no more relief rolls."
         )
-    r = _round(game, event)
-    dice = f.dice(event.get("dice"), "dice", 2)
+    if r is None:
+        return None
     defender = game.defender
     if r != game.current_round or defender not in game.next_players():
-        raise Refused(
+        return Refused(
             f"round: the relief roll is made at the end of the defender's movement phase, inside "
             f"{game.name(defender)}'s turn, and battle round {r} is not in it."
         )
     if any(x.round == r for x in game.relief_rolls):
-        raise Refused(f"The relief roll of battle round {r} is already recorded; undo it to change it.")
+        return Refused(f"The relief roll of battle round {r} is already recorded; undo it to change it.")
+    return None
+
+
+def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"round", "dice"}, "a relief roll")
+    relief = game.scenario.relief
+    if problem := relief_problem(game, None):
+        raise problem
+    assert relief is not None  # relief_problem refuses a scenario without a relief force
+    r = _round(game, event)
+    dice = f.dice(event.get("dice"), "dice", 2)
+    if problem := relief_problem(game, r):
+        raise problem
     total = relief_total((dice[0], dice[1]), r)
     game.relief_rolls.append(ReliefRoll(eid, r, (dice[0], dice[1]), total, total >= relief.target))
+
+
+def edge_problem(game: SiegeGame) -> Refused | None:
+    """Why the relief force's edge may not be rolled now (once, after it arrived), or ``None``."""
+    if game.scenario.relief is None:
+        return Refused(f"{game.scenario.name} has no relief force.")
+    if game.finished:
+        return Refused(OVER_NOW)
+    if game.arrived is None:
+        return Refused("die: the edge is rolled once the relief force has arrived.")
+    if game.edge is not None:
+        return Refused("The relief force's edge is already recorded; undo that entry to change it.")
+    return None
 
 
 def _apply_relief_edge(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     f.only(event, {"die"}, "the relief force's edge")
     relief = game.scenario.relief
-    if relief is None:
-        raise Refused(f"{game.scenario.name} has no relief force.")
-    _open(game)
-    if game.arrived is None:
-        raise Refused("die: the edge is rolled once the relief force has arrived.")
-    if game.edge is not None:
-        raise Refused("The relief force's edge is already recorded; undo that entry to change it.")
+    if problem := edge_problem(game):
+        raise problem
+    assert relief is not None  # edge_problem refuses a scenario without a relief force
     die = f.die(event.get("die"), "die")
     game.edge = Edge(eid, die, relief.edge(die))
 
