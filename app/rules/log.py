@@ -43,6 +43,12 @@ class Refused(Exception):
         return text
 
 
+def open_entry(problem: Refused | None, **choices: Any) -> dict[str, Any]:
+    """One entry of a system's ``open_entries``: ``open``, or ``why`` not (the rules' refusal as
+    a screen shows it beside what it refuses), with the entry's ``choices``."""
+    return {"open": problem is None, "why": problem.reason if problem else None, **choices}
+
+
 def event_id(event: Any) -> str:
     """The event's UUID in canonical form; raises :class:`Refused` if it has none."""
     if not isinstance(event, dict):

@@ -17,7 +17,7 @@ from app.rules import grid
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import GameState, Setup
-from app.rules.log import Refused, extra_key
+from app.rules.log import Refused, extra_key, open_entry
 from app.rules.outcome import Award, Result
 from app.rules.rolls import parse_roll
 
@@ -564,17 +564,16 @@ def open_entries(game: RoundGame, seat: int | None = None) -> dict[str, Any]:
     problem = over_problem(game) or phase_problem(game, r)
     markers = [m for m in game.kind("marker") if not m.moves_toward_friendly_zone]
     return {
-        "round": {
-            "open": problem is None,
-            "why": problem.reason if problem else None,
-            "round": r,
-            "seizable": seizable(game),
-            "attackable": {
+        "round": open_entry(
+            problem,
+            round=r,
+            seizable=seizable(game),
+            attackable={
                 i: [m for m in markers if attack_problem(game, m, i) is None]
                 for i in range(game.player_count)
             },
-            "slain": [i for i in range(game.player_count) if slew_character(game, i)],
-        }
+            slain=[i for i in range(game.player_count) if slew_character(game, i)],
+        )
     }
 
 

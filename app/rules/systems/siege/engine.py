@@ -17,7 +17,7 @@ from app.rules import event_fields as f
 from app.rules import pack as p
 from app.rules.army import RosterUnit
 from app.rules.game import Setup
-from app.rules.log import Refused
+from app.rules.log import Refused, open_entry
 from app.rules.outcome import Result
 from app.rules.rolls import parse_roll
 from app.rules.systems.siege.state import (
@@ -175,15 +175,15 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     # in it): before, the defender's turn may not have come yet.
     under_way = r in game.rounds or bool(game.turns_in(r))
     out: dict[str, Any] = {
-        "contingents": _entry(split_problem(game)),
-        "tunnel_party": _entry(party_problem(game)),
-        "relief_roll": _entry(
+        "contingents": open_entry(split_problem(game)),
+        "tunnel_party": open_entry(party_problem(game)),
+        "relief_roll": open_entry(
             relief_problem(game, r)
             if under_way
             else Refused(f"round: the relief roll waits until battle round {r} is under way.")
         )
         | {"round": r},
-        "relief_edge": _entry(edge_problem(game)),
+        "relief_edge": open_entry(edge_problem(game)),
         # ``offered``: both tactics are shown and no siege roll is in, so both may ask.
         "repick": {
             "asked": sorted(game.repick),
@@ -193,13 +193,8 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     if seat is not None and 0 <= seat < game.player_count:
         out["tactic"] = {"open": not game.finished and seat not in game.picks}
         problem = repick_problem(game, seat)
-        out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
+        out["repick"] |= open_entry(problem)
     return out
-
-
-def _entry(problem: Refused | None) -> dict[str, Any]:
-    """An entry of :func:`open_entries`: open, or the rules' reason why not."""
-    return {"open": problem is None, "why": problem.reason if problem else None}
 
 
 def _need_stage(game: SiegeGame, stage: str, what: str) -> None:

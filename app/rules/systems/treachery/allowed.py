@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import pack as p
-from app.rules.log import Refused
+from app.rules.log import Refused, open_entry
 from app.rules.systems.treachery.state import Pick, Play, RollOff, TreacheryGame
 
 
@@ -341,15 +341,14 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     closed = buying(game, r) if playing else Refused("The battle is over.", "end")
     if not game.rules.ploys:
         closed = Refused("This game has no ploys.", "ploy")
-    out["buy"] = {
-        "open": closed is None,
-        "why": reason(closed),
-        "said": reason(closed) if r in game.rounds and game.rules.ploys else None,
-        "limit": game.rounds[r].limits[seat] if closed is None else None,
-        "ploys": {pl.id: reason(buy_problem(game, seat, pl)) for pl in game.rules.ploys}
+    out["buy"] = open_entry(
+        closed,
+        said=reason(closed) if r in game.rounds and game.rules.ploys else None,
+        limit=game.rounds[r].limits[seat] if closed is None else None,
+        ploys={pl.id: reason(buy_problem(game, seat, pl)) for pl in game.rules.ploys}
         if closed is None
         else {},
-    }
+    )
     pick = next((pk for pk in game.picks if pk.event == game.open_pick), None)
     bonus = game.rules.bonus_ploy is not None and pick is not None and seat in pick.neutral
     out["bonus"] = {
@@ -375,7 +374,7 @@ def _deal_entries(game: TreacheryGame, seat: int | None, playing: bool) -> dict[
     ploys = {}
     if seat is not None and 0 <= seat < game.player_count:
         ploys = {ploy_id: _ploy_name(game, ploy_id) for ploy_id in game.ploys(seat)}
-    return {"open": closed is None, "why": reason(closed), "givers": givers, "ploys": ploys}
+    return open_entry(closed, givers=givers, ploys=ploys)
 
 
 def _enemy_entries(game: TreacheryGame, playing: bool) -> dict[str, Any]:

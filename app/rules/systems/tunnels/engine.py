@@ -16,7 +16,7 @@ from app.rules import contingents
 from app.rules import event_fields as f
 from app.rules import pack as p
 from app.rules.game import Setup
-from app.rules.log import Refused
+from app.rules.log import Refused, open_entry
 from app.rules.rolls import parse_roll
 from app.rules.systems.tunnels.state import (
     BattleResult,
@@ -224,7 +224,7 @@ def open_entries(game: TunnelGame, seat: int | None) -> dict[str, Any]:
         free = sorted(set(range(1, game.contingent_count + 1)) - set(game.used(seat)))
         out["contingent"] = {"open": seat not in game.picks_in(b), "free": free}
         problem = repick_problem(game, b, seat)
-        out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
+        out["repick"] |= open_entry(problem)
     return out
 
 

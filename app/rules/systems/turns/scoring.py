@@ -14,7 +14,7 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.log import Refused, extra_key
+from app.rules.log import Refused, extra_key, open_entry
 from app.rules.outcome import Result
 from app.rules.problems import field_name
 from app.rules.rolls import parse_roll
@@ -421,16 +421,11 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
         None if game.turns_complete else Refused("The end of the battle comes after the last round's turns.")
     )
     return {
-        "battle_round": _entry(over or done or round_problem(game, r)) | {"round": r},
-        "turn": _entry(turn) | {"round": r, "players": players},
+        "battle_round": open_entry(over or done or round_problem(game, r), round=r),
+        "turn": open_entry(turn, round=r, players=players),
         "claim": {"open": any(who for *_, who in open_claims(game)), "rules": open_claims(game)},
-        "end": _entry(end) | {"players": ends},
+        "end": open_entry(end, players=ends),
     }
-
-
-def _entry(problem: Refused | None) -> dict[str, Any]:
-    """An entry of :func:`open_entries`: open, or the rules' reason why not."""
-    return {"open": problem is None, "why": problem.reason if problem else None}
 
 
 def claim_flags(game: Game) -> dict[str, str]:
