@@ -27,6 +27,36 @@ def _ploy_name(game: TreacheryGame, ploy_id: str) -> str:
 
 
 # --- buying ploys: Start of Round Ploys -------------------------------------------------------
+def open_pick(game: TreacheryGame) -> Pick | None:
+    """The enemy pick whose bonus rolls may still be recorded, if any."""
+    return next((pk for pk in game.picks if pk.event == game.open_pick), None)
+
+
+def bonus_problem(game: TreacheryGame, player: int) -> Refused | None:
+    """Why ``player`` may not roll for a bonus ploy now: right after an enemy pick, once, and
+    only a neutral player (neither the one taking the turn nor their enemy)."""
+    pick = open_pick(game)
+    if pick is None:
+        return Refused(
+            "type: a bonus ploy is rolled right after an enemy pick; record the pick first.",
+            "bonus-after-pick",
+        )
+    who = game.name(player)
+    if player == pick.player:
+        return Refused(
+            f"player: {who} is taking the turn and is not neutral, so rolls no bonus ploy.", "bonus-neutral"
+        )
+    if player == pick.enemy:
+        return Refused(
+            f"player: {who} is the enemy this phase, not neutral, so rolls no bonus ploy.", "bonus-neutral"
+        )
+    if any(g.pick == pick.event and g.player == player for g in game.gains):
+        return Refused(
+            f"player: {who} has already rolled for a bonus ploy after this enemy pick.", "bonus-once"
+        )
+    return None
+
+
 def bonus_needs(bonus: p.BonusPloy, players: int) -> int:
     """The least D6 that wins a neutral player a bonus ploy at this many players."""
     return bonus.three_players if players == 3 else bonus.more_players
@@ -349,10 +379,10 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
         if closed is None
         else {},
     )
-    pick = next((pk for pk in game.picks if pk.event == game.open_pick), None)
+    pick = open_pick(game)
     bonus = game.rules.bonus_ploy is not None and pick is not None and seat in pick.neutral
     out["bonus"] = {
-        "open": bonus and not any(g.pick == pick.event and g.player == seat for g in game.gains),  # type: ignore[union-attr]
+        "open": game.rules.bonus_ploy is not None and bonus_problem(game, seat) is None,
         "ploys": {pl.id: reason(gaining(game, seat, pl, game.period())) for pl in game.rules.ploys}
         if bonus
         else {},
