@@ -54,9 +54,8 @@ def _objective_choices(loaded: Loaded) -> dict[str, Any]:
     """The fortress features of the game's terrain set still free for an objective (none when
     the set has no fortress: the form asks for a name), and every piece's name by its id."""
     pieces = games_service().terrain_pieces(loaded.row)
-    taken = [engine.find_piece(pieces, o.feature) for o in loaded.state.objectives]
     return {
-        "fortress_free": [p.name for p in pieces if p.fortress and not any(t is p for t in taken)],
+        "fortress_free": [p.name for p in engine.free_features(loaded.state, pieces)],
         "feature_names": {p.uid: p.name for p in pieces if p.uid},
     }
 

@@ -561,13 +561,23 @@ def terrain_problems(game: SiegeGame, event: dict[str, Any], pieces: list[Piece]
             f"feature: {piece.name} is not wholly within the defender's territory in this game's "
             f"terrain set; an objective goes on a feature of the fortress."
         ]
-    taken = next((o for o in game.objectives if find_piece(pieces, o.feature) is piece), None)
+    taken = _placed_on(game, pieces, piece)
     if taken is not None:
         return [
             f"feature: {piece.name} already holds the {_ordinal(taken.number)} objective; "
             "each objective goes on a different terrain feature."
         ]
     return []
+
+
+def _placed_on(game: SiegeGame, pieces: list[Piece], piece: Piece) -> Placement | None:
+    """The objective already on ``piece`` (named by its id or its name), if any."""
+    return next((o for o in game.objectives if find_piece(pieces, o.feature) is piece), None)
+
+
+def free_features(game: SiegeGame, pieces: list[Piece]) -> list[Piece]:
+    """The fortress's pieces an objective may still go on (none when the set has no fortress)."""
+    return [p for p in pieces if p.fortress and _placed_on(game, pieces, p) is None]
 
 
 def find_piece(pieces: list[Piece], feature: str) -> Piece | None:
