@@ -205,9 +205,10 @@ class Games:
         The rules cannot see rosters, so the service reads the roster and the system judges;
         only the event types the system names cost the extra read.
         """
-        if event.get("type") not in system.roster_events:
+        checks = systems.roster_checks(system)
+        if checks is None or event.get("type") not in checks.roster_events:
             return None
-        player = system.roster_player(setup_of(row), event)
+        player = checks.roster_player(setup_of(row), event)
         if player is None:
             return None
         attached = self.store.rosters.of_game(row.id).get(player)
@@ -217,7 +218,7 @@ class Games:
         roster, _pack, _problem = army.parse_roster(attached["roster"], self.packs)
         if roster is None:
             return None
-        problems = system.roster_problems(scenario, event, army.units_of(roster))
+        problems = checks.roster_problems(scenario, event, army.units_of(roster))
         return problems[0] if problems else None
 
     def terrain_pieces(self, row: GameRow) -> list[terrain.Piece]:
@@ -258,7 +259,8 @@ class Games:
         if unfit:
             return Outcome("refused", unfit)
         setup = setup_of(row)
-        pieces = self.terrain_pieces(row) if body.get("type") in system.terrain_events else None
+        checks = systems.terrain_checks(system)
+        pieces = self.terrain_pieces(row) if checks and body.get("type") in checks.terrain_events else None
         judged: list[Any] = [None, []]
         forbidden: list[str] = []
 
@@ -273,8 +275,8 @@ class Games:
                     forbidden.append(problem)
                     return problem
             state = self.replays.state(game_id, system, pack, setup, events)
-            if pieces is not None:
-                unfit = system.terrain_problems(state, body, pieces)
+            if checks is not None and pieces is not None:
+                unfit = checks.terrain_problems(state, body, pieces)
                 if unfit:
                     return unfit[0]
             after, problem = log.apply(system, state, body, events)
@@ -490,51 +492,26 @@ def visible_events(
 ) -> list[dict[str, Any]]:
     """The events as ``seat`` may see them: in a game with secrets, another's secret is cut out
     until ``state`` (the fold of the log) says the rules have revealed it to everyone."""
-    if not system.seated:
+    found = systems.seats(system)
+    if found is None:
         return events
-    return [system.visible_event(event, seat, state) for event in events]
+    return [found.visible_event(event, seat, state) for event in events]
 
 
 def _forbidden(
     system: GameSystem, setup: Setup, event: dict[str, Any], events: list[dict[str, Any]], by: Access
 ) -> str | None:
-    """Why ``by`` may not record ``event``, or ``None``.
-
-    An entry with a holder (a secret, or playing one's own ploy) belongs to that player's seat,
-    and so does taking one back: the table's edit token and the other seats are refused,
-    whatever the entry says. Where the system lets the table record it for that player (a deal
-    of command points), the table's edit token may too; another seat never.
-    """
+    """Why ``by`` may not record ``event`` (or take back the entry an undo names), or ``None``:
+    the registry's one rule on whose entry it is (:func:`app.rules.systems.owner_problem`)."""
     if not isinstance(event.get("type"), str):
         return None  # not an event at all: the rules refuse it with their own sentence
-    judged = event
+    names = [p.name for p in setup.players]
     if event.get("type") == "undo":
         target = next((e for e in events if e.get("id") == event.get("event")), None)
-        judged = target or {}
-        holder = system.holder(target) if target is not None else None
-        what = (
-            "Taking back a secret entry"
-            if target is not None and system.secret(target)
-            else "Taking back this entry"
-        )
-    else:
-        holder = system.holder(event)
-        what = "This secret entry" if system.secret(event) else "This entry"
-    if holder is None or by.seat == holder:
-        return None
-    names = [p.name for p in setup.players]
-    who = names[holder] if 0 <= holder < len(names) else f"player {holder}"
-    if system.table_may_record(judged):
-        if by.seat is None and by.table:
+        if target is None:
             return None
-        return (
-            f"{what} is {who}'s: it needs the seat token of player {holder} ({who}) in X-Seat-Token, "
-            "or the table's edit token in X-Edit-Token."
-        )
-    return (
-        f"{what} is {who}'s alone: it needs the seat token of player {holder} ({who}) in "
-        "X-Seat-Token, or that seat's own link on its phone."
-    )
+        return systems.owner_problem(system, target, by.seat, by.table, names, undo=True)
+    return systems.owner_problem(system, event, by.seat, by.table, names)
 
 
 def _past_time(value: Any) -> str | None:

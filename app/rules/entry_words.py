@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules import log
+from app.rules import log, systems
 from app.rules.pack import Pack
 
 
@@ -164,13 +164,16 @@ def last_entry(
     system: Any, pack: Pack, state: Any, events: Sequence[dict[str, Any]], names: Sequence[str]
 ) -> LastEntry:
     """The line about the latest entry of ``events`` (the stored log ``state`` folds) and the
-    Undo of the last entry in force. ``system.visible_event`` keeps secrets out of the words."""
+    Undo of the last entry in force. A seated system's ``visible_event`` keeps secrets out of
+    the words."""
     if not events:
         return LastEntry(None, None, None)
     count = len(names)
 
+    secrets = systems.seats(system)
+
     def seen(event: dict[str, Any]) -> dict[str, Any]:
-        return system.visible_event(event, None, state)
+        return secrets.visible_event(event, None, state) if secrets is not None else event
 
     def before(without: Sequence[dict[str, Any]]) -> Any:
         return log.replay(system, pack, state.setup, without)

@@ -1,15 +1,17 @@
-"""A game's set-up: pack, scenario, points limit and players, checked against the pack."""
+"""A game's set-up (pack, scenario, points limit and players, checked against the pack), and
+:class:`GameState`, what every game system's state holds beside its own entries."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
     # Only for annotations: the pack models import the game systems, which import this module.
-    from app.rules.pack import Pack
+    from app.rules.pack import Pack, Scenario
+    from app.rules.rolls import Roll
 
 MAX_NAME = 40
 MAX_POINTS = 100_000
@@ -49,6 +51,53 @@ class Setup:
         if 0 <= index < len(self.players):
             return self.players[index].name
         return f"player {index}"
+
+
+@dataclass
+class GameState:
+    """What every system's state holds and answers, whatever it plays.
+
+    Each system's state is a subclass with its own entries (turns, Victory Phases, siege
+    rolls, ploys); the log (:mod:`app.rules.log`) fills ``effective``, ``skipped`` and
+    ``last_event`` for all of them. ``vp``, ``result`` and ``current_round`` are the
+    questions the club home's card asks every game; a system answers them its own way.
+    """
+
+    setup: Setup
+    pack: Pack
+    scenario: Scenario
+    #: The dice rolled at the table (the roll events), in order.
+    rolls: list[Roll] = field(default_factory=list, kw_only=True)
+    #: The ids of the events in force, in order (the log appends each one it applied).
+    effective: list[str] = field(default_factory=list, kw_only=True)
+    #: Stored events that no longer fit (the pack changed since): (id, why), kept, not lost.
+    skipped: list[tuple[str, str]] = field(default_factory=list, kw_only=True)
+    #: The last event in force (the one an undo would take back), or ``None`` with none.
+    last_event: dict[str, Any] | None = field(default=None, kw_only=True, repr=False, compare=False)
+
+    @property
+    def player_count(self) -> int:
+        return len(self.setup.players)
+
+    def name(self, player: int) -> str:
+        return self.setup.player_name(player)
+
+    @property
+    def result(self) -> Any:
+        """The game's result once it is over (``None`` before)."""
+        return None
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in_progress"
+
+    def vp(self, player: int) -> int:
+        """A player's victory points (a system that scores none, such as a siege, says 0)."""
+        return 0
 
 
 def _words(items: list[str]) -> str:

@@ -43,6 +43,12 @@ class Refused(Exception):
         return text
 
 
+def open_entry(problem: Refused | None, **choices: Any) -> dict[str, Any]:
+    """One entry of a system's ``open_entries``: ``open``, or ``why`` not (the rules' refusal as
+    a screen shows it beside what it refuses), with the entry's ``choices``."""
+    return {"open": problem is None, "why": problem.reason if problem else None, **choices}
+
+
 def event_id(event: Any) -> str:
     """The event's UUID in canonical form; raises :class:`Refused` if it has none."""
     if not isinstance(event, dict):
@@ -106,6 +112,7 @@ def fold(system: GameSystem, state: Any, events: Iterable[dict[str, Any]]) -> An
             state.skipped.append((eid, str(exc)))
             continue
         state.effective.append(eid)
+        state.last_event = event
     return state
 
 
@@ -135,6 +142,7 @@ def apply(
         after = clone(state)
         system.apply_event(after, event, eid)
         after.effective.append(eid)
+        after.last_event = event
         return after, None
     except Refused as exc:
         return state, exc.problem

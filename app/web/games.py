@@ -370,6 +370,9 @@ def _view(
         if loaded.pack.terrain
         else None,
         "next_steps": loaded.system.next_steps(state),
+        # What may be recorded now from this screen (its seat, or the table), and why not the
+        # rest: the engine's one answer, which every game template renders from.
+        "may": loaded.system.open_entries(state, seat),
         "clock": clocks.strip(store(), loaded.row, token is not None or seat is not None),
         "last_entry": said_last(loaded),
         **web.view(loaded, draft, seat),

@@ -59,3 +59,27 @@ def test_the_log_is_the_same_for_both_systems(packs):
         assert log.apply(system, state, bad)[1].message.startswith(sentence)
     after, problem = log.apply(system, state, {"id": str(uuid.uuid4()), **phase})
     assert problem is None and [p.vp for p in after.phases[0].players] == [0, 0]
+
+
+def test_open_entries_follow_the_log_for_turns_and_rounds(packs):
+    # Pitched Battles: the round start is open, and once it is in, only the first player's
+    # turn; the last entry is taken back from any phone (no seats).
+    pack = packs["aos-ghb-2021"]
+    setup = pitched_battle_setup("savage-gains")
+    system = systems.system_for(pack)
+    start = system.open_entries(replay(pack, setup, []), None)
+    assert start["battle_round"] == {"open": True, "why": None, "round": 1}
+    assert start["undo"] == {"open": False, "why": None, "theirs": False}
+    events = [{"id": str(uuid.uuid4()), **e} for e in game_script()[:1]]  # Ann goes first
+    now = system.open_entries(replay(pack, setup, events), 1)
+    assert now["battle_round"]["open"] is False
+    assert now["battle_round"]["why"].startswith("Battle round 1 has already been started")
+    assert now["turn"] == {"open": True, "why": None, "round": 1, "players": [0]}
+    assert now["end"]["open"] is False and now["end"]["players"] == [0, 1]
+    assert now["undo"] == {"open": True, "why": None, "theirs": False}
+    # First Blood: the Victory Phase of the round now played, and the markers each may attack.
+    fb = packs["conquest-first-blood"]
+    rounds = systems.system_for(fb)
+    phase = rounds.open_entries(rounds.new_game(fb, first_blood_setup("outflank")), None)["round"]
+    assert phase["open"] is True and phase["round"] == 1 and phase["slain"] == []
+    assert set(phase["attackable"]) == {0, 1} and phase["seizable"]

@@ -111,10 +111,12 @@ def test_asking_to_pick_again_is_its_players_own_entry(siege):
 
 def test_the_seat_is_offered_the_request_and_the_undo_says_why_not(siege):
     siege.ok(tactic(ANN, 3))
-    assert siege_engine.open_entries(siege.game, ANN)["repick"]["open"] is False
-    assert siege_engine.open_entries(siege.game, None)["undo"] == {"open": True, "why": None}
+    assert siege.system.open_entries(siege.game, ANN)["repick"]["open"] is False
+    # Ann's hidden pick is hers to take back: her seat may, the table may not.
+    assert siege.system.open_entries(siege.game, ANN)["undo"] == {"open": True, "why": None, "theirs": False}
+    assert siege.system.open_entries(siege.game, None)["undo"] == {"open": False, "why": None, "theirs": True}
     siege.ok(tactic(BO, 4))
-    offered = siege_engine.open_entries(siege.game, BO)
+    offered = siege.system.open_entries(siege.game, BO)
     assert offered["undo"]["open"] is False
     assert offered["undo"]["why"].startswith("Both siege tactics are shown, so neither may be taken back")
     assert offered["repick"]["open"] is True and "tactic" in offered and offered["tactic"]["open"] is False

@@ -113,12 +113,37 @@ def test_contingents_are_their_players_secret(packs):
 
 
 @pytest.mark.parametrize("pack_id", ["aos-ghb-2021", "conquest-first-blood"])
-def test_systems_without_secrets_take_a_seat_and_ignore_it(packs, pack_id):
+def test_systems_without_secrets_have_no_seats_and_any_phone_records(packs, pack_id):
     system = systems.system_for(packs[pack_id])
-    assert system.seated is False
+    assert system.seated is False and systems.seats(system) is None
     event = {"id": "x", "type": "turn", "round": 1, "player": 0}
-    assert system.holder(event) is None and not system.secret(event)
-    assert system.visible_event(event, 1) == event
+    assert systems.owner_problem(system, event, 1, False, ["Ann", "Bo"]) is None
+    assert systems.owner_problem(system, event, None, True, ["Ann", "Bo"], undo=True) is None
+
+
+@pytest.mark.parametrize(
+    ("pack_id", "scenario", "capabilities"),
+    [
+        ("aos-ghb-2021", None, set()),
+        ("conquest-first-blood", None, set()),
+        (AOS, "convergence-of-fate", {"seats", "rosters"}),
+        (AOS, "the-relief-force", {"seats", "rosters", "terrain"}),
+        (AOS, "tunnel-wars", {"seats", "rosters"}),
+    ],
+)
+def test_a_system_has_the_capabilities_its_games_need_and_no_more(packs, pack_id, scenario, capabilities):
+    system = systems.system_for(packs[pack_id], scenario)
+    found = {
+        name
+        for name, has in [
+            ("seats", systems.seats(system)),
+            ("rosters", systems.roster_checks(system)),
+            ("terrain", systems.terrain_checks(system)),
+        ]
+        if has is not None
+    }
+    assert found == capabilities
+    assert system.seated is ("seats" in capabilities)
 
 
 # --- a scenario's own system, players and sides --------------------------------------------------

@@ -92,3 +92,30 @@ def test_every_path_docs_architecture_md_names_exists():
     for dotted in set(re.findall(r"`(app(?:\.\w+)+)\(", doc)):
         module, _, attr = dotted.rpartition(".")
         assert hasattr(importlib.import_module(module), attr), dotted
+
+
+def test_docs_architecture_md_lists_every_protocol_member_and_capability():
+    # The registry's tables are how the next system learns what to implement: each member of
+    # the core protocol and of every capability is in them, and nothing they list is gone.
+    from app.rules import systems
+
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    section = doc[doc.index("## The registry") : doc.index("## Army rules and terrain rules")]
+    protocols = [systems.GameSystem, systems.Seats, systems.RosterChecks, systems.TerrainChecks]
+    names = {p.__name__ for p in protocols}
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("| ")]
+    listed = {
+        name
+        for cells in rows
+        for cell in cells[1 : len(cells) - 2]  # the member columns, not what it gives
+        for name in re.findall(r"`(\w+)[`(]", cell)
+        if name not in names
+    }
+    for protocol in protocols:
+        assert f"`{protocol.__name__}`" in section, protocol.__name__
+        own = {n for n in vars(protocol) if not n.startswith("_")} | set(protocol.__annotations__)
+        assert sorted(own - listed) == [], protocol.__name__
+        listed -= own
+    assert listed == set()  # nothing listed that no protocol has
+    for found in ("seats", "roster_checks", "terrain_checks"):
+        assert f"`{found}(system)`" in section and callable(getattr(systems, found))

@@ -14,7 +14,7 @@ import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union, runtime_checkable
 
 from pydantic import Field, TypeAdapter
 
@@ -29,14 +29,21 @@ if TYPE_CHECKING:
 
 
 class GameSystem(Protocol):
-    """What every game system does; the states it makes are its own."""
+    """What every game system does; the states it makes are its own (each a :class:`GameState`).
+
+    A system that needs more implements a capability as well, a small protocol of its own:
+    :class:`Seats` (a seat token per player, secrets), :class:`RosterChecks` (events checked
+    against a player's attached roster), :class:`TerrainChecks` (events checked against the
+    game's terrain set). Ask for one with :func:`seats`, :func:`roster_checks` or
+    :func:`terrain_checks`; ``None`` means the system does not need it.
+    """
 
     name: str
     #: Event types the system folds (``undo`` is the log's, for every system).
     event_types: tuple[str, ...]
     #: Words for a step of play in this system ("battle round", "round").
     round_word: str
-    #: Whether each player of a game gets a seat token (their own phone, their own secrets).
+    #: Whether each player of a game gets a seat token (the system implements :class:`Seats`).
     seated: bool
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
@@ -61,8 +68,22 @@ class GameSystem(Protocol):
         own secrets; without it no secret is in it. Systems without secrets ignore ``seat``.
         """
 
+    def open_entries(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What may be recorded now from ``seat`` (``None``: the table), with its choices, and
+        the rules' reason for what may not: one entry per kind of event a screen offers, each
+        with ``open`` and, where closed, ``why``; ``undo`` for every system (:func:`undo_entry`)."""
+
     def next_steps(self, state: Any) -> dict[str, Any]:
         """What a phone may record next, as plain data (the offline layer follows it)."""
+
+    def undo_problem(self, state: Any, event: dict[str, Any]) -> Any:
+        """Why the rules refuse to take back ``event``, the last entry in force (a ``Refused``),
+        or ``None``: a secret pick both players have seen stays (siege tactics, contingents)."""
+
+
+@runtime_checkable
+class Seats(Protocol):
+    """A system whose players each get a seat token: their own phone, their own secrets."""
 
     def holder(self, event: dict[str, Any]) -> int | None:
         """The player whose seat token an event needs (their secrets, and public entries only
@@ -76,16 +97,17 @@ class GameSystem(Protocol):
         ``holder``, for that player: a public entry that is theirs, not a secret (a deal of
         command points). Another seat never may."""
 
-    def undo_problem(self, state: Any, event: dict[str, Any]) -> Any:
-        """Why the rules refuse to take back ``event``, the last entry in force (a ``Refused``),
-        or ``None``: a secret pick both players have seen stays (siege tactics, contingents)."""
-
     def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: anyone): another's secret fields left out.
 
         ``state`` is the game the log folds to now: a secret its rules have revealed to everyone
         (both siege tactics in) is shown whole. Without it a secret stays hidden from the others.
         """
+
+
+@runtime_checkable
+class RosterChecks(Protocol):
+    """A system whose events name units checked against a player's attached roster."""
 
     #: Event types whose named units are checked against the player's attached roster.
     roster_events: tuple[str, ...]
@@ -100,7 +122,12 @@ class GameSystem(Protocol):
         """Whose attached roster an event of ``roster_events`` is checked against: its
         ``player``, or the player the rules name (a siege's defender); ``None``: nobody's."""
 
-    #: Event types checked against the game's terrain set (a siege's objectives).
+
+@runtime_checkable
+class TerrainChecks(Protocol):
+    """A system whose events are checked against the game's terrain set (a siege's objectives)."""
+
+    #: Event types checked against the game's terrain set.
     terrain_events: tuple[str, ...]
 
     def terrain_problems(self, state: Any, event: dict[str, Any], pieces: list[Piece]) -> list[str]:
@@ -108,26 +135,41 @@ class GameSystem(Protocol):
         order; none when it has no set) and the game as it stands; empty when nothing is."""
 
 
+def seats(system: GameSystem) -> Seats | None:
+    """The system's seats and secrets, or ``None`` when its games have neither."""
+    return system if isinstance(system, Seats) else None
+
+
+def roster_checks(system: GameSystem) -> RosterChecks | None:
+    """The system's roster checks, or ``None`` when no event of it is checked against a roster."""
+    return system if isinstance(system, RosterChecks) else None
+
+
+def terrain_checks(system: GameSystem) -> TerrainChecks | None:
+    """The system's terrain checks, or ``None`` when no event of it is checked against terrain."""
+    return system if isinstance(system, TerrainChecks) else None
+
+
 class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
 
     The module gives ``EVENT_TYPES``, ``new_game(pack, setup)``, ``apply_event(state, event,
-    id)`` and ``next_steps(state)``, and, in a game with secrets, ``SECRET_TYPES``: each secret
-    event type with the fields another seat never sees (its ``player`` holds it), and
-    ``SIGNED_TYPES``: public event types only the seat of their ``player`` records. It may give
-    ``undo_problem(state, event)``. Subclasses add what differs (facts, scoring, summary, when
-    a secret is out: :meth:`revealed`).
+    id)`` and ``next_steps(state)``, and may give ``open_entries(state, seat)`` (what may be
+    recorded now, beside the undo every system answers alike) and ``undo_problem(state,
+    event)``. Subclasses add what differs (facts, scoring, summary) and the capabilities they
+    need (:class:`SeatsBySecretTypes` for seats and secrets).
     """
 
     round_word = "round"
-    seated = False
 
     def __init__(self, name: str, engine: Any) -> None:
         self.name = name
         self.engine = engine
         self.event_types: tuple[str, ...] = engine.EVENT_TYPES
-        self.secret_types: dict[str, tuple[str, ...]] = dict(getattr(engine, "SECRET_TYPES", {}))
-        self.signed_types: tuple[str, ...] = tuple(getattr(engine, "SIGNED_TYPES", ()))
+
+    @property
+    def seated(self) -> bool:
+        return isinstance(self, Seats)
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
         return self.engine.new_game(pack, setup)
@@ -141,17 +183,10 @@ class EngineSystem:
     def next_steps(self, state: Any) -> dict[str, Any]:
         return self.engine.next_steps(state)
 
-    def holder(self, event: dict[str, Any]) -> int | None:
-        kind = event.get("type")
-        if not isinstance(kind, str) or (kind not in self.secret_types and kind not in self.signed_types):
-            return None
-        return seat_of(event.get("player"))
-
-    def secret(self, event: dict[str, Any]) -> bool:
-        return event.get("type") in self.secret_types
-
-    def table_may_record(self, event: dict[str, Any]) -> bool:
-        return False
+    def open_entries(self, state: Any, seat: int | None) -> dict[str, Any]:
+        found = getattr(self.engine, "open_entries", None)
+        entries = found(state, seat) if found is not None else {}
+        return {**entries, "undo": undo_entry(self, state, seat)}
 
     def undo_problem(self, state: Any, event: dict[str, Any]) -> Any:
         found = getattr(self.engine, "undo_problem", None)
@@ -164,24 +199,36 @@ class EngineSystem:
     #: scenario's ``scoring`` may name.
     blocks: ClassVar[tuple[type, ...]] = ()
 
+
+class SeatsBySecretTypes:
+    """Seats and secrets from the engine module's lists (the :class:`Seats` capability).
+
+    ``SECRET_TYPES``: each secret event type with the fields another seat never sees (its
+    ``player`` holds it); ``SIGNED_TYPES``: public event types only the seat of their
+    ``player`` records. A secret is shown to everyone once :meth:`revealed` says so.
+    """
+
+    engine: Any
+
+    def holder(self, event: dict[str, Any]) -> int | None:
+        kind = event.get("type")
+        if not isinstance(kind, str) or (kind not in self.engine.SECRET_TYPES and kind not in self.signed):
+            return None
+        return seat_of(event.get("player"))
+
+    @property
+    def signed(self) -> tuple[str, ...]:
+        return tuple(getattr(self.engine, "SIGNED_TYPES", ()))
+
+    def secret(self, event: dict[str, Any]) -> bool:
+        return event.get("type") in self.engine.SECRET_TYPES
+
+    def table_may_record(self, event: dict[str, Any]) -> bool:
+        return False
+
     def revealed(self, event: dict[str, Any], state: Any) -> bool:
         """Whether the rules have shown this secret event to everyone (both picks are in)."""
         return False
-
-    roster_events: tuple[str, ...] = ()
-
-    def roster_problems(
-        self, scenario: Scenario, event: dict[str, Any], units: list[RosterUnit]
-    ) -> list[str]:
-        return []
-
-    def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
-        return seat_of(event.get("player"))
-
-    terrain_events: tuple[str, ...] = ()
-
-    def terrain_problems(self, state: Any, event: dict[str, Any], pieces: list[Piece]) -> list[str]:
-        return []
 
     def visible_event(self, event: dict[str, Any], seat: int | None, state: Any = None) -> dict[str, Any]:
         """Another's secret without its hidden fields and marked ``hidden``, until revealed."""
@@ -189,8 +236,69 @@ class EngineSystem:
             return event
         if state is not None and self.revealed(event, state):
             return event
-        hidden = self.secret_types[str(event["type"])]
+        hidden = self.engine.SECRET_TYPES[str(event["type"])]
         return {k: v for k, v in event.items() if k not in hidden} | {"hidden": True}
+
+
+class CheckedByPlayer:
+    """Roster checks whose roster is the event's ``player``'s (the usual :class:`RosterChecks`)."""
+
+    def roster_player(self, setup: Setup, event: dict[str, Any]) -> int | None:
+        return seat_of(event.get("player"))
+
+
+def owner_problem(
+    system: GameSystem,
+    event: dict[str, Any],
+    seat: int | None,
+    table: bool,
+    names: list[str],
+    undo: bool = False,
+) -> str | None:
+    """Why this phone may not record ``event`` (or, with ``undo``, take it back), or ``None``.
+
+    ``seat`` is the player whose seat token came, ``table`` whether the table's edit token did.
+    An entry with a holder (a secret, or playing one's own ploy) belongs to that player's seat:
+    the table and the other seats are refused, whatever the entry says. Where the system lets
+    the table record it for that player (a deal of command points), the table may too.
+    """
+    found = seats(system)
+    holder = found.holder(event) if found is not None else None
+    if found is None or holder is None or seat == holder:
+        return None
+    if undo:
+        what = "Taking back a secret entry" if found.secret(event) else "Taking back this entry"
+    else:
+        what = "This secret entry" if found.secret(event) else "This entry"
+    who = names[holder] if 0 <= holder < len(names) else f"player {holder}"
+    if found.table_may_record(event):
+        if seat is None and table:
+            return None
+        return (
+            f"{what} is {who}'s: it needs the seat token of player {holder} ({who}) in X-Seat-Token, "
+            "or the table's edit token in X-Edit-Token."
+        )
+    return (
+        f"{what} is {who}'s alone: it needs the seat token of player {holder} ({who}) in "
+        "X-Seat-Token, or that seat's own link on its phone."
+    )
+
+
+def undo_entry(system: GameSystem, state: Any, seat: int | None) -> dict[str, Any]:
+    """Whether ``seat`` (``None``: the table) may take back the last entry in force: the one
+    answer every screen and the service give. ``why``: the rules' reason (a secret pick both
+    players have seen); ``theirs``: the entry is another player's, for their phone to undo."""
+    last = state.last_event
+    if last is None:
+        return {"open": False, "why": None, "theirs": False}
+    names = [p.name for p in state.setup.players]
+    theirs = owner_problem(system, last, seat, seat is None, names, undo=True) is not None
+    problem = system.undo_problem(state, last)
+    return {
+        "open": not theirs and problem is None,
+        "why": problem.reason if problem else None,
+        "theirs": theirs,
+    }
 
 
 def seat_of(player: Any) -> int | None:

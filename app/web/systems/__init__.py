@@ -34,8 +34,10 @@ class WebSystem(Protocol):
     def view(self, loaded: Loaded, draft: MultiDict[str, str], seat: int | None = None) -> dict[str, Any]:
         """What the game template shows, beyond what every game shows.
 
-        ``seat`` is the player whose seat this phone opened, in a game with secrets: only that
-        player's secrets may be in what it returns (none when ``None``).
+        Every game's page already has ``may``, the engine's ``open_entries`` for this seat:
+        what may be recorded now and why not. A view shapes what the template shows and
+        decides no rule. ``seat`` is the player whose seat this phone opened, in a game with
+        secrets: only that player's secrets may be in what it returns (none when ``None``).
         """
 
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:

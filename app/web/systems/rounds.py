@@ -28,31 +28,13 @@ class RoundsWeb(WebSide):
                 if key.startswith("control.") and value != "":
                     shown.holders[key.removeprefix("control.")] = number(value)
         facts = {f.name for f in loaded.system.facts(loaded.pack, state.scenario)}
-        seizable = [
-            o
-            for o in state.scenario.objectives
-            if o.kind in ("zone", "point") or o.moves_toward_friendly_zone
-        ]
-        attackable = {
-            i: [
-                m
-                for m in state.kind("marker")
-                if not m.moves_toward_friendly_zone and m.id not in state.destroyed and state.owner(m) != i
-            ]
-            for i in range(state.player_count)
-        }
+        # What a Victory Phase may record (who seized what, the markers each player may attack,
+        # who slew a Character Regiment already) is the engine's answer: ``may``, on every page.
         return {
             "round": state.current_round,
             "names": names,
             "map_svg": grid.svg(state.scenario, loaded.pack.sides, names, shown, interactive=True),
-            "seizable": seizable,
-            "attackable": attackable,
             "facts": facts,
-            "slain_already": {
-                i
-                for i in range(state.player_count)
-                if any(ph.players[i].character_slain for ph in state.phases)
-            },
             "reinforcements": state.reinforcements(state.current_round),
         }
 

@@ -32,16 +32,6 @@ def _units(raw: str) -> list[str] | int:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def can_undo(loaded: Loaded, seat: int | None) -> bool:
-    """Whether this screen may take back the last entry: a secret one only from its holder's seat."""
-    last = loaded.state.effective[-1] if loaded.state.effective else None
-    if last is None:
-        return False
-    event = next((e for e in reversed(loaded.log) if e.get("id") == last), None)
-    holder = loaded.system.holder(event) if event is not None else None
-    return holder is None or holder == seat
-
-
 def army_units(loaded: Loaded, player: int) -> list[RosterUnit] | None:
     """The units of a player's attached roster, or ``None`` when none is attached."""
     attached = loaded.armies.get(player)
@@ -64,9 +54,8 @@ def _objective_choices(loaded: Loaded) -> dict[str, Any]:
     """The fortress features of the game's terrain set still free for an objective (none when
     the set has no fortress: the form asks for a name), and every piece's name by its id."""
     pieces = games_service().terrain_pieces(loaded.row)
-    taken = [engine.find_piece(pieces, o.feature) for o in loaded.state.objectives]
     return {
-        "fortress_free": [p.name for p in pieces if p.fortress and not any(t is p for t in taken)],
+        "fortress_free": [p.name for p in engine.free_features(loaded.state, pieces)],
         "feature_names": {p.uid: p.name for p in pieces if p.uid},
     }
 
@@ -84,11 +73,9 @@ class SiegeWeb(WebSide):
         g = loaded.state
         s = summary(loaded, seat)
         rules = loaded.pack.siege
-        defender_turn = g.stage == "battle" and g.defender in g.next_players()
-        # What may be recorded now from this screen, and why not the rest: the engine's answer.
-        may = engine.open_entries(g, seat)
+        # What may be recorded now from this screen, and why not the rest, is the engine's
+        # answer: ``may``, which every game's page has.
         return {
-            "may": may,
             "s": s,
             "names": [p.name for p in g.setup.players],
             "stage": g.stage,
@@ -97,7 +84,6 @@ class SiegeWeb(WebSide):
             "next_players": g.next_players(),
             "round_started": g.current_round in g.rounds,
             "seat_side": g.side(seat) if seat is not None else None,
-            "my_pick": seat is not None and seat in g.picks,
             "tactic_choices": {
                 side: [rules.tactic(d) for d in rules.dice(side)] for side in ("attacker", "defender")
             }
@@ -105,21 +91,9 @@ class SiegeWeb(WebSide):
             else {},
             "feature_rows": FEATURE_ROWS,
             "unit_rows": UNIT_ROWS,
-            # Inside the defender's turn of a round under way (begun, or a turn recorded in it).
-            "relief_open": defender_turn
-            and (g.current_round in g.rounds or bool(g.turns_in(g.current_round)))
-            and g.arrived is None
-            and not any(r.round == g.current_round for r in g.relief_rolls),
-            "edge_open": g.arrived is not None and g.edge is None,
             "defender_units": army_units(loaded, g.defender),
-            "split_open": g.split is None
-            and not g.turns
-            and not g.rounds
-            and g.scenario.contingents is not None,
             **_objective_choices(loaded),
-            "party_open": g.tunnel is not None and g.tunnel.completed and g.party is None,
             "party_choices": _party_choices(loaded),
-            "can_undo": can_undo(loaded, seat) and may["undo"]["open"],
         }
 
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:

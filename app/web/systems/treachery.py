@@ -56,11 +56,9 @@ class TreacheryWeb(WebSide):
                 table = next((t for t in rules.ploy_tables if ploy and t.id == ploy.table), None)
                 own.append({"id": ploy_id, "ploy": ploy, "table": table.name if table else ""})
         pick = public["enemy"]
-        start = next((r for r in public["rounds"] if r["round"] == state.current_round), None)
-        # What may be recorded now from this screen, and why not the rest: the engine's answer.
-        may = loaded.system.open_entries(state, seat)  # type: ignore[attr-defined]
-        buying = seat is not None and may["buy"]["open"]
-        bonus = seat is not None and may["bonus"]["open"]
+        # What may be recorded now from this screen, and why not the rest (buying, a bonus
+        # ploy, playing a held one, deals, enemy picks) is the engine's answer: ``may``, which
+        # every game's page has.
         facts = loaded.system.facts(loaded.pack, state.scenario)
         return {
             "t": public,
@@ -69,15 +67,6 @@ class TreacheryWeb(WebSide):
             "shown_round": current,
             "rules": rules,
             "own_ploys": own,
-            "may": may,
-            "buying": buying,
-            # Why this seat buys nothing now, once its round has started (before, the step says so).
-            "buy_closed": may["buy"]["why"]
-            if seat is not None and not buying and start is not None and rules is not None and rules.ploys
-            else None,
-            "buy_limit": start["buy_limits"][seat] if buying and start else None,
-            "bonus_open": bonus,
-            "bonus_needs": _bonus_needs(rules, len(names)) if rules and rules.bonus_ploy else None,
             "pick": pick,
             "waiting": state.waiting(),
             "turn_facts": {f.name: f for f in facts if f.event == "turn"},
@@ -92,7 +81,6 @@ class TreacheryWeb(WebSide):
                 for r in range(1, state.last_round + 1)
             },
             "zone_rows": ZONE_ROWS,
-            "can_undo": _can_undo(loaded, seat),
             "contingents": state.scenario.contingents,
             "seat_name": names[seat] if seat is not None else None,
             "entries": _history(loaded, public, seat, names),
@@ -395,24 +383,6 @@ def _history(
         out.append({"event": e.get("id"), "type": kind, "text": text, "vp": vp, "lines": lines})
     out.reverse()
     return out
-
-
-def _bonus_needs(rules: Any, players: int) -> int:
-    """The least D6 that wins a neutral player a bonus ploy at this many players."""
-    return rules.bonus_ploy.three_players if players == 3 else rules.bonus_ploy.more_players
-
-
-def _can_undo(loaded: Loaded, seat: int | None) -> bool:
-    """Whether this screen may take back the last entry: a secret one only from its holder's
-    seat; a deal of points from its giver's seat or the table."""
-    last = loaded.state.effective[-1] if loaded.state.effective else None
-    if last is None:
-        return False
-    event = next((e for e in reversed(loaded.log) if e.get("id") == last), None)
-    holder = loaded.system.holder(event) if event is not None else None
-    if holder is None or holder == seat:
-        return True
-    return seat is None and event is not None and loaded.system.table_may_record(event)
 
 
 SYSTEM = register(TreacheryWeb("treachery"))

@@ -19,7 +19,6 @@ from app.rules.pack import Pack, Scenario
 from app.rules.systems.tunnels.state import TunnelGame
 from app.web.forms import number
 from app.web.systems import WebSide, register
-from app.web.systems.siege import can_undo
 
 # Pairs of dice a roll-off form offers: the first roll and two more after ties.
 ROLL_OFF_ROWS = 3
@@ -43,47 +42,6 @@ def inches(raw: str | None) -> int | float | None:
     if not math.isfinite(value):
         return None
     return int(value) if value.is_integer() else value
-
-
-def round_in_play(g: TunnelGame, battle: int) -> int:
-    """The battle round the entries of ``battle`` have reached (0 before its first round).
-
-    A round is under way once it is started, its denizen roll-off is in, or anything is
-    recorded in it: the rounds themselves need not be recorded.
-    """
-    seen = [len(g.rounds_in(battle))]
-    seen += [x.round for x in g.roll_offs if x.battle == battle]
-    seen += [c.round for c in g.changes if c.battle == battle]
-    seen += [u.round for u in g.unstable if u.battle == battle]
-    seen += [t.round for t in g.traps if t.battle == battle and t.round is not None]
-    return max(seen)
-
-
-def battle_forms(g: TunnelGame, seat: int | None) -> dict[str, Any]:
-    """Which forms of the battle being fought this screen offers, and for which round.
-
-    ``now`` is the round in play; the denizen's roll-off is offered for it until it is in,
-    then for the next round; the first turn likewise for the next round the log expects
-    (not at all when the players keep no rounds). A seat records its own player's dice.
-    """
-    b = g.current_battle
-    now = round_in_play(g, b)
-    recorded = len(g.rounds_in(b))
-    rolled = {x.round for x in g.roll_offs if x.battle == b}
-    commander = g.commander(b, now) if now else None
-    attacked = {c.player for c in g.changes if (c.battle, c.round, c.kind) == (b, now, "attack")}
-    rolled_unstable = {u.player for u in g.unstable if (u.battle, u.round) == (b, now)}
-    players = range(g.player_count)
-    unstable = [i for i in players if i not in rolled_unstable and (seat is None or i == seat)]
-    return {
-        "now": now,
-        "setup_roll": now == 0 and 0 not in rolled,
-        "roll_round": now if now >= 1 and now not in rolled else now + 1,
-        "first_round": recorded + 1 if recorded + 1 >= now else None,
-        "commander": commander,
-        "attack": commander is not None and commander not in attacked and seat in (None, commander),
-        "unstable": unstable if now else [],
-    }
 
 
 def _dice_of_form(form: MultiDict[str, str], rows: int) -> tuple[list[list[int | None]], str | None]:
@@ -153,31 +111,21 @@ class TunnelsWeb(WebSide):
         s = summary(loaded, seat)
         battle = g.current_battle
         names = [p.name for p in g.setup.players]
-        forms = battle_forms(g, seat) if not g.finished else None
-        row = next((x for x in s["series"] if x["battle"] == battle), None) if forms else None
+        # What may be recorded now from this screen is the engine's answer, ``may`` (every
+        # game's page has it); its ``battle`` part says which round the forms are for.
+        row = next((x for x in s["series"] if x["battle"] == battle), None) if not g.finished else None
         denizen = {d["round"]: d for d in row["denizen"]} if row else {}
-        # What may be recorded now from this screen, and why not the rest: the engine's answer.
-        may = loaded.system.open_entries(g, seat)  # type: ignore[attr-defined]
         return {
-            "may": may,
             "s": s,
             "names": names,
             "battle": battle,
             "started": not g.finished and g.revealed(battle),
-            "my_pick": seat is not None and seat in g.picks_in(battle),
-            "free": sorted(set(range(1, g.contingent_count + 1)) - set(g.used(seat)))
-            if seat is not None
-            else [],
-            "forms": forms,
-            "setup_denizen": denizen.get(0),
-            "denizen_now": denizen.get(forms["now"]) if forms and forms["now"] else None,
+            # The denizen's roll-offs of the battle being fought, by round (0: its set-up).
+            "denizen": denizen,
             "fighting": g.fighting,
             "roll_off_rows": ROLL_OFF_ROWS,
             "stalactite_rows": STALACTITE_ROWS,
-            "can_undo": can_undo(loaded, seat) and may["undo"]["open"],
             "entries": _history(loaded, s, seat, names),
-            # Who may still split their army (before their first pick): a seat, only its own.
-            "splitting": [i for i in range(len(names)) if (seat is None or i == seat) and g.may_split(i)],
             "split_rules": g.scenario.contingents,
         }
 

@@ -29,7 +29,6 @@ class TurnsWeb(WebSide):
             "round_facts": [f for f in facts if f.event == "battle_round"],
             # Which objectives a fact may name, asked of the block that declares it.
             "fact_choices": lambda fact, round_, who: scoring.fact_choices(state, fact, round_, who),
-            "claims": scoring.open_claims(state),
             "claim_flags": scoring.claim_flags(state),
             # Claim blocks from the round in play (or the next to start) to the last.
             "claim_from": state.round_in_play or min(current, state.scenario.battle_rounds),

@@ -16,10 +16,10 @@ from typing import Any
 from app.rules import grid
 from app.rules import pack as p
 from app.rules.facts import FactSpec
-from app.rules.game import Setup
-from app.rules.log import Refused, extra_key
+from app.rules.game import GameState, Setup
+from app.rules.log import Refused, extra_key, open_entry
 from app.rules.outcome import Award, Result
-from app.rules.rolls import Roll, parse_roll
+from app.rules.rolls import parse_roll
 
 EVENT_TYPES = ("round", "roll")
 PLAYER_KEYS = {
@@ -75,12 +75,9 @@ class VictoryPhase:
 
 
 @dataclass
-class RoundGame:
+class RoundGame(GameState):
     """Everything a round-scored game's events say, computed afresh on every replay."""
 
-    setup: Setup
-    pack: p.Pack
-    scenario: p.Scenario
     phases: list[VictoryPhase] = field(default_factory=list)
     destroyed: dict[str, tuple[int, int]] = field(default_factory=dict)  # marker -> (round, by player)
     wounds: dict[tuple[str, int], int] = field(default_factory=dict)  # (marker, player) -> wounds dealt
@@ -88,18 +85,8 @@ class RoundGame:
     moved: dict[str, grid.Point] = field(default_factory=dict)  # moving markers: where they stand now
     ended: Result | None = None
     won_outright: bool = False  # a win that ignores VP (Tug-of-War's chain from A to B)
-    rolls: list[Roll] = field(default_factory=list)
-    effective: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     # --- who and what ----------------------------------------------------------------------
-    @property
-    def player_count(self) -> int:
-        return len(self.setup.players)
-
-    def name(self, player: int) -> str:
-        return self.setup.player_name(player)
-
     def owner(self, objective: p.Objective) -> int | None:
         """The index of the player an objective is friendly to, if any."""
         if objective.friendly_to is None:
@@ -142,14 +129,6 @@ class RoundGame:
     @property
     def last_round(self) -> int:
         return self.scenario.battle_rounds or 0
-
-    @property
-    def finished(self) -> bool:
-        return self.ended is not None
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
 
     @property
     def result(self) -> Result | None:
@@ -529,36 +508,88 @@ def _check_marker(game: RoundGame, field_name: str, marker_id: Any, player: int,
         )
     if round_ == 1:
         raise Refused(f"{field_name}: markers cannot be damaged or destroyed in round 1.")
-    if marker.id in game.destroyed:
-        rnd, by = game.destroyed[marker.id]
-        raise Refused(
-            f"{field_name}: marker {marker.label} was already destroyed by {game.name(by)} in round {rnd}."
-        )
-    if game.owner(marker) == player:
-        raise Refused(
-            f"{field_name}: marker {marker.label} is friendly to {game.name(player)}, who cannot attack it."
-        )
+    if why := attack_problem(game, marker, player):
+        raise Refused(f"{field_name}: {why}")
     return marker
 
 
-def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
+def attack_problem(game: RoundGame, marker: p.Objective, player: int) -> str | None:
+    """Why ``player`` may not damage or destroy ``marker``: it fell already, or it is theirs."""
+    if marker.id in game.destroyed:
+        rnd, by = game.destroyed[marker.id]
+        return f"marker {marker.label} was already destroyed by {game.name(by)} in round {rnd}."
+    if game.owner(marker) == player:
+        return f"marker {marker.label} is friendly to {game.name(player)}, who cannot attack it."
+    return None
+
+
+def seizable(game: RoundGame) -> list[p.Objective]:
+    """The objectives a Victory Phase says who seized: zones, points and moving markers."""
+    return [
+        o for o in game.scenario.objectives if o.kind in ("zone", "point") or o.moves_toward_friendly_zone
+    ]
+
+
+def slew_character(game: RoundGame, player: int) -> bool:
+    """Whether ``player`` has slain the enemy Character Regiment already (once a game)."""
+    return any(ph.players[player].character_slain for ph in game.phases)
+
+
+def over_problem(game: RoundGame) -> Refused | None:
+    """Why nothing more may be recorded: the game is over (``None`` while it is not)."""
     if game.finished:
-        raise Refused(
+        return Refused(
             f"The game is over ({game.ended.reason if game.ended else ''}); undo the last entry to change it."
         )
+    return None
+
+
+def phase_problem(game: RoundGame, round_: int) -> Refused | None:
+    """Why round ``round_``'s Victory Phase may not be recorded now: one a round, in order."""
+    now = game.current_round
+    if round_ < now:
+        return Refused(f"Round {round_}'s Victory Phase is already recorded; undo it to change it.")
+    if round_ > now:
+        return Refused(f"Round {round_} cannot be recorded yet: round {now} comes first.")
+    return None
+
+
+def open_entries(game: RoundGame, seat: int | None = None) -> dict[str, Any]:
+    """What may be recorded now, and why not (``seat`` changes nothing: a Victory Phase is
+    recorded from any phone of the game): ``round``, the Victory Phase of the round now being
+    played, with ``why`` the sentence the rules would refuse it with (``None``: open), and its
+    choices: the objectives to say who seized, each player's markers to attack, and the
+    players who slew the enemy Character Regiment already (once a game)."""
+    r = game.current_round
+    problem = over_problem(game) or phase_problem(game, r)
+    markers = [m for m in game.kind("marker") if not m.moves_toward_friendly_zone]
+    return {
+        "round": open_entry(
+            problem,
+            round=r,
+            seizable=seizable(game),
+            attackable={
+                i: [m for m in markers if attack_problem(game, m, i) is None]
+                for i in range(game.player_count)
+            },
+            slain=[i for i in range(game.player_count) if slew_character(game, i)],
+        )
+    }
+
+
+def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
+    if problem := over_problem(game):
+        raise problem
     if key := extra_key(event, ROUND_KEYS):
         raise Refused(f"{key} is not part of a Victory Phase; it takes round, control and players.")
     round_ = event.get("round")
-    now = game.current_round
     if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= game.last_round:
         raise Refused(
             f"round must be a round from 1 to {game.last_round} ({game.scenario.name} lasts "
             f"{game.last_round} rounds)."
         )
-    if round_ < now:
-        raise Refused(f"Round {round_}'s Victory Phase is already recorded; undo it to change it.")
-    if round_ > now:
-        raise Refused(f"Round {round_} cannot be recorded yet: round {now} comes first.")
+    if problem := phase_problem(game, round_):
+        raise problem
     raw_players = event.get("players") or []
     if not isinstance(raw_players, list) or len(raw_players) > game.player_count:
         raise Refused(
@@ -585,7 +616,7 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
                 raise Refused(f"marker {marker.label} can only be destroyed by one player.")
             fallen[marker.id] = i
     for i, part in enumerate(players):
-        if part.character_slain and any(ph.players[i].character_slain for ph in game.phases):
+        if part.character_slain and slew_character(game, i):
             raise Refused(
                 f"players[{i}].character_slain: {game.name(i)} already slew the enemy Character Regiment."
             )
@@ -628,13 +659,8 @@ def _check_control(
     seized: dict[str, int] = {}
     for oid, who in control.items():
         obj = game.objective(oid) if isinstance(oid, str) else None
-        seizable = obj is not None and (obj.kind in ("zone", "point") or bool(obj.moves_toward_friendly_zone))
-        if not seizable:
-            ids = ", ".join(
-                o.id
-                for o in game.scenario.objectives
-                if o.kind in ("zone", "point") or o.moves_toward_friendly_zone
-            )
+        if obj is None or obj not in seizable(game):
+            ids = ", ".join(o.id for o in seizable(game))
             raise Refused(
                 f"control names {oid!r}, which is not a zone or point of {game.scenario.name} "
                 f"(these are: {ids})."
@@ -753,8 +779,10 @@ def next_steps(game: RoundGame) -> dict[str, Any]:
     then every later one and ``over``), ``in_play`` (always ``None``: nothing is claimed
     between phases) and ``steps`` (each ``phase-R`` and ``over``; no form here chooses what
     follows). A threshold may end the game sooner: the server says so when the phases arrive.
+    Built on :func:`open_entries`: the Victory Phase open now is the plan's first step.
     """
-    if game.finished:
+    now = open_entries(game)["round"]
+    if not now["open"]:
         return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
-    plan = [f"phase-{r}" for r in range(game.current_round, game.last_round + 1)] + [OVER]
+    plan = [f"phase-{r}" for r in range(now["round"], game.last_round + 1)] + [OVER]
     return {"plan": plan, "in_play": None, "steps": {key: {} for key in plan}}

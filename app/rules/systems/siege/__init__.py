@@ -13,17 +13,17 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
-from app.rules.systems import EngineSystem, register
+from app.rules.systems import EngineSystem, SeatsBySecretTypes, register
 from app.rules.systems.siege import engine, section
 from app.rules.systems.siege.state import SIDES, SiegeGame
 from app.rules.terrain import Piece
 
 
-class Siege(EngineSystem):
-    """The game system of sieges: two players, seated, with one secret each."""
+class Siege(SeatsBySecretTypes, EngineSystem):
+    """The game system of sieges: two players, seated, with one secret each; its rosters and
+    its objectives are checked (the seats, roster and terrain capabilities)."""
 
     round_word = "battle round"
-    seated = True
     # The pack and scenario sections this system reads with its own models.
     sections = section.SECTIONS
 
@@ -66,10 +66,6 @@ class Siege(EngineSystem):
     def revealed(self, event: dict[str, Any], state: SiegeGame) -> bool:
         """Both tactics are in: each is shown to everyone."""
         return state.revealed
-
-    def open_entries(self, state: SiegeGame, seat: int | None) -> dict[str, Any]:
-        """What may be recorded now from ``seat`` (``None``: the table), and why not the rest."""
-        return engine.open_entries(state, seat)
 
     def summary(self, state: SiegeGame, seat: int | None = None) -> dict[str, Any]:
         """The siege as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""

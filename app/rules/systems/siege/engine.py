@@ -17,7 +17,7 @@ from app.rules import event_fields as f
 from app.rules import pack as p
 from app.rules.army import RosterUnit
 from app.rules.game import Setup
-from app.rules.log import Refused
+from app.rules.log import Refused, open_entry
 from app.rules.outcome import Result
 from app.rules.rolls import parse_roll
 from app.rules.systems.siege import section
@@ -81,9 +81,12 @@ def new_game(pack: p.Pack, setup: Setup) -> SiegeGame:
     )
 
 
+OVER_NOW = "The battle is over; undo the last entry to change it."
+
+
 def _open(game: SiegeGame) -> None:
     if game.finished:
-        raise Refused("The battle is over; undo the last entry to change it.")
+        raise Refused(OVER_NOW)
 
 
 def _player(game: SiegeGame, event: dict[str, Any], name: str = "player") -> int:
@@ -165,12 +168,23 @@ def undo_problem(game: SiegeGame, event: dict[str, Any]) -> Refused | None:
 
 def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest:
-    the seat's own siege tactic, its agreement to pick again, and taking back the last entry."""
-    last = game.effective[-1] if game.effective else None
-    shown_pick = game.revealed and any(pk.event == last for pk in game.picks.values())
-    undo = undo_problem(game, {"type": "siege_tactic"}) if shown_pick else None
+    the entries beside the steps (the defender's contingents, the tunnel party, the relief roll
+    and its edge), the seat's own siege tactic and its agreement to pick again (taking back the
+    last entry is the registry's :func:`app.rules.systems.undo_entry`, on :func:`undo_problem`)."""
+    r = game.current_round
+    # The screens offer the relief roll once the round is under way (begun, or a turn recorded
+    # in it): before, the defender's turn may not have come yet.
+    under_way = r in game.rounds or bool(game.turns_in(r))
     out: dict[str, Any] = {
-        "undo": {"open": last is not None and undo is None, "why": undo.reason if undo else None},
+        "contingents": open_entry(split_problem(game)),
+        "tunnel_party": open_entry(party_problem(game)),
+        "relief_roll": open_entry(
+            relief_problem(game, r)
+            if under_way
+            else Refused(f"round: the relief roll waits until battle round {r} is under way.")
+        )
+        | {"round": r},
+        "relief_edge": open_entry(edge_problem(game)),
         # ``offered``: both tactics are shown and no siege roll is in, so both may ask.
         "repick": {
             "asked": sorted(game.repick),
@@ -180,7 +194,7 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     if seat is not None and 0 <= seat < game.player_count:
         out["tactic"] = {"open": not game.finished and seat not in game.picks}
         problem = repick_problem(game, seat)
-        out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
+        out["repick"] |= open_entry(problem)
     return out
 
 
@@ -382,15 +396,23 @@ def tunnel_candidates(rules: section.SiegeRules, units: list[dict[str, Any]]) ->
     }
 
 
-def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"units"}, "the tunnel party")
-    _open(game)
+def party_problem(game: SiegeGame) -> Refused | None:
+    """Why no tunnel party may be recorded now (a completed tunnel lets one through), or ``None``."""
+    if game.finished:
+        return Refused(OVER_NOW)
     if game.tunnel is None or not game.tunnel.completed:
-        raise Refused(
+        return Refused(
             "units: only a completed tunnel lets units through; the tunnel roll did not complete one."
         )
     if game.party is not None:
-        raise Refused("The units sent into the tunnel are already recorded; undo that entry to change it.")
+        return Refused("The units sent into the tunnel are already recorded; undo that entry to change it.")
+    return None
+
+
+def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"units"}, "the tunnel party")
+    if problem := party_problem(game):
+        raise problem
     rules = game.rules
     units = [party_unit(u, f"units[{i}]") for i, u in enumerate(f.items(event.get("units"), "units", 10, 1))]
     for u in units:
@@ -406,16 +428,26 @@ def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     game.party = tuple(units)
 
 
+def split_problem(game: SiegeGame) -> Refused | None:
+    """Why the defender's contingents may not be recorded now (once, before the first battle
+    round), or ``None``."""
+    if game.finished:
+        return Refused(OVER_NOW)
+    if game.scenario.contingents is None:
+        return Refused(f"{game.scenario.name} has no contingents to record.")
+    if game.turns or game.rounds:
+        return Refused("The contingents are set before the first battle round.")
+    if game.split is not None:
+        return Refused("The contingents are already recorded; undo that entry to change them.")
+    return None
+
+
 def _apply_contingents(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     f.only(event, {"garrison", "relief"}, "the defender's contingents")
-    _open(game)
+    if problem := split_problem(game):
+        raise problem
     rules = game.scenario.contingents
-    if rules is None:
-        raise Refused(f"{game.scenario.name} has no contingents to record.")
-    if game.turns or game.rounds:
-        raise Refused("The contingents are set before the first battle round.")
-    if game.split is not None:
-        raise Refused("The contingents are already recorded; undo that entry to change them.")
+    assert rules is not None  # split_problem refuses a scenario without contingents
     # A name may come twice (two units of one warscroll, as rosters list them): the attached
     # roster, where there is one, is checked before the event reaches the rules (roster_problems).
     garrison, g_units = contingents.read_part(event.get("garrison"), "garrison")
@@ -530,13 +562,23 @@ def terrain_problems(game: SiegeGame, event: dict[str, Any], pieces: list[Piece]
             f"feature: {piece.name} is not wholly within the defender's territory in this game's "
             f"terrain set; an objective goes on a feature of the fortress."
         ]
-    taken = next((o for o in game.objectives if find_piece(pieces, o.feature) is piece), None)
+    taken = _placed_on(game, pieces, piece)
     if taken is not None:
         return [
             f"feature: {piece.name} already holds the {_ordinal(taken.number)} objective; "
             "each objective goes on a different terrain feature."
         ]
     return []
+
+
+def _placed_on(game: SiegeGame, pieces: list[Piece], piece: Piece) -> Placement | None:
+    """The objective already on ``piece`` (named by its id or its name), if any."""
+    return next((o for o in game.objectives if find_piece(pieces, o.feature) is piece), None)
+
+
+def free_features(game: SiegeGame, pieces: list[Piece]) -> list[Piece]:
+    """The fortress's pieces an objective may still go on (none when the set has no fortress)."""
+    return [p for p in pieces if p.fortress and _placed_on(game, pieces, p) is None]
 
 
 def find_piece(pieces: list[Piece], feature: str) -> Piece | None:
@@ -594,40 +636,66 @@ def relief_total(dice: tuple[int, int], round_: int) -> int:
     return dice[0] + dice[1] + round_
 
 
-def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"round", "dice"}, "a relief roll")
-    relief = game.scenario.relief
-    if relief is None:
-        raise Refused(f"{game.scenario.name} has no relief force.")
-    _need_stage(game, "battle", "A relief roll")
+def relief_problem(game: SiegeGame, r: int | None) -> Refused | None:
+    """Why no relief roll may be recorded for battle round ``r`` now (``None``: the round is
+    checked later, as the event's), or ``None``: it is made inside the defender's turn, once a
+    round, until the relief force arrives."""
+    if game.scenario.relief is None:
+        return Refused(f"{game.scenario.name} has no relief force.")
+    try:
+        _need_stage(game, "battle", "A relief roll")
+    except Refused as exc:
+        return exc
     if game.arrived is not None:
-        raise Refused(
+        return Refused(
             f"The relief force arrived in battle round {game.arrived}; there are no more relief rolls."
         )
-    r = _round(game, event)
-    dice = f.dice(event.get("dice"), "dice", 2)
+    if r is None:
+        return None
     defender = game.defender
     if r != game.current_round or defender not in game.next_players():
-        raise Refused(
+        return Refused(
             f"round: the relief roll is made at the end of the defender's movement phase, inside "
             f"{game.name(defender)}'s turn, and battle round {r} is not in it."
         )
     if any(x.round == r for x in game.relief_rolls):
-        raise Refused(f"The relief roll of battle round {r} is already recorded; undo it to change it.")
+        return Refused(f"The relief roll of battle round {r} is already recorded; undo it to change it.")
+    return None
+
+
+def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
+    f.only(event, {"round", "dice"}, "a relief roll")
+    relief = game.scenario.relief
+    if problem := relief_problem(game, None):
+        raise problem
+    assert relief is not None  # relief_problem refuses a scenario without a relief force
+    r = _round(game, event)
+    dice = f.dice(event.get("dice"), "dice", 2)
+    if problem := relief_problem(game, r):
+        raise problem
     total = relief_total((dice[0], dice[1]), r)
     game.relief_rolls.append(ReliefRoll(eid, r, (dice[0], dice[1]), total, total >= relief.target))
+
+
+def edge_problem(game: SiegeGame) -> Refused | None:
+    """Why the relief force's edge may not be rolled now (once, after it arrived), or ``None``."""
+    if game.scenario.relief is None:
+        return Refused(f"{game.scenario.name} has no relief force.")
+    if game.finished:
+        return Refused(OVER_NOW)
+    if game.arrived is None:
+        return Refused("die: the edge is rolled once the relief force has arrived.")
+    if game.edge is not None:
+        return Refused("The relief force's edge is already recorded; undo that entry to change it.")
+    return None
 
 
 def _apply_relief_edge(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     f.only(event, {"die"}, "the relief force's edge")
     relief = game.scenario.relief
-    if relief is None:
-        raise Refused(f"{game.scenario.name} has no relief force.")
-    _open(game)
-    if game.arrived is None:
-        raise Refused("die: the edge is rolled once the relief force has arrived.")
-    if game.edge is not None:
-        raise Refused("The relief force's edge is already recorded; undo that entry to change it.")
+    if problem := edge_problem(game):
+        raise problem
+    assert relief is not None  # edge_problem refuses a scenario without a relief force
     die = f.die(event.get("die"), "die")
     game.edge = Edge(eid, die, relief.edge(die))
 

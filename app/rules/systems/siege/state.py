@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import battle_rounds
-from app.rules import pack as p
-from app.rules.game import Setup
+from app.rules.game import GameState
 from app.rules.outcome import Result
 from app.rules.systems.siege import section
 
@@ -144,12 +143,12 @@ class Ending:
 
 
 @dataclass
-class SiegeGame:
-    """Everything the events say about a siege, computed afresh on every replay."""
+class SiegeGame(GameState):
+    """Everything the events say about a siege, computed afresh on every replay.
 
-    setup: Setup
-    pack: p.Pack
-    scenario: p.Scenario
+    A siege scores no victory points: its ``vp`` is every state's 0 (the club home's card asks).
+    """
+
     rules: section.SiegeRules
     attacker: int
     defender: int
@@ -167,18 +166,8 @@ class SiegeGame:
     relief_rolls: list[ReliefRoll] = field(default_factory=list)
     edge: Edge | None = None
     ending: Ending | None = None
-    rolls: list[Any] = field(default_factory=list)
-    effective: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     # --- who ----------------------------------------------------------------------------
-    @property
-    def player_count(self) -> int:
-        return len(self.setup.players)
-
-    def name(self, player: int) -> str:
-        return self.setup.player_name(player)
-
     def side(self, player: int) -> str:
         return "attacker" if player == self.attacker else "defender"
 
@@ -251,18 +240,6 @@ class SiegeGame:
         return next((r.round for r in self.relief_rolls if r.arrived), None)
 
     # --- the end -----------------------------------------------------------------------------
-    def vp(self, player: int) -> int:
-        """A siege scores no victory points (the club home's card asks every game for them)."""
-        return 0
-
-    @property
-    def finished(self) -> bool:
-        return self.ending is not None
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
-
     @property
     def result(self) -> Result | None:
         return self.ending.result if self.ending else None

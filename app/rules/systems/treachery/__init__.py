@@ -15,7 +15,7 @@ from typing import Any
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
-from app.rules.systems import EngineSystem, register, seat_of
+from app.rules.systems import CheckedByPlayer, EngineSystem, register, seat_of, undo_entry
 from app.rules.systems.treachery import allowed, describe, events, plan, section
 from app.rules.systems.treachery.state import TreacheryGame
 
@@ -38,11 +38,11 @@ SIGNED: tuple[str, ...] = ("play",)
 DEAL = "deal"
 
 
-class Treachery(EngineSystem):
-    """The game system of multiplayer battles with command points, deals and secret ploys."""
+class Treachery(CheckedByPlayer, EngineSystem):
+    """The game system of multiplayer battles with command points, deals and secret ploys (the
+    seats capability, its own way), the contingents checked against the player's roster."""
 
     round_word = "battle round"
-    seated = True
     # The pack and scenario sections this system reads with its own models.
     sections = section.SECTIONS
     blocks = section.BLOCKS
@@ -107,7 +107,7 @@ class Treachery(EngineSystem):
 
     def open_entries(self, state: TreacheryGame, seat: int | None) -> dict[str, Any]:
         """What may be recorded now from ``seat`` (``None``: the table), and why not the rest."""
-        return allowed.open_entries(state, seat)
+        return {**allowed.open_entries(state, seat), "undo": undo_entry(self, state, seat)}
 
 
 SYSTEM = register(Treachery("treachery", events))

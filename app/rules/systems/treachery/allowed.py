@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.log import Refused
+from app.rules.log import Refused, open_entry
 from app.rules.systems.treachery import section
 from app.rules.systems.treachery.state import Pick, Play, RollOff, TreacheryGame
 
@@ -27,6 +27,41 @@ def _ploy_name(game: TreacheryGame, ploy_id: str) -> str:
 
 
 # --- buying ploys: Start of Round Ploys -------------------------------------------------------
+def open_pick(game: TreacheryGame) -> Pick | None:
+    """The enemy pick whose bonus rolls may still be recorded, if any."""
+    return next((pk for pk in game.picks if pk.event == game.open_pick), None)
+
+
+def bonus_problem(game: TreacheryGame, player: int) -> Refused | None:
+    """Why ``player`` may not roll for a bonus ploy now: right after an enemy pick, once, and
+    only a neutral player (neither the one taking the turn nor their enemy)."""
+    pick = open_pick(game)
+    if pick is None:
+        return Refused(
+            "type: a bonus ploy is rolled right after an enemy pick; record the pick first.",
+            "bonus-after-pick",
+        )
+    who = game.name(player)
+    if player == pick.player:
+        return Refused(
+            f"player: {who} is taking the turn and is not neutral, so rolls no bonus ploy.", "bonus-neutral"
+        )
+    if player == pick.enemy:
+        return Refused(
+            f"player: {who} is the enemy this phase, not neutral, so rolls no bonus ploy.", "bonus-neutral"
+        )
+    if any(g.pick == pick.event and g.player == player for g in game.gains):
+        return Refused(
+            f"player: {who} has already rolled for a bonus ploy after this enemy pick.", "bonus-once"
+        )
+    return None
+
+
+def bonus_needs(bonus: section.BonusPloy, players: int) -> int:
+    """The least D6 that wins a neutral player a bonus ploy at this many players."""
+    return bonus.three_players if players == 3 else bonus.more_players
+
+
 def buying(game: TreacheryGame, r: int) -> Refused | None:
     """Ploys are bought once the round has started and before the roll-off that decides who
     goes first; where none is recorded, the round's first enemy pick, play or turn ends buying."""
@@ -317,33 +352,37 @@ def reason(problem: Refused | None) -> str | None:
 def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest.
 
-    ``deal``, ``enemy`` and ``tie_order`` are for every screen; ``buy``, ``bonus`` and ``hand``
-    only for a seat, whose own hand they read (nothing here reads another player's). Each
-    ``why`` is the sentence the rules would refuse with (``None``: open).
+    ``deal``, ``enemy``, ``tie_order`` and ``bonus_needs`` are for every screen; ``buy``,
+    ``bonus`` and ``hand`` only for a seat, whose own hand they read (nothing here reads another
+    player's). Each ``why`` is the sentence the rules would refuse with (``None``: open); the
+    buy's ``said`` is the one its screen shows, once the round has started (before, the step
+    tells the players to start it).
     """
     playing = not game.finished and not game.turns_complete
     out: dict[str, Any] = {"deal": _deal_entries(game, seat, playing), "enemy": _enemy_entries(game, playing)}
     vp = [game.vp(i) for i in range(game.player_count)]
     tied = [i for i in range(game.player_count) if vp.count(vp[i]) > 1]
     out["tie_order"] = tie_order(game, tied)
+    bonus_ploy = game.rules.bonus_ploy
+    out["bonus_needs"] = bonus_needs(bonus_ploy, game.player_count) if bonus_ploy is not None else None
     if seat is None or not 0 <= seat < game.player_count:
         return out
     r = game.current_round
     closed = buying(game, r) if playing else Refused("The battle is over.", "end")
     if not game.rules.ploys:
         closed = Refused("This game has no ploys.", "ploy")
-    out["buy"] = {
-        "open": closed is None,
-        "why": reason(closed),
-        "limit": game.rounds[r].limits[seat] if closed is None else None,
-        "ploys": {pl.id: reason(buy_problem(game, seat, pl)) for pl in game.rules.ploys}
+    out["buy"] = open_entry(
+        closed,
+        said=reason(closed) if r in game.rounds and game.rules.ploys else None,
+        limit=game.rounds[r].limits[seat] if closed is None else None,
+        ploys={pl.id: reason(buy_problem(game, seat, pl)) for pl in game.rules.ploys}
         if closed is None
         else {},
-    }
-    pick = next((pk for pk in game.picks if pk.event == game.open_pick), None)
+    )
+    pick = open_pick(game)
     bonus = game.rules.bonus_ploy is not None and pick is not None and seat in pick.neutral
     out["bonus"] = {
-        "open": bonus and not any(g.pick == pick.event and g.player == seat for g in game.gains),  # type: ignore[union-attr]
+        "open": game.rules.bonus_ploy is not None and bonus_problem(game, seat) is None,
         "ploys": {pl.id: reason(gaining(game, seat, pl, game.period())) for pl in game.rules.ploys}
         if bonus
         else {},
@@ -365,7 +404,7 @@ def _deal_entries(game: TreacheryGame, seat: int | None, playing: bool) -> dict[
     ploys = {}
     if seat is not None and 0 <= seat < game.player_count:
         ploys = {ploy_id: _ploy_name(game, ploy_id) for ploy_id in game.ploys(seat)}
-    return {"open": closed is None, "why": reason(closed), "givers": givers, "ploys": ploys}
+    return open_entry(closed, givers=givers, ploys=ploys)
 
 
 def _enemy_entries(game: TreacheryGame, playing: bool) -> dict[str, Any]:

@@ -407,27 +407,12 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         raise Refused(f"type: {game.pack.name} has no bonus ploys.", "type")
     r = _current_round(game, event)
     player = _player(game, event)
-    pick = next((pk for pk in game.picks if pk.event == game.open_pick), None)
-    if pick is None:
-        raise Refused(
-            "type: a bonus ploy is rolled right after an enemy pick; record the pick first.",
-            "bonus-after-pick",
-        )
-    who = game.name(player)
-    if player == pick.player:
-        raise Refused(
-            f"player: {who} is taking the turn and is not neutral, so rolls no bonus ploy.", "bonus-neutral"
-        )
-    if player == pick.enemy:
-        raise Refused(
-            f"player: {who} is the enemy this phase, not neutral, so rolls no bonus ploy.", "bonus-neutral"
-        )
-    if any(g.pick == pick.event and g.player == player for g in game.gains):
-        raise Refused(
-            f"player: {who} has already rolled for a bonus ploy after this enemy pick.", "bonus-once"
-        )
+    if problem := allowed.bonus_problem(game, player):
+        raise problem
+    pick = allowed.open_pick(game)
+    assert pick is not None  # bonus_problem refuses a bonus roll without an enemy pick
     roll = _die(event.get("roll"), "roll")
-    need = bonus.three_players if game.player_count == 3 else bonus.more_players
+    need = allowed.bonus_needs(bonus, game.player_count)
     if roll < need:
         players = "three players" if game.player_count == 3 else f"{game.player_count} players"
         raise Refused(

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import battle_rounds
-from app.rules import pack as p
-from app.rules.game import Setup
+from app.rules.game import GameState
 from app.rules.systems.treachery import section
 
 
@@ -220,12 +219,9 @@ class Result:
 
 
 @dataclass
-class TreacheryGame:
+class TreacheryGame(GameState):
     """Everything the events say about a multiplayer game, computed afresh on every replay."""
 
-    setup: Setup
-    pack: p.Pack
-    scenario: p.Scenario
     rules: section.Treachery
     cp: list[int]
     rounds: dict[int, RoundStart] = field(default_factory=dict)
@@ -242,7 +238,6 @@ class TreacheryGame:
     arrivals: list[Arrival] = field(default_factory=list)
     destroyed: list[Destroyed] = field(default_factory=list)
     contingents: dict[int, Contingent] = field(default_factory=dict)
-    rolls: list[Any] = field(default_factory=list)
     # Who was picked (or picked an enemy) to take the turn now being played, if anyone said;
     # ``named``: the player a turn-order roll-off sent, whose turn comes next.
     active: int | None = None
@@ -253,18 +248,9 @@ class TreacheryGame:
     # A roll-off whose leaders tied: its purpose and the players who roll again.
     tied: tuple[str, tuple[int, ...]] | None = None
     end: End | None = None
-    result: Result | None = None
-    effective: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    result: Result | None = None  # type: ignore[assignment]
 
     # --- who and when -------------------------------------------------------------------
-    @property
-    def player_count(self) -> int:
-        return len(self.setup.players)
-
-    def name(self, player: int) -> str:
-        return self.setup.player_name(player)
-
     @property
     def last_round(self) -> int:
         return self.scenario.battle_rounds or 4
@@ -280,14 +266,6 @@ class TreacheryGame:
     @property
     def turns_complete(self) -> bool:
         return self.current_round > self.last_round
-
-    @property
-    def finished(self) -> bool:
-        return self.result is not None
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
 
     def waiting(self) -> list[int]:
         """Players who have not had their turn in the current round."""

@@ -12,16 +12,16 @@ from typing import Any
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
-from app.rules.systems import EngineSystem, register
+from app.rules.systems import CheckedByPlayer, EngineSystem, SeatsBySecretTypes, register
 from app.rules.systems.tunnels import engine, section
 from app.rules.systems.tunnels.state import TunnelGame
 
 
-class Tunnels(EngineSystem):
-    """The game system of Tunnel Wars: two players, seated, a secret contingent each battle."""
+class Tunnels(SeatsBySecretTypes, CheckedByPlayer, EngineSystem):
+    """The game system of Tunnel Wars: two players, seated, a secret contingent each battle,
+    the contingents checked against the player's roster."""
 
     round_word = "battle"
-    seated = True
     # The pack and scenario sections this system reads with its own models.
     sections = section.SECTIONS
 
@@ -49,10 +49,6 @@ class Tunnels(EngineSystem):
         """Both contingents of the pick's battle are in: each is shown (with its general)."""
         battle = event.get("battle")
         return isinstance(battle, int) and state.revealed(battle)
-
-    def open_entries(self, state: TunnelGame, seat: int | None) -> dict[str, Any]:
-        """What may be recorded now from ``seat`` (``None``: the table), and why not the rest."""
-        return engine.open_entries(state, seat)
 
     def summary(self, state: TunnelGame, seat: int | None = None) -> dict[str, Any]:
         """The series as ``seat`` may see it (``None``: a watcher, or the table's edit token)."""

@@ -16,7 +16,7 @@ from app.rules import contingents
 from app.rules import event_fields as f
 from app.rules import pack as p
 from app.rules.game import Setup
-from app.rules.log import Refused
+from app.rules.log import Refused, open_entry
 from app.rules.rolls import parse_roll
 from app.rules.systems.tunnels.state import (
     BattleResult,
@@ -205,24 +205,68 @@ def undo_problem(game: TunnelGame, event: dict[str, Any]) -> Refused | None:
 
 def open_entries(game: TunnelGame, seat: int | None) -> dict[str, Any]:
     """What may be recorded now from ``seat`` (``None``: the table screen), and why not the rest:
-    the seat's contingent for the battle, its agreement to pick again, and taking back the last entry."""
+    the seat's contingent for the battle and its agreement to pick again (taking back the last
+    entry is the registry's :func:`app.rules.systems.undo_entry`, built on :func:`undo_problem`)."""
     b = game.current_battle
-    last = game.effective[-1] if game.effective else None
-    pick = next((k for k in game.picks if k.event == last), None)
-    undo = undo_problem(game, {"type": "contingent", "battle": pick.battle}) if pick else None
     out: dict[str, Any] = {
-        "undo": {"open": last is not None and undo is None, "why": undo.reason if undo else None},
         # ``offered``: both picks are shown and the battle is not under way, so both may ask.
         "repick": {
             "asked": sorted(game.repick_asked(b)),
             "offered": not game.finished and game.revealed(b) and not game.under_way(b),
         },
     }
+    # Who may still split their army (before their first pick): a seat, only its own player.
+    out["contingents"] = {
+        "players": [i for i in range(game.player_count) if seat in (None, i) and game.may_split(i)]
+    }
+    out["battle"] = battle_entries(game, seat) if not game.finished else None
     if seat is not None and 0 <= seat < game.player_count and not game.finished:
-        out["contingent"] = {"open": seat not in game.picks_in(b)}
+        free = sorted(set(range(1, game.contingent_count + 1)) - set(game.used(seat)))
+        out["contingent"] = {"open": seat not in game.picks_in(b), "free": free}
         problem = repick_problem(game, b, seat)
-        out["repick"] |= {"open": problem is None, "why": problem.reason if problem else None}
+        out["repick"] |= open_entry(problem)
     return out
+
+
+def round_in_play(game: TunnelGame, battle: int) -> int:
+    """The battle round the entries of ``battle`` have reached (0 before its first round).
+
+    A round is under way once it is started, its denizen roll-off is in, or anything is
+    recorded in it: the rounds themselves need not be recorded.
+    """
+    seen = [len(game.rounds_in(battle))]
+    seen += [x.round for x in game.roll_offs if x.battle == battle]
+    seen += [c.round for c in game.changes if c.battle == battle]
+    seen += [u.round for u in game.unstable if u.battle == battle]
+    seen += [t.round for t in game.traps if t.battle == battle and t.round is not None]
+    return max(seen)
+
+
+def battle_entries(game: TunnelGame, seat: int | None) -> dict[str, Any]:
+    """Which entries of the battle being fought are open from ``seat``, and for which round.
+
+    ``now`` is the round in play; the denizen's roll-off is open for it until it is in, then
+    for the next round; the first turn likewise for the next round the log expects (not at
+    all when the players keep no rounds). A seat records its own player's dice and attack.
+    """
+    b = game.current_battle
+    now = round_in_play(game, b)
+    recorded = len(game.rounds_in(b))
+    rolled = {x.round for x in game.roll_offs if x.battle == b}
+    commander = game.commander(b, now) if now else None
+    attacked = {c.player for c in game.changes if (c.battle, c.round, c.kind) == (b, now, "attack")}
+    rolled_unstable = {u.player for u in game.unstable if (u.battle, u.round) == (b, now)}
+    players = range(game.player_count)
+    unstable = [i for i in players if i not in rolled_unstable and (seat is None or i == seat)]
+    return {
+        "now": now,
+        "setup_roll": now == 0 and 0 not in rolled,
+        "roll_round": now if now >= 1 and now not in rolled else now + 1,
+        "first_round": recorded + 1 if recorded + 1 >= now else None,
+        "commander": commander,
+        "attack": commander is not None and commander not in attacked and seat in (None, commander),
+        "unstable": unstable if now else [],
+    }
 
 
 # ---------------------------------------------------------------------------------------

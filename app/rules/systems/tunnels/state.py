@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import battle_rounds
-from app.rules import pack as p
-from app.rules.game import Setup
+from app.rules.game import GameState
 from app.rules.outcome import Result
 from app.rules.systems.tunnels import section
 
@@ -138,12 +137,9 @@ class BattleResult:
 
 
 @dataclass
-class TunnelGame:
+class TunnelGame(GameState):
     """Everything the events say about a Tunnel Wars series, computed afresh on every replay."""
 
-    setup: Setup
-    pack: p.Pack
-    scenario: p.Scenario
     fighting: section.TunnelFighting
     splits: dict[int, Split] = field(default_factory=dict)
     picks: list[Pick] = field(default_factory=list)
@@ -155,16 +151,6 @@ class TunnelGame:
     unstable: list[Unstable] = field(default_factory=list)
     traps: list[Trap] = field(default_factory=list)
     results: list[BattleResult] = field(default_factory=list)
-    rolls: list[Any] = field(default_factory=list)
-    effective: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def player_count(self) -> int:
-        return len(self.setup.players)
-
-    def name(self, player: int) -> str:
-        return self.setup.player_name(player)
 
     @property
     def battles(self) -> int:
@@ -237,10 +223,6 @@ class TunnelGame:
     @property
     def finished(self) -> bool:
         return len(self.results) >= self.battles
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
 
     @property
     def result(self) -> Result | None:

@@ -14,7 +14,7 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.log import Refused, extra_key
+from app.rules.log import Refused, extra_key, open_entry
 from app.rules.outcome import Result
 from app.rules.problems import field_name
 from app.rules.rolls import parse_roll
@@ -145,20 +145,30 @@ def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) 
 # ---------------------------------------------------------------------------------------
 # Applying events
 # ---------------------------------------------------------------------------------------
-def _apply_round(game: Game, event: dict[str, Any], eid: str) -> None:
-    if game.finished:
-        raise Refused("The battle is over; undo the last entry to change it.")
-    round_ = _round(game, event)
-    first = _player(game, event, "first", optional=True)
+OVER_NOW = "The battle is over; undo the last entry to change it."
+
+
+def round_problem(game: Game, round_: int) -> Refused | None:
+    """Why battle round ``round_`` may not start now (once, in order, before its first turn)."""
     now = game.current_round
     if round_ in game.rounds:
-        raise Refused(f"Battle round {round_} has already been started; undo that entry to change it.")
+        return Refused(f"Battle round {round_} has already been started; undo that entry to change it.")
     if round_ < now or game.turns_in(round_):
-        raise Refused(
+        return Refused(
             f"Battle round {round_} is already under way; its start must be recorded before its first turn."
         )
     if round_ > now:
-        raise Refused(f"Battle round {round_} cannot start yet: battle round {now} is not finished.")
+        return Refused(f"Battle round {round_} cannot start yet: battle round {now} is not finished.")
+    return None
+
+
+def _apply_round(game: Game, event: dict[str, Any], eid: str) -> None:
+    if game.finished:
+        raise Refused(OVER_NOW)
+    round_ = _round(game, event)
+    first = _player(game, event, "first", optional=True)
+    if problem := round_problem(game, round_):
+        raise problem
     facts = _extra_facts(game, event, ROUND_KEYS, "battle_round")
     start = RoundStart(eid, round_, first, facts)
     for declared in game.scenario.round_facts:
@@ -199,28 +209,36 @@ def _check_placements(game: Game, facts: dict[str, Any], round_: int) -> None:
         seen.add(oid)
 
 
-def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
-    if game.finished:
-        raise Refused("The battle is over; undo the last entry to change it.")
-    round_ = _round(game, event)
-    player = _player(game, event)
-    assert player is not None
-    name = game.name(player)
+def turn_problem(game: Game, round_: int, player: int) -> Refused | None:
+    """Why ``player``'s turn of battle round ``round_`` may not be recorded now: each player's
+    turn once a round, the rounds in order, the first player's turn first."""
     now = game.current_round
     if round_ < now or any(t.player == player for t in game.turns_in(round_)):
-        raise Refused(f"{name} has already taken their turn in battle round {round_}.")
+        return Refused(f"{game.name(player)} has already taken their turn in battle round {round_}.")
     if round_ > now:
         missing = ", ".join(game.name(q) for q in game.next_players())
-        raise Refused(
+        return Refused(
             f"Battle round {round_} cannot be recorded yet: battle round {now} still "
             f"needs the turn of {missing}."
         )
     expected = game.next_players()
     if player not in expected:
-        raise Refused(
+        return Refused(
             f"{game.name(expected[0])} takes the first turn in battle round {round_}, "
             "so their turn is recorded first."
         )
+    return None
+
+
+def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
+    if game.finished:
+        raise Refused(OVER_NOW)
+    round_ = _round(game, event)
+    player = _player(game, event)
+    assert player is not None
+    if problem := turn_problem(game, round_, player):
+        raise problem
+    name = game.name(player)
     control = _parse_control(game, event.get("control"), round_)
     tactic = event.get("tactic") or None
     completed = _flag(event, "tactic_completed")
@@ -290,13 +308,20 @@ def _check_immediate(game: Game, turn: Turn) -> None:
         )
 
 
+def end_problem(game: Game, player: int) -> Refused | None:
+    """Why ``player``'s grand strategy may not be recorded now: once each."""
+    if player in game.ends:
+        return Refused(
+            f"{game.name(player)}'s grand strategy is already recorded; undo that entry to change it."
+        )
+    return None
+
+
 def _apply_end(game: Game, event: dict[str, Any], eid: str) -> None:
     player = _player(game, event)
     assert player is not None
-    if player in game.ends:
-        raise Refused(
-            f"{game.name(player)}'s grand strategy is already recorded; undo that entry to change it."
-        )
+    if problem := end_problem(game, player):
+        raise problem
     if "grand_strategy_completed" not in event:
         raise Refused("grand_strategy_completed is required: true or false.")
     completed = _flag(event, "grand_strategy_completed")
@@ -329,7 +354,7 @@ def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
     if not isinstance(rule_id, str) or rule_id not in rules:
         raise Refused(f"rule must be {', '.join(sorted(rules))} in {game.scenario.name}.")
     if game.finished:
-        raise Refused("The battle is over; undo the last entry to change it.")
+        raise Refused(OVER_NOW)
     round_ = _round(game, event)
     player = _player(game, event)
     assert player is not None
@@ -370,6 +395,37 @@ def open_claims(game: Game) -> list[tuple[str, str, int | None, list[int]]]:
         )
         out.append((rule_id, _rule_name(game, rule_id), round_, players))
     return out
+
+
+def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
+    """What may be recorded now, and why not the rest (any phone of the game records any entry:
+    Pitched Battles has no seats, so ``seat`` changes nothing).
+
+    ``battle_round``: the start of the round now being played; ``turn``: the players whose turn
+    may come next in it (more than one: nobody named the first player); ``claim``: each rule
+    claimed in the round in play (:func:`open_claims`); ``end``: the players whose grand
+    strategy is still to record (after the last round's turns). Each ``why`` is the sentence
+    the rules would refuse with (``None``: open).
+    """
+    r = game.current_round
+    over = Refused(OVER_NOW) if game.finished else None
+    done = (
+        Refused("Every battle round is played; record the end of the battle.")
+        if game.turns_complete
+        else None
+    )
+    players = game.next_players()
+    turn = over or done or (turn_problem(game, r, players[0]) if players else None)
+    ends = [i for i in range(game.player_count) if end_problem(game, i) is None]
+    end = over or (
+        None if game.turns_complete else Refused("The end of the battle comes after the last round's turns.")
+    )
+    return {
+        "battle_round": open_entry(over or done or round_problem(game, r), round=r),
+        "turn": open_entry(turn, round=r, players=players),
+        "claim": {"open": any(who for *_, who in open_claims(game)), "rules": open_claims(game)},
+        "end": open_entry(end, players=ends),
+    }
 
 
 def claim_flags(game: Game) -> dict[str, str]:
@@ -447,13 +503,15 @@ def next_steps(game: Game) -> dict[str, Any]:
     ``choice`` and ``plans`` where a field of the form decides the steps after it (its value
     -> those steps); ``parts`` where each player records the step on their own form.
     Steps are ``round-R`` (round R starts), ``turn-R-P`` (player P's turn in round R),
-    ``end`` (the grand strategies) and ``over``.
+    ``end`` (the grand strategies) and ``over``. Built on :func:`open_entries`: what is open
+    now is the plan's first step, and who may record it.
     """
     last = game.scenario.battle_rounds
     if game.finished:
         return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
+    entries = open_entries(game)
     current = game.current_round
-    end = {"in_play": None, "parts": [i for i in range(game.player_count) if i not in game.ends]}
+    end = {"in_play": None, "parts": entries["end"]["players"]}
     steps: dict[str, dict[str, Any]] = {}
     for r in range(current, last + 1):
         done = {t.player for t in game.turns_in(r)} if r == current else set()
@@ -470,7 +528,7 @@ def next_steps(game: Game) -> dict[str, Any]:
     else:
         done = {t.player for t in game.turns_in(current)}
         plan = _turn_order(game, current, game.rounds[current].first, done) + _after_round(game, current)
-        waiting = game.next_players()
+        waiting = entries["turn"]["players"]
         if len(waiting) > 1:  # nobody named the first player: the turn form asks whose turn it is
             after = {
                 str(i): _turn_order(game, current, None, done | {i}) + _after_round(game, current)

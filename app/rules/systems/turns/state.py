@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from app.rules import battle_rounds
 from app.rules import pack as p
 from app.rules.facts import FactSpec
-from app.rules.game import Setup
+from app.rules.game import GameState
 from app.rules.outcome import Award, Result
 
 if TYPE_CHECKING:
@@ -81,12 +81,9 @@ class Removal:
 
 
 @dataclass
-class Game:
+class Game(GameState):
     """Everything the events say about a game, computed afresh on every replay."""
 
-    setup: Setup
-    pack: p.Pack
-    scenario: p.Scenario
     rules: list[Rule]
     facts: list[FactSpec] = field(default_factory=list)
     rounds: dict[int, RoundStart] = field(default_factory=dict)
@@ -96,19 +93,9 @@ class Game:
     removed: dict[str, Removal] = field(default_factory=dict)
     placed: dict[str, int] = field(default_factory=dict)
     immediate: Result | None = None
-    rolls: list[Any] = field(default_factory=list)
-    effective: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
     _round_memo: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
     # --- who and when -------------------------------------------------------------------
-    @property
-    def player_count(self) -> int:
-        return len(self.setup.players)
-
-    def name(self, player: int) -> str:
-        return self.setup.player_name(player)
-
     def turns_in(self, round_: int) -> list[Turn]:
         return battle_rounds.within(self.turns, round_)
 
@@ -218,10 +205,6 @@ class Game:
         if self.immediate is not None:
             return True
         return self.turns_complete and len(self.ends) == self.player_count
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
 
     @property
     def result(self) -> Result | None:
