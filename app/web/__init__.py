@@ -35,10 +35,10 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.security import safe_join
 
-from app import games as game_service
 from app.pdf import PAPERS, PrintBusy, PrintFailed, PrintTooSlow
-from app.replays import Replays
 from app.rules.pack import Pack, PackError
+from app.services import games as game_service
+from app.services.replays import Replays
 from app.store import GameRow, Store
 from app.web import pages
 
@@ -374,7 +374,7 @@ def _headers(response: Any) -> Any:
 
 def register(app: Flask) -> None:
     """Attach blueprints, CSRF protection, error pages and security headers."""
-    from app.web import admin, api, clock, events, games, home, prints, pwa, rosters, terrain
+    from app.web import admin, api, clock, club, games, home, prints, pwa, rosters, terrain
 
     app.session_interface = _SessionCookies()
     csrf.init_app(app)
@@ -396,7 +396,7 @@ def register(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     compress.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
-    csrf.exempt(events.api)  # and events' with X-Organiser-Token, X-Player-Token or the admin bearer
+    csrf.exempt(club.api)  # and events' with X-Organiser-Token, X-Player-Token or the admin bearer
     app.register_blueprint(home.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(games.bp)
@@ -406,8 +406,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(terrain.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(events.bp)
-    app.register_blueprint(events.api)
+    app.register_blueprint(club.bp)
+    app.register_blueprint(club.api)
     app.teardown_appcontext(_close_store)
     app.extensions["muster.replays"] = Replays()
     app.register_error_handler(HTTPException, _error)

@@ -35,8 +35,9 @@ from flask import (
     url_for,
 )
 
-from app import disk, replica, terrain_library, tls
+from app import disk, replica, tls
 from app.rules.pack import parse_pack
+from app.services import terrain_library
 from app.web import no_store, pack_errors, packs, store
 from app.web.prints import pdf_cache
 

@@ -7,8 +7,8 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import clocks
 from app.rules.clock import MOST_SECONDS
+from app.services import clocks
 from app.store import GameRow
 from app.web import private_page, store
 from app.web.forms import whole

@@ -21,11 +21,11 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from app import clocks, games, terrain_sets
 from app.limits import limited
 from app.rules import dice, entry_words, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
+from app.services import clocks, games, terrain_sets
 from app.store import GameRow
 from app.web import (
     games_service,

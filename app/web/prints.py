@@ -8,11 +8,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from app import games, limits, pdf
+from app import limits, pdf
 from app.limits import limited
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
+from app.services import games
 from app.web import loaded_game, packs
 from app.web import paper as chosen_paper
 from app.web.systems import web_system_for

@@ -11,7 +11,6 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import list_import, rosters
 from app.limits import limited
 from app.rules import army, matching
 from app.rules import catalogue as catalogue_rules
@@ -19,6 +18,7 @@ from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
 from app.rules.problems import Problem
 from app.rules.text import clean_text
+from app.services import list_import, rosters
 from app.web import games_service, no_store, packs, paper, phone, private_page, qr_response, store
 from app.web.forms import whole
 from app.web.games import edit_token

@@ -10,11 +10,11 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import terrain_library, terrain_sets
 from app.limits import limited
 from app.rules import grid, terrain
 from app.rules.pack import Pack
 from app.rules.text import clean_text
+from app.services import terrain_library, terrain_sets
 from app.web import admin, loaded_game, paper, phone, private_page, store
 from app.web.forms import whole
 from app.web.games import edit_token, seat_of

@@ -11,10 +11,10 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded, summary
 from app.rules.army import RosterUnit
 from app.rules.pack import Pack, Scenario
 from app.rules.systems.siege import engine
+from app.services.games import Loaded, summary
 from app.web import games_service
 from app.web.forms import number
 from app.web.systems import WebSide, register

@@ -10,7 +10,7 @@ folded (an undo, a pack reloaded, a set-up changed).
 The log stays the only truth: an entry is used only when the event ids it folded are exactly
 the start of the stored log. States are never changed once made (applying an event makes a
 new one), so any number of requests may read a kept state at once. Only the games service
-(app/games.py) uses this cache.
+(app/services/games.py) uses this cache.
 """
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from app.replays import Replays
 from app.rules import army, log, systems, terrain
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack, roster_packs
 from app.rules.problems import Problem
 from app.rules.systems import GameSystem
+from app.services.replays import Replays
 from app.store import GameRow, Store
 
 EXPORT_FORMAT = "muster-game/1"

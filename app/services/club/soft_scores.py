@@ -2,7 +2,7 @@
 sportsmanship ballot (one, counted once, seen by their own phone and the organiser only),
 and the prizes kept apart from the standings.
 
-A part of the events service (app/events.py), which :class:`SoftScores` is mixed into; how
+A part of the events service (app/services/club/__init__.py), which :class:`SoftScores` is mixed into; how
 soft scores weigh in the standings is app/rules/standings.py's.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.rules import event_settings
 from app.rules.problems import Problem
-from app.store.events import Snapshot
+from app.store.club import Snapshot
 
 if TYPE_CHECKING:
     from app.rules import standings as ranking
@@ -37,7 +37,7 @@ class SoftScores:
         problem = self._painting_problem(snap, player, value)
         if problem:
             return problem
-        self.store.events.add_mark(snap.event.id, player, "painting", value)
+        self.store.club.add_mark(snap.event.id, player, "painting", value)
         return None
 
     def _painting_problem(self, snap: Snapshot, player: Any, value: Any) -> Problem | None:
@@ -79,7 +79,7 @@ class SoftScores:
             return Problem.refusal(
                 "player must be one of the opponents you played: " + ", ".join(names[o] for o in met) + "."
             )
-        if not self.store.events.cast_vote(snap.event.id, voter, choice):
+        if not self.store.club.cast_vote(snap.event.id, voter, choice):
             return Problem.refusal("You have voted already: a vote counts once.", conflict=True)
         return None
 

@@ -1,7 +1,7 @@
 """Club events as the app uses them: sign-up, pairing rounds into games, results, standings.
 
 The views (HTML and JSON) ask an :class:`Events` service; it holds no SQL and no pairing or
-ranking rule, only the wiring between the store (app/store/events.py), the engines
+ranking rule, only the wiring between the store (app/store/club.py), the engines
 (app/rules/pairing.py, app/rules/standings.py) and the games service, which makes a Muster
 game for every table. Randomness comes from the ``random.Random`` it is given.
 """
@@ -16,10 +16,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.event_lists import EventLists
-from app.event_pairing import RoundPlans
-from app.event_soft_scores import SoftScores
-from app.games import Games
 from app.rules import event_settings
 from app.rules import standings as ranking
 from app.rules import tournament_points as tp
@@ -28,8 +24,12 @@ from app.rules.game import parse_setup
 from app.rules.pack import Pack
 from app.rules.problems import Problem
 from app.rules.text import clean_text, name_key
+from app.services.club.lists import EventLists
+from app.services.club.pairing import RoundPlans
+from app.services.club.soft_scores import SoftScores
+from app.services.games import Games
 from app.store import Store
-from app.store.events import EventRow, ResultRow, Snapshot, TableRow
+from app.store.club import EventRow, ResultRow, Snapshot, TableRow
 
 EXPORT_FORMAT = "muster-event/1"
 MAX_NAME = 60
@@ -95,8 +95,8 @@ def _whole(
 
 class Events(EventLists, SoftScores, RoundPlans):
     """Create and run club events over the store, the rulepacks and the games service (its
-    lists in app/event_lists.py, its soft scores in app/event_soft_scores.py, the planning and
-    previews of a round's pairing in app/event_pairing.py)."""
+    lists in app/services/club/lists.py, its soft scores in app/services/club/soft_scores.py, the planning and
+    previews of a round's pairing in app/services/club/pairing.py)."""
 
     def __init__(self, store: Store, packs: dict[str, Pack], games: Games, rng: random.Random) -> None:
         self.store = store
@@ -151,7 +151,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         if problem:
             return Problem.refusal(problem)
         scoring, rest = settings.stored()
-        return self.store.events.create(
+        return self.store.club.create(
             {
                 "name": name,
                 "pack": pack.id,
@@ -189,11 +189,11 @@ class Events(EventLists, SoftScores, RoundPlans):
     # --- reading ------------------------------------------------------------------------
     def snapshot(self, event_id: str) -> Snapshot | None:
         """The event as stored, with the results of games finished since it was last read."""
-        snap = self.store.events.snapshot(event_id)
+        snap = self.store.club.snapshot(event_id)
         if snap is None:
             return None
         if self._collect_games(snap):
-            snap = self.store.events.snapshot(event_id) or snap
+            snap = self.store.club.snapshot(event_id) or snap
         return snap
 
     def _collect_games(self, snap: Snapshot) -> bool:
@@ -213,7 +213,7 @@ class Events(EventLists, SoftScores, RoundPlans):
                 continue
             winner = (card.get("result") or {}).get("winner")
             vp = card.get("vp") or [0, 0]
-            self.store.events.add_game_result(
+            self.store.club.add_game_result(
                 snap.event.id,
                 table.round,
                 table.number,
@@ -371,7 +371,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         """Sign a player up (``{name, club?, roster?, spare?}``): by the organiser at any time, by
         themselves while sign-up is open. Returns their id and their own token. A ``spare``
         (the organiser's choice) plays only when a round has an odd number of players."""
-        event = self.store.events.get(event_id)
+        event = self.store.club.get(event_id)
         if event is None:
             return Problem.refusal("There is no such event.")
         if not by_organiser and not event.signup_open:
@@ -396,14 +396,14 @@ class Events(EventLists, SoftScores, RoundPlans):
         spare = data.get("spare", False)
         if not isinstance(spare, bool) or (spare and not by_organiser):
             return Problem.refusal("spare must be true (a stand-in who plays only in an odd round) or false.")
-        snap = self.store.events.snapshot(event_id)
+        snap = self.store.club.snapshot(event_id)
         other = next((p for p in snap.players if p.spare and not p.dropped), None) if snap else None
         if spare and other is not None:
             return Problem.refusal(
                 f"spare: {other.name} is this event's spare already; drop them first to name another.",
                 conflict=True,
             )
-        added = self.store.events.add_player(
+        added = self.store.club.add_player(
             event_id, name or "", club, roster, judge=lambda names: _seat_left(name or "", names), spare=spare
         )
         return Problem.refusal(added, conflict=True) if isinstance(added, str) else added
@@ -412,11 +412,11 @@ class Events(EventLists, SoftScores, RoundPlans):
         """Drop a player from the next rounds, or bring them back (they play from the next pairing)."""
         if not any(p.id == player for p in snap.players) or isinstance(player, bool):
             return Problem.refusal("player must be the id of a player of this event.")
-        self.store.events.set_dropped(snap.event.id, player, dropped)
+        self.store.club.set_dropped(snap.event.id, player, dropped)
         return None
 
     def set_signup(self, snap: Snapshot, open_: bool) -> None:
-        self.store.events.set_signup(snap.event.id, open_)
+        self.store.club.set_signup(snap.event.id, open_)
 
     # --- rounds -------------------------------------------------------------------------
     def pair_next(self, snap: Snapshot, preview: Any = None) -> Paired | Problem:
@@ -435,10 +435,10 @@ class Events(EventLists, SoftScores, RoundPlans):
         tables = self._tables(snap, plan)
         if isinstance(tables, Problem):
             return tables
-        if not self.store.events.save_round(snap.event.id, plan.number, plan.scenario, tables):
-            self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
+        if not self.store.club.save_round(snap.event.id, plan.number, plan.scenario, tables):
+            self.store.club.archive_games([t["game_id"] for t in tables if t["game_id"]])
             return Problem.refusal("Another pairing of this round was saved first; reload.", conflict=True)
-        fresh = self.store.events.snapshot(snap.event.id) or snap
+        fresh = self.store.club.snapshot(snap.event.id) or snap
         return Paired(plan.number, self.pairings_json(fresh, plan.number))
 
     def _may_pair_next(self, snap: Snapshot) -> Problem | None:
@@ -492,13 +492,13 @@ class Events(EventLists, SoftScores, RoundPlans):
         tables = self._tables(snap, plan)
         if isinstance(tables, Problem):
             return tables
-        if not self.store.events.save_round(snap.event.id, number, plan.scenario, tables, replace=True):
-            self.store.events.archive_games([t["game_id"] for t in tables if t["game_id"]])
+        if not self.store.club.save_round(snap.event.id, number, plan.scenario, tables, replace=True):
+            self.store.club.archive_games([t["game_id"] for t in tables if t["game_id"]])
             return Problem.refusal(
                 f"Round {number} has a result in: it can no longer be paired again.", conflict=True
             )
         self._retire(self.tables_of(snap, number))
-        fresh = self.store.events.snapshot(snap.event.id) or snap
+        fresh = self.store.club.snapshot(snap.event.id) or snap
         return Paired(number, self.pairings_json(fresh, number))
 
     def _scenario(self, event: EventRow, number: int) -> str:
@@ -515,7 +515,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         """Games of a pairing that was replaced leave the club home (archived, never deleted)."""
         ids = [t.game_id for t in tables if t.game_id]
         if ids:
-            self.store.events.archive_games(ids)
+            self.store.club.archive_games(ids)
 
     def swap(self, snap: Snapshot, first: Any, second: Any) -> Problem | None:
         """Swap two players of the current round before it starts (their tables get new games)."""
@@ -574,8 +574,8 @@ class Events(EventLists, SoftScores, RoundPlans):
                     "game_token": game[1],
                 }
             )
-        if not self.store.events.swap(snap.event.id, number, changed):
-            self.store.events.archive_games([t["game_id"] for t in changed if t["game_id"]])
+        if not self.store.club.swap(snap.event.id, number, changed):
+            self.store.club.archive_games([t["game_id"] for t in changed if t["game_id"]])
             return Problem.refusal(
                 f"Round {number} has started: players can no longer be swapped.", conflict=True
             )
@@ -586,7 +586,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         """Start the current round's clock."""
         if not snap.rounds:
             return Problem.refusal("No round is paired yet.", conflict=True)
-        self.store.events.start_round(snap.event.id, snap.rounds[-1].number)
+        self.store.club.start_round(snap.event.id, snap.rounds[-1].number)
         return None
 
     # --- results ------------------------------------------------------------------------
@@ -655,7 +655,7 @@ class Events(EventLists, SoftScores, RoundPlans):
                 f"bonus must be two whole numbers from 0 to {MAX_BONUS}, in the order of the table's players."
             )
         index = None if winner is None else players.index(winner)
-        self.store.events.add_result(
+        self.store.club.add_result(
             snap.event.id,
             number,
             table.number,
@@ -723,7 +723,7 @@ class Events(EventLists, SoftScores, RoundPlans):
             return Problem.refusal(
                 "This table has no result to confirm yet: finish the game first.", conflict=True
             )
-        self.store.events.confirm(snap.event.id, result.id, by)
+        self.store.club.confirm(snap.event.id, result.id, by)
         return None
 
     def seat_of(self, snap: Snapshot, player: int, number: int | None = None) -> tuple[TableRow, str] | None:
@@ -748,7 +748,7 @@ class Events(EventLists, SoftScores, RoundPlans):
             return Problem.refusal(
                 "players must list two or more different players of this event, the roll-off's winner first."
             )
-        self.store.events.add_rolloff(snap.event.id, order)
+        self.store.club.add_rolloff(snap.event.id, order)
         return None
 
     # --- check-in ------------------------------------------------------------------------
@@ -756,7 +756,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         """The organiser marks a player present (or not yet)."""
         if isinstance(player, bool) or not any(p.id == player for p in snap.players):
             return Problem.refusal("player must be the id of a player of this event.")
-        self.store.events.check_in(snap.event.id, player, present)
+        self.store.club.check_in(snap.event.id, player, present)
         return None
 
     def change_player(self, snap: Snapshot, player: int, data: Any) -> Problem | None:
@@ -776,7 +776,7 @@ class Events(EventLists, SoftScores, RoundPlans):
             problem = self._painting_problem(snap, player, data["painting"])
             if problem:
                 return problem
-        self.store.events.change_player(
+        self.store.club.change_player(
             snap.event.id, player, data.get("dropped"), data.get("checked_in"), data.get("painting")
         )
         return None
@@ -797,7 +797,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         return {
             "format": EXPORT_FORMAT,
             **self.describe(snap),
-            "results": self.store.events.history(snap.event.id),
+            "results": self.store.club.history(snap.event.id),
             "rolloffs": snap.rolloffs,
             "standings": self.public_rows(snap),
             "lists_shown": [

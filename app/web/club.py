@@ -30,13 +30,13 @@ from flask import (
     url_for,
 )
 
-from app import event_exports
-from app import events as event_service
 from app.limits import check, limited
 from app.rules import event_settings
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
-from app.store.events import Snapshot
+from app.services import club as club_service
+from app.services.club import exports as club_exports
+from app.store.club import Snapshot
 from app.web import games_service, no_store, packs, paper, qr_response, store
 from app.web import phone as this_phone
 from app.web.admin import admin_password, password_given, signed_in
@@ -54,11 +54,11 @@ BOARD_REFRESH_SECONDS = 10
 BOARD_ROWS = 12
 
 
-def service() -> event_service.Events:
+def service() -> club_service.Events:
     """The events service for this request. ``EVENT_SEED`` in the config makes draws repeatable."""
     seed = current_app.config.get("EVENT_SEED")
     rng = random.Random(seed) if seed is not None else random.Random()
-    return event_service.Events(store(), packs(), games_service(), rng)
+    return club_service.Events(store(), packs(), games_service(), rng)
 
 
 def _snapshot(event_id: str) -> Snapshot:
@@ -85,9 +85,9 @@ def _admin_bearer() -> None:
 
 def _organiser_api(event_id: str) -> Snapshot:
     """The event (404 when unknown); 403 without its organiser token in X-Organiser-Token."""
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
-    if not store().events.organiser_ok(event_id, request.headers.get("X-Organiser-Token")):
+    if not store().club.organiser_ok(event_id, request.headers.get("X-Organiser-Token")):
         abort(403, description="X-Organiser-Token must hold this event's organiser token.")
     return _snapshot(event_id)
 
@@ -268,11 +268,11 @@ def api_result(event_id: str) -> Any:
 @api.post("/<event_id>/results/confirm")
 def api_confirm(event_id: str) -> Any:
     """A player (X-Player-Token) or the organiser (X-Organiser-Token) confirms a table's result."""
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
     snap = _snapshot(event_id)
-    organiser = store().events.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
-    player = store().events.player_by_token(event_id, request.headers.get("X-Player-Token"))
+    organiser = store().club.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
+    player = store().club.player_by_token(event_id, request.headers.get("X-Player-Token"))
     if not organiser and player is None:
         abort(403, description="X-Player-Token (a player of the table) or X-Organiser-Token must be sent.")
     data = _body()
@@ -305,7 +305,7 @@ def api_confirm(event_id: str) -> Any:
 
 
 def _is_organiser(event_id: str) -> bool:
-    return store().events.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
+    return store().club.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
 
 
 @api.get("/<event_id>/standings")
@@ -329,9 +329,9 @@ def api_rolloff(event_id: str) -> Any:
 # --- lists and votes -------------------------------------------------------------------
 def _player_api(event_id: str) -> tuple[Snapshot, int]:
     """The event and the player whose X-Player-Token this is (403 without it)."""
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
-    player = store().events.player_by_token(event_id, request.headers.get("X-Player-Token"))
+    player = store().club.player_by_token(event_id, request.headers.get("X-Player-Token"))
     if player is None:
         abort(403, description="X-Player-Token must hold your own token for this event.")
     return _snapshot(event_id), player
@@ -344,7 +344,7 @@ def api_lists(event_id: str) -> Any:
     snap = _snapshot(event_id)
     svc = service()
     organiser = _is_organiser(event_id)
-    viewer = store().events.player_by_token(event_id, request.headers.get("X-Player-Token"))
+    viewer = store().club.player_by_token(event_id, request.headers.get("X-Player-Token"))
     shown = [
         svc.list_json(snap, kept, organiser)
         for p in snap.players
@@ -384,7 +384,7 @@ def api_lock_lists(event_id: str) -> Any:
             Problem.refusal("locked must be true (no more changes) or false (players may submit).")
         )
     service().lock_lists(snap, locked)
-    return jsonify(lists_locked=store().events.get(event_id).lists_locked)  # type: ignore[union-attr]
+    return jsonify(lists_locked=store().club.get(event_id).lists_locked)  # type: ignore[union-attr]
 
 
 @api.post("/<event_id>/votes")
@@ -425,7 +425,7 @@ def api_export_csv(event_id: str) -> Any:
 def api_ranking_json(event_id: str) -> Any:
     """Standings and results in the stable shape for ranking sites (docs/api.md)."""
     snap = _snapshot(event_id)
-    response = jsonify(event_exports.ranking(service(), snap))
+    response = jsonify(club_exports.ranking(service(), snap))
     response.headers["Content-Disposition"] = f'attachment; filename="muster-ranking-{event_id}.json"'
     return response
 
@@ -433,7 +433,7 @@ def api_ranking_json(event_id: str) -> Any:
 @api.get("/<event_id>/ranking.csv")
 def api_ranking_csv(event_id: str) -> Any:
     snap = _snapshot(event_id)
-    response = Response(event_exports.ranking_csv(service(), snap), mimetype="text/csv")
+    response = Response(club_exports.ranking_csv(service(), snap), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="muster-ranking-{event_id}.csv"'
     return response
 
@@ -442,7 +442,7 @@ def api_ranking_csv(event_id: str) -> Any:
 def api_summary(event_id: str) -> Any:
     """Round by round in plain text, for a club's website or chat."""
     snap = _snapshot(event_id)
-    return Response(event_exports.summary(service(), snap), mimetype="text/plain")
+    return Response(club_exports.summary(service(), snap), mimetype="text/plain")
 
 
 # --- screens ------------------------------------------------------------------------------
@@ -497,7 +497,7 @@ def _view(snap: Snapshot) -> dict[str, Any]:
 def index() -> Any:
     return render_template(
         "events/index.html",
-        events=store().events.recent(),
+        events=store().club.recent(),
         admin=signed_in(),
         enabled=admin_password() is not None,
     )
@@ -629,7 +629,7 @@ def show(event_id: str) -> Any:
 @bp.get("/events/<event_id>/qr.svg")
 def qr(event_id: str) -> Any:
     """The QR code of the event's page, where players sign up."""
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
     return qr_response(url_for("events.show", event_id=event_id, _external=True))
 
@@ -688,15 +688,15 @@ def board(event_id: str) -> Any:
 def _organiser_token(event_id: str) -> str | None:
     tokens = session.get("organiser") or {}
     token = tokens.get(event_id) if isinstance(tokens, dict) else None
-    return token if isinstance(token, str) and store().events.organiser_ok(event_id, token) else None
+    return token if isinstance(token, str) and store().club.organiser_ok(event_id, token) else None
 
 
 @bp.get("/events/<event_id>/organiser/<token>")
 def organiser(event_id: str, token: str) -> Any:
     """The organiser's link: this phone keeps the token in its session and opens the console."""
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
-    if not store().events.organiser_ok(event_id, token):
+    if not store().club.organiser_ok(event_id, token):
         abort(403, description="This organiser link is not valid for the event.")
     tokens = session.get("organiser") if isinstance(session.get("organiser"), dict) else {}
     session["organiser"] = {**tokens, event_id: token}
@@ -704,7 +704,7 @@ def organiser(event_id: str, token: str) -> Any:
 
 
 def _console_snapshot(event_id: str) -> Snapshot:
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
     if _organiser_token(event_id) is None:
         abort(403, description="The console needs the organiser's link: open it on this phone first.")
@@ -855,9 +855,9 @@ def console_action(event_id: str, action: str) -> Any:
 
 # --- a player's phone ----------------------------------------------------------------------
 def _player(event_id: str, token: str) -> tuple[Snapshot, int]:
-    if store().events.get(event_id) is None:
+    if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
-    player = store().events.player_by_token(event_id, token)
+    player = store().club.player_by_token(event_id, token)
     if player is None:
         abort(403, description="This player link is not valid for the event; ask the organiser.")
     return _snapshot(event_id), player

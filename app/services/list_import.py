@@ -2,7 +2,7 @@
 
 The reading is app/rules/lists/, the placing app/rules/matching.py and the verdict
 app/rules/army.py; this wires them to the packs and to the phone's remembered units. Saving the
-result goes through :func:`app.rosters.create`, like any roster.
+result goes through :func:`app.services.rosters.create`, like any roster.
 """
 
 from __future__ import annotations

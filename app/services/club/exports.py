@@ -11,10 +11,10 @@ import csv
 import io
 from typing import TYPE_CHECKING, Any
 
-from app.store.events import Snapshot
+from app.store.club import Snapshot
 
 if TYPE_CHECKING:
-    from app.events import Events
+    from app.services.club import Events
 
 RANKING_FORMAT = "muster-ranking/1"
 ROUND_FIELDS = ("opponent", "table", "vp_for", "vp_against", "tp", "result")

@@ -1,9 +1,9 @@
 """A club event's lists: each player submits a roster, the organiser sees its verdict and locks
 them, opponents see each other's when the event says, and a change after the lock shows.
 
-A part of the events service (app/events.py), which :class:`EventLists` is mixed into: the
+A part of the events service (app/services/club/__init__.py), which :class:`EventLists` is mixed into: the
 rules (the verdict for the event, when a list is shown, what changed) are in
-app/rules/event_lists.py, the copies kept in app/store/events.py.
+app/rules/event_lists.py, the copies kept in app/store/club.py.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app import rosters as roster_service
 from app.rules import event_lists
 from app.rules.pack import Pack, roster_packs
 from app.rules.problems import Problem
-from app.store.events import ListRow, Snapshot
+from app.services import rosters as roster_service
+from app.store.club import ListRow, Snapshot
 
 if TYPE_CHECKING:
     from app.rules.event_settings import Settings
     from app.store import Store
-    from app.store.events import TableRow
+    from app.store.club import TableRow
 
 
 class EventLists:
@@ -67,7 +67,7 @@ class EventLists:
         verdict = event_lists.event_verdict(
             loaded.verdict.as_dict(), loaded.row.body, snap.event.points_limit
         )
-        if not self.store.events.submit_list(snap.event.id, player, loaded.row.id, loaded.row.body, verdict):
+        if not self.store.club.submit_list(snap.event.id, player, loaded.row.id, loaded.row.body, verdict):
             return Problem.refusal(
                 "The organiser has locked the lists; ask them if yours must change.", conflict=True
             )
@@ -75,7 +75,7 @@ class EventLists:
 
     def lock_lists(self, snap: Snapshot, locked: bool) -> None:
         """The organiser locks the lists (or opens them again)."""
-        self.store.events.lock_lists(snap.event.id, locked)
+        self.store.club.lock_lists(snap.event.id, locked)
 
     def revealed(self, snap: Snapshot, player: int) -> bool:
         """Whether a player's list is shown to everyone by now (app/rules/event_lists.py)."""

@@ -1,7 +1,7 @@
 """Pairing a club event's round: the engines' plan, its preview with a reason per table (kept
 so the organiser makes exactly what they saw), and the tables with a game each.
 
-A part of the events service (app/events.py), which :class:`RoundPlans` is mixed into; the
+A part of the events service (app/services/club/__init__.py), which :class:`RoundPlans` is mixed into; the
 pairing rule itself is app/rules/pairing.py's.
 """
 
@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from app.rules import pairing
 from app.rules.pack import Pack
 from app.rules.problems import Problem
-from app.store.events import Snapshot
+from app.store.club import Snapshot
 
 if TYPE_CHECKING:
     from app.rules import standings as ranking
     from app.rules.event_settings import Settings
     from app.store import Store
-    from app.store.events import EventRow
+    from app.store.club import EventRow
 
 PREVIEW = "event-pairing"  # the drafts' kind a pairing preview is kept under
 
