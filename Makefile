@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: WeasyPrint's libraries (run), plus Chromium for the browser tests.
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-# The club set-up's front server (app/front.py), and for its tests the ACME test server, a DNS
+# The club set-up's front server (app/serving/front.py), and for its tests the ACME test server, a DNS
 # server taking RFC 2136 updates and NSS's certutil (Chromium's trusted roots).
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # Flask is imported when an app is built, not by `python -m app.pdf`
+if TYPE_CHECKING:  # Flask is imported when an app is built, not by `python -m app.infra.pdf`
     from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +146,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["RULEPACKS"] = os.environ["MUSTER_RULEPACKS"]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-    # HTTPS (app/tls.py): the certificate served, the name phones open, how the name is kept.
+    # HTTPS (app/serving/tls.py): the certificate served, the name phones open, how the name is kept.
     for key, variable in (
         ("TLS_CERT", "MUSTER_TLS_CERT"),
         ("TLS_KEY", "MUSTER_TLS_KEY"),
@@ -163,8 +163,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
     _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)
 
-    from app import limits
     from app.store import Store
+    from app.web import limits
 
     Store.initialise(app.config["DATABASE"])
     limits.prepare(app.config["DATABASE"])

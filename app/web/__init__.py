@@ -35,7 +35,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.security import safe_join
 
-from app.pdf import PAPERS, PrintBusy, PrintFailed, PrintTooSlow
+from app.infra.pdf import PAPERS, PrintBusy, PrintFailed, PrintTooSlow
 from app.rules.pack import Pack, PackError
 from app.services import games as game_service
 from app.services.replays import Replays

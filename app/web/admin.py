@@ -35,9 +35,10 @@ from flask import (
     url_for,
 )
 
-from app import disk, replica, tls
+from app.infra import disk, replica
 from app.rules.pack import parse_pack
 from app.services import terrain_library
+from app.serving import tls
 from app.web import no_store, pack_errors, packs, store
 from app.web.prints import pdf_cache
 

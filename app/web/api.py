@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from app.limits import limited
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
 from app.rules.problems import Problem, field_name
@@ -14,6 +13,7 @@ from app.rules.systems import system_for
 from app.services import clocks, list_import, rosters, terrain_sets
 from app.services import games as game_service
 from app.web import games_service, loaded_game, no_store, packs, phone, store
+from app.web.limits import limited
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

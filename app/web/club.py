@@ -30,7 +30,6 @@ from flask import (
     url_for,
 )
 
-from app.limits import check, limited
 from app.rules import event_settings
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
@@ -42,6 +41,7 @@ from app.web import phone as this_phone
 from app.web.admin import admin_password, password_given, signed_in
 from app.web.api import _body
 from app.web.forms import whole
+from app.web.limits import check, limited
 from app.web.pages import refused, reload_at, wants_fragment
 from app.web.prints import sheet_pdf
 from app.web.wording import players_named

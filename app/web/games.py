@@ -21,7 +21,6 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from app.limits import limited
 from app.rules import dice, entry_words, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
@@ -39,6 +38,7 @@ from app.web import (
     store,
 )
 from app.web.forms import number, whole
+from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
 from app.web.systems import web_system_for
 from app.web.wording import in_player_words, setup_in_player_words

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request
 
-from app import tls
 from app.rules import grid
 from app.rules.systems import system_for
+from app.serving import tls
 from app.store import GameRow
 from app.web import games_service, pack_errors, packs, phone_games, private_page, store
 from app.web.pages import wants_fragment

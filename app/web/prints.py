@@ -8,14 +8,14 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from app import limits, pdf
-from app.limits import limited
+from app.infra import pdf
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
 from app.services import games
-from app.web import loaded_game, packs
+from app.web import limits, loaded_game, packs
 from app.web import paper as chosen_paper
+from app.web.limits import limited
 from app.web.systems import web_system_for
 
 bp = Blueprint("prints", __name__)
@@ -29,7 +29,7 @@ CACHE_MB = 32
 def sheet_pdf(template: str, context: dict[str, Any], paper: str) -> bytes:
     """A print template as a PDF, served from the PDF cache when made before from the same data.
 
-    A layout's seconds count against the asking address's layout budget (app/limits.py): one
+    A layout's seconds count against the asking address's layout budget (app/web/limits.py): one
     phone cannot keep the layout busy for everyone, however it defeats the cache.
     """
     return pdf.render(

@@ -11,7 +11,6 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app.limits import limited
 from app.rules import army, matching
 from app.rules import catalogue as catalogue_rules
 from app.rules.lists import FORMAT_NAMES
@@ -22,6 +21,7 @@ from app.services import list_import, rosters
 from app.web import games_service, no_store, packs, paper, phone, private_page, qr_response, store
 from app.web.forms import whole
 from app.web.games import edit_token
+from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
 from app.web.prints import sheet_pdf
 

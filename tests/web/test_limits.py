@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from app import create_app, limits
+from app import create_app
+from app.web import limits
 from tests.conftest import ROOT
 from tests.setups import first_blood_game, new_game
 from tests.web.conftest import csrf_token, soup
@@ -173,7 +174,7 @@ def test_limits_come_from_the_environment(tmp_path, monkeypatch):
 COUNTER = """
 import sys
 import threading
-from app import limits
+from app.web import limits
 for _ in range(200):
     print(limits.count(sys.argv[1], "games", "10.0.0.9", now=1000.0)[0])
 """

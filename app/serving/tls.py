@@ -1,7 +1,7 @@
 """HTTPS as Muster serves it: the settings, the address phones open, a certificate that renews.
 
 With ``MUSTER_TLS_CERT`` and ``MUSTER_TLS_KEY`` set, `python -m app serve` answers HTTPS on
-``MUSTER_PORT`` (gunicorn itself, or the front server, app/front.py); with
+``MUSTER_PORT`` (gunicorn itself, or the front server, app/serving/front.py); with
 ``MUSTER_HTTP_PORT`` set too, plain HTTP on that port is sent on to the HTTPS address.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app import certificate
-from app.certificate import Certificate, CertificateError
+from app.serving import certificate
+from app.serving.certificate import Certificate, CertificateError
 
 log = logging.getLogger("muster")
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from app.tls import Settings
+from app.serving.tls import Settings
 
 log = logging.getLogger("muster")
 
@@ -113,7 +113,7 @@ class Front:
         temp = self.folder / "temp"
         listen = _listen(s.host, s.port)
         lines = [
-            "# Made by Muster (app/front.py) at each start: edits here are overwritten.",
+            "# Made by Muster (app/serving/front.py) at each start: edits here are overwritten.",
             "worker_processes 1;",
             f"pid {self.pid_path};",
             "error_log stderr warn;",

@@ -1,7 +1,7 @@
 """HTML -> PDF with WeasyPrint, from the print templates in pdf/.
 
 The print template is rendered here, in the web worker; WeasyPrint lays it out in a child
-process (``python -m app.pdf``) that the worker starts on the first print and that leaves
+process (``python -m app.infra.pdf``) that the worker starts on the first print and that leaves
 after a quiet minute. WeasyPrint and its fonts take 50-60 MB in any process that has made a
 PDF: a Raspberry Pi serving a club night should not keep that in every worker for the odd
 print, yet a player printing a roster, then the score sheet, should not wait for WeasyPrint
@@ -25,7 +25,7 @@ from typing import IO, Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-PDF_DIR = Path(__file__).resolve().parent.parent / "pdf"
+PDF_DIR = Path(__file__).resolve().parents[2] / "pdf"
 PAPERS = {"a4": "A4", "letter": "letter"}
 # The layout process leaves after this long without a print.
 IDLE_SECONDS = float(os.environ.get("MUSTER_PDF_IDLE_SECONDS", "60"))
@@ -358,7 +358,7 @@ class Layout:
     def _running(self) -> subprocess.Popen[bytes]:
         if self._child is None or self._child.poll() is not None:
             self._child = subprocess.Popen(
-                [sys.executable, "-m", "app.pdf"],
+                [sys.executable, "-m", "app.infra.pdf"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 cwd=str(PDF_DIR.parent),

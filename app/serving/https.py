@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import ROOT, front
+from app import ROOT
+from app.serving import front
 
 LETS_ENCRYPT = "https://acme-v02.api.letsencrypt.org/directory"
 LINEAGE = "muster"  # certbot's name for the certificate, whatever the domain

@@ -2,7 +2,7 @@
 
 A phone that types ``muster.example.org`` or follows an old ``http://`` link lands on HTTPS,
 where it gets the service worker. Used when gunicorn serves HTTPS itself (`make run` with a
-certificate); behind the front server (app/front.py) nginx does the same.
+certificate); behind the front server (app/serving/front.py) nginx does the same.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from app import lan
+from app.serving import lan
 
 log = logging.getLogger("muster")
 
