@@ -36,14 +36,16 @@ from app.rules.problems import Problem
 from app.services import club as club_service
 from app.services.club import exports as club_exports
 from app.store.club import Snapshot
-from app.web import games_service, no_store, packs, paper, qr_response, store
 from app.web import phone as this_phone
 from app.web.admin import admin_password, password_given, signed_in
-from app.web.api import _body
 from app.web.forms import whole
+from app.web.json_body import read_json
 from app.web.limits import check, limited
 from app.web.pages import refused, reload_at, wants_fragment
+from app.web.prints import chosen_paper as paper
 from app.web.prints import sheet_pdf
+from app.web.responses import no_store, qr_response
+from app.web.services import games_service, packs, store
 from app.web.wording import players_named
 
 bp = Blueprint("events", __name__)
@@ -106,7 +108,7 @@ def _links(event_id: str, token: str) -> dict[str, str]:
 def api_create() -> Any:
     _admin_bearer()
     check("games")
-    made = service().create(_body())
+    made = service().create(read_json())
     if isinstance(made, Problem):
         return _refuse(made)
     return no_store(make_response(jsonify(_links(*made)), 201))
@@ -129,7 +131,7 @@ def _player_links(event_id: str, player: int, token: str) -> dict[str, Any]:
 @api.post("/<event_id>/players")
 def api_add_player(event_id: str) -> Any:
     _organiser_api(event_id)
-    made = service().add_player(event_id, _body(), by_organiser=True)
+    made = service().add_player(event_id, read_json(), by_organiser=True)
     if isinstance(made, Problem):
         return _refuse(made)
     return no_store(make_response(jsonify(_player_links(event_id, *made)), 201))
@@ -140,7 +142,7 @@ def api_change_player(event_id: str, player: int) -> Any:
     """The organiser drops a player or brings them back, checks them in, or marks their painting."""
     snap = _organiser_api(event_id)
     svc = service()
-    problem = svc.change_player(snap, player, _body())
+    problem = svc.change_player(snap, player, read_json())
     if problem:
         return _refuse(problem)
     fresh = _snapshot(event_id)
@@ -157,7 +159,7 @@ def api_change_player(event_id: str, player: int) -> Any:
 @api.post("/<event_id>/signup")
 def api_signup(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = _body()
+    data = read_json()
     open_ = data.get("open") if isinstance(data, dict) else None
     if not isinstance(open_, bool):
         return _refuse(Problem.refusal("open must be true (players may sign up) or false (sign-up closed)."))
@@ -165,11 +167,11 @@ def api_signup(event_id: str) -> Any:
     return jsonify(signup_open=open_)
 
 
-def _optional_body() -> dict[str, Any]:
+def _optionalread_json() -> dict[str, Any]:
     """A body that may be left out (an older client pairs a round with none)."""
     if not request.get_data(cache=True):
         return {}
-    data = _body()
+    data = read_json()
     if not isinstance(data, dict):
         abort(make_response(jsonify(error="The body must be an object, or left out."), 422))
     return data
@@ -178,7 +180,7 @@ def _optional_body() -> dict[str, Any]:
 @api.post("/<event_id>/rounds")
 def api_pair(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = _optional_body()
+    data = _optionalread_json()
     made = service().pair_next(snap, data.get("preview"))
     if isinstance(made, Problem):
         return _refuse(made)
@@ -190,7 +192,7 @@ def api_preview(event_id: str) -> Any:
     """The next round's pairing (``{"again": true}``: the current round's anew) with a reason per
     table and the warnings, kept so that pairing with its ``preview`` id makes exactly it."""
     snap = _organiser_api(event_id)
-    again = _optional_body().get("again", False)
+    again = _optionalread_json().get("again", False)
     if not isinstance(again, bool):
         return _refuse(Problem.refusal("again must be true (pair the current round again) or false."))
     made = service().preview(snap, again)
@@ -224,7 +226,7 @@ def api_round(event_id: str, number: int) -> Any:
 def api_repair(event_id: str, number: int) -> Any:
     snap = _organiser_api(event_id)
     _current(snap, number)
-    made = service().repair(snap, _optional_body().get("preview"))
+    made = service().repair(snap, _optionalread_json().get("preview"))
     if isinstance(made, Problem):
         return _refuse(made)
     return jsonify(round=made.round, pairings=made.pairings), 201
@@ -234,7 +236,7 @@ def api_repair(event_id: str, number: int) -> Any:
 def api_swap(event_id: str, number: int) -> Any:
     snap = _organiser_api(event_id)
     _current(snap, number)
-    data = _body()
+    data = read_json()
     players = data.get("players") if isinstance(data, dict) else None
     if not isinstance(players, list) or len(players) != 2:
         return _refuse(Problem.refusal("players must be a list of the two player ids to swap."))
@@ -257,11 +259,11 @@ def api_start(event_id: str, number: int) -> Any:
 @api.post("/<event_id>/results")
 def api_result(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    problem = service().enter_result(snap, _body())
+    problem = service().enter_result(snap, read_json())
     if problem:
         return _refuse(problem)
     fresh = _snapshot(event_id)
-    data = _body()
+    data = read_json()
     return jsonify(round=data["round"], pairings=service().pairings_json(fresh, data["round"])), 201
 
 
@@ -275,7 +277,7 @@ def api_confirm(event_id: str) -> Any:
     player = store().club.player_by_token(event_id, request.headers.get("X-Player-Token"))
     if not organiser and player is None:
         abort(403, description="X-Player-Token (a player of the table) or X-Organiser-Token must be sent.")
-    data = _body()
+    data = read_json()
     number = data.get("round") if isinstance(data, dict) else None
     table_no = data.get("table") if isinstance(data, dict) else None
     table = next(
@@ -319,7 +321,7 @@ def api_standings(event_id: str) -> Any:
 @api.post("/<event_id>/rolloffs")
 def api_rolloff(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = _body()
+    data = read_json()
     problem = service().rolloff(snap, data.get("players") if isinstance(data, dict) else None)
     if problem:
         return _refuse(problem)
@@ -366,7 +368,7 @@ def api_lists(event_id: str) -> Any:
 def api_submit_list(event_id: str) -> Any:
     """A player submits one of their rosters as their list (X-Player-Token)."""
     snap, player = _player_api(event_id)
-    data = _body()
+    data = read_json()
     problem = service().submit_list(snap, player, data.get("roster") if isinstance(data, dict) else None)
     if problem:
         return _refuse(problem)
@@ -377,7 +379,7 @@ def api_submit_list(event_id: str) -> Any:
 @api.post("/<event_id>/lists/lock")
 def api_lock_lists(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = _body()
+    data = read_json()
     locked = data.get("locked") if isinstance(data, dict) else None
     if not isinstance(locked, bool):
         return _refuse(
@@ -391,7 +393,7 @@ def api_lock_lists(event_id: str) -> Any:
 def api_vote(event_id: str) -> Any:
     """A player's secret sportsmanship ballot for an opponent they played (X-Player-Token)."""
     snap, player = _player_api(event_id)
-    data = _body()
+    data = read_json()
     problem = service().vote(snap, player, data.get("player") if isinstance(data, dict) else None)
     if problem:
         return _refuse(problem)

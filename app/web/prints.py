@@ -13,12 +13,20 @@ from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
 from app.services import games
-from app.web import limits, loaded_game, packs
-from app.web import paper as chosen_paper
+from app.web import limits
 from app.web.limits import limited
+from app.web.services import loaded_game, packs
 from app.web.systems import web_system_for
 
 bp = Blueprint("prints", __name__)
+
+
+def chosen_paper() -> str:
+    """The paper a print is asked for (``?paper=a4`` or ``letter``); 400 for any other."""
+    chosen = request.args.get("paper", "a4").lower()
+    if chosen not in pdf.PAPERS:
+        abort(400, description="paper must be a4 or letter.")
+    return chosen
 
 
 # The PDFs of a club night take a few MB (a roster is 30-60 KB, a map 20 KB): 32 MB keeps

@@ -60,7 +60,7 @@ def test_a_fourth_game_in_a_minute_is_refused_and_not_stored(app, client):
     refused = client.post("/api/v1/games", json={"pack": "aos-ghb-2021"})
     _refused(refused, "new games", 3)
     with app.app_context():
-        from app.web import store
+        from app.web.services import store
 
         assert store().games.count() == 3
     # Another phone at the same table is not held back by the first one's flood.
