@@ -1,7 +1,7 @@
 """A club event's lists: each player submits a roster, the organiser sees its verdict and locks
 them, opponents see each other's when the event says, and a change after the lock shows.
 
-A part of the events service (app/services/club/__init__.py), which :class:`EventLists` is mixed into: the
+A part of the club events service (app/services/club/__init__.py), which :class:`EventLists` is mixed into: the
 rules (the verdict for the event, when a list is shown, what changed) are in
 app/rules/event_lists.py, the copies kept in app/store/club.py.
 """
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class EventLists:
-    """Lists submitted to an event (mixed into the events service)."""
+    """Lists submitted to an event (mixed into the club events service)."""
 
     store: Store
     packs: dict[str, Pack]

@@ -1,7 +1,7 @@
 """Pairing a club event's round: the engines' plan, its preview with a reason per table (kept
 so the organiser makes exactly what they saw), and the tables with a game each.
 
-A part of the events service (app/services/club/__init__.py), which :class:`RoundPlans` is mixed into; the
+A part of the club events service (app/services/club/__init__.py), which :class:`RoundPlans` is mixed into; the
 pairing rule itself is app/rules/pairing.py's.
 """
 
@@ -37,7 +37,7 @@ class Plan:
 
 
 class RoundPlans:
-    """Plans and previews of a round's pairing (mixed into the events service)."""
+    """Plans and previews of a round's pairing (mixed into the club events service)."""
 
     store: Store
     packs: dict[str, Pack]

@@ -2,7 +2,7 @@
 sportsmanship ballot (one, counted once, seen by their own phone and the organiser only),
 and the prizes kept apart from the standings.
 
-A part of the events service (app/services/club/__init__.py), which :class:`SoftScores` is mixed into; how
+A part of the club events service (app/services/club/__init__.py), which :class:`SoftScores` is mixed into; how
 soft scores weigh in the standings is app/rules/standings.py's.
 """
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class SoftScores:
-    """Painting marks, sportsmanship ballots and prizes (mixed into the events service)."""
+    """Painting marks, sportsmanship ballots and prizes (mixed into the club events service)."""
 
     store: Store
 
