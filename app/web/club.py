@@ -48,8 +48,8 @@ from app.web.responses import no_store, qr_response
 from app.web.services import games_service, packs, store
 from app.web.wording import players_named
 
-bp = Blueprint("events", __name__)
-api = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
+bp = Blueprint("club", __name__)
+api = Blueprint("club_api", __name__, url_prefix="/api/v1/events")
 
 BOARD_REFRESH_SECONDS = 10
 # Rows of pairings, and of standings, a 1080-line projector shows at once; more turn the page.
@@ -98,9 +98,9 @@ def _links(event_id: str, token: str) -> dict[str, str]:
     return {
         "id": event_id,
         "organiser_token": token,
-        "url": url_for("events.show", event_id=event_id, _external=True),
-        "organiser_url": url_for("events.organiser", event_id=event_id, token=token, _external=True),
-        "board_url": url_for("events.board", event_id=event_id, _external=True),
+        "url": url_for("club.show", event_id=event_id, _external=True),
+        "organiser_url": url_for("club.organiser", event_id=event_id, token=token, _external=True),
+        "board_url": url_for("club.board", event_id=event_id, _external=True),
     }
 
 
@@ -124,7 +124,7 @@ def _player_links(event_id: str, player: int, token: str) -> dict[str, Any]:
     return {
         "player": player,
         "token": token,
-        "url": url_for("events.phone", event_id=event_id, token=token, _external=True),
+        "url": url_for("club.phone", event_id=event_id, token=token, _external=True),
     }
 
 
@@ -498,7 +498,7 @@ def _view(snap: Snapshot) -> dict[str, Any]:
 @bp.get("/events")
 def index() -> Any:
     return render_template(
-        "events/index.html",
+        "club/index.html",
         events=store().club.recent(),
         admin=signed_in(),
         enabled=admin_password() is not None,
@@ -510,7 +510,7 @@ def new() -> Any:
     if not signed_in():
         abort(403, description="Creating an event needs the admin password: log in at /admin first.")
     # A refused form's reload comes back with what was typed (see create).
-    return render_template("events/new.html", **_new_form(), error=None, form=request.args)
+    return render_template("club/new.html", **_new_form(), error=None, form=request.args)
 
 
 PRESET_WORDS = {
@@ -614,18 +614,18 @@ def create() -> Any:
     }
     made = service().create(data)
     if isinstance(made, Problem):
-        html = render_template("events/new.html", **_new_form(), error=made.message, form=form)
+        html = render_template("club/new.html", **_new_form(), error=made.message, form=form)
         typed = [(k, v) for k, v in form.items(multi=True) if k != "csrf_token" and v and len(v) <= 200]
         response = refused(make_response(html, 422), made.message)
-        return reload_at(response, url_for("events.new") + "?" + urlencode(typed))
+        return reload_at(response, url_for("club.new") + "?" + urlencode(typed))
     event_id, token = made
-    return no_store(redirect(url_for("events.organiser", event_id=event_id, token=token), code=303))
+    return no_store(redirect(url_for("club.organiser", event_id=event_id, token=token), code=303))
 
 
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> Any:
     snap = _snapshot(event_id)
-    return render_template("events/show.html", **_view(snap))
+    return render_template("club/show.html", **_view(snap))
 
 
 @bp.get("/events/<event_id>/qr.svg")
@@ -633,7 +633,7 @@ def qr(event_id: str) -> Any:
     """The QR code of the event's page, where players sign up."""
     if store().club.get(event_id) is None:
         abort(404, description="There is no such event.")
-    return qr_response(url_for("events.show", event_id=event_id, _external=True))
+    return qr_response(url_for("club.show", event_id=event_id, _external=True))
 
 
 @bp.post("/events/<event_id>/signup")
@@ -647,9 +647,9 @@ def signup(event_id: str) -> Any:
         by_organiser=False,
     )
     if isinstance(made, Problem):
-        html = render_template("events/show.html", **_view(snap), error=made.message)
+        html = render_template("club/show.html", **_view(snap), error=made.message)
         return html, 409 if made.conflict else 422
-    return no_store(redirect(url_for("events.phone", event_id=event_id, token=made[1]), code=303))
+    return no_store(redirect(url_for("club.phone", event_id=event_id, token=made[1]), code=303))
 
 
 def _pages(rows: list[Any], size: int, page: int) -> dict[str, Any]:
@@ -675,12 +675,12 @@ def board(event_id: str) -> Any:
         "board_standings": standings,
         "page": page,
         "next_page": (page + 1) % max(tables["pages"], standings["pages"]),
-        "signup_url": url_for("events.show", event_id=event_id, _external=True),
+        "signup_url": url_for("club.show", event_id=event_id, _external=True),
     }
     if wants_fragment() and request.args.get("part") == "board":
-        response = make_response(render_template("events/_board.html", **context))
+        response = make_response(render_template("club/_board.html", **context))
     else:
-        response = make_response(render_template("events/board.html", **context))
+        response = make_response(render_template("club/board.html", **context))
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("HX-Request")
     return response
@@ -702,7 +702,7 @@ def organiser(event_id: str, token: str) -> Any:
         abort(403, description="This organiser link is not valid for the event.")
     tokens = session.get("organiser") if isinstance(session.get("organiser"), dict) else {}
     session["organiser"] = {**tokens, event_id: token}
-    return no_store(redirect(url_for("events.console", event_id=event_id), code=303))
+    return no_store(redirect(url_for("club.console", event_id=event_id), code=303))
 
 
 def _console_snapshot(event_id: str) -> Snapshot:
@@ -721,7 +721,7 @@ RESULT_FIELDS = ("table", "vp_a", "vp_b", "draw", "tiebreak", "bonus_a", "bonus_
 def console(event_id: str) -> Any:
     snap = _console_snapshot(event_id)
     draft = request.args if request.args.get("table") else None
-    html = render_template("events/console.html", **_console_view(snap), error=None, added=None, draft=draft)
+    html = render_template("club/console.html", **_console_view(snap), error=None, added=None, draft=draft)
     return no_store(make_response(html))  # it shows the organiser link: no cache keeps it
 
 
@@ -730,7 +730,7 @@ def _console_view(snap: Snapshot) -> dict[str, Any]:
     pairing preview, the lists' verdicts and changes, the ballots)."""
     svc = service()
     token = _organiser_token(snap.event.id)
-    url = url_for("events.organiser", event_id=snap.event.id, token=token, _external=True)
+    url = url_for("club.organiser", event_id=snap.event.id, token=token, _external=True)
     kept = svc.kept_preview(snap, request.args.get("preview"))
     preview = svc.preview_json(snap, request.args["preview"], kept) if kept else None
     settings = svc.settings(snap)
@@ -776,8 +776,8 @@ def console_action(event_id: str, action: str) -> Any:
         else:
             added = {
                 "name": form.get("name"),
-                "url": url_for("events.phone", event_id=event_id, token=made[1], _external=True),
-                "qr": url_for("events.phone_qr", event_id=event_id, token=made[1]),
+                "url": url_for("club.phone", event_id=event_id, token=made[1], _external=True),
+                "qr": url_for("club.phone_qr", event_id=event_id, token=made[1]),
             }
     elif action in ("drop", "rejoin"):
         problem = svc.set_dropped(snap, _number(form.get("player")), action == "drop")
@@ -788,7 +788,7 @@ def console_action(event_id: str, action: str) -> Any:
             problem = shown
         else:
             return redirect(
-                url_for("events.console", event_id=event_id, preview=shown["preview"], _anchor="preview-h"),
+                url_for("club.console", event_id=event_id, preview=shown["preview"], _anchor="preview-h"),
                 code=303,
             )
     elif action == "pair":
@@ -837,11 +837,11 @@ def console_action(event_id: str, action: str) -> Any:
     else:
         abort(404, description="There is no such console action.")
     if problem is None and added is None:
-        return redirect(url_for("events.console", event_id=event_id), code=303)
+        return redirect(url_for("club.console", event_id=event_id), code=303)
     fresh = _snapshot(event_id)
     draft = form if action == "result" else None
     html = render_template(
-        "events/console.html",
+        "club/console.html",
         **_console_view(fresh),
         error=players_named(problem.message, []) if problem else None,
         added=added,
@@ -852,7 +852,7 @@ def console_action(event_id: str, action: str) -> Any:
     # A reload opens the console again, with a refused result row as it was typed.
     kept = {k: form.get(k, "") for k in RESULT_FIELDS if form.get(k)} if draft else {}
     anchor = f"result-{form.get('table')}" if draft and whole(form.get("table")) is not None else None
-    return reload_at(response, url_for("events.console", event_id=event_id, _anchor=anchor, **kept))
+    return reload_at(response, url_for("club.console", event_id=event_id, _anchor=anchor, **kept))
 
 
 # --- a player's phone ----------------------------------------------------------------------
@@ -879,7 +879,7 @@ def _phone_view(snap: Snapshot, player: int, token: str, error: str | None = Non
     mine = svc.list_of(snap, player, viewer=player)
     theirs = svc.list_of(snap, opponent, viewer=player) if opponent is not None else None
     html = render_template(
-        "events/phone.html",
+        "club/phone.html",
         **_view(snap),
         me=me,
         token=token,
@@ -928,7 +928,7 @@ def phone(event_id: str, token: str) -> Any:
 def phone_qr(event_id: str, token: str) -> Any:
     """The QR code of a player's own link, to open it on their phone (kept by no cache)."""
     _player(event_id, token)
-    return qr_response(url_for("events.phone", event_id=event_id, token=token, _external=True), private=True)
+    return qr_response(url_for("club.phone", event_id=event_id, token=token, _external=True), private=True)
 
 
 @bp.post("/events/<event_id>/me/<token>/list")
@@ -944,7 +944,7 @@ def phone_list(event_id: str, token: str) -> Any:
             problem.message,
         )
     return no_store(
-        redirect(url_for("events.phone", event_id=event_id, token=token, _anchor="list-h"), code=303)
+        redirect(url_for("club.phone", event_id=event_id, token=token, _anchor="list-h"), code=303)
     )
 
 
@@ -961,7 +961,7 @@ def phone_vote(event_id: str, token: str) -> Any:
             problem.message,
         )
     return no_store(
-        redirect(url_for("events.phone", event_id=event_id, token=token, _anchor="vote-h"), code=303)
+        redirect(url_for("club.phone", event_id=event_id, token=token, _anchor="vote-h"), code=303)
     )
 
 
@@ -985,7 +985,7 @@ def phone_confirm(event_id: str, token: str) -> Any:
     problem = svc.confirm(snap, seat[0], seat[1])
     if problem:
         return _phone_view(snap, player, token, problem.message)
-    return no_store(redirect(url_for("events.phone", event_id=event_id, token=token), code=303))
+    return no_store(redirect(url_for("club.phone", event_id=event_id, token=token), code=303))
 
 
 # --- prints --------------------------------------------------------------------------------
@@ -1014,12 +1014,12 @@ def _by_player(tables: list[Any], names: dict[int, str]) -> list[tuple[str, Any]
 
 @bp.get("/events/<event_id>/pairings.pdf")
 def pairings_pdf(event_id: str) -> Any:
-    return _print(event_id, "events/pairings.html", "pairings")
+    return _print(event_id, "club/pairings.html", "pairings")
 
 
 @bp.get("/events/<event_id>/standings.pdf")
 def standings_pdf(event_id: str) -> Any:
-    return _print(event_id, "events/standings.html", "standings")
+    return _print(event_id, "club/standings.html", "standings")
 
 
 @bp.get("/events/<event_id>/lists.pdf")
@@ -1033,7 +1033,7 @@ def lists_pdf(event_id: str) -> Any:
     context = {**_view(snap), "shown_lists": shown, "hidden": len(snap.lists) - len(shown)}
     context.pop("result_of")
     context.pop("award_of")
-    data = sheet_pdf("events/lists.html", context, chosen)
+    data = sheet_pdf("club/lists.html", context, chosen)
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="muster-lists-{event_id}.pdf"'
     return response
@@ -1042,9 +1042,9 @@ def lists_pdf(event_id: str) -> Any:
 @bp.get("/events/<event_id>/results.pdf")
 def results_pdf(event_id: str) -> Any:
     """Every player's results round by round: opponent, VP, TP and the band or rule behind them."""
-    return _print(event_id, "events/results.html", "results")
+    return _print(event_id, "club/results.html", "results")
 
 
 @bp.get("/events/<event_id>/slips.pdf")
 def slips_pdf(event_id: str) -> Any:
-    return _print(event_id, "events/slips.html", "slips")
+    return _print(event_id, "club/slips.html", "slips")
