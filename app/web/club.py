@@ -30,7 +30,7 @@ from flask import (
     url_for,
 )
 
-from app.rules import event_settings
+from app.rules.club import settings as event_settings
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
 from app.services import club as club_service

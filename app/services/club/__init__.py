@@ -2,7 +2,7 @@
 
 The views (HTML and JSON) ask an :class:`Events` service; it holds no SQL and no pairing or
 ranking rule, only the wiring between the store (app/store/club.py), the engines
-(app/rules/pairing.py, app/rules/standings.py) and the games service, which makes a Muster
+(app/rules/club/pairing.py, app/rules/club/standings.py) and the games service, which makes a Muster
 game for every table. Randomness comes from the ``random.Random`` it is given.
 """
 
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.rules import event_settings
-from app.rules import standings as ranking
-from app.rules import tournament_points as tp
-from app.rules.event_settings import Settings
+from app.rules.club import settings as event_settings
+from app.rules.club import standings as ranking
+from app.rules.club import tournament_points as tp
+from app.rules.club.settings import Settings
 from app.rules.game import parse_setup
 from app.rules.pack import Pack
 from app.rules.problems import Problem

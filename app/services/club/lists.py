@@ -3,7 +3,7 @@ them, opponents see each other's when the event says, and a change after the loc
 
 A part of the club events service (app/services/club/__init__.py), which :class:`EventLists` is mixed into: the
 rules (the verdict for the event, when a list is shown, what changed) are in
-app/rules/event_lists.py, the copies kept in app/store/club.py.
+app/rules/club/lists.py, the copies kept in app/store/club.py.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app.rules import event_lists
+from app.rules.club import lists as event_lists
 from app.rules.pack import Pack, roster_packs
 from app.rules.problems import Problem
 from app.services import rosters as roster_service
 from app.store.club import ListRow, Snapshot
 
 if TYPE_CHECKING:
-    from app.rules.event_settings import Settings
+    from app.rules.club.settings import Settings
     from app.store import Store
     from app.store.club import TableRow
 
@@ -78,7 +78,7 @@ class EventLists:
         self.store.club.lock_lists(snap.event.id, locked)
 
     def revealed(self, snap: Snapshot, player: int) -> bool:
-        """Whether a player's list is shown to everyone by now (app/rules/event_lists.py)."""
+        """Whether a player's list is shown to everyone by now (app/rules/club/lists.py)."""
         seats = [
             event_lists.RoundSeats(
                 r.number,

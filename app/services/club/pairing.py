@@ -2,7 +2,7 @@
 so the organiser makes exactly what they saw), and the tables with a game each.
 
 A part of the club events service (app/services/club/__init__.py), which :class:`RoundPlans` is mixed into; the
-pairing rule itself is app/rules/pairing.py's.
+pairing rule itself is app/rules/club/pairing.py's.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.rules import pairing
+from app.rules.club import pairing
 from app.rules.pack import Pack
 from app.rules.problems import Problem
 from app.store.club import Snapshot
 
 if TYPE_CHECKING:
-    from app.rules import standings as ranking
-    from app.rules.event_settings import Settings
+    from app.rules.club import standings as ranking
+    from app.rules.club.settings import Settings
     from app.store import Store
     from app.store.club import EventRow
 

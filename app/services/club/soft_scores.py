@@ -3,7 +3,7 @@ sportsmanship ballot (one, counted once, seen by their own phone and the organis
 and the prizes kept apart from the standings.
 
 A part of the club events service (app/services/club/__init__.py), which :class:`SoftScores` is mixed into; how
-soft scores weigh in the standings is app/rules/standings.py's.
+soft scores weigh in the standings is app/rules/club/standings.py's.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from app.rules import event_settings
+from app.rules.club import settings as event_settings
 from app.rules.problems import Problem
 from app.store.club import Snapshot
 
 if TYPE_CHECKING:
-    from app.rules import standings as ranking
-    from app.rules.event_settings import Settings
+    from app.rules.club import standings as ranking
+    from app.rules.club.settings import Settings
     from app.store import Store
 
 

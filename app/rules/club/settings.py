@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.rules import tournament_points as tp
-from app.rules.tournament_points import Scoring
+from app.rules.club import tournament_points as tp
+from app.rules.club.tournament_points import Scoring
 
 MAX_TP = 1000
 MAX_VP = 100_000

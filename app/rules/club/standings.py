@@ -5,7 +5,7 @@ Pure: results, byes, missed rounds, roll-offs, soft scores and the event's setti
 ranked rows out; the page, the board, the API, the exports and the PDFs all show these rows,
 so the published order is one order.
 
-- Each result's tournament points (TP) come from the event's scoring (app/rules/tournament_points.py),
+- Each result's tournament points (TP) come from the event's scoring (app/rules/club/tournament_points.py),
   with the reason, per round.
 - A bye counts as the event sets: by default a win by the points the event is played at
   (VP for, none against), worth what the scoring gives that win. It has no opponent.
@@ -30,8 +30,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import tournament_points as tp
-from app.rules.event_settings import Settings
+from app.rules.club import tournament_points as tp
+from app.rules.club.settings import Settings
 
 
 @dataclass(frozen=True)
