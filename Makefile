@@ -14,26 +14,35 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: WeasyPrint's libraries (run), plus Chromium for the browser tests.
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-# The club set-up's front server (app/front.py), and for its tests the ACME test server, a DNS
+# The club set-up's front server (app/serving/front.py), and for its tests the ACME test server, a DNS
 # server taking RFC 2136 updates and NSS's certutil (Chromium's trusted roots).
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service https test soak lint format bench check-seeds clean system-deps-run system-deps-test icons vendor-axe
+.PHONY: apt all setup run service https test soak lint format bench check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe
 
 all: test
 
-$(STAMP): pyproject.toml
+# Every install takes its versions from constraints.txt: the ones `make test` last passed with.
+$(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || $(MAKE) --no-print-directory apt DEBS=python3-venv
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -c constraints.txt -e .
 	touch $(STAMP)
 
 # The test tools are byte-compiled as they are first imported, not all at install (13 s less).
-$(TEST_STAMP): $(STAMP) pyproject.toml
-	$(PY) -m pip install --quiet --no-compile -e '.[test]'
+$(TEST_STAMP): $(STAMP) pyproject.toml constraints.txt
+	$(PY) -m pip install --quiet --no-compile -c constraints.txt -e '.[test]'
 	touch $(TEST_STAMP)
+
+# After a dependency changed in pyproject.toml: install it (with the test tools and the https
+# extra), run `make test`, then pin what .venv holds for every later install.
+constraints: $(TEST_STAMP)
+	$(PY) -m pip install --quiet --no-compile -e '.[test,https]'  # make constraints: unpinned, so a new dependency resolves
+	{ echo "# Exact versions for make setup, make test and make https (pip install -c constraints.txt):"; \
+	  echo "# the ones the suite passed with. Written by make constraints from .venv."; \
+	  $(PY) -m pip freeze --exclude-editable; } > constraints.txt
 
 # apt-get install DEBS that are not installed yet, as root or through passwordless sudo.
 apt:
@@ -83,7 +92,7 @@ service: setup
 #   make https DOMAIN=ourclub.duckdns.org DNS=duckdns        (DNS: duckdns, cloudflare, desec or rfc2136)
 # Optional: EMAIL=... (Let's Encrypt's notices), CREDENTIALS=FILE (else asked), ACME_SERVER=URL (staging).
 https: setup
-	$(PY) -m pip install --quiet -e '.[https]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[https]'
 	$(PY) -m app https --domain "$(DOMAIN)" --dns "$(DNS)" $(if $(EMAIL),--email "$(EMAIL)") \
 	  $(if $(CREDENTIALS),--credentials "$(CREDENTIALS)") $(if $(ACME_SERVER),--acme-server "$(ACME_SERVER)")
 	@$(MAKE) --no-print-directory service
@@ -104,13 +113,13 @@ check-seeds:
 	fi
 
 test: system-deps-test $(TEST_STAMP) lint check-seeds
-	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet --no-compile -e '.[test,https]'  # the ACME test runs certbot
+	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet --no-compile -c constraints.txt -e '.[test,https]'  # the ACME test runs certbot
 	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder  # two workers, one test file each at a time, in the order tests/conftest.py sets
 
 # The randomised and fault-injecting tests (marked soak) at full size: before a release, or after
 # touching the outbox, the store or the server. `MUSTER_SOAK=1 make test` runs everything at full size.
 soak: system-deps-test $(TEST_STAMP)
-	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet --no-compile -e '.[test,https]'
+	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet --no-compile -c constraints.txt -e '.[test,https]'
 	MUSTER_SOAK=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m soak
 
 # Benchmarks also need wrk (the HTTP load generator): installed for bench only.

@@ -9,11 +9,30 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # Flask is imported when an app is built, not by `python -m app.pdf`
+if TYPE_CHECKING:  # Flask is imported when an app is built, not by `python -m app.infra.pdf`
     from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("muster")
+# Muster runs from a checkout of its repository (README, "Running it"): the pages, the static
+# files and the print layouts are read from these folders beside app/, not from the package.
+CHECKOUT_FOLDERS = ("templates", "static", "pdf")
+
+
+def checkout_problem(root: Path = ROOT) -> str | None:
+    """Why Muster cannot run from ``root``, in one sentence, or ``None`` when it is a checkout.
+
+    A wheel or an installed package holds the code of every game system but not the folders
+    above; without this check such a copy would start and answer every page with a 500.
+    """
+    missing = [name for name in CHECKOUT_FOLDERS if not (root / name).is_dir()]
+    if not missing:
+        return None
+    return (
+        f"Muster runs from a checkout of its repository, and {root} has no "
+        f"{', '.join(f'{name}/' for name in missing)} beside app/: clone the repository and "
+        "run `make run` in it (README, 'Running it')."
+    )
 
 
 def _secret_key(instance: Path) -> str:
@@ -124,6 +143,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
+    problem = checkout_problem()
+    if problem:  # `serve` says the sentence and stops
+        raise ValueError(problem)
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),
@@ -146,7 +168,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["RULEPACKS"] = os.environ["MUSTER_RULEPACKS"]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-    # HTTPS (app/tls.py): the certificate served, the name phones open, how the name is kept.
+    # HTTPS (app/serving/tls.py): the certificate served, the name phones open, how the name is kept.
     for key, variable in (
         ("TLS_CERT", "MUSTER_TLS_CERT"),
         ("TLS_KEY", "MUSTER_TLS_KEY"),
@@ -163,8 +185,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
     _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)
 
-    from app import limits
     from app.store import Store
+    from app.web import limits
 
     Store.initialise(app.config["DATABASE"])
     limits.prepare(app.config["DATABASE"])

@@ -6,11 +6,11 @@ python -m app restore FILE          replace the database with a backup (stop the
 python -m app export-json FILE      every game, roster and terrain set as JSON
 python -m app import-json FILE      load such a JSON file into a new, empty database
 python -m app restore-replica FILE  the newest copy at MUSTER_REPLICA (Litestream) into a new FILE
-python -m app https --domain NAME --dns PROVIDER   a publicly trusted certificate (app/https.py)
+python -m app https --domain NAME --dns PROVIDER   a publicly trusted certificate (app/serving/https.py)
 python -m app renew                 renew it when due, and serve the new one (the systemd timer)
 python -m app reload                serve a renewed certificate without a restart
 
-With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (app/replica.py).
+With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (app/infra/replica.py).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from app import tls
+    from app.serving import tls
 
 
 def _trim_worker_heap(_worker: Any) -> None:
-    from app import heap
+    from app.infra import heap
 
     heap.trim_now_and_then()
 
@@ -69,7 +69,7 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
     Returns, to serve alone, when MUSTER_REPLICA is unset, or when Litestream is missing or
     cannot reach the replica (said in the log).
     """
-    from app import replica
+    from app.infra import replica
 
     try:
         url = replica.replica_url(os.environ.get("MUSTER_REPLICA"))
@@ -105,8 +105,8 @@ def _serve_under_litestream(args: argparse.Namespace) -> None:
 
 def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, int]:
     """The HTTPS settings, the front server and gunicorn's port, checked; exits with a sentence."""
-    from app import front, tls
-    from app.certificate import CertificateError
+    from app.serving import front, tls
+    from app.serving.certificate import CertificateError
 
     try:
         settings = tls.settings(args.host, args.port)
@@ -156,7 +156,7 @@ def _phone_addresses(settings: Any, https_address: str | None) -> list[str]:
     addresses (the one the default route leaves by first); never 0.0.0.0."""
     if https_address:
         return [https_address]
-    from app import lan
+    from app.serving import lan
 
     hosts = [settings.host]
     if settings.host in ("", "0.0.0.0", "::"):  # noqa: S104 (all interfaces)
@@ -169,7 +169,9 @@ def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
     from gunicorn.arbiter import Arbiter
 
-    from app import access_log, create_app, duckdns, front, heap, redirect, tls
+    from app import create_app
+    from app.infra import heap
+    from app.serving import access_log, duckdns, front, redirect, tls
 
     settings, front_kind, backend = _serving_plan(args)
     renewing = tls.RenewingContext(settings.cert, settings.key) if settings.on and not front_kind else None
@@ -368,7 +370,7 @@ def _import(args: argparse.Namespace) -> None:
 
 
 def _restore_replica(args: argparse.Namespace) -> None:
-    from app import replica
+    from app.infra import replica
     from app.store.backups import check_backup
 
     try:
@@ -389,7 +391,8 @@ def _restore_replica(args: argparse.Namespace) -> None:
 
 def _reload(_args: argparse.Namespace) -> None:
     """Serve a renewed certificate: the front server takes it on a reload, gunicorn at once."""
-    from app import database_path, front
+    from app import database_path
+    from app.serving import front
 
     if front.reload(front.folder_for(database_path())):
         print("The front server (nginx) serves the renewed certificate; no connection was dropped.")
@@ -412,7 +415,7 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("reload", help="serve a renewed HTTPS certificate without a restart").set_defaults(
         run=_reload
     )
-    from app import https
+    from app.serving import https
 
     https.add_commands(sub)
     for name, helptext, run in (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app import list_import
 from app.rules.problems import Problem
+from app.services import list_import
 
 # Real exported lists, kept in the repository (their sources in tests/data/lists/SOURCES.md).
 LISTS = Path(__file__).resolve().parent / "data" / "lists"

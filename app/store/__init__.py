@@ -5,7 +5,7 @@
 ``store.rosters`` (rosters, typed units, rosters attached to games), ``store.terrain``
 (terrain sets and their change logs, saved sets, presets), ``store.backups`` (whole-database
 copies and JSON dumps), ``store.admin`` (login attempts, admin sessions), ``store.clocks``
-(each game's clock taps), ``store.events`` (club events: players, rounds, tables, results,
+(each game's clock taps), ``store.club`` (club events: players, rounds, tables, results,
 roll-offs) and ``store.drafts`` (form answers kept a day so a reload shows them again). Both event logs
 append through one helper (app/store/event_log.py); the schema (its numbered migrations) is in app/store/schema.py.
 
@@ -22,9 +22,9 @@ from pathlib import Path
 from app.store.admin import Admin
 from app.store.backups import Backups
 from app.store.clock import Clocks
+from app.store.club import Events
 from app.store.connection import Connection
 from app.store.drafts import Drafts
-from app.store.events import Events
 from app.store.games import GameRow, Games
 from app.store.rosters import RosterRow, Rosters
 from app.store.schema import migrations
@@ -45,7 +45,7 @@ class Store:
         self.backups = Backups(self.connection)
         self.admin = Admin(self.connection)
         self.clocks = Clocks(self.connection)
-        self.events = Events(self.connection)
+        self.club = Events(self.connection)
         self.drafts = Drafts(self.connection)
 
     @classmethod

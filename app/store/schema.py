@@ -2,19 +2,68 @@
 
 Their names and order are what an existing database file records in ``_sqlite_migrations``:
 never rename, reorder or change one that has shipped; add the next instead.
+
+A migration is frozen with it: it imports nothing from the live rules or services (whose
+limits and wording move on), only what it needs copied below as it was when it shipped, so
+an old database upgraded next year changes exactly as one upgraded the day it shipped.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from app.rules.army import fit_roster
-from app.store.terrain import CLUB
-
 migrations = Migrations("muster")
+
+# --- frozen copies: what the migrations below used of the live code when they shipped ----
+
+# The owner of club-wide terrain (app/store/terrain.py's CLUB when m008 shipped).
+_CLUB = "club"
+
+# m009's roster limits and text cleaning: app/rules/army.py's fit_roster and app/rules/text.py's
+# clean_text as they were on 2026-12-01 (commit 0786b22).
+_MAX_ENTRIES = 100
+_MAX_NAME = 60
+_MAX_NOTES = 300
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_CONTROLS = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
+_LINE_BREAKS = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+_DROP = dict.fromkeys([*_BIDI, *_CONTROLS])
+_NAME = {**_DROP, **dict.fromkeys([0x09, *_LINE_BREAKS], " ")}
+_NOTES = {**_DROP, 0x09: "\t", 0x0A: "\n", **dict.fromkeys([0x0B, 0x0C, 0x85, 0x2028, 0x2029], "\n")}
+
+
+def _m009_clean(text: str, *, notes: bool = False) -> str:
+    if notes:
+        return text.replace("\r\n", "\n").replace("\r", "\n").translate(_NOTES).strip()
+    return " ".join(text.translate(_NAME).split())
+
+
+def _m009_fit_roster(body: Any) -> Any:
+    """A stored roster body cut to the limits m009 brought in: entries, names and notes."""
+    if isinstance(body, list):
+        return [_m009_fit_roster(item) for item in body]
+    if not isinstance(body, dict):
+        return body
+    out: dict[str, Any] = {}
+    for key, value in body.items():
+        if key in ("name", "faction", "command_trait", "grand_strategy") and isinstance(value, str):
+            out[key] = _m009_clean(value)[:_MAX_NAME]
+        elif key == "notes" and isinstance(value, str):
+            out[key] = _m009_clean(value, notes=True)[:_MAX_NOTES]
+        elif key == "entries" and isinstance(value, list):
+            out[key] = _m009_fit_roster(value[:_MAX_ENTRIES])
+        elif key in ("officers", "retinue") and isinstance(value, list):
+            out[key] = _m009_fit_roster(value)
+        else:
+            out[key] = value
+    return out
+
+
+# --- the migrations ---------------------------------------------------------------------
 
 
 @migrations()
@@ -147,9 +196,9 @@ def m008_terrain_owners(db: Database) -> None:
     # What a phone saves (presets, sets for a table) is that phone's own; rows owned by "club"
     # are the club-wide ones only the admin writes. Rows saved before are kept as the club's,
     # where the admin can delete them.
-    db["terrain_presets"].add_column("owner", str, not_null_default=CLUB)
+    db["terrain_presets"].add_column("owner", str, not_null_default=_CLUB)
     db["terrain_presets"].transform(pk=("pack", "owner", "name"))
-    db["terrain_library"].add_column("owner", str, not_null_default=CLUB)
+    db["terrain_library"].add_column("owner", str, not_null_default=_CLUB)
     db["terrain_library"].create_index(["pack", "owner", "created"], if_not_exists=True)
 
 
@@ -164,7 +213,7 @@ def m009_roster_limits_and_owners(db: Database) -> None:
     # stored roster still opens.
     for row in db.query("SELECT id, body FROM rosters"):
         body = json.loads(row["body"])
-        fitted = fit_roster(body)
+        fitted = _m009_fit_roster(body)
         if fitted != body:
             db.execute("UPDATE rosters SET body = ? WHERE id = ?", [json.dumps(fitted), row["id"]])
 

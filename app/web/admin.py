@@ -35,11 +35,14 @@ from flask import (
     url_for,
 )
 
-from app import disk, replica, terrain_library, tls
+from app.infra import disk, replica
 from app.rules import terrain
 from app.rules.pack import parse_pack
-from app.web import no_store, pack_errors, packs, store
+from app.services import terrain_library
+from app.serving import tls
 from app.web.prints import pdf_cache
+from app.web.responses import no_store
+from app.web.services import pack_errors, packs, store
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 # Every admin answer (the login, the dashboard, a backup) is kept by no cache: the next user of

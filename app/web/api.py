@@ -6,80 +6,23 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from app import clocks, list_import, rosters, terrain_sets
-from app import games as game_service
-from app.limits import limited
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
-from app.rules.problems import Problem, field_name
+from app.rules.problems import Problem
 from app.rules.systems import system_for
-from app.web import games_service, loaded_game, no_store, packs, phone, store
+from app.services import clocks, list_import, rosters, terrain_sets
+from app.services import games as game_service
+from app.web import phone
+from app.web.json_body import read_json
+from app.web.limits import limited
+from app.web.responses import no_store
+from app.web.services import games_service, loaded_game, packs, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 def _refuse(message: str, status: int = 422) -> Any:
     return jsonify(error=message), status
-
-
-# Muster's own bodies nest a handful of levels; deeper is not a body Muster sent.
-MAX_DEPTH = 64
-TOO_DEEP = f"The body nests more than {MAX_DEPTH} levels deep; JSON here nests at most {MAX_DEPTH}."
-
-
-def _body() -> Any:
-    """The request's JSON body; 400 with one sentence when it is not JSON Muster can take."""
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        # The json module gives up on deep nesting with RecursionError, which is not a ValueError.
-        abort(400, description=TOO_DEEP)
-    if data is None:
-        abort(400, description="The body must be JSON (Content-Type: application/json).")
-    problem = _unreadable(data)
-    if problem:
-        abort(400, description=problem)
-    return data
-
-
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _field(path: str, key: str) -> str:
-    """A field's name as the refusals write it: players[0].name, control['north-west']."""
-    if not path:
-        return field_name(key)  # a key the client made up is named on one line, cut short
-    return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
-
-
-def _unreadable(data: Any) -> str | None:
-    """Why parsed JSON cannot be taken, naming where, or ``None``.
-
-    JSON may escape half a character ("\\ud800" without its pair): Python reads it, but such a
-    string cannot be written to SQLite or to a page, so a stored one would break every screen
-    that shows it. The walk is iterative so that depth is counted rather than recursed into.
-    """
-    half = "holds half a character (a lone surrogate such as \\ud800): send whole characters."
-    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
-    while stack:
-        value, path, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return TOO_DEEP
-        if isinstance(value, str) and not _is_text(value):
-            return f"{path or 'The body'} {half}"
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if not _is_text(key):
-                    return f"A key of {path or 'the body'} {half}"
-                stack.append((item, _field(path, key), depth + 1))
-        elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-    return None
 
 
 def _side(pack: Pack, side: str | None) -> int | None:
@@ -219,7 +162,7 @@ def seize(pack_id: str) -> Any:
     pack = packs().get(pack_id)
     if pack is None or not pack.seizing:
         abort(404, description=f"There is no rulepack {pack_id!r} with seizing rules on this server.")
-    data = _body()
+    data = read_json()
     models = data.get("players") if isinstance(data, dict) else None
     if not isinstance(models, list) or not models or not all(isinstance(m, dict) for m in models):
         classes = ", ".join(w.id for w in pack.seizing)
@@ -237,7 +180,7 @@ def seize(pack_id: str) -> Any:
 @limited("games")
 def create_game() -> Any:
     # The phone (or tool) that makes a game with seats is its table: only it shows their links.
-    made = games_service().create(_body(), table_phone=phone.current_hash())
+    made = games_service().create(read_json(), table_phone=phone.current_hash())
     if isinstance(made, Problem):
         return _refuse(made.message)
     return phone.keep(_game_links(made))
@@ -326,7 +269,7 @@ def post_event(game_id: str) -> Any:
             "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's token) to record events.",
             403,
         )
-    event = _body()
+    event = read_json()
     outcome = games_service().record(game_id, event, row, access)
     if outcome.status == "forbidden":
         return _refuse(outcome.error or "This entry is another player's secret.", 403)
@@ -352,7 +295,7 @@ def post_clock(game_id: str) -> Any:
             "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's) to use its clock.", 403
         )
     outcome = clocks.record(
-        store(), row, _body(), replayed=request.headers.get("X-Muster-Replay") == "outbox"
+        store(), row, read_json(), replayed=request.headers.get("X-Muster-Replay") == "outbox"
     )
     if outcome.status == "refused" or outcome.state is None:
         return _refuse(outcome.error or "The tap is refused.")
@@ -380,7 +323,7 @@ def export_game(game_id: str) -> Any:
 @bp.post("/games/import")
 @limited("imports")
 def import_game() -> Any:
-    made = games_service().import_game(_body())
+    made = games_service().import_game(read_json())
     if isinstance(made, Problem):
         return _refuse(made.message, 409 if made.conflict else 422)
     return _game_links(made)
@@ -390,7 +333,7 @@ def import_game() -> Any:
 @bp.post("/rosters/check")
 def check_roster() -> Any:
     """The verdict on a roster, storing nothing: 200 for any roster, valid or not."""
-    roster, pack, problem = army.parse_roster(_body(), packs())
+    roster, pack, problem = army.parse_roster(read_json(), packs())
     if roster is None or pack is None:
         return _refuse(problem or "The body is not a roster.")
     return jsonify(army.check(pack, roster).as_dict())
@@ -407,7 +350,7 @@ def import_list() -> Any:
         pack_id: Any = request.form.get("pack")
         data: bytes | str = upload.read()
     else:
-        body = _body()
+        body = read_json()
         if not isinstance(body, dict) or not isinstance(body.get("text"), str):
             return _refuse('The body must be an object such as {"pack": "aos-ghb-2021", "text": "..."}.', 400)
         pack_id, data = body.get("pack"), body["text"]
@@ -432,7 +375,7 @@ def _roster_links(roster_id: str, token: str) -> dict[str, str]:
 @limited("rosters")
 def create_roster() -> Any:
     # The phone that makes a roster owns it: its game screens offer it to attach.
-    made = rosters.create(store(), packs(), _body(), phone.current_hash())
+    made = rosters.create(store(), packs(), read_json(), phone.current_hash())
     if isinstance(made, Problem):
         return _refuse(made.message)
     response = jsonify(_roster_links(*made))
@@ -457,7 +400,7 @@ def replace_roster(roster_id: str) -> Any:
     _loaded_roster(roster_id)
     if not store().rosters.token_ok(roster_id, request.headers.get("X-Edit-Token")):
         return _refuse("X-Edit-Token must hold this roster's edit token to change it.", 403)
-    data = _body()
+    data = read_json()
     if not isinstance(data, dict):
         return _refuse(
             "The body must be an object of the fields to change (name, points_limit, faction, "
@@ -479,7 +422,7 @@ def attach_roster(game_id: str) -> Any:
     loaded = loaded_game(game_id, row)  # 404 for no such game, 409 when its pack or scenario is gone
     if not access.may_record:
         return _refuse("X-Edit-Token must hold this game's edit token to attach a roster.", 403)
-    data = _body()
+    data = read_json()
     if not isinstance(data, dict):
         return _refuse('The body must be an object such as {"player": 0, "roster": "<roster id>"}.')
     if not access.may_field(data.get("player")):
@@ -496,7 +439,7 @@ def attach_roster(game_id: str) -> Any:
 @bp.post("/terrain/check")
 def check_terrain() -> Any:
     """The verdict on a battlefield's terrain, storing nothing: 200 for any well-formed set."""
-    data = _body()
+    data = read_json()
     if not isinstance(data, dict):
         return _refuse('The body must be an object such as {"pack": "conquest-first-blood", "pieces": []}.')
     pack = packs().get(data.get("pack")) if isinstance(data.get("pack"), str) else None
@@ -520,7 +463,7 @@ def check_terrain() -> Any:
 @bp.post("/terrain/line-of-sight")
 def terrain_line_of_sight() -> Any:
     """Conquest's size arithmetic: can the shooter see and volley the target."""
-    data = _body()
+    data = read_json()
     if (
         not isinstance(data, dict)
         or not isinstance(data.get("shooter"), dict)

@@ -7,13 +7,14 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import clocks
 from app.rules.clock import MOST_SECONDS
+from app.services import clocks
 from app.store import GameRow
-from app.web import private_page, store
 from app.web.forms import whole
-from app.web.games import _access  # the game page's cookies hold the phone's edit or seat token
+from app.web.games import access_of  # the game page's cookies hold the phone's edit or seat token
 from app.web.pages import refused, shaped, wants_fragment
+from app.web.responses import private_page
+from app.web.services import store
 
 bp = Blueprint("clock", __name__)
 
@@ -35,7 +36,7 @@ def _strip(row: GameRow, can_edit: bool, error: str | None = None, status: int =
 @bp.get("/games/<game_id>/clock")
 def strip(game_id: str) -> Any:
     """The clock strip alone: a phone refreshes it to see the other phone's taps."""
-    row, _token, access = _access(game_id)
+    row, _token, access = access_of(game_id)
     if row is None:
         abort(404, description="There is no such game.")
     return _strip(row, access.may_record)
@@ -44,7 +45,7 @@ def strip(game_id: str) -> Any:
 @bp.post("/games/<game_id>/clock")
 def tap(game_id: str) -> Any:
     """A tap from the strip's forms: the same tap the JSON API takes; answers the new strip."""
-    row, _token, access = _access(game_id)
+    row, _token, access = access_of(game_id)
     if row is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
     if not access.may_record:

@@ -21,25 +21,17 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from app import clocks, games, terrain_sets
-from app.limits import limited
 from app.rules import dice, entry_words, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
+from app.services import clocks, games, terrain_sets
 from app.store import GameRow
-from app.web import (
-    games_service,
-    loaded_game,
-    no_store,
-    packs,
-    phone,
-    phone_games,
-    private_page,
-    qr_response,
-    store,
-)
+from app.web import phone, phone_games
 from app.web.forms import number, whole
+from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
+from app.web.responses import no_store, private_page, qr_response
+from app.web.services import games_service, loaded_game, packs, store
 from app.web.systems import web_system_for
 from app.web.wording import in_player_words, setup_in_player_words
 
@@ -79,7 +71,7 @@ def seat_of(game_id: str) -> int | None:
     return _seated(game_id)
 
 
-def _access(game_id: str) -> tuple[GameRow | None, str | None, games.Access]:
+def access_of(game_id: str) -> tuple[GameRow | None, str | None, games.Access]:
     """The game's row, this browser's edit token (the table's) and who it records as."""
     row, token = _editable(game_id)
     seat = _seated(game_id) if row is not None else None
@@ -452,7 +444,7 @@ def _welcomed(response: Any, game_id: str) -> Any:
 
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> Any:
-    row, token, access = _access(game_id)
+    row, token, access = access_of(game_id)
     loaded = loaded_game(game_id, row)
     context = _view(loaded, token, seat=access.seat)
     # Anyone may pass on the plain game link: it opens the game to watch, never to edit.
@@ -639,7 +631,7 @@ def record(game_id: str) -> Any:
     The table's phone records public entries; a seat's phone records those and its own
     secrets (403 for another's secret, with the sentence in the refusal header).
     """
-    row, token, access = _access(game_id)
+    row, token, access = access_of(game_id)
     loaded = loaded_game(game_id, row)
     if not access.may_record:
         abort(403, description="Only this game's players can record in it: open the join link first.")
@@ -667,7 +659,7 @@ def record(game_id: str) -> Any:
 @bp.post("/games/<game_id>/armies")
 def attach(game_id: str) -> Any:
     """A player fields a stored roster: the score sheet then knows their army."""
-    row, token, access = _access(game_id)
+    row, token, access = access_of(game_id)
     if row is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
     if not access.may_record:

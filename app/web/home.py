@@ -8,12 +8,14 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request
 
-from app import tls
 from app.rules import grid
 from app.rules.systems import system_for
+from app.serving import tls
 from app.store import GameRow
-from app.web import games_service, pack_errors, packs, phone_games, private_page, store
+from app.web import phone_games
 from app.web.pages import wants_fragment
+from app.web.responses import private_page
+from app.web.services import games_service, pack_errors, packs, store
 from app.web.systems import web_system_for
 
 bp = Blueprint("home", __name__)

@@ -6,8 +6,9 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from flask import request
+from flask import current_app, request
 from markupsafe import Markup, escape
+from werkzeug.exceptions import HTTPException
 
 # The request headers an answer's shape depends on: caches must keep the two shapes apart.
 VARY = "HX-Request, HX-Boosted, HX-History-Restore-Request"
@@ -70,3 +71,49 @@ def squeeze(html: str | Markup) -> Markup:
     """
     safe = escape(html)  # already markup in an autoescaped template; text gets escaped
     return Markup(_BLANK_LINES.sub("\n", safe))  # noqa: S704 - only white space removed from escaped HTML
+
+
+def wants_json() -> bool:
+    """Whether this request is the JSON API's (its errors are answered as JSON)."""
+    return request.path.startswith("/api/")
+
+
+def nearest_page(path: str) -> str | None:
+    """The closest screen above a form's address that a GET opens (``/rosters/import`` for
+    ``/rosters/import/preview``), or ``None``."""
+    adapter = current_app.url_map.bind("", script_name=request.script_root or "/")
+    parts = path.rstrip("/").split("/")
+    while len(parts) > 1:
+        parts.pop()
+        candidate = "/".join(parts) or "/"
+        if candidate.startswith("//"):
+            continue  # never an address another site could be named by (//host/...)
+        try:
+            adapter.match(candidate, method="GET")
+        except HTTPException:
+            continue
+        return request.script_root + candidate
+    return None
+
+
+def reloadable(response: Any) -> Any:
+    """A boosted form's answer shown in place names an address a reload can open.
+
+    htmx puts the address a form was posted to in the history; a reload there would be a GET
+    on a POST-only address. Unless the view named an address with the draft (``reload_at``),
+    the screen the form belongs to is named.
+    """
+    if (
+        request.method == "POST"
+        and request.headers.get("HX-Boosted") == "true"
+        and not 300 <= response.status_code < 400
+        and "HX-Push-Url" not in response.headers
+        and not wants_json()
+    ):
+        try:
+            current_app.url_map.bind("").match(request.path, method="GET")
+        except HTTPException:
+            page = nearest_page(request.path)
+            if page is not None:
+                reload_at(response, page)
+    return response

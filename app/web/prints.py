@@ -8,16 +8,25 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from app import games, limits, pdf
-from app.limits import limited
+from app.infra import pdf
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
-from app.web import loaded_game, packs
-from app.web import paper as chosen_paper
+from app.services import games
+from app.web import limits
+from app.web.limits import limited
+from app.web.services import loaded_game, packs
 from app.web.systems import web_system_for
 
 bp = Blueprint("prints", __name__)
+
+
+def chosen_paper() -> str:
+    """The paper a print is asked for (``?paper=a4`` or ``letter``); 400 for any other."""
+    chosen = request.args.get("paper", "a4").lower()
+    if chosen not in pdf.PAPERS:
+        abort(400, description="paper must be a4 or letter.")
+    return chosen
 
 
 # The PDFs of a club night take a few MB (a roster is 30-60 KB, a map 20 KB): 32 MB keeps
@@ -28,7 +37,7 @@ CACHE_MB = 32
 def sheet_pdf(template: str, context: dict[str, Any], paper: str) -> bytes:
     """A print template as a PDF, served from the PDF cache when made before from the same data.
 
-    A layout's seconds count against the asking address's layout budget (app/limits.py): one
+    A layout's seconds count against the asking address's layout budget (app/web/limits.py): one
     phone cannot keep the layout busy for everyone, however it defeats the cache.
     """
     return pdf.render(

@@ -15,7 +15,8 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, url_for
 from werkzeug.datastructures import MultiDict
 
-from app.web import asset_url, packs
+from app.web.assets import asset_url
+from app.web.services import packs
 
 bp = Blueprint("pwa", __name__)
 

@@ -11,19 +11,22 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import list_import, rosters
-from app.limits import limited
 from app.rules import army, matching
 from app.rules import catalogue as catalogue_rules
 from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
 from app.rules.problems import Problem
 from app.rules.text import clean_text
-from app.web import games_service, no_store, packs, paper, phone, private_page, qr_response, store
+from app.services import list_import, rosters
+from app.web import phone
 from app.web.forms import whole
 from app.web.games import edit_token
+from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
+from app.web.prints import chosen_paper as paper
 from app.web.prints import sheet_pdf
+from app.web.responses import no_store, private_page, qr_response
+from app.web.services import games_service, packs, store
 
 bp = Blueprint("rosters", __name__)
 bp.after_request(phone.keep)

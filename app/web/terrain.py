@@ -10,16 +10,19 @@ from typing import Any
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from app import terrain_library, terrain_sets
-from app.limits import limited
 from app.rules import grid, terrain
 from app.rules.pack import Pack
 from app.rules.text import clean_text
-from app.web import admin, loaded_game, paper, phone, private_page, store
+from app.services import terrain_library, terrain_sets
+from app.web import admin, phone
 from app.web.forms import whole
 from app.web.games import edit_token, seat_of
+from app.web.limits import limited
 from app.web.pages import refused, shaped, wants_fragment
+from app.web.prints import chosen_paper as paper
 from app.web.prints import sheet_pdf
+from app.web.responses import private_page
+from app.web.services import loaded_game, store
 
 bp = Blueprint("terrain", __name__)
 bp.after_request(phone.keep)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from app.games import Loaded
+from app.services.games import Loaded
 
 # A player's part of an event, and the fact in it: players[1].marker_wounds['marker-a'].
 _PLAYER_PATH = re.compile(r"players\[(\d+)\]\.([a-z_]+)(?:\[[^\]]*\])?")

@@ -1,4 +1,4 @@
-"""Muster's pairing before issue 31 (commit 7b16873, app/rules/pairing.py): a backtracking
+"""Muster's pairing before issue 31 (commit 7b16873, app/rules/club/pairing.py): a backtracking
 search, kept here only so that tests/bench/test_bench_pairing.py can time today's matching
 against it in one run. Not used by the app."""
 

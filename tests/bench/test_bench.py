@@ -818,7 +818,8 @@ def rss(pid="self"):
             return int(line.split()[1]) / 1024
 
 out = {"python": rss()}
-from app import create_app, pdf
+from app import create_app
+from app.infra import pdf
 app = create_app()
 out["Flask app built"] = rss()
 client = app.test_client()

@@ -17,9 +17,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from app.rules import pairing
-from app.rules.event_settings import Settings
-from app.rules.standings import Entry, Result, standings
+from app.rules.club import pairing
+from app.rules.club.settings import Settings
+from app.rules.club.standings import Entry, Result, standings
 from tests.bench import pairing_before as before
 
 PLAYERS = 200

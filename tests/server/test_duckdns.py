@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app import duckdns, lan
+from app.serving import duckdns, lan
 from tests.server.conftest import ServerProcess
 
 TOKEN = "a1b2c3d4-0000-4000-8000-123456789abc"

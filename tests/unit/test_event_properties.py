@@ -28,9 +28,9 @@ from itertools import combinations
 
 import pytest
 
-from app.rules.event_settings import Settings
-from app.rules.pairing import Entrant, Options, first_round, swiss_round
-from app.rules.standings import Entry, Result, standings
+from app.rules.club.pairing import Entrant, Options, first_round, swiss_round
+from app.rules.club.settings import Settings
+from app.rules.club.standings import Entry, Result, standings
 from tests import soak
 
 PRIME = (1 << 61) - 1

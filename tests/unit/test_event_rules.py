@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from app.rules.event_settings import Bye, Settings
-from app.rules.pairing import Entrant, Options, assign_tables, first_round, swiss_round
-from app.rules.standings import Entry, Result, standings
-from app.rules.tournament_points import Scoring
+from app.rules.club.pairing import Entrant, Options, assign_tables, first_round, swiss_round
+from app.rules.club.settings import Bye, Settings
+from app.rules.club.standings import Entry, Result, standings
+from app.rules.club.tournament_points import Scoring
 
 
 def pairs_of(round_):

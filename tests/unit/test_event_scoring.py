@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import event_settings as es
-from app.rules import tournament_points as tp
-from app.rules.event_settings import Bye, Settings, Soft
-from app.rules.standings import Entry, Result, standings
-from app.rules.tournament_points import Scoring, award
+from app.rules.club import settings as es
+from app.rules.club import tournament_points as tp
+from app.rules.club.settings import Bye, Settings, Soft
+from app.rules.club.standings import Entry, Result, standings
+from app.rules.club.tournament_points import Scoring, award
 
 ANN, BO, CY, DI, ED = 1, 2, 3, 4, 5
 ROOM = [Entry(ANN, "Ann"), Entry(BO, "Bo"), Entry(CY, "Cy"), Entry(DI, "Di")]

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from app import list_import
 from app.rules import army
 from app.rules.lists import files, read_list
 from app.rules.matching import name_key
 from app.rules.problems import Problem
+from app.services import list_import
 from tests.list_texts import CONQUEST, LISTS, OWB_TEXT, ROS, WARSCROLL_BUILDER, imported
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app import disk
+from app.infra import disk
 from tests.setups import new_game
 from tests.web.conftest import soup
 

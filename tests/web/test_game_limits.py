@@ -21,7 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from app.games import MAX_EVENTS
+from app.services.games import MAX_EVENTS
 from tests.savage_gains import SETUP, game_script
 from tests.setups import new_game
 from tests.web.conftest import Api, soup

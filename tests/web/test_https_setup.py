@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.https import SetupError, domain, provider
+from app.serving.https import SetupError, domain, provider
 
 ROOT = Path(__file__).resolve().parents[2]
 

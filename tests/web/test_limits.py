@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from app import create_app, limits
+from app import create_app
+from app.web import limits
 from tests.conftest import ROOT
 from tests.setups import first_blood_game, new_game
 from tests.web.conftest import csrf_token, soup
@@ -59,7 +60,7 @@ def test_a_fourth_game_in_a_minute_is_refused_and_not_stored(app, client):
     refused = client.post("/api/v1/games", json={"pack": "aos-ghb-2021"})
     _refused(refused, "new games", 3)
     with app.app_context():
-        from app.web import store
+        from app.web.services import store
 
         assert store().games.count() == 3
     # Another phone at the same table is not held back by the first one's flood.
@@ -173,7 +174,7 @@ def test_limits_come_from_the_environment(tmp_path, monkeypatch):
 COUNTER = """
 import sys
 import threading
-from app import limits
+from app.web import limits
 for _ in range(200):
     print(limits.count(sys.argv[1], "games", "10.0.0.9", now=1000.0)[0])
 """

@@ -39,9 +39,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app import create_app, terrain_sets
-from app import games as game_service
+from app import create_app
 from app.rules.pack import Pack
+from app.services import games as game_service
+from app.services import terrain_sets
 from app.store import Store
 from tests import soak
 from tests.conftest import ROOT

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from app import pdf
+from app.infra import pdf
 from tests.pdfs import pdf_text
 from tests.setups import new_game
 from tests.web.conftest import Api

@@ -1,4 +1,4 @@
-"""Kept game states (app/replays.py) never show a player anything but what the log says.
+"""Kept game states (app/services/replays.py) never show a player anything but what the log says.
 
 Two apps on one SQLite file stand for two server processes, each keeping its own states:
 events are recorded through either of them in turn, with undos, refusals and replays of an

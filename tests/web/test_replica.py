@@ -17,7 +17,7 @@ import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import replica
+from app.infra import replica
 from tests.setups import new_game
 from tests.web.conftest import Api, soup
 

@@ -61,8 +61,8 @@ def test_serve_says_each_address_phones_open_with_a_qr_code(capsys):
     and the terminal shows a QR code of the first."""
     from types import SimpleNamespace
 
-    from app import lan
     from app.__main__ import _phone_addresses, _startup_line
+    from app.serving import lan
 
     every = _phone_addresses(SimpleNamespace(host="0.0.0.0", port=5000), None)
     assert every and not any("0.0.0.0" in url for url in every)

@@ -13,9 +13,9 @@ from typing import Any, Protocol
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
+from app.services.games import Loaded
 
 
 class WebSystem(Protocol):

@@ -6,11 +6,11 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.problems import field_name
 from app.rules.systems.rounds import scoring
+from app.services.games import Loaded
 from app.web.forms import number
 from app.web.systems import WebSide, register
 

@@ -11,12 +11,12 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded, summary
 from app.rules.army import RosterUnit
 from app.rules.pack import Pack, Scenario
 from app.rules.systems.siege import engine
-from app.web import games_service
+from app.services.games import Loaded, summary
 from app.web.forms import number
+from app.web.services import games_service
 from app.web.systems import WebSide, register
 
 # Rows the batter and starve forms offer (blank rows are left out of the event).

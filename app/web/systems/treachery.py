@@ -14,8 +14,8 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded, summary, visible_events
 from app.rules.pack import Pack, Scenario
+from app.services.games import Loaded, summary, visible_events
 from app.web.forms import number
 from app.web.systems import WebSide, register
 

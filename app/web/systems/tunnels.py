@@ -14,9 +14,9 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded, summary, visible_events
 from app.rules.pack import Pack, Scenario
 from app.rules.systems.tunnels.state import TunnelGame
+from app.services.games import Loaded, summary, visible_events
 from app.web.forms import number
 from app.web.systems import WebSide, register
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from app.games import Loaded
 from app.rules.problems import field_name
 from app.rules.systems.turns import scoring
+from app.services.games import Loaded
 from app.web.forms import number
 from app.web.systems import WebSide, register
 

@@ -1,0 +1,477 @@
+"""HTML -> PDF with WeasyPrint, from the print templates in pdf/.
+
+The print template is rendered here, in the web worker; WeasyPrint lays it out in a child
+process (``python -m app.infra.pdf``) that the worker starts on the first print and that leaves
+after a quiet minute. WeasyPrint and its fonts take 50-60 MB in any process that has made a
+PDF: a Raspberry Pi serving a club night should not keep that in every worker for the odd
+print, yet a player printing a roster, then the score sheet, should not wait for WeasyPrint
+to load twice (about a second on this machine, more on a Pi).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+PDF_DIR = Path(__file__).resolve().parents[2] / "pdf"
+PAPERS = {"a4": "A4", "letter": "letter"}
+# The layout process leaves after this long without a print.
+IDLE_SECONDS = float(os.environ.get("MUSTER_PDF_IDLE_SECONDS", "60"))
+IDLE_GRACE_SECONDS = 30.0  # how long an idle child may take to leave before it is killed
+MAX_PDFS = 50  # ... or after this many, so what WeasyPrint keeps does not pile up
+# A layout is stopped after this long, and a print waits at most this long for its turn: the
+# two together (50 s) stay inside gunicorn's 60-second timeout, which gthread workers do not
+# enforce on a running request. The largest roster a player can store (100 entries, notes of
+# 300 characters, 10 pages) took 9-15 s on a busy 2-core x86 machine: a Pi needs the room.
+LAYOUT_SECONDS = float(os.environ.get("MUSTER_PDF_LAYOUT_SECONDS", "30"))
+WAIT_SECONDS = float(os.environ.get("MUSTER_PDF_WAIT_SECONDS", "20"))
+# Request threads of one worker allowed to print at once (one laying out, the others
+# waiting): the rest of its threads stay free for everyone else's pages and API calls.
+QUEUE = int(os.environ.get("MUSTER_PDF_QUEUE", "2"))
+# Layouts run at a lower CPU priority than the web workers, so that pages stay quick while a
+# PDF is being made. Measured with 24 clients looping on a 100-entry roster (cache off, on a
+# development machine busy with other work): an API read took a median 110 ms at nice 10
+# against 238 ms at nice 0 (p95 0.9 s and 1.0 s), while the roster alone took 15 s against 8 s.
+NICENESS = 10
+# A sheet that was stopped for taking too long is refused at once for this long when asked
+# again unchanged, instead of taking the layout process for another LAYOUT_SECONDS.
+SLOW_MEMORY_SECONDS = 120.0
+
+# A word longer than this, in text a player typed, gets a place to break every BREAK_EVERY
+# characters: a 300-letter note or a pasted link then wraps in its table cell instead of
+# pushing the table off the page. (CSS `overflow-wrap: anywhere` does the same, but WeasyPrint
+# took 3.4 s more for a single 300-letter note; a zero-width space costs nothing.)
+LONGEST_WORD = 24  # longer than Muster's own ids (22 characters), which stay whole
+BREAK_EVERY = 12
+_LONG_WORD = re.compile(rf"[^\s\u200b]{{{LONGEST_WORD + 1},}}")
+
+
+def breakable(value: Any) -> Any:
+    """Text with a zero-width space every BREAK_EVERY characters of any over-long word."""
+    if not isinstance(value, str) or isinstance(value, Markup):
+        return value  # numbers, and HTML the templates built (the map's SVG) as they are
+    return _LONG_WORD.sub(
+        lambda m: "\u200b".join(m[0][i : i + BREAK_EVERY] for i in range(0, len(m[0]), BREAK_EVERY)),
+        value,
+    )
+
+
+_env = Environment(
+    loader=FileSystemLoader(str(PDF_DIR)),
+    autoescape=select_autoescape(default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    finalize=breakable,  # every {{ value }} in a print template
+)
+
+
+class PrintFailed(RuntimeError):
+    """WeasyPrint could not make the PDF (its message is in the server log)."""
+
+
+class PrintBusy(PrintFailed):
+    """Every printing place of this worker is taken: the print should be asked again later."""
+
+    retry_after = 10
+
+
+class PrintTooSlow(PrintFailed):
+    """The layout took longer than ``seconds`` and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the layout ran past {seconds:g} s and was stopped")
+        self.seconds = seconds
+
+
+def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> str:
+    """The print template rendered to HTML (what WeasyPrint lays out)."""
+    return _env.get_template(template).render(**context, paper=PAPERS[paper])
+
+
+def render(
+    template: str,
+    context: dict[str, Any],
+    paper: str = "a4",
+    cache: Cache | None = None,
+    spent: Callable[[float], None] | None = None,
+    before_layout: Callable[[], None] | None = None,
+    holder: str | None = None,
+) -> bytes:
+    """Render a print template to PDF bytes on A4 or US Letter paper.
+
+    With a ``cache``, a sheet made before from the same template, data and paper is served
+    from it without a layout; a sheet whose layout was stopped recently is refused at once.
+    ``before_layout`` is called when a layout is needed (it may refuse by raising), ``spent``
+    told the seconds the layout took: a PDF from the cache meets neither. ``holder`` (the
+    asking address) may hold one of a worker's printing places at a time.
+    """
+    html = render_html(template, context, paper)
+    if cache is None:
+        if before_layout:
+            before_layout()
+        return _LAYOUT.pdf(html, paper, spent=spent, holder=holder)
+    key = cache.key(template, paper, html)
+    kept = cache.get(key)
+    if kept is not None:
+        return kept
+    if cache.was_slow(key):
+        raise PrintTooSlow(LAYOUT_SECONDS)  # a moment ago: not tried again so soon
+    if before_layout:
+        before_layout()
+    try:
+        # A print of the same sheet that was ahead in the queue may have made it meanwhile.
+        return _LAYOUT.pdf(
+            html,
+            paper,
+            made=lambda: cache.get(key),
+            keep=lambda data: cache.put(key, data),
+            spent=spent,
+            holder=holder,
+        )
+    except PrintTooSlow:
+        cache.mark_slow(key)
+        raise
+
+
+# --- PDFs kept by what they are made from --------------------------------------------------------
+_css_versions: dict[float, str] = {}
+
+
+def _css_version() -> str:
+    """A hash of print.css, so that a new stylesheet makes new PDFs."""
+    path = PDF_DIR / "print.css"
+    mtime = path.stat().st_mtime
+    if mtime not in _css_versions:
+        _css_versions[mtime] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return _css_versions[mtime]
+
+
+class Cache:
+    """Finished PDFs in a folder, named by a hash of what they were made from.
+
+    A change to the roster, game or stylesheet changes the hash, so nothing is ever stale; the
+    folder is shared by every worker and kept under ``max_bytes`` by removing the PDFs served
+    least recently.
+    """
+
+    def __init__(self, folder: str | Path, max_bytes: int) -> None:
+        self.folder = Path(folder)
+        self.max_bytes = max_bytes
+
+    @staticmethod
+    def key(template: str, paper: str, html: str) -> str:
+        """The name a PDF is kept under: template, paper, stylesheet and the exact HTML laid out."""
+        digest = hashlib.sha256()
+        for part in (template, paper, _css_version(), html):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()
+
+    def get(self, key: str) -> bytes | None:
+        """The PDF kept under this key, if any (marked as just served)."""
+        path = self.folder / f"{key}.pdf"
+        try:
+            data = path.read_bytes()
+            os.utime(path)  # served now: the last to be removed
+        except OSError:
+            return None
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        """Keep a PDF, then remove the least recently served ones past the size bound."""
+        if self.max_bytes <= 0 or len(data) > self.max_bytes:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # Written whole under a temporary name, then renamed: another worker reads all or nothing.
+        temporary = self.folder / f"{key}.{os.getpid()}.{threading.get_ident()}.tmp"
+        temporary.write_bytes(data)
+        os.replace(temporary, self.folder / f"{key}.pdf")
+        self._prune()
+
+    def was_slow(self, key: str) -> bool:
+        """Whether this sheet's layout was stopped for taking too long, not long ago."""
+        try:
+            marked = (self.folder / f"{key}.slow").stat().st_mtime
+        except OSError:
+            return False
+        return time.time() - marked < SLOW_MEMORY_SECONDS
+
+    def mark_slow(self, key: str) -> None:
+        """Remember that this sheet's layout was stopped."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / f"{key}.slow").touch()
+
+    def _prune(self) -> None:
+        files = []
+        for path in self.folder.iterdir():
+            try:
+                stat = path.stat()
+            except OSError:
+                continue  # another worker removed it just now
+            files.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in files)
+        if total <= self.max_bytes:
+            return
+        now = time.time()
+        for mtime, size, path in sorted(files):
+            if path.suffix == ".tmp" and now - mtime < 60:
+                continue  # being written
+            path.unlink(missing_ok=True)
+            total -= size
+            if total <= self.max_bytes * 3 // 4:  # room for a while, not a prune per PDF
+                return
+
+    def size(self) -> int:
+        """Bytes kept now."""
+        if not self.folder.is_dir():
+            return 0
+        return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
+
+
+# --- the worker's side: one layout process, started when needed -------------------------------
+def _send(stream: IO[bytes], *parts: bytes) -> None:
+    for part in parts:
+        stream.write(struct.pack(">I", len(part)))
+        stream.write(part)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> bytes:
+    head = stream.read(4)
+    if len(head) != 4:
+        raise EOFError("the layout process closed its pipe")
+    (size,) = struct.unpack(">I", head)
+    data = stream.read(size)
+    if len(data) != size:
+        raise EOFError("the layout process stopped mid-answer")
+    return data
+
+
+class Layout:
+    """A WeasyPrint child process shared by the threads of one web worker, one PDF at a time."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._child: subprocess.Popen[bytes] | None = None
+        self._made = 0
+        self._last = 0.0
+        self._reaper: threading.Thread | None = None
+        self._queued = 0  # request threads printing now, laying out or waiting
+        self._holders: set[str] = set()  # who they print for
+        self._queue_lock = threading.Lock()
+
+    def pdf(
+        self,
+        html: str,
+        paper: str,
+        made: Callable[[], bytes | None] | None = None,
+        keep: Callable[[bytes], None] | None = None,
+        spent: Callable[[float], None] | None = None,
+        holder: str | None = None,
+    ) -> bytes:
+        """Lay out the HTML; start the child if there is none, and once more if it died.
+
+        At most QUEUE threads print at once and each waits at most WAIT_SECONDS for its turn
+        (else PrintBusy); a layout running past LAYOUT_SECONDS is killed (PrintTooSlow).
+        ``made``, asked once this print's turn has come, gives the PDF if it exists by now;
+        ``keep`` is given a new PDF before the next print's turn comes, so that it finds it.
+        """
+        with self._queue_lock:
+            if self._queued >= QUEUE:
+                raise PrintBusy(f"{QUEUE} prints are already under way in this worker")
+            # One place per asker: a phone sending prints from eight threads at once would
+            # otherwise hold every place, and everyone else's print would be turned away.
+            if holder is not None and holder in self._holders:
+                raise PrintBusy(f"a print for {holder} is already under way in this worker")
+            self._queued += 1
+            if holder is not None:
+                self._holders.add(holder)
+        try:
+            if not self._lock.acquire(timeout=WAIT_SECONDS):
+                raise PrintBusy(f"waited {WAIT_SECONDS:g} s for the layout process")
+            try:
+                done = made() if made else None
+                if done is not None:
+                    return done
+                started = time.monotonic()
+                try:
+                    data = self._lay_out(html, paper)
+                finally:
+                    if spent:  # a layout stopped for its time took that time too
+                        spent(time.monotonic() - started)
+                if keep:
+                    keep(data)
+                return data
+            finally:
+                self._lock.release()
+        finally:
+            with self._queue_lock:
+                self._queued -= 1
+                self._holders.discard(holder or "")
+
+    def _lay_out(self, html: str, paper: str) -> bytes:
+        deadline = time.monotonic() + LAYOUT_SECONDS  # for both attempts together
+        for attempt in (1, 2):
+            child = self._running()
+            stopped = threading.Event()
+
+            def stop(child: subprocess.Popen[bytes] = child, stopped: threading.Event = stopped) -> None:
+                stopped.set()
+                child.kill()
+
+            watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), stop)
+            watchdog.start()
+            try:
+                assert child.stdin is not None and child.stdout is not None
+                _send(child.stdin, paper.encode(), html.encode("utf-8"))
+                status, body = _receive(child.stdout), _receive(child.stdout)
+            except (OSError, EOFError) as exc:
+                self._stop()
+                if stopped.is_set():
+                    raise PrintTooSlow(LAYOUT_SECONDS) from exc
+                if attempt == 2:
+                    raise PrintFailed(f"the layout process failed: {exc}") from exc
+                continue
+            finally:
+                watchdog.cancel()
+            self._made += 1
+            self._last = time.monotonic()
+            if self._made >= MAX_PDFS:
+                self._stop()
+            if status != b"ok":
+                raise PrintFailed(body.decode("utf-8", "replace"))
+            return body
+        raise PrintFailed("unreachable")  # pragma: no cover
+
+    def _running(self) -> subprocess.Popen[bytes]:
+        if self._child is None or self._child.poll() is not None:
+            self._child = subprocess.Popen(
+                [sys.executable, "-m", "app.infra.pdf"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                cwd=str(PDF_DIR.parent),
+                env={**os.environ, "PYTHONWARNINGS": "ignore"},
+            )
+            self._made = 0
+            self._last = time.monotonic()
+            if self._reaper is None or not self._reaper.is_alive():
+                self._reaper = threading.Thread(target=self._reap, name="pdf-reaper", daemon=True)
+                self._reaper.start()
+        return self._child
+
+    def _stop(self, grace: float = 5.0) -> None:
+        child, self._child = self._child, None
+        _end(child, grace)
+
+    def _reap(self) -> None:
+        """Stop the child once it has been idle for a while (then this thread ends too)."""
+        while True:
+            time.sleep(min(IDLE_SECONDS / 4, 5.0))
+            with self._lock:
+                if self._child is None:
+                    return
+                if time.monotonic() - self._last < IDLE_SECONDS:
+                    continue
+                child, self._child = self._child, None
+            # Outside the lock: a print asked for meanwhile starts a new child at once, and an idle
+            # child on a loaded Pi may take a while to unload WeasyPrint before it leaves.
+            _end(child, IDLE_GRACE_SECONDS)
+            return
+
+    def close(self) -> None:
+        """Stop the child now (tests, shutdown)."""
+        with self._lock:
+            self._stop()
+
+
+def _end(child: subprocess.Popen[bytes] | None, grace: float) -> None:
+    """Close the child's input (it leaves when its input ends); kill it if it has not left in time."""
+    if child is None:
+        return
+    try:
+        if child.stdin:
+            child.stdin.close()
+        child.wait(timeout=grace)
+    except (OSError, subprocess.TimeoutExpired):
+        child.kill()
+        child.wait()
+
+
+_LAYOUT = Layout()
+
+
+# --- the child's side --------------------------------------------------------------------------
+def _local_fetcher() -> Any:
+    """A WeasyPrint fetcher that lets print templates load files from pdf/ only.
+
+    No network and nothing else on disk: a player's text that slipped an <img> or a stylesheet
+    into a print could otherwise make the server read its own files into the PDF.
+    """
+    from weasyprint.urls import URLFetcher
+
+    class LocalFetcher(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if not url.startswith("file://"):
+                raise ValueError(f"print templates may not fetch {url}")
+            path = Path(url.removeprefix("file://").split("?")[0]).resolve()
+            if PDF_DIR not in path.parents:
+                raise ValueError(f"print templates may not read {path}")
+            return super().fetch(url, headers)
+
+    return LocalFetcher(allowed_protocols=["file"])
+
+
+def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = None) -> bytes:
+    """Lay out print HTML as a PDF with WeasyPrint, in this process."""
+    from weasyprint import CSS, HTML
+
+    fetcher = fetcher or _local_fetcher()
+    page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
+    sheet = CSS(filename=str(PDF_DIR / "print.css"), font_config=fonts)
+    document = HTML(string=html, base_url=str(PDF_DIR) + "/", url_fetcher=fetcher)
+    return document.write_pdf(stylesheets=[sheet, page], font_config=fonts)
+
+
+def main() -> int:
+    """The child: read (paper, HTML) requests on stdin, answer (status, PDF or error) on stdout."""
+    import logging
+
+    from weasyprint.text.fonts import FontConfiguration
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)  # not a line per font per PDF
+    os.nice(NICENESS)
+    # One font configuration for every PDF: a new one per PDF keeps growing the memory.
+    fonts = FontConfiguration()
+    fetcher = _local_fetcher()
+    # The answers travel on a private copy of stdout; anything a library prints goes to stderr.
+    source, sink = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    while True:
+        try:
+            paper = _receive(source).decode()
+            html = _receive(source).decode("utf-8")
+        except EOFError:
+            return 0
+        try:
+            if paper not in PAPERS:
+                raise ValueError(f"paper must be one of {', '.join(PAPERS)}")
+            _send(sink, b"ok", write_pdf(html, paper, fonts, fetcher))
+        except Exception as exc:
+            _send(sink, b"error", f"{type(exc).__name__}: {exc}".encode())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Replayed games kept in memory between requests, brought up to date from the log.
+
+A game's state is the fold of its event log through its game system. Folding the whole log
+again on every request was a third of an event POST and most of the club home's time on a
+busy night. Each server process keeps the states it last computed, keyed by game, with the
+ids of the events each has folded; a request folds only the events recorded since (by any
+process) onto a copy, or replays from the start when the log no longer extends what was
+folded (an undo, a pack reloaded, a set-up changed).
+
+The log stays the only truth: an entry is used only when the event ids it folded are exactly
+the start of the stored log. States are never changed once made (applying an event makes a
+new one), so any number of requests may read a kept state at once. Only the games service
+(app/services/games.py) uses this cache.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules import log
+from app.rules.game import Setup
+from app.rules.pack import Pack
+from app.rules.systems import GameSystem
+
+# Thirty tables on club night and the twenty earlier games the home page lists, with room to
+# spare, at about 15 KB per folded game: 1.5 MB at most per process. A game beyond that is
+# replayed from its log, as before.
+SIZE = 100
+
+
+@dataclass
+class Entry:
+    """A folded state and what it was folded from."""
+
+    pack: Pack
+    setup: Setup
+    ids: list[str]  # every event folded, undo events included, in log order
+    state: Any
+
+
+class Replays:
+    """The states of recently used games; a state handed out is never changed."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0  # states reused (folding only newer events, if any)
+        self.misses = 0  # states replayed from the start
+
+    def state(
+        self, game_id: str, system: GameSystem, pack: Pack, setup: Setup, events: list[dict[str, Any]]
+    ) -> Any:
+        """The state of the game after ``events`` (its whole stored log), kept for next time."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+        if entry is not None and self._extends(entry, pack, setup, events):
+            self.hits += 1
+            if len(events) == len(entry.ids):
+                return entry.state
+            state = log.fold(system, log.clone(entry.state), events[len(entry.ids) :])
+        else:
+            self.misses += 1
+            state = log.replay(system, pack, setup, events)
+        self.keep(game_id, pack, setup, events, state)
+        return state
+
+    def keep(self, game_id: str, pack: Pack, setup: Setup, events: list[dict[str, Any]], state: Any) -> None:
+        """Hold ``state`` as the fold of ``events`` for the next request on this game."""
+        entry = Entry(pack, setup, [str(e.get("id")) for e in events], state)
+        with self._lock:
+            known = self._entries.get(game_id)
+            if (
+                known is not None
+                and len(known.ids) > len(entry.ids)
+                and known.ids[: len(entry.ids)] == entry.ids
+            ):
+                return  # another request already kept a later state of the same log
+            self._entries[game_id] = entry
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    @staticmethod
+    def _extends(entry: Entry, pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> bool:
+        """Whether ``events`` are the folded events followed only by new ones that fold on top."""
+        if entry.pack is not pack or entry.setup != setup or len(events) < len(entry.ids):
+            return False
+        if any(str(e.get("id")) != i for e, i in zip(events, entry.ids, strict=False)):
+            return False
+        # An undo changes which earlier events are in force: only a replay gets that right.
+        return all(e.get("type") != "undo" for e in events[len(entry.ids) :])

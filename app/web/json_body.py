@@ -1,0 +1,72 @@
+"""A request's JSON body, read once for the game API and the club events' API alike.
+
+Refused with 400 and one sentence naming where when it is not JSON Muster can take: not
+JSON at all, nested deeper than any body Muster sends, or holding half a character.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, request
+
+from app.rules.problems import field_name
+
+# Muster's own bodies nest a handful of levels; deeper is not a body Muster sent.
+MAX_DEPTH = 64
+TOO_DEEP = f"The body nests more than {MAX_DEPTH} levels deep; JSON here nests at most {MAX_DEPTH}."
+
+
+def read_json() -> Any:
+    """The request's JSON body; 400 with one sentence when it is not JSON Muster can take."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        # The json module gives up on deep nesting with RecursionError, which is not a ValueError.
+        abort(400, description=TOO_DEEP)
+    if data is None:
+        abort(400, description="The body must be JSON (Content-Type: application/json).")
+    problem = _unreadable(data)
+    if problem:
+        abort(400, description=problem)
+    return data
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _field(path: str, key: str) -> str:
+    """A field's name as the refusals write it: players[0].name, control['north-west']."""
+    if not path:
+        return field_name(key)  # a key the client made up is named on one line, cut short
+    return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
+
+
+def _unreadable(data: Any) -> str | None:
+    """Why parsed JSON cannot be taken, naming where, or ``None``.
+
+    JSON may escape half a character ("\\ud800" without its pair): Python reads it, but such a
+    string cannot be written to SQLite or to a page, so a stored one would break every screen
+    that shows it. The walk is iterative so that depth is counted rather than recursed into.
+    """
+    half = "holds half a character (a lone surrogate such as \\ud800): send whole characters."
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return TOO_DEEP
+        if isinstance(value, str) and not _is_text(value):
+            return f"{path or 'The body'} {half}"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not _is_text(key):
+                    return f"A key of {path or 'the body'} {half}"
+                stack.append((item, _field(path, key), depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+    return None
