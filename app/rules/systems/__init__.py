@@ -15,6 +15,7 @@ import pkgutil
 from typing import Any, Protocol
 
 from app.rules.army import RosterUnit
+from app.rules.event_models import EventSet
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
@@ -27,6 +28,9 @@ class GameSystem(Protocol):
     name: str
     #: Event types the system folds (``undo`` is the log's, for every system).
     event_types: tuple[str, ...]
+    #: The models of those events (:class:`app.rules.event_models.EventSet`): the log checks
+    #: each event with them before :meth:`apply_event`, and docs/openapi.yaml is written from them.
+    events: EventSet
     #: Words for a step of play in this system ("battle round", "round").
     round_word: str
     #: Whether each player of a game gets a seat token (their own phone, their own secrets).
@@ -104,8 +108,8 @@ class GameSystem(Protocol):
 class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
 
-    The module gives ``EVENT_TYPES``, ``new_game(pack, setup)``, ``apply_event(state, event,
-    id)`` and ``next_steps(state)``, and, in a game with secrets, ``SECRET_TYPES``: each secret
+    The module gives ``EVENTS`` (its events' models), ``new_game(pack, setup)``,
+    ``apply_event(state, event, id)`` (the event as the models read it) and ``next_steps(state)``, and, in a game with secrets, ``SECRET_TYPES``: each secret
     event type with the fields another seat never sees (its ``player`` holds it), and
     ``SIGNED_TYPES``: public event types only the seat of their ``player`` records. It may give
     ``undo_problem(state, event)``. Subclasses add what differs (facts, scoring, summary, when
@@ -118,7 +122,8 @@ class EngineSystem:
     def __init__(self, name: str, engine: Any) -> None:
         self.name = name
         self.engine = engine
-        self.event_types: tuple[str, ...] = engine.EVENT_TYPES
+        self.events: EventSet = engine.EVENTS
+        self.event_types: tuple[str, ...] = self.events.types
         self.secret_types: dict[str, tuple[str, ...]] = dict(getattr(engine, "SECRET_TYPES", {}))
         self.signed_types: tuple[str, ...] = tuple(getattr(engine, "SIGNED_TYPES", ()))
 
