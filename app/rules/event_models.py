@@ -168,6 +168,7 @@ class RollEvent(EventModel):
             min_length=1,
             max_length=24,
             description="The dice as they fell, each from 1 to the die's faces (two for 2d6).",
+            json_schema_extra={SAYS: "a list of 1 to 24 dice, each from 1 to 12 (the die's faces)"},
         ),
     ]
     purpose: Annotated[

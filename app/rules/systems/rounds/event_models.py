@@ -53,7 +53,9 @@ class VictoryPhaseEvent(EventModel):
 
 
 def _limits(game: Any) -> dict[str, int]:
-    return {"rounds": game.last_round, "marker_wounds": game.pack.markers.wounds if game.pack.markers else 5}
+    # A game over refuses any round with why (its result), not with the round's range.
+    rounds = {} if game.finished else {"rounds": game.last_round}
+    return {**rounds, "marker_wounds": game.pack.markers.wounds if game.pack.markers else 5}
 
 
 EVENTS = EventSet("rounds", VictoryPhaseEvent, limits=_limits)

@@ -185,7 +185,8 @@ class SiegeEndEvent(EventModel):
 
 
 def _limits(game: Any) -> dict[str, int]:
-    return {"rounds": game.battle_rounds}
+    # A battle over refuses any entry with why, not with the battle round's range.
+    return {} if game.finished else {"rounds": game.battle_rounds}
 
 
 EVENTS = EventSet(

@@ -136,7 +136,8 @@ class ClaimEvent(EventModel):
 
 
 def _limits(game: Any) -> dict[str, int]:
-    return {"rounds": game.scenario.battle_rounds}
+    # A battle over refuses any entry with why, not with the battle round's range.
+    return {} if game.finished else {"rounds": game.scenario.battle_rounds}
 
 
 EVENTS = EventSet("turns", TurnEvent, BattleRoundEvent, EndEvent, ClaimEvent, limits=_limits)
