@@ -5,7 +5,7 @@ each system's ``event_models.py``); the server checks events with them, and this
 the same models into the description, between two marker lines, so the two never disagree.
 Each system's events become one union (``TurnsEvents``, ``SiegeEvents``...; one schema per
 event type, told apart by ``type``), ``GameEvent`` is any system's event, and
-``LoggedEvent``'s types are every type there is. The output depends only on the models.
+``LoggedEvent``'s types are every type there is. A clock tap (``ClockTap``) is written alike. The output depends only on the models.
 
     python tools/openapi_events.py          # rewrite docs/openapi.yaml's event schemas
     python tools/openapi_events.py --check  # exit 1 if they are stale
@@ -28,6 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app.rules import systems  # noqa: E402 (the checkout's app, wherever this runs from)
+from app.rules.clock import ClockTap  # noqa: E402
 from app.rules.event_models import REF, SAYS, UndoEvent  # noqa: E402
 
 SPEC = ROOT / "docs" / "openapi.yaml"
@@ -66,7 +67,8 @@ def _tidy(node: Any) -> Any:
 def schemas() -> dict[str, Any]:
     """Every event schema, each system's union, ``GameEvent`` and ``LoggedEvent``."""
     found = [systems.REGISTRY[name] for name in systems.names()]
-    models = list(dict.fromkeys(m for system in found for m in _models(system)))
+    # The clock's taps are not a game's events, but their model is checked and written alike.
+    models = [*dict.fromkeys(m for system in found for m in _models(system)), ClockTap]
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     out: dict[str, Any] = {name: _tidy(schema) for name, schema in defs["$defs"].items()}
     for system in found:
