@@ -23,16 +23,20 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
 
-from app.rules.problems import field_name
+from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
+
+from app.rules.event_models import SAYS, Part, Player, check
+from app.rules.log import Refused
 
 ACTIONS = ("start", "pass", "pause", "limit")
 # The longest limit a clock takes: a day, far past any game.
 MOST_SECONDS = 24 * 3600
 # How many taps one game's clock keeps: a tap a turn, with room to spare.
 MOST_TAPS = 5000
-KEYS = {"id", "action", "player", "at", "seconds"}
+EXAMPLE_ID = "a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11"
 # How long a phone may have held a tap in its outbox (offline at the table) and still have
 # it count from when it was made; a tap replayed later counts from its arrival.
 MOST_BACKDATE = timedelta(minutes=15)
@@ -211,62 +215,78 @@ class Request:
     at: datetime | None
 
 
-def parse(data: Any, players: int) -> tuple[Request | None, str | None]:
-    """A client's tap checked for shape: the request, or one sentence naming the field.
+class ClockTap(Part):
+    """A tap on the game's clock (start, pass, pause, limit), apart from the game's events."""
 
-    ``{"id": uuid, "action": "start"|"pass"|"pause"|"limit", "player"?: i, "at"?: iso time,
-    "seconds"?: n}``: ``player`` goes with start and pass, ``seconds`` (or null) with limit.
-    """
+    what: ClassVar[str] = "a clock tap"
+    id: Annotated[
+        str,
+        Field(
+            json_schema_extra={"format": "uuid", SAYS: f"a UUID made by the client, such as '{EXAMPLE_ID}'"}
+        ),
+        AfterValidator(_uuid),
+    ]
+    action: Literal[ACTIONS]
+    player: Annotated[Player | None, Field(description="With start and pass only.")] = None
+    at: Annotated[
+        str | None,
+        Field(
+            min_length=10,
+            max_length=40,
+            description="When the tap was made (ISO 8601 with its offset), for a tap replayed from offline.",
+            json_schema_extra={
+                "format": "date-time",
+                SAYS: "a time in ISO 8601 with its offset, such as 2026-12-01T20:15:00Z, or left out",
+            },
+        ),
+        AfterValidator(_at),
+    ] = None
+    seconds: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=MOST_SECONDS,
+            description="With limit only (and required there); null for no limit.",
+            json_schema_extra={SAYS: f"a whole number from 1 to {MOST_SECONDS}, or none for no limit"},
+        ),
+    ] = None
+
+
+def parse(data: Any, players: int) -> tuple[Request | None, str | None]:
+    """A client's tap checked by :class:`ClockTap` and what goes with which action: the request,
+    or one sentence naming the field. ``player`` goes with start and pass, ``seconds`` (none for
+    no limit) with limit."""
     if not isinstance(data, dict):
         return None, 'The body must be one JSON object such as {"id": "<uuid>", "action": "pass"}.'
-    extra = sorted(set(data) - KEYS)
-    if extra:
+    try:
+        tap = check(ClockTap, data, {"players": players})
+    except Refused as exc:
+        return None, str(exc)
+    action, player, seconds = tap["action"], tap.get("player"), tap.get("seconds")
+    if player is not None and action not in ("start", "pass"):
+        return None, f"player goes only with start and pass, not with {action}."
+    if "seconds" in tap and action != "limit":
+        return None, f"seconds goes only with limit, not with {action}."
+    if action == "limit" and "seconds" not in tap:
         return (
             None,
-            f"{field_name(extra[0])} is not a field of a clock tap: send id, action, player, at, seconds.",
+            "seconds must be given with limit: the seconds each player may use, or none for no limit.",
         )
-    raw_id = data.get("id")
+    at = tap.get("at")
+    return Request(tap["id"], action, player, seconds, _client_time(at) if at is not None else None), None
+
+
+def _uuid(raw: str) -> str:
     try:
-        tap_id = str(uuid.UUID(raw_id)) if isinstance(raw_id, str) else None
+        return str(uuid.UUID(raw))
     except ValueError:
-        tap_id = None
-    if tap_id is None:
-        return None, "id must be a UUID made by the client, such as 'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'."
-    action = data.get("action")
-    if action not in ACTIONS:
-        return None, "action must be one of start, pass, pause, limit."
-    player = data.get("player")
-    if player is not None:
-        if action not in ("start", "pass"):
-            return None, f"player goes only with start and pass, not with {action}."
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
-            return (
-                None,
-                f"player must be a whole number from 0 to {players - 1} (the game's {players} players).",
-            )
-    seconds = data.get("seconds")
-    if "seconds" in data and action != "limit":
-        return None, f"seconds goes only with limit, not with {action}."
-    if action == "limit":
-        if "seconds" not in data:
-            return (
-                None,
-                "seconds must be given with limit: the seconds each player may use, or null for none.",
-            )
-        if seconds is not None and (
-            isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= MOST_SECONDS
-        ):
-            return None, f"seconds must be a whole number from 1 to {MOST_SECONDS}, or null for no limit."
-    at = data.get("at")
-    when = None
-    if at is not None:
-        when = _client_time(at)
-        if when is None:
-            return (
-                None,
-                "at must be a time in ISO 8601 with its offset, such as 2026-12-01T20:15:00Z, or left out.",
-            )
-    return Request(tap_id, action, player, seconds, when), None
+        raise PydanticCustomError("uuid", "not a UUID") from None
+
+
+def _at(raw: str | None) -> str | None:
+    if raw is not None and _client_time(raw) is None:
+        raise PydanticCustomError("time", "not a time with its offset")
+    return raw
 
 
 def _client_time(raw: Any) -> datetime | None:

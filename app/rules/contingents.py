@@ -8,23 +8,15 @@ which; these checks take counts, or the units' names when a roster is attached.
 
 from __future__ import annotations
 
-from typing import Any
-
-from app.rules import event_fields as f
-from app.rules.log import Refused
 from app.rules.pack import Contingents
 
-MAX_UNITS = 200
 
-
-def read_part(value: Any, field: str) -> tuple[int, tuple[str, ...]]:
-    """A contingent as an event gives it: a count, or the list of its units' names."""
+def part(value: int | list[str]) -> tuple[int, tuple[str, ...]]:
+    """A contingent as an event's model read it (a count, or its units' names): how many units,
+    and their names (none for a count). A name twice is two units of one warscroll; an attached
+    roster says how many there are."""
     if isinstance(value, list):
-        # A name twice is two units of one warscroll; an attached roster says how many there are.
-        names = tuple(f.name(n, f"{field}[{i}]") for i, n in enumerate(f.items(value, field, MAX_UNITS)))
-        return len(names), names
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_UNITS:
-        raise Refused(f"{field} must be the number of units (0 to {MAX_UNITS}) or the list of their names.")
+        return len(value), tuple(value)
     return value, ()
 
 

@@ -12,14 +12,12 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.rules.problems import Problem, field_name
+from app.rules.problems import Problem
 
 if TYPE_CHECKING:
     from app.rules.game import Setup
     from app.rules.pack import Pack
     from app.rules.systems import GameSystem
-
-UNDO_KEYS = {"id", "type", "event"}
 
 
 class Refused(Exception):
@@ -64,12 +62,6 @@ def event_id(event: Any) -> str:
     )
 
 
-def extra_key(data: dict[str, Any], allowed: set[str]) -> str | None:
-    """The first key of ``data`` not in ``allowed``, named as a refusal writes it, or ``None``."""
-    extra = sorted(set(data) - allowed)
-    return field_name(extra[0]) if extra else None
-
-
 def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events still in force: undo events and the entries they undid are left out."""
     kept: list[dict[str, Any]] = []
@@ -107,7 +99,7 @@ def fold(system: GameSystem, state: Any, events: Iterable[dict[str, Any]]) -> An
         eid = str(event.get("id"))
         try:
             _type(system, state, event)
-            system.apply_event(state, event, eid)
+            system.apply_event(state, read(system, state, event), eid)
         except Refused as exc:
             state.skipped.append((eid, str(exc)))
             continue
@@ -139,8 +131,9 @@ def apply(
             if refusal is not None:
                 raise refusal
             return replay(system, state.pack, state.setup, [*events, {**event, "id": eid}]), None
+        checked = read(system, state, event)
         after = clone(state)
-        system.apply_event(after, event, eid)
+        system.apply_event(after, checked, eid)
         after.effective.append(eid)
         after.last_event = event
         return after, None
@@ -158,9 +151,17 @@ def _type(system: GameSystem, state: Any, event: dict[str, Any]) -> str:
     return str(kind)
 
 
+def read(system: GameSystem, state: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """The event as its system's model reads it (the fields sent, checked against the game's
+    bounds), or :class:`Refused` naming the field; a system without models takes it as it is."""
+    events = getattr(system, "events", None)
+    return events.read(event, state) if events is not None else event
+
+
 def _check_undo(state: Any, event: dict[str, Any]) -> None:
-    if key := extra_key(event, UNDO_KEYS):
-        raise Refused(f"{key} is not part of an undo; it takes only id, type and event.")
+    from app.rules.event_models import UndoEvent, check  # the models name Refused, from here
+
+    check(UndoEvent, event)
     if not state.effective:
         raise Refused("There is nothing to undo.", "undo")
     if event.get("event") != state.effective[-1]:

@@ -45,6 +45,8 @@ def in_player_words(loaded: Loaded, message: str | None) -> str | None:
 _PLAYER_INDEX = re.compile(
     r"(?:a player's index(?: in this game)?|the index of the player controlling it|"
     r"a whole number from 0 to \d+ \(the game's \d+ players\)),?(?: 0 to \d+)?"
+    # An optional player in the API's words: left out, or none for nobody.
+    r"(?P<none>, or (?:left out|none for nobody))?"
 )
 _NULL = re.compile(r",? or null(?: for nobody)?(?=\.|$)")
 _IDS = (
@@ -64,7 +66,8 @@ def players_named(message: str, names: list[str]) -> str:
     """``message`` with "a player's index, 0 to 2" said as the screen says it: by their names,
     and "null" as nobody."""
     words = ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + (names[-1] if names else "")
-    message = _PLAYER_INDEX.sub(f"one of the players ({words})" if names else "one of the players", message)
+    players = f"one of the players ({words})" if names else "one of the players"
+    message = _PLAYER_INDEX.sub(lambda m: players + (", or nobody" if m.group("none") else ""), message)
     for api, said in _IDS:
         message = message.replace(api, said)
     return _NULL.sub(", or nobody", message)

@@ -204,10 +204,13 @@ ID = "a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11"
         ({"id": ID, "action": "stop"}, "action must be one of start, pass, pause, limit."),
         (
             {"id": ID, "action": "pass", "player": 3},
-            "player must be a whole number from 0 to 2 (the game's 3 players).",
+            "player must be a player's index in this game, 0 to 2, or left out.",
         ),
-        ({"id": ID, "action": "pass", "player": -1}, "player must be a whole number from 0 to 2"),
-        ({"id": ID, "action": "pass", "player": True}, "player must be a whole number from 0 to 2"),
+        ({"id": ID, "action": "pass", "player": -1}, "player must be a player's index in this game, 0 to 2"),
+        (
+            {"id": ID, "action": "pass", "player": True},
+            "player must be a player's index in this game, 0 to 2",
+        ),
         ({"id": ID, "action": "pause", "player": 0}, "player goes only with start and pass, not with pause."),
         ({"id": ID, "action": "limit"}, "seconds must be given with limit"),
         ({"id": ID, "action": "limit", "seconds": 0}, "seconds must be a whole number from 1 to 86400"),
@@ -219,7 +222,7 @@ ID = "a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11"
             {"id": ID, "action": "pass", "at": "2026-12-01T20:15:00"},
             "at must be a time in ISO 8601 with its offset",
         ),
-        ({"id": ID, "action": "pass", "colour": "red"}, "colour is not a field of a clock tap"),
+        ({"id": ID, "action": "pass", "colour": "red"}, "colour is not part of a clock tap"),
     ],
     ids=[
         "not-an-object",

@@ -389,7 +389,7 @@ def test_both_past_the_threshold_in_one_round_most_vp_wins(fb):
         ({"players": [{"markers_destroyed": ["west-zone"]}, {}]}, "not a marker that can be destroyed"),
         ({"players": [{"marker_wounds": {"b-west": 9}}, {}]}, "from 0 to 5"),
         ({"players": [{"regiments_destroyed": -1}, {}]}, "whole number"),
-        ({"players": [{"dice": 6}, {}]}, "players[0].dice is not recorded"),
+        ({"players": [{"dice": 6}, {}]}, "dice is not part of players[0]"),
         (
             {"players": [{"markers_destroyed": ["b-west"]}, {"markers_destroyed": ["b-west"]}]},
             "friendly to Bo",

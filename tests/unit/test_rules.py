@@ -223,7 +223,7 @@ def test_round_start_must_come_before_its_turns(table):
         ),
         (
             {"control": {"centre": 2}},
-            "control['centre'] must be a player's index, 0 to 1, or null for nobody.",
+            "control.centre must be a player's index in this game, 0 to 1, or none for nobody.",
         ),
         ({"control": {"centre": "Ann"}}, "must be a player's index"),
         ({"control": ["centre"]}, "control must be an object"),
@@ -387,7 +387,7 @@ def test_level_vp_decided_by_tactics_is_a_minor_victory(table):
 
 def test_end_needs_the_grand_strategy_answer(table):
     t = table("first-blood")
-    assert "grand_strategy_completed is required" in t.refused({"type": "end", "player": ANN})
+    assert t.refused({"type": "end", "player": ANN}) == "grand_strategy_completed must be true or false."
 
 
 def test_scenario_facts_describe_what_each_plan_records(ghb):

@@ -77,7 +77,10 @@ def test_the_table_names_each_tactic(siege):
 def test_a_tactic_outside_the_sides_dice_is_refused_naming_the_field(siege, player, tactic):
     message = siege.refused({"type": "siege_tactic", "player": player, "tactic": tactic})
     side = "attacker" if player == ANN else "defender"
-    assert message.startswith(f"tactic must be the {side}'s die")
+    if isinstance(tactic, int) and not isinstance(tactic, bool):
+        assert message.startswith(f"tactic must be the {side}'s die")
+    else:  # not a number at all: the event's model names both sides' dice
+        assert message == "tactic must be the attacker's die (1 to 3) or the defender's (4 to 6)."
 
 
 def test_a_second_pick_is_refused(siege):
@@ -200,7 +203,9 @@ def test_starve_strikes_on_5_or_more_after_modifiers(siege, cell, die, hero, mod
     picked(siege, *cell).ok({"type": "batter", "features": []})
     unit = {"unit": "Liberators", "hero": hero, "die": die}
     if starved:
-        assert "mortal_wounds (a D3) must be the die" in siege.refused({"type": "starve", "units": [unit]})
+        assert "mortal_wounds must be a D3 as it landed, 1 to 3" in siege.refused(
+            {"type": "starve", "units": [unit]}
+        )
         unit["mortal_wounds"] = 2
     else:
         refusal = siege.refused({"type": "starve", "units": [{**unit, "mortal_wounds": 1}]})
@@ -216,7 +221,7 @@ def test_starve_strikes_on_5_or_more_after_modifiers(siege, cell, die, hero, mod
 def test_starve_wounds_are_a_d3(siege):
     picked(siege, 1, 5).ok({"type": "batter", "features": []})
     unit = {"unit": "Liberators", "die": 6, "mortal_wounds": 4}
-    assert "mortal_wounds (a D3) must be the die as it landed, 1 to 3" in siege.refused(
+    assert "mortal_wounds must be a D3 as it landed, 1 to 3" in siege.refused(
         {"type": "starve", "units": [unit]}
     )
 
@@ -277,7 +282,7 @@ def test_no_unit_goes_through_a_tunnel_that_failed(siege):
 
 def test_the_tunnel_candidates_are_read_from_roster_keywords(packs):
     units = [
-        engine.party_unit(u, "units")
+        engine.party_unit(u)
         for u in [
             HERO,
             *FOOT,

@@ -156,7 +156,9 @@ def test_the_series_result_after_the_third_battle(series, winners, kind, winner)
 
 def test_a_battle_result_names_the_winner_or_null(series):
     pick(series, 1, 1, 1)
-    assert series.refused({"type": "battle_result", "battle": 1}).startswith("winner is required")
+    assert series.refused({"type": "battle_result", "battle": 1}).startswith(
+        "winner must be a player's index"
+    )
     assert "winner must be a player's index" in series.refused(
         {"type": "battle_result", "battle": 1, "winner": 2}
     )
@@ -248,7 +250,7 @@ def test_cunning_traps_spring_when_2d6_reaches_the_distance(series, distance, di
     pick(series, 1, 1, 1)
     trap = {"type": "trap", "battle": 1, "player": BO, "target": "Orruks", "distance": distance, "dice": dice}
     if sprung:
-        assert "mortal_wounds (a D3)" in series.refused(trap)
+        assert "mortal_wounds must be a D3 as it landed, 1 to 3" in series.refused(trap)
         trap["mortal_wounds"] = 3
     else:
         assert "mortal_wounds must be left out" in series.refused({**trap, "mortal_wounds": 1})

@@ -45,7 +45,7 @@ def test_a_6_may_bring_down_nothing(battle):
 
 def test_a_cave_in_is_noted_where_it_falls_and_only_a_cave_in_has_a_point(battle):
     assert battle.refused({**UNSTABLE, "choice": "cave-in"}) == (
-        "point (where the cave-in is) must be a name of 1 to 120 characters."
+        "point must be a name of 1 to 120 characters: where the cave-in is."
     )
     units = [{"unit": "Orruks", "die": 3}]
     assert battle.refused(
@@ -64,7 +64,7 @@ def test_a_cave_in_is_noted_where_it_falls_and_only_a_cave_in_has_a_point(battle
         (3, 4, "units must be a list of 1 to 3 entries."),
         (1, 1, None),
         (1, 2, "units must be a list of 1 to 1 entries."),
-        (4, 1, "d3 (how many enemy units may be picked) must be the die as it landed, 1 to 3."),
+        (4, 1, "d3 must be a D3 as it landed, 1 to 3."),
     ],
     ids=["3-of-3", "4-of-3", "1-of-1", "2-of-1", "d3-of-4"],
 )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections import Counter
+from types import ModuleType
 from typing import Any
 
 import schemathesis
@@ -16,6 +18,15 @@ SPEC_PATH = ROOT / "docs" / "openapi.yaml"
 
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+def load_tool(name: str) -> ModuleType:
+    """One of tools/*.py as a module (tools/ is scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_tool", ROOT / "tools" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_spec() -> dict[str, Any]:

@@ -132,7 +132,10 @@ def test_event_status_codes(client):
     ("event", "sentence"),
     [
         ({"control": {"hill": 0}}, "control names 'hill', which is not an objective in Savage Gains"),
-        ({"control": {"west": 7}}, "control['west'] must be a player's index, 0 to 1, or null for nobody."),
+        (
+            {"control": {"west": 7}},
+            "control.west must be a player's index in this game, 0 to 1, or none for nobody.",
+        ),
         ({"tactic": "win-the-game"}, "tactic must be one of"),
     ],
 )

@@ -112,7 +112,7 @@ def test_a_pass_goes_to_the_next_player_round_any_table(app, client):
     assert clock.ok(action="pass")["clock"]["running"] == 0  # wraps to the first
     assert clock.ok(action="pass", player=2)["clock"]["running"] == 2
     assert clock.tap(action="pass", player=5).json == {
-        "error": "player must be a whole number from 0 to 4 (the game's 5 players)."
+        "error": "player must be a player's index in this game, 0 to 4, or left out."
     }
 
 
@@ -167,7 +167,7 @@ def test_only_the_edit_token_taps_the_clock(clock, client):
         ([], {"action": "pause"}, "The clock is not running, so there is nothing to pause."),
         (["start"], {"action": "start"}, "The clock is already running (Ann's time): pass it or pause it."),
         (["start"], {"action": "pass", "player": 0}, "Ann already has the clock: pass it to another player."),
-        ([], {"action": "start", "player": 2}, "player must be a whole number from 0 to 1"),
+        ([], {"action": "start", "player": 2}, "player must be a player's index in this game, 0 to 1"),
         ([], {"action": "wind"}, "action must be one of start, pass, pause, limit."),
         ([], {"action": "limit", "seconds": -5}, "seconds must be a whole number from 1 to 86400"),
         ([], {"action": "start", "at": "soon"}, "at must be a time in ISO 8601 with its offset"),

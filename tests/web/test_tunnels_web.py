@@ -241,7 +241,7 @@ def test_cunning_traps_are_rolled_against_the_measured_distance(app: Flask):
     reached = {"target": "Orruks", "distance": "7,5", "die.0": "4", "die.1": "4"}
     assert (
         refusal(send(bo, game, form, **reached), form)
-        == "mortal_wounds (a D3) must be the die as it landed, 1 to 3."
+        == "mortal_wounds must be a D3 as it landed, 1 to 3: the roll reached the distance."
     )
     assert send(bo, game, form, **reached, mortal_wounds="2").status_code == 200
     assert (

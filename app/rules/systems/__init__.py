@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union, run
 from pydantic import Field, TypeAdapter
 
 from app.rules.army import RosterUnit
+from app.rules.event_models import EventSet
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.terrain import Piece
@@ -41,6 +42,9 @@ class GameSystem(Protocol):
     name: str
     #: Event types the system folds (``undo`` is the log's, for every system).
     event_types: tuple[str, ...]
+    #: The models of those events (:class:`app.rules.event_models.EventSet`): the log checks
+    #: each event with them before :meth:`apply_event`, and docs/openapi.yaml is written from them.
+    events: EventSet
     #: Words for a step of play in this system ("battle round", "round").
     round_word: str
     #: Whether each player of a game gets a seat token (the system implements :class:`Seats`).
@@ -153,11 +157,12 @@ def terrain_checks(system: GameSystem) -> TerrainChecks | None:
 class EngineSystem:
     """A system whose rules are one engine module: it makes games, applies events, plans steps.
 
-    The module gives ``EVENT_TYPES``, ``new_game(pack, setup)``, ``apply_event(state, event,
-    id)`` and ``next_steps(state)``, and may give ``open_entries(state, seat)`` (what may be
-    recorded now, beside the undo every system answers alike) and ``undo_problem(state,
-    event)``. Subclasses add what differs (facts, scoring, summary) and the capabilities they
-    need (:class:`SeatsBySecretTypes` for seats and secrets).
+    The module gives ``EVENTS`` (its events' models), ``new_game(pack, setup)``,
+    ``apply_event(state, event, id)`` (the event as the models read it) and
+    ``next_steps(state)``, and may give ``open_entries(state, seat)`` (what may be recorded now,
+    beside the undo every system answers alike) and ``undo_problem(state, event)``. Subclasses
+    add what differs (facts, scoring, summary) and the capabilities they need
+    (:class:`SeatsBySecretTypes` for seats and secrets).
     """
 
     round_word = "round"
@@ -165,7 +170,8 @@ class EngineSystem:
     def __init__(self, name: str, engine: Any) -> None:
         self.name = name
         self.engine = engine
-        self.event_types: tuple[str, ...] = engine.EVENT_TYPES
+        self.events: EventSet = engine.EVENTS
+        self.event_types: tuple[str, ...] = self.events.types
 
     @property
     def seated(self) -> bool:

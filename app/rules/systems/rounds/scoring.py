@@ -17,21 +17,12 @@ from app.rules import grid
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import GameState, Setup
-from app.rules.log import Refused, extra_key, open_entry
+from app.rules.log import Refused, open_entry
 from app.rules.outcome import Award, Result
 from app.rules.rolls import parse_roll
+from app.rules.systems.rounds.event_models import EVENTS
 
-EVENT_TYPES = ("round", "roll")
-PLAYER_KEYS = {
-    "markers_destroyed",
-    "marker_wounds",
-    "character_slain",
-    "regiments_destroyed",
-    "officers_slain",
-    "wiped_out",
-}
-ROUND_KEYS = {"id", "type", "round", "control", "players"}
-MAX_COUNT = 200
+__all__ = ["EVENTS"]
 
 
 @dataclass
@@ -450,51 +441,17 @@ def new_game(pack: p.Pack, setup: Setup) -> RoundGame:
     return game
 
 
-def _int(value: Any, name: str, top: int = MAX_COUNT) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-        raise Refused(f"{name} must be a whole number from 0 to {top}.")
-    return value
-
-
-def _flag(value: Any, name: str) -> bool:
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise Refused(f"{name} must be true or false.")
-    return value
-
-
-def _parse_player(game: RoundGame, raw: Any, i: int) -> PlayerPhase:
-    where = f"players[{i}]"
+def _parse_player(raw: dict[str, Any] | None) -> PlayerPhase:
+    """One player's part as :data:`EVENTS` read it (left out: nothing happened to them)."""
     if raw is None:
         return PlayerPhase()
-    if not isinstance(raw, dict):
-        raise Refused(
-            f'{where} must be an object such as {{"markers_destroyed": [], "character_slain": false}}.'
-        )
-    if key := extra_key(raw, PLAYER_KEYS):
-        takes = ", ".join(sorted(PLAYER_KEYS))
-        raise Refused(f"{where}.{key} is not recorded; a player's part takes {takes}.")
-    destroyed = raw.get("markers_destroyed") or []
-    if (
-        not isinstance(destroyed, list)
-        or not all(isinstance(m, str) for m in destroyed)
-        or len(set(destroyed)) != len(destroyed)
-    ):
-        raise Refused(f"{where}.markers_destroyed must be a list of different marker ids.")
-    wounds = raw.get("marker_wounds") or {}
-    if not isinstance(wounds, dict):
-        raise Refused(f'{where}.marker_wounds must be an object such as {{"marker-a": 2}}.')
-    markers = marker_wounds(game.pack)
     return PlayerPhase(
-        markers_destroyed=list(destroyed),
-        marker_wounds={str(k): _int(v, f"{where}.marker_wounds[{k!r}]", markers) for k, v in wounds.items()},
-        character_slain=_flag(raw.get("character_slain"), f"{where}.character_slain"),
-        regiments_destroyed=_int(raw.get("regiments_destroyed"), f"{where}.regiments_destroyed"),
-        officers_slain=_int(raw.get("officers_slain"), f"{where}.officers_slain"),
-        wiped_out=_flag(raw.get("wiped_out"), f"{where}.wiped_out"),
+        markers_destroyed=list(raw.get("markers_destroyed") or []),
+        marker_wounds={k: v or 0 for k, v in (raw.get("marker_wounds") or {}).items()},
+        character_slain=bool(raw.get("character_slain")),
+        regiments_destroyed=raw.get("regiments_destroyed") or 0,
+        officers_slain=raw.get("officers_slain") or 0,
+        wiped_out=bool(raw.get("wiped_out")),
     )
 
 
@@ -580,28 +537,18 @@ def open_entries(game: RoundGame, seat: int | None = None) -> dict[str, Any]:
 def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
     if problem := over_problem(game):
         raise problem
-    if key := extra_key(event, ROUND_KEYS):
-        raise Refused(f"{key} is not part of a Victory Phase; it takes round, control and players.")
-    round_ = event.get("round")
-    if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= game.last_round:
-        raise Refused(
-            f"round must be a round from 1 to {game.last_round} ({game.scenario.name} lasts "
-            f"{game.last_round} rounds)."
-        )
+    round_ = event["round"]
     if problem := phase_problem(game, round_):
         raise problem
     raw_players = event.get("players") or []
-    if not isinstance(raw_players, list) or len(raw_players) > game.player_count:
+    if len(raw_players) > game.player_count:
         raise Refused(
             f"players must be a list of up to {game.player_count} objects, one per player in game order."
         )
     players = [
-        _parse_player(game, raw_players[i] if i < len(raw_players) else None, i)
-        for i in range(game.player_count)
+        _parse_player(raw_players[i] if i < len(raw_players) else None) for i in range(game.player_count)
     ]
     control = event.get("control") or {}
-    if not isinstance(control, dict):
-        raise Refused('control must be an object such as {"west-zone": 0, "east-zone": null}.')
 
     # Markers fall during the round, before the Victory Phase: first the wounds, then the list.
     fallen: dict[str, int] = {}
@@ -668,10 +615,6 @@ def _check_control(
         assert obj is not None
         if who is None:
             continue
-        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < game.player_count:
-            raise Refused(
-                f"control[{oid!r}] must be a player's index, 0 to {game.player_count - 1}, or null for nobody."
-            )
         if round_ == 1:
             raise Refused(f"control[{oid!r}]: nothing can be seized in round 1.")
         if obj.kind == "point":
@@ -748,7 +691,7 @@ def _most(totals: list[int], why: str, score: str, game: RoundGame) -> Result:
 
 
 def apply_event(game: RoundGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     if event["type"] == "roll":
         game.rolls.append(parse_roll(event, eid, game.player_count))
     else:

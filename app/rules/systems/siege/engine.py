@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import contingents
-from app.rules import event_fields as f
 from app.rules import pack as p
 from app.rules.army import RosterUnit
 from app.rules.game import Setup
@@ -21,6 +20,7 @@ from app.rules.log import Refused, open_entry
 from app.rules.outcome import Result
 from app.rules.rolls import parse_roll
 from app.rules.systems.siege import section
+from app.rules.systems.siege.event_models import EVENTS
 from app.rules.systems.siege.state import (
     Edge,
     Ending,
@@ -37,28 +37,11 @@ from app.rules.systems.siege.state import (
 )
 from app.rules.terrain import Piece
 
-EVENT_TYPES = (
-    "siege_tactic",
-    "repick",
-    "contingents",
-    "objective",
-    "batter",
-    "starve",
-    "tunnel",
-    "tunnel_party",
-    "battle_round",
-    "turn",
-    "relief_roll",
-    "relief_edge",
-    "end",
-    "roll",
-)
+__all__ = ["EVENTS"]
 #: Events that hold a secret until both are in, and the fields the other seats do not see.
 SECRET_TYPES = {"siege_tactic": ("tactic",)}
 #: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
 SIGNED_TYPES = ("repick",)
-MAX_FEATURES = 60
-MAX_UNITS = 120
 MOUNTED = ("MOUNT", "MOUNTED")
 
 
@@ -89,23 +72,16 @@ def _open(game: SiegeGame) -> None:
         raise Refused(OVER_NOW)
 
 
-def _player(game: SiegeGame, event: dict[str, Any], name: str = "player") -> int:
-    found = f.player(event.get(name), name, game.player_count)
-    assert found is not None
-    return found
-
-
 # ---------------------------------------------------------------------------------------
 # The siege phase
 # ---------------------------------------------------------------------------------------
 def _apply_tactic(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"player", "tactic"}, "a siege tactic")
     _open(game)
-    player = _player(game, event)
+    player = event["player"]
     side = game.side(player)
     allowed = game.rules.dice(side)
-    die = event.get("tactic")
-    if isinstance(die, bool) or not isinstance(die, int) or die not in allowed:
+    die = event["tactic"]
+    if die not in allowed:
         names = ", ".join(f"{d} ({t.name})" for d in allowed if (t := game.rules.tactic(d)))
         raise Refused(f"tactic must be the {side}'s die: {names}.")
     if player in game.picks:
@@ -144,8 +120,7 @@ def repick_problem(game: SiegeGame, player: int) -> Refused | None:
 
 
 def _apply_repick(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"player"}, "an agreement to pick again")
-    player = _player(game, event)
+    player = event["player"]
     if problem := repick_problem(game, player):
         raise problem
     game.repick[player] = eid
@@ -222,21 +197,13 @@ def batter_outcome(rules: section.SiegeRules, defensible: bool, modified: int) -
 
 
 def _apply_batter(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"features"}, "the batter rolls")
     _need_stage(game, "batter", "The batter rolls")
     cell = game.modifiers
     assert cell is not None
     rolls = []
-    for i, item in enumerate(f.items(event.get("features"), "features", MAX_FEATURES)):
-        where = f"features[{i}]"
-        if not isinstance(item, dict):
-            raise Refused(
-                f'{where} must be an object such as {{"feature": "Gatehouse", "defensible": true, "die": 5}}.'
-            )
-        f.only(item, {"feature", "defensible", "die"}, f"{where}")
-        feature = f.name(item.get("feature"), f"{where}.feature")
-        defensible = f.flag(item.get("defensible"), f"{where}.defensible")
-        die = f.die(item.get("die"), f"{where}.die")
+    for item in event["features"]:
+        feature, die = item["feature"], item["die"]
+        defensible = bool(item.get("defensible"))
         modified = die + cell.batter
         rolls.append(
             FeatureRoll(feature, defensible, die, modified, batter_outcome(game.rules, defensible, modified))
@@ -251,26 +218,19 @@ def starved(rules: section.SiegeRules, modifier: int, die: int, hero: bool) -> t
 
 
 def _apply_starve(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"units"}, "the starve rolls")
     _need_stage(game, "starve", "The starve rolls")
     cell = game.modifiers
     assert cell is not None
     rolls = []
-    for i, item in enumerate(f.items(event.get("units"), "units", MAX_UNITS)):
+    for i, item in enumerate(event["units"]):
         where = f"units[{i}]"
-        if not isinstance(item, dict):
-            raise Refused(
-                f'{where} must be an object such as {{"unit": "Liberators", "hero": false, "die": 5}}.'
-            )
-        f.only(item, {"unit", "hero", "die", "mortal_wounds"}, where)
-        unit = f.name(item.get("unit"), f"{where}.unit")
-        hero = f.flag(item.get("hero"), f"{where}.hero")
-        die = f.die(item.get("die"), f"{where}.die")
+        unit, die = item["unit"], item["die"]
+        hero = bool(item.get("hero"))
         modified, hit = starved(game.rules, cell.starve, die, hero)
         wounds = item.get("mortal_wounds")
-        if hit:
-            wounds = f.die(wounds, f"{where}.mortal_wounds (a D3)", 3)
-        elif wounds not in (None, 0):
+        if hit and not wounds:
+            raise Refused(f"{where}.mortal_wounds must be a D3 as it landed, 1 to 3: the unit starves.")
+        if not hit and wounds:
             raise Refused(
                 f"{where}.mortal_wounds must be left out: the die ({modified} after modifiers) "
                 f"needed {game.rules.starve_on} or more."
@@ -280,28 +240,20 @@ def _apply_starve(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _apply_tunnel(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"dice"}, "the tunnel roll")
     _need_stage(game, "tunnel", "The tunnel roll")
     cell = game.modifiers
     assert cell is not None
-    attacker, defender = f.dice(event.get("dice"), "dice ([attacker's die, defender's die])", 2)
+    attacker, defender = event["dice"]
     game.tunnel = TunnelRoll(eid, attacker, defender, attacker + cell.tunnel)
 
 
-def party_unit(item: Any, where: str) -> dict[str, Any]:
-    """A unit named for the tunnel, with what decides whether it may go: HERO, MONSTER, a mount."""
-    if not isinstance(item, dict):
-        raise Refused(
-            f'{where} must be an object such as {{"name": "Knight-Questor", "keywords": ["HERO"]}}.'
-        )
-    f.only(item, {"name", "keywords", "mounted"}, where)
-    words = item.get("keywords") or []
-    if not isinstance(words, list) or len(words) > 40 or not all(isinstance(w, str) for w in words):
-        raise Refused(f"{where}.keywords must be a list of at most 40 keywords.")
-    keywords = [w.strip().upper() for w in words if w.strip()]
-    mounted = f.flag(item.get("mounted"), f"{where}.mounted") or any(w in MOUNTED for w in keywords)
+def party_unit(item: dict[str, Any]) -> dict[str, Any]:
+    """A unit named for the tunnel (as the model read it), with what decides whether it may go:
+    HERO, MONSTER, a mount."""
+    keywords = [w.strip().upper() for w in item.get("keywords") or [] if w.strip()]
+    mounted = bool(item.get("mounted")) or any(w in MOUNTED for w in keywords)
     return {
-        "name": f.name(item.get("name"), f"{where}.name"),
+        "name": item["name"],
         "hero": "HERO" in keywords,
         "monster": "MONSTER" in keywords,
         "mounted": mounted,
@@ -345,17 +297,15 @@ def party_roster_problems(event: dict[str, Any], roster: list[RosterUnit]) -> li
     roster, one sentence (none: fine): each must be in it (no more often than it holds it),
     and it is its keywords there that say whether a unit is a HERO, a MONSTER or mounted.
     An unreadable event is left to :func:`_apply_party`."""
-    items = event.get("units")
-    if not isinstance(items, list) or len(items) > 10:
+    try:
+        items = EVENTS.fields("tunnel_party", event)["units"]
+    except Refused:
         return []
     known = {_plain(u.name): u for u in roster}
     held = [_plain(u.name) for u in roster]
     sent: list[str] = []
     for i, item in enumerate(items):
-        try:
-            unit = party_unit(item, f"units[{i}]")
-        except Refused:
-            return []
+        unit = party_unit(item)
         name = _plain(unit["name"])
         sent.append(name)
         found = known.get(name)
@@ -410,11 +360,10 @@ def party_problem(game: SiegeGame) -> Refused | None:
 
 
 def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"units"}, "the tunnel party")
     if problem := party_problem(game):
         raise problem
     rules = game.rules
-    units = [party_unit(u, f"units[{i}]") for i, u in enumerate(f.items(event.get("units"), "units", 10, 1))]
+    units = [party_unit(u) for u in event["units"]]
     for u in units:
         if why := unfit(u):
             raise Refused(
@@ -443,15 +392,14 @@ def split_problem(game: SiegeGame) -> Refused | None:
 
 
 def _apply_contingents(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"garrison", "relief"}, "the defender's contingents")
     if problem := split_problem(game):
         raise problem
     rules = game.scenario.contingents
     assert rules is not None  # split_problem refuses a scenario without contingents
     # A name may come twice (two units of one warscroll, as rosters list them): the attached
     # roster, where there is one, is checked before the event reaches the rules (roster_problems).
-    garrison, g_units = contingents.read_part(event.get("garrison"), "garrison")
-    relief, r_units = contingents.read_part(event.get("relief"), "relief")
+    garrison, g_units = contingents.part(event["garrison"])
+    relief, r_units = contingents.part(event["relief"])
     sizes = [garrison, relief]
     problems = contingents.split_problems(rules, sizes, ["garrison", "relief force"])
     if problems:
@@ -468,7 +416,8 @@ def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
     units sent into a tunnel are checked by :func:`party_roster_problems`.)
     """
     try:
-        parts = [contingents.read_part(event.get(name), name)[1] for name in ("garrison", "relief")]
+        checked = EVENTS.fields("contingents", event)
+        parts = [contingents.part(checked[name])[1] for name in ("garrison", "relief")]
     except Refused:
         return []
     if not any(parts):
@@ -509,11 +458,10 @@ def _ordinal(n: int) -> str:
 
 
 def _apply_objective(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"player", "feature"}, "an objective's placement")
     _open(game)
     if game.turns or game.rounds:
         raise Refused("The objectives are set up with the battlefield, before the first battle round.")
-    player = _player(game, event)
+    player = event["player"]
     total = game.objective_count
     placer = game.next_placer
     if placer is None:
@@ -524,7 +472,7 @@ def _apply_objective(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
             f"player: {game.name(placer)} places the {_ordinal(number)} objective of {total}; "
             "the players take turns, the attacker first."
         )
-    feature = f.name(event.get("feature"), "feature (the terrain feature the objective is on)")
+    feature = event["feature"]
     taken = next((o for o in game.objectives if _same(o.feature, feature)), None)
     if taken is not None:
         raise Refused(
@@ -590,19 +538,9 @@ def find_piece(pieces: list[Piece], feature: str) -> Piece | None:
 # ---------------------------------------------------------------------------------------
 # Battle rounds and the relief force
 # ---------------------------------------------------------------------------------------
-def _round(game: SiegeGame, event: dict[str, Any]) -> int:
-    last = game.battle_rounds
-    try:
-        return f.whole(event.get("round"), "round", 1, last)
-    except Refused:
-        raise Refused(f"round must be a battle round from 1 to {last}.") from None
-
-
 def _apply_battle_round(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"round", "first"}, "a battle round's start")
     _need_stage(game, "battle", "A battle round")
-    r = _round(game, event)
-    first = f.player(event.get("first"), "first", game.player_count, optional=True)
+    r, first = event["round"], event.get("first")
     now = game.current_round
     if r in game.rounds:
         raise Refused(f"Battle round {r} has already been started; undo that entry to change it.")
@@ -614,10 +552,8 @@ def _apply_battle_round(game: SiegeGame, event: dict[str, Any], eid: str) -> Non
 
 
 def _apply_turn(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"round", "player"}, "a turn")
     _need_stage(game, "battle", "A turn")
-    r = _round(game, event)
-    player = _player(game, event)
+    r, player = event["round"], event["player"]
     now = game.current_round
     if r < now or any(t.player == player for t in game.turns_in(r)):
         raise Refused(f"{game.name(player)} has already taken their turn in battle round {r}.")
@@ -664,13 +600,12 @@ def relief_problem(game: SiegeGame, r: int | None) -> Refused | None:
 
 
 def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"round", "dice"}, "a relief roll")
     relief = game.scenario.relief
     if problem := relief_problem(game, None):
         raise problem
     assert relief is not None  # relief_problem refuses a scenario without a relief force
-    r = _round(game, event)
-    dice = f.dice(event.get("dice"), "dice", 2)
+    r = event["round"]
+    dice = event["dice"]
     if problem := relief_problem(game, r):
         raise problem
     total = relief_total((dice[0], dice[1]), r)
@@ -691,12 +626,11 @@ def edge_problem(game: SiegeGame) -> Refused | None:
 
 
 def _apply_relief_edge(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"die"}, "the relief force's edge")
     relief = game.scenario.relief
     if problem := edge_problem(game):
         raise problem
     assert relief is not None  # edge_problem refuses a scenario without a relief force
-    die = f.die(event.get("die"), "die")
+    die = event["die"]
     game.edge = Edge(eid, die, relief.edge(die))
 
 
@@ -717,10 +651,11 @@ def siege_result(game: SiegeGame, held: int) -> Result:
 
 
 def _apply_end(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"attacker_objectives"}, "the end")
     _need_stage(game, "battle", "The end")
     counts = sorted(r.count for r in game.scenario.objective_results)
-    held = f.whole(event.get("attacker_objectives"), "attacker_objectives", counts[0], counts[-1])
+    held = event["attacker_objectives"]
+    if not counts[0] <= held <= counts[-1]:
+        raise Refused(f"attacker_objectives must be a whole number from {counts[0]} to {counts[-1]}.")
     game.ending = Ending(eid, held, siege_result(game, held))
 
 
@@ -747,7 +682,7 @@ APPLY = {
 
 
 def apply_event(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     APPLY[event["type"]](game, event, eid)
 
 

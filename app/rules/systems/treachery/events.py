@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from app.rules import pack as p
-from app.rules.contingents import read_part, roster_problems, split_problems
+from app.rules.contingents import part, roster_problems, split_problems
 from app.rules.game import Setup
-from app.rules.log import Refused, extra_key
+from app.rules.log import Refused
 from app.rules.rolls import parse_roll
 from app.rules.systems.treachery import allowed, section
+from app.rules.systems.treachery.event_models import EVENTS, MAX_UNITS
 from app.rules.systems.treachery.standing import buy_limits, ranking
 from app.rules.systems.treachery.state import (
     Arrival,
@@ -34,30 +35,8 @@ from app.rules.systems.treachery.state import (
     TreacheryGame,
     Turn,
 )
-from app.rules.text import clean_text
 
-EVENT_TYPES = (
-    "battle_round",
-    "roll_off",
-    "deal",
-    "buy",
-    "discard",
-    "enemy",
-    "bonus_ploy",
-    "play",
-    "destroyed",
-    "contingents",
-    "turn",
-    "end",
-    "roll",
-)
-ROLL_OFF_PURPOSES = ("order", "ranking", "deployment", "other")
-MAX_NOTE = 200
-MAX_UNIT = 80
-MAX_POSITION = 60
-MAX_ZONES = 12
-MAX_POINTS = 10_000
-MAX_UNITS = 60
+__all__ = ["EVENTS"]
 NO_RULES = section.Treachery(
     phases=[section.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")]
 )
@@ -76,7 +55,7 @@ def new_game(pack: p.Pack, setup: Setup) -> TreacheryGame:
 
 
 def apply_event(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     kind = event["type"]
     APPLY[kind](game, event, eid)
     # A bonus roll answers the enemy pick just made (a discard may make room for its ploy, a
@@ -88,59 +67,33 @@ def apply_event(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 # --- reading fields -------------------------------------------------------------------------
-def _only(event: dict[str, Any], allowed: set[str], what: str) -> None:
-    if key := extra_key(event, {"id", "type", *allowed}):
-        raise Refused(f"{key} is not part of {what}; it takes {_words(sorted(allowed))}.", key)
-
-
 def _words(items: list[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _player(game: TreacheryGame, event: dict[str, Any], name: str = "player") -> int:
-    value = event.get(name)
-    if not _int(value) or not 0 <= value < game.player_count:
-        raise Refused(f"{name} must be a player's index in this game, 0 to {game.player_count - 1}.", name)
-    return int(value)
-
-
 def _current_round(game: TreacheryGame, event: dict[str, Any]) -> int:
     """The event's round, which must be the battle round now being played."""
-    value = event.get("round")
-    last = game.last_round
-    if not _int(value) or not 1 <= value <= last:
-        raise Refused(f"round must be a battle round from 1 to {last}.", "round")
+    value = int(event["round"])
     if game.turns_complete:
         raise Refused(f"round {value} is over: every turn of the battle is recorded.", "round")
     if value != game.current_round:
         raise Refused(f"round must be {game.current_round}, the battle round being played.", "round")
-    return int(value)
+    return value
 
 
-def _die(value: Any, name: str, faces: int = 6) -> int:
-    if not _int(value) or not 1 <= value <= faces:
-        # The rule is the event's own field (zones, dice, arrivals), not the item inside it.
+def _die(value: int, name: str, faces: int) -> int:
+    """A die of VP within the faces the scenario names (the model allows up to 6)."""
+    if value > faces:
+        # The rule is the event's own field (zones, dice), not the item inside it.
         raise Refused(f"{name} must be a die from 1 to {faces}.", name.split("[")[0].split(".")[0])
-    return int(value)
-
-
-def _text(value: Any, name: str, most: int, required: bool = True, notes: bool = False) -> str:
-    text = clean_text(value, notes=notes) if isinstance(value, str) else None
-    if text is None or (required and not text) or len(text) > most:
-        least = 1 if required else 0
-        raise Refused(f"{name} must be text of {least} to {most} characters.", name)
-    return text
+    return value
 
 
 def _ploy(game: TreacheryGame, event: dict[str, Any]) -> section.Ploy:
     value = event.get("ploy")
-    found = game.rules.ploy(value) if isinstance(value, str) else None
+    found = game.rules.ploy(value) if value is not None else None
     if found is None:
         if not game.rules.ploys:
             raise Refused(f"ploy: {game.pack.name} has no ploys.", "ploy")
@@ -154,7 +107,6 @@ def _names(game: TreacheryGame, players: list[int]) -> str:
 
 # --- the round and its turns ------------------------------------------------------------
 def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "arrivals"}, "a battle_round")
     r = _current_round(game, event)
     if r in game.rounds:
         raise Refused(f"round {r} has already started: its battle_round is recorded.", "round")
@@ -162,35 +114,28 @@ def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         raise Refused(f"round {r} has already had a turn; a battle_round comes before the first.", "round")
     arrivals = event.get("arrivals", [])
     due = [o for o in game.scenario.objectives if o.placed_by_roll == "d6" and o.from_round == r]
-    if not isinstance(arrivals, list):
-        raise Refused("arrivals must be a list of {objective, die, position}.", "arrivals")
     seen: set[str] = set()
     for i, raw in enumerate(arrivals):
         where = f"arrivals[{i}]"
-        if not isinstance(raw, dict) or extra_key(raw, {"objective", "die", "position"}):
-            raise Refused(f"{where} must be an object with objective, die and position.", "arrivals")
-        oid = raw.get("objective")
-        if not isinstance(oid, str) or oid not in {o.id for o in due} or oid in seen:
+        oid = raw["objective"]
+        if oid not in {o.id for o in due} or oid in seen:
             ids = _words([o.id for o in due if o.id not in seen], "or") or "none"
             raise Refused(f"{where}.objective must be an objective arriving in round {r}: {ids}.", "arrivals")
         seen.add(oid)
-        die = _die(raw.get("die"), f"{where}.die")
-        position = _text(raw.get("position", ""), f"{where}.position", MAX_POSITION, required=False)
-        game.arrivals.append(Arrival(eid, r, oid, die, position))
+        game.arrivals.append(Arrival(eid, r, oid, raw["die"], raw.get("position", "")))
     standing = tuple(game.vp(i) for i in range(game.player_count))
     game.rounds[r] = RoundStart(eid, r, standing, buy_limits(game.rules, standing))
 
 
 def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "player", "control", "dice", "zones"}, "a turn")
     r = _current_round(game, event)
-    player = _player(game, event)
+    player = event["player"]
     if problem := allowed.turn_problem(game, player):
         raise problem
     in_play = [o.id for o in game.scenario.objectives if o.from_round <= r]
-    control = _control(game, event.get("control", {}), in_play)
-    dice = _dice(game, event.get("dice", {}), control)
-    zones = _zones(game, event.get("zones", []))
+    control = _control(event.get("control") or {}, in_play)
+    dice = _dice(game, event.get("dice") or {}, control)
+    zones = _zones(game, event.get("zones") or [])
     awards: list[Award] = []
     for block in game.scenario.scoring:
         if isinstance(block, section.TurnEndControl):
@@ -214,29 +159,22 @@ def _turn(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     game.tied = None
 
 
-def _control(game: TreacheryGame, raw: Any, in_play: list[str]) -> dict[str, int | None]:
-    if not isinstance(raw, dict):
-        raise Refused("control must map each objective's id to a player's index or null.", "control")
+def _control(raw: dict[str, int | None], in_play: list[str]) -> dict[str, int | None]:
     out: dict[str, int | None] = {}
     for key, who in raw.items():
         if key not in in_play:
             ids = _words(in_play, "or") or "none in play"
             raise Refused(f"control: {key!r} is not an objective in play; use {ids}.", "control")
-        if who is not None and (not _int(who) or not 0 <= who < game.player_count):
-            top = game.player_count - 1
-            raise Refused(f"control.{key} must be a player's index, 0 to {top}, or null.", "control")
         out[key] = who
     return out
 
 
-def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict[str, int]:
+def _dice(game: TreacheryGame, raw: dict[str, int], control: dict[str, int | None]) -> dict[str, int]:
     block = next((b for b in game.scenario.scoring if isinstance(b, section.ObjectiveDice)), None)
     if block is None:
         if raw:
             raise Refused(f"dice: {game.scenario.name} scores no dice for objectives.", "dice")
         return {}
-    if not isinstance(raw, dict):
-        raise Refused("dice must map each held objective's id to its die of VP.", "dice")
     held = [oid for oid, who in control.items() if who is not None]
     for key in raw:
         if key not in held:
@@ -249,49 +187,21 @@ def _dice(game: TreacheryGame, raw: Any, control: dict[str, int | None]) -> dict
     return out
 
 
-def _zones(game: TreacheryGame, raw: Any) -> tuple[tuple[int, int], ...]:
+def _zones(game: TreacheryGame, raw: list[dict[str, int]]) -> tuple[tuple[int, int], ...]:
     block = next((b for b in game.scenario.scoring if isinstance(b, section.ZoneDice)), None)
     if block is None:
         if raw:
             raise Refused(f"zones: {game.scenario.name} has no zones to score.", "zones")
         return ()
-    if not isinstance(raw, list) or len(raw) > MAX_ZONES:
-        raise Refused(
-            f"zones must be a list of at most {MAX_ZONES} {{player, die}}, one per zone held alone.", "zones"
-        )
     out = []
     for i, zone in enumerate(raw):
-        if not isinstance(zone, dict) or extra_key(zone, {"player", "die"}):
-            raise Refused(f"zones[{i}] must be an object with player and die.", "zones")
-        holder = _player(game, zone, "player") if "player" in zone else -1
-        if holder < 0:
-            raise Refused(
-                f"zones[{i}].player must be a player's index, 0 to {game.player_count - 1}.", "zones"
-            )
-        out.append((holder, _die(zone.get("die"), f"zones[{i}].die", block.die)))
+        out.append((zone["player"], _die(zone["die"], f"zones[{i}].die", block.die)))
     return tuple(out)
 
 
 def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "purpose", "rolls", "next"}, "a roll_off")
-    purpose = event.get("purpose")
-    if purpose not in ROLL_OFF_PURPOSES:
-        raise Refused(f"purpose must be {_words(list(ROLL_OFF_PURPOSES), 'or')}.", "purpose")
-    value = event.get("round")
-    if not _int(value) or not 1 <= value <= game.last_round:
-        raise Refused(f"round must be a battle round from 1 to {game.last_round}.", "round")
-    rolls = event.get("rolls")
-    if (
-        not isinstance(rolls, list)
-        or len(rolls) < 2
-        or any(not isinstance(r, list) or len(r) != 2 for r in rolls)
-    ):
-        raise Refused("rolls must be a list of [player, die] pairs, one for each player rolling.", "rolls")
-    pairs: list[tuple[int, int]] = []
-    for i, (who, die) in enumerate(rolls):
-        if not _int(who) or not 0 <= who < game.player_count:
-            raise Refused(f"rolls[{i}][0] must be a player's index, 0 to {game.player_count - 1}.", "rolls")
-        pairs.append((int(who), _die(die, f"rolls[{i}][1]")))
+    purpose, value = event["purpose"], event["round"]
+    pairs: list[tuple[int, int]] = [(int(who), int(die)) for who, die in event["rolls"]]
     players = [who for who, _ in pairs]
     if len(set(players)) != len(players):
         raise Refused("rolls must name each player once.", "rolls")
@@ -321,7 +231,7 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if chosen is not None:
         if purpose != "order" or winner is None:
             raise Refused("next is named only by the winner of a turn-order roll-off.", "next")
-        if not _int(chosen) or chosen not in game.waiting():
+        if chosen not in game.waiting():
             raise Refused(
                 f"next must be one of the players yet to take a turn: {_names(game, game.waiting())}.", "next"
             )
@@ -331,13 +241,10 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "player", "phase", "enemy"}, "an enemy pick")
     r = _current_round(game, event)
-    player = _player(game, event)
-    phase = event.get("phase")
-    if not isinstance(phase, str) or game.rules.phase(phase) is None:
+    player, phase, enemy = event["player"], event["phase"], event["enemy"]
+    if game.rules.phase(phase) is None:
         raise Refused(f"phase must be {_words([ph.id for ph in game.rules.phases], 'or')}.", "phase")
-    enemy = _player(game, event, "enemy")
     if problem := allowed.pick_problem(game, player, phase, enemy):
         raise problem
     neutral = tuple(i for i in range(game.player_count) if i not in (player, enemy))
@@ -348,18 +255,13 @@ def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 # --- command points, deals and ploys ------------------------------------------------------
 def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "from", "to", "cp", "vp", "ploy", "note"}, "a deal")
     if not game.rules.deals:
         raise Refused(f"type: {game.pack.name} has no deals.", "type")
     r = _current_round(game, event)
-    giver = _player(game, event, "from")
-    receiver = _player(game, event, "to")
+    giver, receiver = event["from"], event["to"]
     if giver == receiver:
         raise Refused("to must be another player than from.", "to")
     cp, vp = event.get("cp", 0), event.get("vp", 0)
-    for name, value in (("cp", cp), ("vp", vp)):
-        if not _int(value) or value < 0:
-            raise Refused(f"{name} must be a whole number, 0 or more.", name)
     ploy = _ploy(game, event) if event.get("ploy") is not None else None
     if cp == 0 and vp == 0 and ploy is None:
         raise Refused("cp, vp or ploy must be given: a deal gives something.", "cp")
@@ -373,7 +275,7 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         raise Refused(f"vp must be at most {held}: {game.name(giver)} holds {held} victory points.", "vp")
     if ploy is not None and (problem := allowed.give_problem(game, giver, receiver, ploy)):
         raise problem
-    note = _text(event.get("note", ""), "note", MAX_NOTE, required=False, notes=True)
+    note = event.get("note", "")
     game.cp[giver] -= cp
     game.cp[receiver] += cp
     if vp:
@@ -388,9 +290,8 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "player", "ploy"}, "a buy")
     r = _current_round(game, event)
-    player = _player(game, event)
+    player = event["player"]
     ploy = _ploy(game, event)
     if problem := allowed.buy_problem(game, player, ploy):
         raise problem
@@ -401,17 +302,16 @@ def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "player", "roll", "ploy"}, "a bonus_ploy")
     bonus = game.rules.bonus_ploy
     if bonus is None:
         raise Refused(f"type: {game.pack.name} has no bonus ploys.", "type")
     r = _current_round(game, event)
-    player = _player(game, event)
+    player = event["player"]
     if problem := allowed.bonus_problem(game, player):
         raise problem
     pick = allowed.open_pick(game)
     assert pick is not None  # bonus_problem refuses a bonus roll without an enemy pick
-    roll = _die(event.get("roll"), "roll")
+    roll = event["roll"]
     need = allowed.bonus_needs(bonus, game.player_count)
     if roll < need:
         players = "three players" if game.player_count == 3 else f"{game.player_count} players"
@@ -427,10 +327,9 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "player", "ploy"}, "a discard")
-    if "round" in event:  # optional (the issue's discard names no round), checked when given
+    if event.get("round") is not None:  # optional (the issue's discard names no round), checked when given
         _current_round(game, event)
-    player = _player(game, event)
+    player = event["player"]
     ploy = _ploy(game, event)
     held = game.ploys(player)
     if ploy.id not in held:
@@ -440,9 +339,8 @@ def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "player", "ploy"}, "a play")
     r = _current_round(game, event)
-    player = _player(game, event)
+    player = event["player"]
     ploy = _ploy(game, event)
     if problem := allowed.play_problem(game, player, ploy):
         raise problem
@@ -459,19 +357,14 @@ def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 # --- scenario events ------------------------------------------------------------------------
 def _destroyed(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    _only(event, {"round", "by", "owner", "unit", "points"}, "a destroyed unit")
     block = next((b for b in game.scenario.scoring if isinstance(b, section.DestroyedPoints)), None)
     if block is None:
         raise Refused(f"type: {game.scenario.name} scores no VP for destroyed units.", "type")
     r = _current_round(game, event)
-    by = _player(game, event, "by")
-    owner = _player(game, event, "owner")
+    by, owner = event["by"], event["owner"]
     if by == owner:
         raise Refused("by must be another player than owner: VP come from another army's units.", "by")
-    unit = _text(event.get("unit"), "unit", MAX_UNIT)
-    points = event.get("points")
-    if not _int(points) or not 0 <= points <= MAX_POINTS:
-        raise Refused(f"points must be the unit's points cost, 0 to {MAX_POINTS}.", "points")
+    unit, points = event["unit"], event["points"]
     vp = points // block.per_points * block.vp
     game.destroyed.append(Destroyed(eid, r, by, owner, unit, int(points), vp))
     if vp:
@@ -482,13 +375,19 @@ def _contingents(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     rule = game.scenario.contingents
     if rule is None:
         raise Refused(f"type: {game.scenario.name} has no contingents.", "type")
-    _only(event, {"player", *rule.ids}, "contingents")
+    if key := next((k for k in ("vanguard", "reinforcements") if k in event and k not in rule.ids), None):
+        raise Refused(
+            f"{key} is not part of contingents; it takes {_words(sorted(['player', *rule.ids]))}.", key
+        )
     if game.turns:
         raise Refused("type: contingents are recorded before the first turn.", "contingents")
-    player = _player(game, event)
+    player = event["player"]
     # Each contingent is a count (no roster attached: counted by hand) or its units' names;
     # the names are checked against the attached roster where the game has one (roster_problems).
-    parts = [read_part(event.get(cid), cid) for cid in rule.ids]
+    for cid in rule.ids:
+        if event.get(cid) is None:
+            raise Refused(f"{cid} must be the number of units (0 to 200) or the list of their names.", cid)
+    parts = [part(event[cid]) for cid in rule.ids]
     labels = [cid.replace("-", " ") for cid in rule.ids]
     problems = split_problems(rule, [n for n, _ in parts], labels)
     if problems:
@@ -514,9 +413,10 @@ def contingent_roster_problems(scenario: p.Scenario, event: dict[str, Any], rost
     if rule is None:
         return []
     try:
-        parts = [read_part(event.get(cid), cid)[1] for cid in rule.ids]
+        checked = EVENTS.fields("contingents", event)
     except Refused:
         return []
+    parts = [part(checked[cid])[1] if checked.get(cid) is not None else () for cid in rule.ids]
     if not any(parts):
         return []
     return roster_problems(roster, parts, [cid.replace("-", " ") for cid in rule.ids])
@@ -528,20 +428,19 @@ def _end(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if not game.turns_complete:
         raise Refused(f"type: the battle ends after the last turn of round {game.last_round}.", "end")
     checks = [c.check for c in game.pack.victory(game.scenario).order]
+    # One model holds both ends; each scenario's end takes its own two fields.
+    takes = ("monolith", "closest") if "monolith" in checks else ("tie_break", "renown")
+    if key := next((k for k in sorted(event) if k not in ("id", "type", *takes)), None):
+        what = "the end of Convergence of Fate" if "monolith" in checks else "the end"
+        raise Refused(f"{key} is not part of {what}; it takes {_words(list(takes))}.", key)
     if "monolith" in checks:
-        _only(event, {"monolith", "closest"}, "the end of Convergence of Fate")
         _end_monolith(game, event, eid)
     else:
-        _only(event, {"tie_break", "renown"}, "the end")
         _end_ranking(game, event, eid)
 
 
 def _end_ranking(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     raw = event.get("tie_break", [])
-    if not isinstance(raw, list) or any(not _int(x) or not 0 <= x < game.player_count for x in raw):
-        raise Refused(
-            "tie_break must list players' indexes in the order the roll-off placed them.", "tie_break"
-        )
     if len(set(raw)) != len(raw):
         raise Refused("tie_break must name each player once.", "tie_break")
     vp = [game.vp(i) for i in range(game.player_count)]
@@ -553,13 +452,9 @@ def _end_ranking(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             f"tie_break must list exactly the players tied on VP: {_names(game, tied)}.", "tie_break"
         )
     renown_raw = event.get("renown", [])
-    renown: list[tuple[int, str]] = []
-    if not isinstance(renown_raw, list) or len(renown_raw) > MAX_UNITS * game.player_count:
+    if len(renown_raw) > MAX_UNITS * game.player_count:
         raise Refused("renown must be a list of {player, unit}, one per unit gaining renown.", "renown")
-    for i, item in enumerate(renown_raw):
-        if not isinstance(item, dict) or extra_key(item, {"player", "unit"}):
-            raise Refused(f"renown[{i}] must be an object with player and unit.", "renown")
-        renown.append((_player(game, item, "player"), _text(item.get("unit"), f"renown[{i}].unit", MAX_UNIT)))
+    renown = [(item["player"], item["unit"]) for item in renown_raw]
     if problem := allowed.tie_break_problem(game, list(raw)):
         raise problem
     order = ranking(vp, list(raw))
@@ -570,16 +465,7 @@ def _end_ranking(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 def _end_monolith(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     monolith = event.get("monolith")
-    if monolith is not None and (not _int(monolith) or not 0 <= monolith < game.player_count):
-        raise Refused(
-            f"monolith must be the index of the player controlling it, 0 to {game.player_count - 1}, or null.",
-            "monolith",
-        )
     closest = event.get("closest", [])
-    if not isinstance(closest, list) or any(not _int(x) or not 0 <= x < game.player_count for x in closest):
-        raise Refused(
-            "closest must list the players whose models are closest to the monolith (tied: each).", "closest"
-        )
     if len(set(closest)) != len(closest):
         raise Refused("closest must name each player once.", "closest")
     if monolith is not None and closest:

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import contingents
-from app.rules import event_fields as f
 from app.rules import pack as p
 from app.rules.game import Setup
 from app.rules.log import Refused, open_entry
 from app.rules.rolls import parse_roll
+from app.rules.systems.tunnels.event_models import EVENTS
 from app.rules.systems.tunnels.state import (
     BattleResult,
     BattleRound,
@@ -30,25 +30,11 @@ from app.rules.systems.tunnels.state import (
     Unstable,
 )
 
-EVENT_TYPES = (
-    "contingents",
-    "contingent",
-    "repick",
-    "battle_round",
-    "denizen",
-    "denizen_attack",
-    "tame",
-    "unstable",
-    "trap",
-    "battle_result",
-    "roll",
-)
+__all__ = ["EVENTS"]
 #: A contingent's pick (and the battle's general) is hidden until both picks are in.
 SECRET_TYPES = {"contingent": ("contingent", "general")}
 #: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
 SIGNED_TYPES = ("repick",)
-CHOICES = ("cave-in", "stalactites")
-MAX_ROLL_OFFS = 12
 
 
 def new_game(pack: p.Pack, setup: Setup) -> TunnelGame:
@@ -59,20 +45,12 @@ def new_game(pack: p.Pack, setup: Setup) -> TunnelGame:
     return TunnelGame(setup=setup, pack=pack, scenario=scenario, fighting=scenario.tunnel_fighting)
 
 
-def _player(game: TunnelGame, event: dict[str, Any], name: str = "player") -> int:
-    found = f.player(event.get(name), name, game.player_count)
-    assert found is not None
-    return found
-
-
 def _battle(game: TunnelGame, event: dict[str, Any], started: bool = True) -> int:
     """The battle an event names: the one being fought now; ``started``: both contingents are in."""
     if game.finished:
         raise Refused(f"All {game.battles} battles are fought; undo the last entry to change them.")
     now = game.current_battle
-    b = event.get("battle")
-    if isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= game.battles:
-        raise Refused(f"battle must be a battle from 1 to {game.battles}.")
+    b = int(event["battle"])
     if b != now:
         raise Refused(f"battle: battle {now} is being fought now, not battle {b}.")
     if started and not game.revealed(b):
@@ -80,27 +58,23 @@ def _battle(game: TunnelGame, event: dict[str, Any], started: bool = True) -> in
     return b
 
 
-def _round(event: dict[str, Any], low: int = 1) -> int:
-    return f.whole(event.get("round"), "round", low, 99)
-
-
 # ---------------------------------------------------------------------------------------
 # Contingents
 # ---------------------------------------------------------------------------------------
 def _apply_split(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"player", "contingents"}, "an army's contingents")
     rules = game.scenario.contingents
     if rules is None:
         raise Refused(f"{game.scenario.name} has no contingents to record.")
-    player = _player(game, event)
+    player = event["player"]
     if player in game.splits:
         raise Refused(
             f"{game.name(player)}'s contingents are already recorded; undo that entry to change them."
         )
     if game.used(player):
         raise Refused(f"{game.name(player)}'s army is split before their first contingent is picked.")
-    raw = f.items(event.get("contingents"), "contingents", len(rules.ids), len(rules.ids))
-    parts = [contingents.read_part(v, f"contingents[{i}]") for i, v in enumerate(raw)]
+    if len(event["contingents"]) != len(rules.ids):
+        raise Refused(f"contingents must be a list of {len(rules.ids)} entries, one per contingent.")
+    parts = [contingents.part(v) for v in event["contingents"]]
     labels = [f"contingent {i + 1}" for i in range(len(parts))]
     problems = contingents.split_problems(rules, [n for n, _ in parts], labels)
     if problems:
@@ -113,11 +87,8 @@ def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
 
     Counts (no names) are not checked; an unreadable event is left to :func:`_apply_split`.
     """
-    raw = event.get("contingents")
-    if not isinstance(raw, list):
-        return []
     try:
-        parts = [contingents.read_part(v, f"contingents[{i}]")[1] for i, v in enumerate(raw)]
+        parts = [contingents.part(v)[1] for v in EVENTS.fields("contingents", event)["contingents"]]
     except Refused:
         return []
     if not any(parts):
@@ -126,13 +97,8 @@ def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
 
 
 def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"battle", "player", "contingent", "general"}, "a contingent's pick")
     b = _battle(game, event, started=False)
-    player = _player(game, event)
-    top = game.contingent_count
-    c = event.get("contingent")
-    if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= top:
-        raise Refused(f"contingent must be one of the army's contingents, 1 to {top}.")
+    player, c = event["player"], event["contingent"]
     if player in game.picks_in(b):
         if game.revealed(b):
             raise Refused(
@@ -148,8 +114,7 @@ def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
         raise Refused(
             f"contingent {c} already fought in battle {used[c]}; each contingent fights in one battle only."
         )
-    general = event.get("general")
-    general = None if general in (None, "") else f.name(general, "general")
+    general = event.get("general") or None
     game.picks.append(Pick(eid, b, player, c, general))
 
 
@@ -179,9 +144,8 @@ def repick_problem(game: TunnelGame, battle: int, player: int) -> Refused | None
 
 
 def _apply_repick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"battle", "player"}, "an agreement to pick again")
     b = _battle(game, event, started=False)
-    player = _player(game, event)
+    player = event["player"]
     if problem := repick_problem(game, b, player):
         raise problem
     game.repick.append((b, player, eid))
@@ -273,10 +237,8 @@ def battle_entries(game: TunnelGame, seat: int | None) -> dict[str, Any]:
 # Inside a battle
 # ---------------------------------------------------------------------------------------
 def _apply_round(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"battle", "round", "first"}, "a battle round's start")
     b = _battle(game, event)
-    r = _round(event)
-    first = f.player(event.get("first"), "first", game.player_count, optional=True)
+    r, first = event["round"], event.get("first")
     expected = len(game.rounds_in(b)) + 1
     if r != expected:
         raise Refused(f"round: the next battle round of battle {b} is {expected}.")
@@ -294,11 +256,8 @@ def roll_off_winner(pairs: list[tuple[int, int]]) -> int | None:
 
 
 def _apply_denizen(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"battle", "round", "dice"}, "the denizen's roll-off")
     b = _battle(game, event, started=False)
-    r = _round(event, low=0)
-    raw = f.items(event.get("dice"), "dice", MAX_ROLL_OFFS, 1)
-    pairs = [f.dice(pair, f"dice[{i}]", 2) for i, pair in enumerate(raw)]
+    r, pairs = event["round"], event["dice"]
     winner = roll_off_winner([(x[0], x[1]) for x in pairs])
     if winner is None:
         raise Refused("dice: every pair but the last must be a tie (rolled again), and the last must not be.")
@@ -309,11 +268,8 @@ def _apply_denizen(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _apply_change(game: TunnelGame, event: dict[str, Any], eid: str, kind: str) -> None:
-    what = "an attack on the denizen" if kind == "attack" else "Tame the Raging Beast"
-    f.only(event, {"battle", "round", "player"}, what)
     b = _battle(game, event)
-    r = _round(event)
-    player = _player(game, event)
+    r, player = event["round"], event["player"]
     commander = game.commander(b, r)
     if kind == "attack" and commander != player:
         raise Refused(
@@ -336,38 +292,34 @@ def _apply_tame(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _apply_unstable(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(
-        event, {"battle", "round", "player", "die", "choice", "point", "d3", "units"}, "unstable surroundings"
-    )
     b = _battle(game, event)
-    r = _round(event)
-    player = _player(game, event)
+    r, player = event["round"], event["player"]
     if any((u.battle, u.round, u.player) == (b, r, player) for u in game.unstable):
         raise Refused(
             f"{game.name(player)}'s unstable surroundings die for battle round {r} is already recorded."
         )
-    die = f.die(event.get("die"), "die")
+    die = event["die"]
     choice = event.get("choice")
     need = game.fighting.unstable_on
     if choice is not None and die < need:
         raise Refused(f"choice must be left out: the die needed {need} or more.")
-    if choice is not None and choice not in CHOICES:
-        raise Refused(f"choice must be {' or '.join(CHOICES)}, or left out.")
     point = d3 = None
     units: list[tuple[str, int, int]] = []
     if choice == "cave-in":
-        point = f.name(event.get("point"), "point (where the cave-in is)", 120)
-    elif event.get("point") not in (None, ""):
+        point = event.get("point") or None
+        if point is None:
+            raise Refused("point must be a name of 1 to 120 characters: where the cave-in is.")
+    elif event.get("point"):
         raise Refused("point is only noted for a cave-in.")
     if choice == "stalactites":
-        d3 = f.die(event.get("d3"), "d3 (how many enemy units may be picked)", 3)
-        raw = f.items(event.get("units"), "units", d3, 1)
-        for i, item in enumerate(raw):
-            if not isinstance(item, dict):
-                raise Refused(f'units[{i}] must be an object such as {{"unit": "Stormcast", "die": 4}}.')
-            f.only(item, {"unit", "die"}, f"units[{i}]")
-            unit = f.name(item.get("unit"), f"units[{i}].unit")
-            roll = f.die(item.get("die"), f"units[{i}].die")
+        d3 = event.get("d3")
+        if d3 is None:
+            raise Refused("d3 must be a D3 as it landed, 1 to 3: how many enemy units may be picked.")
+        picked = event.get("units") or []
+        if not 1 <= len(picked) <= d3:
+            raise Refused(f"units must be a list of 1 to {d3} entries.")
+        for item in picked:
+            unit, roll = item["unit"], item["die"]
             units.append((unit, roll, 1 if roll >= game.fighting.stalactite_on else 0))
         if len({u for u, _, _ in units}) != len(units):
             raise Refused("units must name different enemy units.")
@@ -377,37 +329,27 @@ def _apply_unstable(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _apply_trap(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(
-        event, {"battle", "round", "player", "target", "distance", "dice", "mortal_wounds"}, "Cunning Traps"
-    )
     b = _battle(game, event)
-    r = None if event.get("round") is None else _round(event)
-    player = _player(game, event)
+    r, player = event.get("round"), event["player"]
     reach = game.fighting.trap_range
-    distance = event.get("distance")
-    if isinstance(distance, bool) or not isinstance(distance, int | float) or not 0 < distance <= reach:
+    distance = event["distance"]
+    if not 0 < distance <= reach:
         raise Refused(
             f'distance must be the measured distance in inches, more than 0 and at most {reach:g}".'
         )
-    target = event.get("target")
-    target = None if target in (None, "") else f.name(target, "target")
-    a, c = f.dice(event.get("dice"), "dice", 2)
+    target = event.get("target") or None
+    a, c = event["dice"]
     wounds = event.get("mortal_wounds")
-    if a + c >= distance:
-        wounds = f.die(wounds, "mortal_wounds (a D3)", 3)
-    elif wounds not in (None, 0):
+    if a + c >= distance and not wounds:
+        raise Refused("mortal_wounds must be a D3 as it landed, 1 to 3: the roll reached the distance.")
+    if a + c < distance and wounds:
         raise Refused(f'mortal_wounds must be left out: the roll ({a + c}) did not reach {distance:g}".')
     game.traps.append(Trap(eid, b, r, player, target, float(distance), (a, c), wounds or 0))
 
 
 def _apply_result(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    f.only(event, {"battle", "winner"}, "a battle's result")
     b = _battle(game, event)
-    if "winner" not in event:
-        raise Refused(
-            "winner is required: the player whose opponent's contingent was destroyed, or null for both."
-        )
-    winner = f.player(event.get("winner"), "winner", game.player_count, optional=True)
+    winner = event["winner"]
     game.results.append(BattleResult(eid, b, winner))
 
 
@@ -431,7 +373,7 @@ APPLY = {
 
 
 def apply_event(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     APPLY[event["type"]](game, event, eid)
 
 

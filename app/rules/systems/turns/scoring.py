@@ -14,14 +14,15 @@ from typing import Any
 from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
-from app.rules.log import Refused, extra_key, open_entry
+from app.rules.log import Refused, open_entry
 from app.rules.outcome import Result
 from app.rules.problems import field_name
 from app.rules.rolls import parse_roll
 from app.rules.systems.turns.blocks import RULES, Rule, check_objective_in_play
+from app.rules.systems.turns.event_models import EVENTS
 from app.rules.systems.turns.state import Claim, End, Game, RoundStart, Turn
 
-EVENT_TYPES = ("turn", "battle_round", "end", "claim", "roll")
+__all__ = ["EVENTS"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -75,7 +76,9 @@ def describe_scoring(scenario: p.Scenario) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # Parsing events
 # ---------------------------------------------------------------------------------------
-# Facts every turn may carry; whether they score depends on the scenario's blocks.
+# The fields of the events themselves (read by :data:`EVENTS`); any other key is a
+# battleplan fact, taken only where the scenario records it. Whether a fact scores depends on
+# the scenario's blocks.
 TURN_KEYS = {
     "id",
     "type",
@@ -89,37 +92,6 @@ TURN_KEYS = {
 }
 ROUND_KEYS = {"id", "type", "round", "first"}
 END_KEYS = {"id", "type", "player", "grand_strategy_completed"}
-CLAIM_KEYS = {"id", "type", "round", "player", "rule"}
-
-
-def _flag(event: dict[str, Any], name: str) -> bool:
-    value = event.get(name, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise Refused(f"{name} must be true or false.")
-    return value
-
-
-def _player(game: Game, event: dict[str, Any], name: str = "player", optional: bool = False) -> int | None:
-    value = event.get(name)
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < game.player_count:
-        top = game.player_count - 1
-        raise Refused(f"{name} must be a player's index in this game, 0 to {top}.")
-    return value
-
-
-def _round(game: Game, event: dict[str, Any]) -> int:
-    value = event.get("round")
-    last = game.scenario.battle_rounds
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
-        raise Refused(
-            f"round must be a battle round from 1 to {last} ({game.scenario.name} "
-            f"lasts {last} battle rounds)."
-        )
-    return value
 
 
 def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) -> dict[str, Any]:
@@ -165,8 +137,8 @@ def round_problem(game: Game, round_: int) -> Refused | None:
 def _apply_round(game: Game, event: dict[str, Any], eid: str) -> None:
     if game.finished:
         raise Refused(OVER_NOW)
-    round_ = _round(game, event)
-    first = _player(game, event, "first", optional=True)
+    round_ = event["round"]
+    first = event.get("first")
     if problem := round_problem(game, round_):
         raise problem
     facts = _extra_facts(game, event, ROUND_KEYS, "battle_round")
@@ -189,14 +161,10 @@ def _check_placements(game: Game, facts: dict[str, Any], round_: int) -> None:
     placed = facts.get("placed")
     if placed is None:
         return
-    if not isinstance(placed, list):
-        raise Refused('placed must be a list such as [{"objective": "vein-1", "roll": 7}].')
     seen: set[str] = set()
     for item in placed:
-        if not isinstance(item, dict):
-            raise Refused('placed must be a list such as [{"objective": "vein-1", "roll": 7}].')
-        oid, roll = item.get("objective"), item.get("roll")
-        obj = game.objective(oid) if isinstance(oid, str) else None
+        oid = item["objective"]
+        obj = game.objective(oid)
         if obj is None or not obj.placed_by_roll:
             ids = ", ".join(o.id for o in game.scenario.objectives if o.placed_by_roll)
             raise Refused(f"placed names {oid!r}; the objectives placed by a roll are {ids}.")
@@ -204,8 +172,6 @@ def _check_placements(game: Game, facts: dict[str, Any], round_: int) -> None:
             raise Refused(f"placed: {obj.label} is set up at the start of battle round {obj.from_round}.")
         if oid in seen or oid in game.placed:
             raise Refused(f"placed: {obj.label} is already placed.")
-        if isinstance(roll, bool) or not isinstance(roll, int) or not 2 <= roll <= 12:
-            raise Refused(f"placed: the roll for {obj.label} must be a 2D6 total from 2 to 12.")
         seen.add(oid)
 
 
@@ -233,18 +199,17 @@ def turn_problem(game: Game, round_: int, player: int) -> Refused | None:
 def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
     if game.finished:
         raise Refused(OVER_NOW)
-    round_ = _round(game, event)
-    player = _player(game, event)
-    assert player is not None
+    round_ = event["round"]
+    player = event["player"]
     if problem := turn_problem(game, round_, player):
         raise problem
     name = game.name(player)
     control = _parse_control(game, event.get("control"), round_)
     tactic = event.get("tactic") or None
-    completed = _flag(event, "tactic_completed")
-    bonus = _flag(event, "tactic_bonus")
+    completed = bool(event.get("tactic_completed"))
+    bonus = bool(event.get("tactic_bonus"))
     if tactic is not None:
-        found = game.pack.tactic(tactic) if isinstance(tactic, str) else None
+        found = game.pack.tactic(tactic)
         if found is None:
             ids = ", ".join(t.id for t in game.pack.tactics)
             raise Refused(f"tactic must be one of {ids}.")
@@ -260,7 +225,7 @@ def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
     if bonus and not completed:
         raise Refused("tactic_bonus needs tactic_completed: the bonus comes with a completed tactic.")
     facts = _extra_facts(game, event, TURN_KEYS, "turn")
-    facts["enemy_monsters_slain"] = _flag(event, "enemy_monsters_slain")
+    facts["enemy_monsters_slain"] = bool(event.get("enemy_monsters_slain"))
     turn = Turn(eid, round_, player, control, tactic, completed, bonus, facts)
     for rule in game.rules:
         rule.check_turn(game, turn)
@@ -272,21 +237,10 @@ def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
     _check_immediate(game, turn)
 
 
-def _parse_control(game: Game, raw: Any, round_: int) -> dict[str, int | None]:
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise Refused('control must be an object such as {"north-west": 0, "centre": null}.')
+def _parse_control(game: Game, raw: dict[str, int | None] | None, round_: int) -> dict[str, int | None]:
     control: dict[str, int | None] = {o.id: None for o in game.in_play(round_)}
-    for oid, who in raw.items():
+    for oid, who in (raw or {}).items():
         check_objective_in_play(game, "control", oid, round_)
-        if who is not None and (
-            isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < game.player_count
-        ):
-            raise Refused(
-                f"control[{oid!r}] must be a player's index, 0 to "
-                f"{game.player_count - 1}, or null for nobody."
-            )
         control[oid] = who
     return control
 
@@ -318,13 +272,10 @@ def end_problem(game: Game, player: int) -> Refused | None:
 
 
 def _apply_end(game: Game, event: dict[str, Any], eid: str) -> None:
-    player = _player(game, event)
-    assert player is not None
+    player = event["player"]
     if problem := end_problem(game, player):
         raise problem
-    if "grand_strategy_completed" not in event:
-        raise Refused("grand_strategy_completed is required: true or false.")
-    completed = _flag(event, "grand_strategy_completed")
+    completed = bool(event["grand_strategy_completed"])
     _extra_facts(game, event, END_KEYS, "end")
     end = End(eid, player, completed)
     for rule in game.rules:
@@ -342,8 +293,6 @@ def _rule_name(game: Game, rule_id: str) -> str:
 
 
 def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
-    if key := extra_key(event, CLAIM_KEYS):
-        raise Refused(f"{key} is not part of a claim; it takes round, player and rule.")
     rules = _claimable(game)
     rule_id = event.get("rule")
     if not rules:
@@ -351,13 +300,12 @@ def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
             f"rule: {game.scenario.name} has no rule a player claims (such as predators-and-prey), "
             "so no claim can be recorded."
         )
-    if not isinstance(rule_id, str) or rule_id not in rules:
+    if rule_id not in rules:
         raise Refused(f"rule must be {', '.join(sorted(rules))} in {game.scenario.name}.")
     if game.finished:
         raise Refused(OVER_NOW)
-    round_ = _round(game, event)
-    player = _player(game, event)
-    assert player is not None
+    round_ = event["round"]
+    player = event["player"]
     open_round = game.round_in_play
     if game.ends or (open_round is not None and round_ < open_round):
         raise Refused(
@@ -447,7 +395,7 @@ APPLY = {
 
 
 def apply_event(game: Game, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of the types in :data:`EVENT_TYPES`; raise ``Refused``."""
+    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     APPLY[event["type"]](game, event, eid)
 
 
