@@ -102,6 +102,20 @@ def test_the_duel_comes_from_its_folder(duel_app: Flask) -> None:
     assert not (ROOT / "rulepacks" / f"{PACK}.yaml").exists()
 
 
+def test_a_built_in_system_is_one_package_too(app: Flask) -> None:
+    # Victory Phases (rounds) keep their web side, screens and sheet in their package.
+    folder = ROOT / "app" / "rules" / "systems" / "rounds"
+    assert systems.package_of("rounds") == "app.rules.systems.rounds"
+    assert (
+        Path(app.jinja_env.get_template("systems/rounds/_game.html").filename)
+        == folder / "templates" / "_game.html"
+    )
+    first_blood = app.extensions["muster.packs"]["conquest-first-blood"]
+    assert type(web_systems.web_system_for(first_blood)).__module__ == "app.rules.systems.rounds.web"
+    assert not (ROOT / "templates" / "systems" / "rounds").exists()
+    assert not (ROOT / "pdf" / "systems" / "rounds").exists()
+
+
 def test_a_duel_is_played_through_the_api(duel: dict[str, Any]) -> None:
     assert record(duel, {"type": "bout", "round": 1, "player": 0}).status_code == 201
     # A bout out of turn is refused in one sentence naming the field and what it may be.
