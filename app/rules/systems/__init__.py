@@ -312,8 +312,13 @@ REGISTRY: dict[str, GameSystem] = {}
 
 
 def register(system: GameSystem) -> GameSystem:
-    """Add a system to the registry under its name."""
+    """Add a system to the registry under its name, from the package whose module calls this
+    (its files are there: :func:`package_of`)."""
     REGISTRY[system.name] = system
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    module = sys.modules.get(caller)
+    # A package's __init__ registers as the package; a module inside one, as its package.
+    _PACKAGES[system.name] = caller if hasattr(module, "__path__") else caller.rpartition(".")[0]
     return system
 
 
@@ -415,13 +420,9 @@ def packages() -> list[str]:
 
 
 def _import(package: str) -> list[str]:
-    """Import a system's package and answer the names it registered."""
-    before = set(REGISTRY)
+    """Import a system's package and answer the names of the systems it registered."""
     importlib.import_module(package)
-    added = [name for name in REGISTRY if name not in before]
-    for name in added:
-        _PACKAGES[name] = package
-    return added
+    return [name for name, where in _PACKAGES.items() if where == package]
 
 
 def _load() -> None:

@@ -107,9 +107,11 @@ def _load() -> None:
     # ... or the system's package carries its web side, as its module ``web``.
     for package in systems.packages():
         if package not in _SEEN:
-            _SEEN.add(package)
             if importlib.util.find_spec(f"{package}.web") is not None:
                 importlib.import_module(f"{package}.web")
+            # Marked once imported: another request's thread meanwhile imports it too (the
+            # import lock makes that one import), rather than look before it is registered.
+            _SEEN.add(package)
 
 
 _LOADED: list[bool] = []
