@@ -69,7 +69,34 @@ def _rulepack_files(folder: Path) -> tuple[tuple[str, int, int], ...]:
 PACK_CHECK_SECONDS = 1.0
 # Packs already parsed in this process, by folder and file listing: apps built on the same
 # folder (each gunicorn thread's, each test's) share one parse instead of repeating it.
-_LOADED: dict[tuple[str, tuple[tuple[str, int, int], ...]], tuple[dict[str, Any], list[Any]]] = {}
+_LOADED: dict[tuple[str, Any], tuple[dict[str, Any], list[Any]]] = {}
+
+
+def pack_folders(app: Flask) -> list[Path]:
+    """Where the packs are read from: the rulepacks folder (the one an admin installs into),
+    then each game system's own ``rulepacks/`` folder, in its package (app/infra/system_files.py)."""
+    from app.infra.system_files import folders
+
+    return [Path(app.config["RULEPACKS"]), *folders("rulepacks")]
+
+
+def _load_packs(folders: list[Path], load: Any) -> tuple[dict[str, Any], list[Any]]:
+    """Every folder's packs together; a pack id that an earlier folder has already is refused."""
+    from app.rules.pack_files import PackError
+
+    packs: dict[str, Any] = {}
+    errors: list[Any] = []
+    for folder in folders:
+        found, problems = load(folder)
+        errors += problems
+        for pack_id, pack in found.items():
+            if pack_id in packs:
+                errors.append(
+                    PackError.at(f"{pack_id}.yaml", "id", f"{pack_id!r} is already used by another pack")
+                )
+            else:
+                packs[pack_id] = pack
+    return packs, errors
 
 
 def refresh_rulepacks(app: Flask) -> dict[str, Any]:
@@ -86,14 +113,14 @@ def refresh_rulepacks(app: Flask) -> dict[str, Any]:
     if time.monotonic() - checked < every and "muster.packs" in app.extensions:
         return app.extensions["muster.packs"]
     app.extensions["muster.pack_checked"] = time.monotonic()
-    folder = Path(app.config["RULEPACKS"])
-    files = _rulepack_files(folder)
+    folders = pack_folders(app)
+    files = tuple((str(folder), _rulepack_files(folder)) for folder in folders)
     if app.extensions.get("muster.pack_files") != files:
-        key = (str(folder.resolve()), files)
+        key = (str([str(f.resolve()) for f in folders]), files)
         if key not in _LOADED:
             if len(_LOADED) >= 8:  # old listings are forgotten, oldest first
                 del _LOADED[next(iter(_LOADED))]
-            _LOADED[key] = load_packs(folder)
+            _LOADED[key] = _load_packs(folders, load_packs)
         packs, errors = _LOADED[key]
         for error in errors:
             log.error("rulepack refused: %s", error)
@@ -166,6 +193,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["DATABASE"] = os.environ["MUSTER_DB"]
     if os.environ.get("MUSTER_RULEPACKS"):
         app.config["RULEPACKS"] = os.environ["MUSTER_RULEPACKS"]
+    # Game systems beyond the built-in ones: importable packages, each registering itself
+    # (docs/architecture.md, "Adding a game system"), comma-separated in MUSTER_SYSTEMS.
+    if os.environ.get("MUSTER_SYSTEMS"):
+        app.config["SYSTEMS"] = [p.strip() for p in os.environ["MUSTER_SYSTEMS"].split(",") if p.strip()]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     # HTTPS (app/serving/tls.py): the certificate served, the name phones open, how the name is kept.
@@ -185,9 +216,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["PROXY_COUNT"] = os.environ["MUSTER_PROXY"]
     _behind_proxies(app, app.config.get("PROXY_COUNT") or 0)
 
+    from app.rules import systems
     from app.store import Store
     from app.web import limits
 
+    # Before the packs load: a pack names its system, and the loader asks which ones exist.
+    systems.install(app.config.get("SYSTEMS") or ())
     Store.initialise(app.config["DATABASE"])
     limits.prepare(app.config["DATABASE"])
     refresh_rulepacks(app)

@@ -69,7 +69,7 @@ def breakable(value: Any) -> Any:
 
 
 _env = Environment(
-    loader=FileSystemLoader(str(PDF_DIR)),
+    loader=None,  # set on the first print (render_html): the layout process renders none
     autoescape=select_autoescape(default=True),
     trim_blocks=True,
     lstrip_blocks=True,
@@ -96,7 +96,16 @@ class PrintTooSlow(PrintFailed):
 
 
 def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> str:
-    """The print template rendered to HTML (what WeasyPrint lays out)."""
+    """The print template rendered to HTML (what WeasyPrint lays out).
+
+    ``systems/<name>/sheet.html`` is read from that system's package when it carries a
+    ``pdf/`` folder (app/infra/system_files.py), else from pdf/ like every other print.
+    """
+    if _env.loader is None:
+        # Imported here: the layout process imports this module too, and needs no game system.
+        from app.infra.system_files import loader
+
+        _env.loader = loader("pdf", FileSystemLoader(str(PDF_DIR)))
     return _env.get_template(template).render(**context, paper=PAPERS[paper])
 
 

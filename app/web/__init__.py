@@ -14,7 +14,9 @@ from flask import Flask, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemLoader
 
+from app.infra import system_files
 from app.services.replays import Replays
 from app.web import assets, errors, pages, services
 
@@ -59,6 +61,9 @@ def register(app: Flask) -> None:
     from app.web import admin, api, clock, club, games, home, prints, pwa, rosters, terrain
 
     app.session_interface = _SessionCookies()
+    # A system's screens may live in its own package (app/infra/system_files.py), before the
+    # checkout's templates/; set before the first page builds the Jinja environment.
+    app.jinja_loader = system_files.loader("templates", FileSystemLoader(app.template_folder))
     csrf.init_app(app)
     # Pages, JSON and assets travel compressed: a phone on club Wi-Fi loads a game in one go.
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])

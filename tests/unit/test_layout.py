@@ -1,4 +1,5 @@
-"""The code's layout keeps its promises: frozen migrations, no borrowed private helpers."""
+"""The code's layout keeps its promises: frozen migrations, no borrowed private helpers, pure
+rules beside a system's web side."""
 
 from __future__ import annotations
 
@@ -73,3 +74,17 @@ def test_no_module_imports_another_modules_private_helper():
         if name.startswith("_") and not name.startswith("__")
     ]
     assert borrowed == []
+
+
+def test_no_rules_module_imports_a_systems_web_side():
+    # A game system's package holds its web side (web.py, which may reach Flask and app.web)
+    # beside its pure rules: the rules stay pure only while none of them imports it; the web
+    # registry (app/web/systems) is the one place that does.
+    reached = [
+        f"{path.relative_to(ROOT)}: {module} {names}"
+        for path in sorted((ROOT / "app" / "rules").rglob("*.py"))
+        if path.name != "web.py"
+        for module, names in _imports(path)
+        if module.startswith("app.rules.systems.") and (module.endswith(".web") or "web" in names)
+    ]
+    assert reached == []

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union, runtime_checkable
 
 from pydantic import Field, TypeAdapter
@@ -317,8 +318,13 @@ REGISTRY: dict[str, GameSystem] = {}
 
 
 def register(system: GameSystem) -> GameSystem:
-    """Add a system to the registry under its name."""
+    """Add a system to the registry under its name, from the package whose module calls this
+    (its files are there: :func:`package_of`)."""
     REGISTRY[system.name] = system
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    module = sys.modules.get(caller)
+    # A package's __init__ registers as the package; a module inside one, as its package.
+    _PACKAGES[system.name] = caller if hasattr(module, "__path__") else caller.rpartition(".")[0]
     return system
 
 
@@ -373,14 +379,68 @@ def _adapter(shape: Any) -> TypeAdapter[Any]:
     return TypeAdapter(shape)
 
 
+def install(packages: Iterable[str]) -> list[str]:
+    """Import game systems that live outside app/ (the app's ``SYSTEMS``, ``MUSTER_SYSTEMS``):
+    each an importable package that registers itself as a built-in one does. Answers the names
+    of the systems they registered; a package already installed is not imported again.
+
+    Raises ``ValueError`` with one sentence when a package cannot be imported or registers none.
+    """
+    _load()
+    found: list[str] = []
+    for package in packages:
+        known = [name for name, where in _PACKAGES.items() if where == package]
+        if not known:
+            try:
+                known = _import(package)
+            except ImportError as exc:
+                raise ValueError(f"SYSTEMS names {package}, which cannot be imported: {exc}.") from exc
+            if not known:
+                raise ValueError(f"SYSTEMS names {package}, which registers no game system.")
+        found += known
+    return found
+
+
+def forget(package: str) -> None:
+    """Take the systems an installed package registered out of the registry (a test that
+    installed one leaves the registry as it found it); importing it again registers them anew."""
+    for name in [name for name, where in _PACKAGES.items() if where == package]:
+        REGISTRY.pop(name, None)
+        del _PACKAGES[name]
+    for module in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[module]
+
+
+def package_of(name: str) -> str | None:
+    """The importable package a system registered from (``app.rules.systems.turns``): where its
+    own files are, beside its code (a system living outside app/ carries its templates, print
+    sheet and packs there)."""
+    _load()
+    return _PACKAGES.get(name)
+
+
+def packages() -> list[str]:
+    """Every package that registered a system, built-in ones first, each once."""
+    _load()
+    return list(dict.fromkeys(_PACKAGES.values()))
+
+
+def _import(package: str) -> list[str]:
+    """Import a system's package and answer the names of the systems it registered."""
+    importlib.import_module(package)
+    return [name for name, where in _PACKAGES.items() if where == package]
+
+
 def _load() -> None:
     # Every package here is a system and registers itself when imported: a new system is a
     # new package, and nothing else lists it. Imported on first use, not at import, because
     # the systems import the pack models and the pack loader asks which names exist.
     if not _LOADED:
         for found in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{found.name}")
+            _import(f"{__name__}.{found.name}")
         _LOADED.append(True)
 
 
 _LOADED: list[bool] = []
+# The package each registered system came from, by the system's name.
+_PACKAGES: dict[str, str] = {}

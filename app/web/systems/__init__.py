@@ -1,18 +1,23 @@
 """The web side of each game system: its forms -> events, its screen and its print sheet.
 
 Beside each package in app/rules/systems/ sits one module here, with its templates under
-templates/systems/<name>/ and its sheet under pdf/systems/<name>/. Views ask
-:func:`web_system_for`; none asks which system a game plays.
+templates/systems/<name>/ and its sheet under pdf/systems/<name>/. A system's package may
+carry its web side itself instead: a module ``web`` in it (a system living outside app/, whose
+rules stay in modules without Flask), with its screens in its ``templates/`` folder and its
+sheet in ``pdf/`` (app/infra/system_files.py). Views ask :func:`web_system_for`; none asks
+which system a game plays.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from typing import Any, Protocol
 
 from werkzeug.datastructures import MultiDict
 
+from app.rules import systems
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import system_for
 from app.services.games import Loaded
@@ -80,13 +85,35 @@ def register(system: WebSystem) -> WebSystem:
 
 def web_system_for(pack: Pack, scenario: Scenario | str | None = None) -> WebSystem:
     """The web side of the game system that plays this pack (or that scenario, if it names its own)."""
+    _load()
+    return REGISTRY[system_for(pack, scenario).name]
+
+
+def forget(package: str) -> None:
+    """Take out the web side a package registered, after :func:`app.rules.systems.forget` took
+    out its systems: every web side whose system is no longer registered goes."""
+    for name in [name for name in REGISTRY if name not in systems.names()]:
+        del REGISTRY[name]
+    _SEEN.discard(package)
+
+
+def _load() -> None:
     if not _LOADED:
         # Every module here is a system's web side and registers itself when imported: a new
         # system is a new module, and nothing else lists it.
         for found in pkgutil.iter_modules(__path__):
             importlib.import_module(f"{__name__}.{found.name}")
         _LOADED.append(True)
-    return REGISTRY[system_for(pack, scenario).name]
+    # ... or the system's package carries its web side, as its module ``web``.
+    for package in systems.packages():
+        if package not in _SEEN:
+            if importlib.util.find_spec(f"{package}.web") is not None:
+                importlib.import_module(f"{package}.web")
+            # Marked once imported: another request's thread meanwhile imports it too (the
+            # import lock makes that one import), rather than look before it is registered.
+            _SEEN.add(package)
 
 
 _LOADED: list[bool] = []
+# The system packages whose own ``web`` module was looked for.
+_SEEN: set[str] = set()

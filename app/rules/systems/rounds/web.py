@@ -1,4 +1,8 @@
-"""Victory Phases on screen and paper: the tappable map, each player's part, the round sheet."""
+"""Victory Phases on screen and paper: the tappable map, each player's part, the round sheet.
+
+The web side of the ``rounds`` package, beside its screens (``templates/``) and its sheet
+(``pdf/sheet.html``); the rules modules beside it never import it (only app/web/systems does).
+"""
 
 from __future__ import annotations
 
