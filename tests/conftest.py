@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -102,9 +104,34 @@ def _share_url_builders() -> None:
     Rule._compile_builder = shared  # type: ignore[method-assign]
 
 
+# Where the tests' files go when nothing else is said: memory, when the machine has room there.
+MEMORY = Path("/dev/shm")
+MEMORY_NEEDED = 1024**3
+
+
+def _files_in_memory(config: pytest.Config) -> None:
+    """The tests' temporary files (tmp_path: each test's SQLite files) in /dev/shm.
+
+    Muster syncs every commit to disk (``synchronous = FULL``): a few milliseconds each on a
+    disk, tens on an SD card, and the suite commits tens of thousands of times. No test pulls
+    the power, so a file system in memory keeps every assertion while skipping the waits (a
+    killed server's writes survive there as on a disk). Left alone when ``--basetemp``,
+    ``TMPDIR`` or ``PYTEST_DEBUG_TEMPROOT`` says where, or when /dev/shm has under 1 GB free.
+    """
+    if config.option.basetemp or os.environ.get("TMPDIR") or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return
+    if not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK)):
+        return
+    if shutil.disk_usage(MEMORY).free < MEMORY_NEEDED:
+        return
+    tempfile.tempdir = str(MEMORY)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Every Flask app made in this test process compiles each template and each route's URL
-    builder once (SharedTemplates, _share_url_builders)."""
+    builder once (SharedTemplates, _share_url_builders); the tests' files are kept in memory
+    where there is room (_files_in_memory)."""
+    _files_in_memory(config)
     make_environment = Flask.create_jinja_environment
 
     def with_shared_templates(self: Flask) -> Any:
