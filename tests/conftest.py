@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import pytest
 from flask import Flask
+from werkzeug.routing import Rule
 
 from app.rules import log, systems
 from app.rules.game import Setup
 from app.rules.pack import Pack, load_packs
 from app.rules.systems.turns import scoring
+from app.store import Store
 from tests.engine import Engine
 from tests.setups import pitched_battle_setup
 
@@ -73,8 +79,59 @@ class SharedTemplates(jinja2.BytecodeCache):
 SHARED_TEMPLATES = SharedTemplates()
 
 
+def _share_url_builders() -> None:
+    """Every app made in this test process compiles each route's URL builder once.
+
+    Werkzeug compiles two small Python functions for each of Muster's 140-odd routes when an
+    app is made (a tenth of a second a test, and most tests make an app). A builder depends
+    only on the route's parts and defaults, which are the same in every app, so the compiled
+    function is kept and handed to the next app's route (each binds it to its own rule).
+    Without Werkzeug's private ``_compile_builder`` (a later Werkzeug), each app compiles its own.
+    """
+    compile_builder = getattr(Rule, "_compile_builder", None)
+    if compile_builder is None:
+        return
+    builders: dict[tuple[Any, ...], Any] = {}
+
+    def shared(self: Rule, append_unknown: bool = True) -> Any:
+        defaults = self.defaults or {}
+        key = (self.rule, append_unknown, tuple(self._trace), repr(sorted(defaults.items())))
+        builder = builders.get(key)
+        if builder is None:
+            builder = builders[key] = compile_builder(self, append_unknown)
+        return builder
+
+    Rule._compile_builder = shared  # type: ignore[method-assign]
+
+
+# Where the tests' files go when nothing else is said: memory, when the machine has room there.
+MEMORY = Path("/dev/shm")
+MEMORY_NEEDED = 1024**3
+
+
+def _files_in_memory(config: pytest.Config) -> None:
+    """The tests' temporary files (tmp_path: each test's SQLite files) in /dev/shm.
+
+    Muster syncs every commit to disk (``synchronous = FULL``): a few milliseconds each on a
+    disk, tens on an SD card, and the suite commits tens of thousands of times. No test pulls
+    the power, so a file system in memory keeps every assertion while skipping the waits (a
+    killed server's writes survive there as on a disk). Left alone when ``--basetemp``,
+    ``TMPDIR`` or ``PYTEST_DEBUG_TEMPROOT`` says where, or when /dev/shm has under 1 GB free.
+    """
+    if config.option.basetemp or os.environ.get("TMPDIR") or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return
+    if not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK)):
+        return
+    if shutil.disk_usage(MEMORY).free < MEMORY_NEEDED:
+        return
+    tempfile.tempdir = str(MEMORY)
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Every Flask app made in this test process compiles each template once (SharedTemplates)."""
+    """Every Flask app made in this test process compiles each template and each route's URL
+    builder once (SharedTemplates, _share_url_builders); the tests' files are kept in memory
+    where there is room (_files_in_memory)."""
+    _files_in_memory(config)
     make_environment = Flask.create_jinja_environment
 
     def with_shared_templates(self: Flask) -> Any:
@@ -83,6 +140,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return environment
 
     Flask.create_jinja_environment = with_shared_templates  # type: ignore[method-assign]
+    _share_url_builders()
 
 
 def replay(pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> Any:
@@ -101,6 +159,28 @@ def packs() -> dict[str, Pack]:
     loaded, errors = load_packs(ROOT / "rulepacks")
     assert errors == []
     return loaded
+
+
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database file with every migration applied, made once per test worker.
+
+    Each test's app starts on a copy of it (``fresh_database``): the same schema a fresh
+    install gets (its own test, tests/web/test_store.py, migrates from nothing), without
+    replaying every migration a thousand times.
+    """
+    path = tmp_path_factory.mktemp("migrated") / "muster.sqlite"
+    Store.initialise(path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the whole schema in the one file
+    return path
+
+
+def fresh_database(migrated: Path, path: Path) -> Path:
+    """A new database file at ``path`` with every migration applied: a copy of ``migrated``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(migrated, path)
+    return path
 
 
 @pytest.fixture(scope="session")

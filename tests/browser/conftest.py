@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
 from werkzeug.serving import make_server
 
 from app import create_app
+from tests.conftest import fresh_database
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -54,33 +53,12 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-class CompiledOnce(BytecodeCache):
-    """Templates compiled once a test session, in memory: each test's own Muster reuses them.
-
-    A fresh app compiles the game page's templates on its first request (about a second on
-    these machines); a bucket is keyed by the template's name and source, so a changed
-    template is compiled again.
-    """
-
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if bucket.key in self.compiled:
-            bucket.bytecode_from_string(self.compiled[bucket.key])
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED = CompiledOnce()
-
-
 def serve(app: Flask) -> tuple[Any, threading.Thread]:
-    """Serve the app on a free port in a thread, with the session's compiled templates."""
-    app.jinja_env.bytecode_cache = COMPILED
+    """Serve the app on a free port in a thread (templates compiled once a process: tests/conftest.py)."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # The server looks for shutdown() every 50 ms instead of every half second, so that a
+    # test's end does not wait for it.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     return server, thread
 
@@ -94,12 +72,11 @@ class Served:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
+def served(tmp_path: Path, migrated: Path) -> Iterator[Served]:
     """Muster on a free port, on its own SQLite file, for one test."""
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
     # Game screens follow other phones every second (5 s in play): a test waits no longer.
-    app = create_app(
-        {"DATABASE": str(tmp_path / "muster.sqlite"), "SECRET_KEY": "browser-tests", "GAME_FOLLOW_SECONDS": 1}
-    )
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "GAME_FOLLOW_SECONDS": 1})
     server, thread = serve(app)
     try:
         yield Served(f"http://127.0.0.1:{server.server_port}", app)
@@ -116,12 +93,16 @@ def live_server(served: Served) -> str:
 
 @pytest.fixture
 def shot(page: Any) -> Any:
-    """Save a screenshot of the page for a person to look at."""
+    """Save a screenshot of the page for a person to look at.
+
+    One image pixel a CSS pixel (the phone's 390 px width), not the phone's two: a whole page
+    at twice the size took the browser about twice as long to encode, a hundred times a run.
+    """
     ARTIFACTS.mkdir(exist_ok=True)
 
     def take(name: str, target: Any = None) -> Path:
         path = ARTIFACTS / f"{name}.png"
-        (target or page).screenshot(path=str(path), full_page=True)
+        (target or page).screenshot(path=str(path), full_page=True, scale="css")
         return path
 
     return take

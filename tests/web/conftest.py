@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import uuid
 from pathlib import Path
 from typing import Any
@@ -14,29 +13,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from app.store import Store
-from tests.conftest import ROOT
-
-
-@pytest.fixture(scope="session")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database file with every migration applied, made once per test worker.
-
-    Each test's app starts on a copy of it: the same schema a fresh install gets (its own
-    test, tests/web/test_store.py, migrates from nothing), without replaying thirteen
-    migrations a thousand times.
-    """
-    path = tmp_path_factory.mktemp("migrated") / "muster.sqlite"
-    Store.initialise(path)
-    with sqlite3.connect(path) as db:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the whole schema in the one file
-    return path
+from tests.conftest import ROOT, fresh_database
 
 
 @pytest.fixture
 def app(tmp_path: Path, migrated: Path) -> Flask:
-    database = tmp_path / "muster.sqlite"
-    shutil.copyfile(migrated, database)
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
     return create_app({"DATABASE": str(database), "TESTING": True, "SECRET_KEY": "test"})
 
 
@@ -123,13 +105,13 @@ def login(client: FlaskClient, password: str) -> Any:
 
 
 @pytest.fixture
-def club(tmp_path: Path) -> Flask:
+def club(tmp_path: Path, migrated: Path) -> Flask:
     """An app with an admin password and its own copy of the rulepacks (installs write there)."""
     folder = tmp_path / "rulepacks"
     shutil.copytree(ROOT / "rulepacks", folder)
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "RULEPACKS": str(folder),
             "TESTING": True,
             "SECRET_KEY": "test",

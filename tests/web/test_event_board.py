@@ -4,6 +4,7 @@ sign-up code, no ties before any result, one time format, and the podium at the 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
+from tests.conftest import fresh_database
 from tests.web.conftest import csrf_token, soup
 
 PASSWORD = "board-pw"
@@ -18,10 +20,10 @@ NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo")
 
 
 @pytest.fixture
-def app(tmp_path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": PASSWORD,

@@ -8,12 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import fresh_database
 from tests.pdfs import pdf_text
 from tests.web.conftest import csrf_token, soup
 from tests.web.helpers import ADMIN, EVENTS_PASSWORD, FB, FB_LIST, Organiser
@@ -22,12 +24,12 @@ NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
 
 @pytest.fixture
-def app(tmp_path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     from app import create_app
 
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": EVENTS_PASSWORD,

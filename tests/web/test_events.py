@@ -4,6 +4,7 @@ the organiser's corrections, swaps and re-pairing, sign-up, the board and the pr
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -11,18 +12,19 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import fresh_database
 from tests.pdfs import pdf_text
 from tests.web.conftest import csrf_token, soup
 from tests.web.helpers import ADMIN, EVENTS_PASSWORD, FB, FB_LIST, Organiser
 
 
 @pytest.fixture
-def app(tmp_path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     from app import create_app
 
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": EVENTS_PASSWORD,

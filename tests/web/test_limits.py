@@ -15,7 +15,7 @@ from flask import Flask
 
 from app import create_app
 from app.web import limits
-from tests.conftest import ROOT
+from tests.conftest import ROOT, fresh_database
 from tests.setups import first_blood_game, new_game
 from tests.web.conftest import csrf_token, soup
 
@@ -30,10 +30,10 @@ def one_minute(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "LIMIT_GAMES": 3,

@@ -8,6 +8,7 @@ redirect, get of a kept draft. Any POST-only address opened with GET goes to its
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
+from tests.conftest import fresh_database
 from tests.setups import new_game, new_game_form
 from tests.web.conftest import csrf_token, soup
 
@@ -24,10 +26,10 @@ PASSWORD = "reload-pw"
 
 
 @pytest.fixture
-def app(tmp_path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": PASSWORD,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from app import create_app
+from tests.conftest import fresh_database
 from tests.pdfs import pdf_text
 from tests.setups import first_blood_game, new_game, seraphon_roster
 
@@ -25,10 +27,10 @@ TACTICS = {
 
 
 @pytest.fixture
-def app(tmp_path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": PASSWORD,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import uuid
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -18,6 +19,7 @@ from pypdf import PdfReader
 
 from app import create_app
 from app.store import Store
+from tests.conftest import fresh_database
 from tests.setups import second_phone, terrain_game
 from tests.web.conftest import csrf_token, soup
 from tests.web.helpers import htmx_post
@@ -225,10 +227,10 @@ def test_a_saved_set_is_offered_only_to_its_phone(app, client):
 
 # --- club-wide presets are the admin's -------------------------------------------------------------
 @pytest.fixture
-def club(tmp_path) -> Flask:
+def club(tmp_path: Path, migrated: Path) -> Flask:
     return create_app(
         {
-            "DATABASE": str(tmp_path / "muster.sqlite"),
+            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": PASSWORD,
