@@ -33,10 +33,13 @@ if TYPE_CHECKING:
     from app import tls
 
 
-def _trim_worker_heap(_worker: Any) -> None:
-    from app import heap
+def _worker_started(_worker: Any) -> None:
+    from app import heap, pdf
 
     heap.trim_now_and_then()
+    # The layout process loads WeasyPrint now, in the background, not on the first print
+    # (a second here, more on a Pi); it leaves after a quiet minute like any other.
+    pdf.start_layout()
 
 
 def _port_free(host: str, port: int, wait: float = 5.0) -> bool:
@@ -237,7 +240,7 @@ def _serve(args: argparse.Namespace) -> None:
                 "accesslog": "-" if args.access_log else None,
                 "logger_class": access_log.RedactingLogger,  # no token reaches the log
                 "errorlog": "-",
-                "post_worker_init": _trim_worker_heap,
+                "post_worker_init": _worker_started,
                 "when_ready": when_ready,
                 "post_fork": post_fork,
                 "on_reload": on_reload,

@@ -45,7 +45,7 @@ from flask import Flask, request
 
 def bare(config=None):
     bare = Flask("bare", template_folder=None)  # no Muster templates to compile
-    bare.config["DATABASE"] = "(none)"
+    bare.config.update({"DATABASE": "(none)", **(config or {})})  # what `serve` reads back
 
     @bare.get("/bare")
     def get():
