@@ -172,7 +172,7 @@ def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
     from gunicorn.arbiter import Arbiter
 
-    from app import access_log, create_app, duckdns, front, heap, redirect, tls
+    from app import access_log, create_app, duckdns, front, heap, pdf, redirect, tls
 
     settings, front_kind, backend = _serving_plan(args)
     renewing = tls.RenewingContext(settings.cert, settings.key) if settings.on and not front_kind else None
@@ -293,6 +293,7 @@ def _serve(args: argparse.Namespace) -> None:
     # Templates compiled here are shared by every worker instead of compiled again in each.
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
+    pdf.compile_templates()
     https_address = tls.address_of(app.config)
     if front_kind:
         running["front"] = front.Front(
