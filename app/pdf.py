@@ -492,12 +492,24 @@ def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = No
     return document.write_pdf(stylesheets=_sheets(paper, fonts), font_config=fonts)
 
 
-# What a child lays out while no print waits: the stylesheet, the fonts in the weights and
-# styles the sheets use, a table and a heading, so the first real print finds them loaded.
+# What a child lays out while no print waits: the sheets' own parts (their classes in
+# print.css), so that the fonts in every weight and style, tables, flex rows, two columns and
+# an inline map are loaded before the first real print asks.
 WARM_UP = (
-    "<h1>Muster</h1><h2>Round 1</h2><p><strong>Hammerfest</strong> <em>Lord Kroak</em> 430</p>"
-    "<table><thead><tr><th>Round</th><th>VP</th></tr></thead><tbody><tr><td>1</td><td>5</td></tr>"
-    "</tbody></table>"
+    "<header><h1>Muster</h1><p class='subtitle'>Hammerfest <span class='first'>1st</span></p></header>"
+    "<div class='sheet-grid'><div class='map-small'><svg viewBox='0 0 60 44'><rect width='60' height='44'/>"
+    "<circle cx='30' cy='22' r='3'/><text x='2' y='8'>1</text></svg></div><table class='round-table'>"
+    "<tr><th class='c'>1</th><td><span class='slot'>a</span></td></tr></table></div>"
+    "<section class='side side-1'><h2>Lord Kroak</h2><table class='meta'><tr><th>Side</th>"
+    "<td class='write'><span class='write-inline'>b</span></td></tr></table>"
+    "<table class='turns filled'><thead><tr><th>Round</th><th class='r'>VP</th></tr></thead><tbody>"
+    "<tr><td class='how'>c</td><td class='vp'><span class='box'>&#10003;</span> 5</td></tr></tbody></table>"
+    "<div class='result'><p class='reason'>Major victory</p></div></section>"
+    "<div class='roster-sheet'><table class='units'><thead><tr><th class='n'>#</th><th>Unit</th>"
+    "<th class='pts'>Pts</th></tr></thead><tbody><tr><td class='n'>1</td><td><strong>Saurus</strong>"
+    "<br><span class='small'>Battleline</span></td><td class='pts'>200</td></tr></tbody></table>"
+    "<p class='verdict-line'>2,000 / 2,000</p><ul class='problems'><li>d</li></ul></div>"
+    "<div class='howto two-columns'><h2>How</h2><ul><li>e</li></ul><p>f</p></div><footer>g</footer>"
 )
 
 
