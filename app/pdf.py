@@ -437,8 +437,10 @@ _LAYOUT = Layout()
 
 
 def start_layout() -> None:
-    """Start this worker's layout process now, so that it is ready before the first print."""
-    _LAYOUT.start()
+    """Start this worker's layout process now, so that it is ready before the first print
+    (unless MUSTER_PDF_START_EARLY is 0: the server tests start many short-lived servers)."""
+    if os.environ.get("MUSTER_PDF_START_EARLY", "1") != "0":
+        _LAYOUT.start()
 
 
 # --- the child's side --------------------------------------------------------------------------
