@@ -309,7 +309,11 @@ from weasyprint.text.fonts import FontConfiguration
 pdf_dir, sheets = sys.argv[1], json.loads(Path(sys.argv[2]).read_text())
 os.nice(int(sys.argv[3]))  # the niceness Muster's layout process runs at
 fonts = FontConfiguration()
-HTML(string="<p>warm</p>").write_pdf(font_config=fonts)  # WeasyPrint loaded, as in a server
+# WeasyPrint loaded and warmed as Muster's layout process warms itself (its WARM_UP sheet).
+warm = CSS(filename=pdf_dir + "/print.css", font_config=fonts)
+for size in ("A4", "letter"):
+    page = CSS(string="@page { size: %s; }" % size, font_config=fonts)
+    HTML(string=sys.argv[4], base_url=pdf_dir + "/").write_pdf(stylesheets=[warm, page], font_config=fonts)
 out = {}
 for name, html in sheets.items():
     times = []
@@ -379,6 +383,7 @@ def test_first_prints_against_bare_weasyprint(run: Run) -> None:
             str(ROOT / "pdf"),
             str(sheet_file),
             str(pdf.NICENESS),
+            getattr(pdf, "WARM_UP", "<p>warm</p>"),  # (a commit before the warm-up had none)
         ],
         cwd=ROOT,
         capture_output=True,
@@ -417,7 +422,8 @@ def test_first_prints_against_bare_weasyprint(run: Run) -> None:
         printer.stop()
     print(
         f"\n2. prints: a server started {PRINT_PAUSE:g} s before its first print, against WeasyPrint laying out "
-        f"the same HTML and print.css in a process that has loaded it, at the layout process's niceness "
+        f"the same HTML and print.css in a process that has loaded it and laid out Muster's warm-up sheet, "
+        f"at the layout process's niceness "
         f"({pdf.NICENESS})  [{_load()}]"
     )
     for name in ("score sheet", "roster"):
