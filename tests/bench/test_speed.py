@@ -4,7 +4,8 @@ Run with ``make bench`` (never by ``make test``: tests/bench is outside the test
 Nothing here asserts a time; every figure is printed beside its baseline from the same run
 and the issue's goal, and a table closes the run:
 
-- event POSTs and the game page, 64 keep-alive clients (wrk), against a bare Flask JSON POST
+- event POSTs and the game page (games with both players' rosters attached), 64 keep-alive
+  clients (wrk), against a bare Flask JSON POST
   and GET served by the same gunicorn set-up as ``python -m app serve``; the event POST also
   against a bare app that commits each POST to SQLite (WAL, ``synchronous = FULL``);
 - the same two with the server pinned to one core (``taskset -c 0``, wrk on the other);
@@ -161,16 +162,25 @@ def _paths(run: Run, name: str, paths: list[str]) -> str:
 
 
 def _games(run: Run) -> None:
-    """GAMES games through the API, each with its first two events (eight clients)."""
+    """GAMES games through the API, each with both players' rosters attached, as on a club
+    night, and its first two events (eight clients)."""
     if run.games:
         return
     script = game_script()
     made: list[list[tuple[str, str]]] = [[] for _ in range(8)]
+    army = Client(run.muster.port).json("POST", "/api/v1/rosters", roster(0))["id"]
 
     def work(i: int) -> None:
         client = Client(run.muster.port)
         for _ in range(GAMES // 8):
             game = client.json("POST", "/api/v1/games", SETUP)
+            for player in (0, 1):
+                client.json(
+                    "POST",
+                    f"/api/v1/games/{game['id']}/rosters",
+                    {"player": player, "roster": army},
+                    {"X-Edit-Token": game["edit_token"]},
+                )
             for event in script[:2]:
                 client.json(
                     "POST",
