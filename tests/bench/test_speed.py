@@ -40,7 +40,8 @@ from tests.savage_gains import SETUP, game_script
 GAMES = 800  # with two events each: 500 for the event POSTs on two cores, 300 on one
 TWO_CORE_GAMES = 500
 PRINTS = 5  # new sheets of each kind, after the server's first print
-PRINT_PAUSE = 8.0  # seconds between the print server's answering and its first print
+PRINT_PAUSE = 15.0  # seconds between the print server answering and its first print (a busy machine
+# takes most of that to load WeasyPrint at the layout niceness; nobody prints sooner after a start)
 
 # The bare app that writes: each POST one row committed to SQLite as the store commits
 # (WAL, synchronous=FULL, a connection per thread), without Muster's rules or group commit.
