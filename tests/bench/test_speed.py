@@ -386,25 +386,29 @@ def test_first_prints_against_bare_weasyprint(run: Run) -> None:
     html = _print_html(run.muster.db or Path(), {"score sheet": sheets[0], "roster": rosters[0]})
     sheet_file = run.logs / "sheets.json"
     sheet_file.write_text(json.dumps(html))
-    bare = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            BARE_PRINT,
-            str(ROOT / "pdf"),
-            str(sheet_file),
-            str(pdf.NICENESS),
-            getattr(pdf, "WARM_UP", "<p>warm</p>"),  # (a commit before the warm-up had none)
-        ],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert bare.stdin is not None and bare.stdout is not None
-    assert bare.stdout.readline().strip() == "ready"
 
-    def bare_ms(name: str) -> float:
+    def start_bare() -> subprocess.Popen[str]:
+        """Bare WeasyPrint, loaded and warmed, that has laid out none of the sheets yet."""
+        bare = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                BARE_PRINT,
+                str(ROOT / "pdf"),
+                str(sheet_file),
+                str(pdf.NICENESS),
+                getattr(pdf, "WARM_UP", "<p>warm</p>"),  # (a commit before the warm-up had none)
+            ],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert bare.stdin is not None and bare.stdout is not None
+        assert bare.stdout.readline().strip() == "ready"
+        return bare
+
+    def bare_ms(bare: subprocess.Popen[str], name: str) -> float:
         assert bare.stdin is not None and bare.stdout is not None
         bare.stdin.write(name + "\n")
         bare.stdin.flush()
@@ -418,8 +422,9 @@ def test_first_prints_against_bare_weasyprint(run: Run) -> None:
     bare_first: dict[str, list[float]] = {"score sheet": [], "roster": []}
     later: dict[str, list[float]] = {"score sheet": [], "roster": []}
     bare_later: dict[str, list[float]] = {"score sheet": [], "roster": []}
-    try:
-        for round_ in range(ROUNDS):
+    for round_ in range(ROUNDS):
+        bare = start_bare()
+        try:
             printer = start_server(
                 f"muster-print-{round_}",
                 ["-m", "app"],
@@ -441,19 +446,19 @@ def test_first_prints_against_bare_weasyprint(run: Run) -> None:
                 # Each of Muster's prints, then the bare layout of the same kind of sheet, in turn.
                 for name, url in (("score sheet", sheets[0]), ("roster", rosters[0])):
                     first[name].append(timed(url))
-                    bare_first[name].append(bare_ms(name))
+                    bare_first[name].append(bare_ms(bare, name))
                 if round_ == ROUNDS - 1:
                     for sheet, made in zip(sheets[1:], rosters[1:], strict=True):
                         later["score sheet"].append(timed(sheet))
-                        bare_later["score sheet"].append(bare_ms("score sheet"))
+                        bare_later["score sheet"].append(bare_ms(bare, "score sheet"))
                         later["roster"].append(timed(made))
-                        bare_later["roster"].append(bare_ms("roster"))
+                        bare_later["roster"].append(bare_ms(bare, "roster"))
             finally:
                 printer.stop()
-    finally:
-        if bare.stdin is not None:
-            bare.stdin.close()
-        bare.wait(timeout=30)
+        finally:
+            if bare.stdin is not None:
+                bare.stdin.close()
+            bare.wait(timeout=30)
     print(
         f"\n2. prints: {ROUNDS} servers, each started {PRINT_PAUSE:g} s before its first print; each print followed by WeasyPrint "
         f"laying out "
