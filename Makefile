@@ -19,7 +19,7 @@ RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-co
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service https test soak lint format bench check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe
+.PHONY: apt all setup run service https test soak lint format bench bench-all check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe
 
 all: test
 
@@ -122,8 +122,14 @@ soak: system-deps-test $(TEST_STAMP)
 	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet --no-compile -c constraints.txt -e '.[test,https]'
 	MUSTER_SOAK=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m soak
 
-# Benchmarks also need wrk (the HTTP load generator): installed for bench only.
+# Benchmarks also need wrk (the HTTP load generator): installed for bench only. `make bench`
+# prints the speed table (issue 32: against bare apps and bare WeasyPrint, one core, first
+# visit) in a few minutes; `make bench-all` runs every benchmark in tests/bench (much longer).
 bench: system-deps-test $(TEST_STAMP)
+	@$(MAKE) --no-print-directory apt DEBS="wrk"
+	$(PY) -m pytest -q -s tests/bench/test_speed.py -p no:cacheprovider
+
+bench-all: system-deps-test $(TEST_STAMP)
 	@$(MAKE) --no-print-directory apt DEBS="wrk"
 	$(PY) -m pytest -q -s tests/bench -p no:cacheprovider
 

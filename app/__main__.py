@@ -33,10 +33,13 @@ if TYPE_CHECKING:
     from app.serving import tls
 
 
-def _trim_worker_heap(_worker: Any) -> None:
-    from app.infra import heap
+def _worker_started(_worker: Any) -> None:
+    from app.infra import heap, pdf
 
     heap.trim_now_and_then()
+    # The layout process loads WeasyPrint now, in the background, not on the first print
+    # (a second here, more on a Pi); it leaves after a quiet minute like any other.
+    pdf.start_layout()
 
 
 def _port_free(host: str, port: int, wait: float = 5.0) -> bool:
@@ -170,7 +173,7 @@ def _serve(args: argparse.Namespace) -> None:
     from gunicorn.arbiter import Arbiter
 
     from app import create_app
-    from app.infra import heap
+    from app.infra import heap, pdf
     from app.serving import access_log, duckdns, front, redirect, tls
 
     settings, front_kind, backend = _serving_plan(args)
@@ -239,7 +242,7 @@ def _serve(args: argparse.Namespace) -> None:
                 "accesslog": "-" if args.access_log else None,
                 "logger_class": access_log.RedactingLogger,  # no token reaches the log
                 "errorlog": "-",
-                "post_worker_init": _trim_worker_heap,
+                "post_worker_init": _worker_started,
                 "when_ready": when_ready,
                 "post_fork": post_fork,
                 "on_reload": on_reload,
@@ -292,6 +295,7 @@ def _serve(args: argparse.Namespace) -> None:
     # Templates compiled here are shared by every worker instead of compiled again in each.
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
+    pdf.compile_templates()
     https_address = tls.address_of(app.config)
     if front_kind:
         running["front"] = front.Front(

@@ -6,10 +6,17 @@ after a quiet minute. WeasyPrint and its fonts take 50-60 MB in any process that
 PDF: a Raspberry Pi serving a club night should not keep that in every worker for the odd
 print, yet a player printing a roster, then the score sheet, should not wait for WeasyPrint
 to load twice (about a second on this machine, more on a Pi).
+
+So that the first print need not wait for that second either, a served worker starts its
+layout process as it starts (``Layout.start``, from the server's worker hook) and again when
+one leaves after MAX_PDFS; a child that finds no print waiting lays out a small sheet with
+print.css while it waits, so fonts and the stylesheet are loaded before the first print asks.
+A child still leaves after a quiet IDLE_SECONDS: a print after that waits for a new one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -93,6 +100,13 @@ class PrintTooSlow(PrintFailed):
     def __init__(self, seconds: float) -> None:
         super().__init__(f"the layout ran past {seconds:g} s and was stopped")
         self.seconds = seconds
+
+
+def compile_templates() -> None:
+    """Compile every print template now (the server does, before its workers fork): compiling
+    the score sheet's on its first print took 60-70 ms of that print, in every worker."""
+    for name in _env.list_templates(extensions=("html",)):
+        _env.get_template(name)
 
 
 def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> str:
@@ -359,10 +373,20 @@ class Layout:
             self._last = time.monotonic()
             if self._made >= MAX_PDFS:
                 self._stop()
+                self._running()  # the next one loads while nobody waits for it
             if status != b"ok":
                 raise PrintFailed(body.decode("utf-8", "replace"))
             return body
         raise PrintFailed("unreachable")  # pragma: no cover
+
+    def start(self) -> None:
+        """Start the layout process now, unless one runs, so that it is ready for the first print.
+
+        It loads WeasyPrint and warms itself in the background (this returns at once) and
+        leaves after IDLE_SECONDS without a print, like one started by a print.
+        """
+        with self._lock:
+            self._running()
 
     def _running(self) -> subprocess.Popen[bytes]:
         if self._child is None or self._child.poll() is not None:
@@ -421,6 +445,13 @@ def _end(child: subprocess.Popen[bytes] | None, grace: float) -> None:
 _LAYOUT = Layout()
 
 
+def start_layout() -> None:
+    """Start this worker's layout process now, so that it is ready before the first print
+    (unless MUSTER_PDF_START_EARLY is 0: the server tests start many short-lived servers)."""
+    if os.environ.get("MUSTER_PDF_START_EARLY", "1") != "0":
+        _LAYOUT.start()
+
+
 # --- the child's side --------------------------------------------------------------------------
 def _local_fetcher() -> Any:
     """A WeasyPrint fetcher that lets print templates load files from pdf/ only.
@@ -442,15 +473,70 @@ def _local_fetcher() -> Any:
     return LocalFetcher(allowed_protocols=["file"])
 
 
+# The stylesheets parsed once per process and paper, by print.css's modification time: parsing
+# print.css took about 12 ms of each PDF.
+_stylesheets: dict[tuple[str, float, int], list[Any]] = {}
+
+
+def _sheets(paper: str, fonts: Any) -> list[Any]:
+    from weasyprint import CSS
+
+    path = PDF_DIR / "print.css"
+    key = (paper, path.stat().st_mtime, id(fonts))
+    sheets = _stylesheets.get(key)
+    if sheets is None:
+        page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
+        sheets = [CSS(filename=str(path), font_config=fonts), page]
+        if fonts is None:
+            return sheets  # a font configuration made per PDF: nothing to keep it with
+        _stylesheets.clear()  # one process, one font configuration: only the newest are kept
+        _stylesheets[key] = sheets
+    return sheets
+
+
 def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = None) -> bytes:
     """Lay out print HTML as a PDF with WeasyPrint, in this process."""
-    from weasyprint import CSS, HTML
+    from weasyprint import HTML
 
     fetcher = fetcher or _local_fetcher()
-    page = CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
-    sheet = CSS(filename=str(PDF_DIR / "print.css"), font_config=fonts)
     document = HTML(string=html, base_url=str(PDF_DIR) + "/", url_fetcher=fetcher)
-    return document.write_pdf(stylesheets=[sheet, page], font_config=fonts)
+    return document.write_pdf(stylesheets=_sheets(paper, fonts), font_config=fonts)
+
+
+# What a child lays out while no print waits: the sheets' own parts (their classes in
+# print.css), so that the fonts in every weight and style, tables, flex rows, two columns and
+# an inline map are loaded before the first real print asks.
+WARM_UP = (
+    "<header><h1>Muster</h1><p class='subtitle'>Hammerfest <span class='first'>1st</span></p></header>"
+    "<div class='sheet-grid'><div class='map-small'><svg viewBox='0 0 60 44'><rect width='60' height='44'/>"
+    "<circle cx='30' cy='22' r='3'/><text x='2' y='8'>1</text></svg></div><table class='round-table'>"
+    "<tr><th class='c'>1</th><td><span class='slot'>a</span></td></tr></table></div>"
+    "<section class='side side-1'><h2>Lord Kroak</h2><table class='meta'><tr><th>Side</th>"
+    "<td class='write'><span class='write-inline'>b</span></td></tr></table>"
+    "<table class='turns filled'><thead><tr><th>Round</th><th class='r'>VP</th></tr></thead><tbody>"
+    "<tr><td class='how'>c</td><td class='vp'><span class='box'>&#10003;</span> 5</td></tr></tbody></table>"
+    "<div class='result'><p class='reason'>Major victory</p></div></section>"
+    "<div class='roster-sheet'><table class='units'><thead><tr><th class='n'>#</th><th>Unit</th>"
+    "<th class='pts'>Pts</th></tr></thead><tbody><tr><td class='n'>1</td><td><strong>Saurus</strong>"
+    "<br><span class='small'>Battleline</span></td><td class='pts'>200</td></tr></tbody></table>"
+    "<p class='verdict-line'>2,000 / 2,000</p><ul class='problems'><li>d</li></ul></div>"
+    "<div class='howto two-columns'><h2>How</h2><ul><li>e</li></ul><p>f</p></div><footer>g</footer>"
+)
+
+
+def _warm(source: IO[bytes], fonts: Any, fetcher: Any) -> None:
+    """Lay out WARM_UP for each paper unless a print is already waiting on ``source``."""
+    import select
+
+    for paper in PAPERS:
+        try:
+            waiting, _, _ = select.select([source], [], [], 0)
+        except (OSError, ValueError):
+            return
+        if waiting:
+            return  # a print came first: it is not kept waiting behind a warm-up
+        with contextlib.suppress(Exception):
+            write_pdf(WARM_UP, paper, fonts, fetcher)
 
 
 def main() -> int:
@@ -468,6 +554,7 @@ def main() -> int:
     source, sink = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    _warm(source, fonts, fetcher)
     while True:
         try:
             paper = _receive(source).decode()

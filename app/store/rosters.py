@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -191,13 +192,17 @@ class Rosters:
             )
 
     def of_game(self, game_id: str) -> dict[int, dict[str, Any]]:
-        """Each player's latest attached roster: ``{player: {"roster_id", "roster", "attached"}}``."""
+        """Each player's latest attached roster: ``{player: {"roster_id", "roster", "attached", "mark"}}``.
+
+        ``mark`` is a hash of the roster as stored with the game: the same mark, the same roster.
+        """
         out: dict[int, dict[str, Any]] = {}
         for row in self._c.query("SELECT * FROM game_rosters WHERE game_id = ? ORDER BY seq", [game_id]):
             out[row["player"]] = {
                 "roster_id": row["roster_id"],
                 "roster": json.loads(row["snapshot"]),
                 "attached": row["attached"],
+                "mark": hashlib.sha256(row["snapshot"].encode()).digest(),
             }
         return out
 

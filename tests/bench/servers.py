@@ -45,7 +45,7 @@ from flask import Flask, request
 
 def bare(config=None):
     bare = Flask("bare", template_folder=None)  # no Muster templates to compile
-    bare.config["DATABASE"] = "(none)"
+    bare.config.update({"DATABASE": "(none)", **(config or {})})  # what `serve` reads back
 
     @bare.get("/bare")
     def get():
@@ -162,7 +162,14 @@ class Server:
                 self.proc.wait(timeout=10)
 
 
-def start_server(name: str, code: list[str], db: Path | None, logs: Path, check: str) -> Server:
+def start_server(
+    name: str,
+    code: list[str],
+    db: Path | None,
+    logs: Path,
+    check: str,
+    settings: dict[str, str] | None = None,
+) -> Server:
     port = free_port()
     env = {
         **os.environ,
@@ -170,6 +177,7 @@ def start_server(name: str, code: list[str], db: Path | None, logs: Path, check:
         "MUSTER_HOST": "127.0.0.1",
         "MUSTER_PDF_IDLE_SECONDS": str(PRINT_IDLE),
         **UNLIMITED,
+        **(settings or {}),
     }
     if db is not None:
         env["MUSTER_DB"] = str(db)

@@ -79,6 +79,9 @@ class ServerProcess:
             # These tests make games and rosters faster than a phone may: the per-address
             # limits have their own tests (tests/web/test_limits.py, test_printing.py).
             **{f"MUSTER_LIMIT_{kind}": "0" for kind in ("GAMES", "ROSTERS", "IMPORTS", "TERRAIN")},
+            # Dozens of short-lived servers: every worker of each would load WeasyPrint for no
+            # print. Starting early is tested in tests/web/test_print_process.py.
+            "MUSTER_PDF_START_EARLY": "0",
             **os.environ,
             "MUSTER_DB": str(self.db),
             "MUSTER_PORT": str(self.port),

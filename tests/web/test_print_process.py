@@ -55,6 +55,31 @@ def test_the_layout_process_leaves_when_printing_stops(layout, monkeypatch) -> N
     assert "again" in _text(layout.pdf("<p>again</p>", "a4"))
 
 
+def test_a_layout_process_started_ahead_serves_the_first_print(layout) -> None:
+    """Issue 32: a served worker starts its layout process as it starts, so the first print
+    does not wait for WeasyPrint to load; the print finds that process and no other."""
+    layout.start()
+    child = layout._child
+    assert child is not None and child.poll() is None
+    layout.start()  # one already runs: no second one
+    assert layout._child is child
+    assert "Lord Kroak 430" in _text(layout.pdf("<h1>Hammerfest</h1><p>Lord Kroak 430</p>", "a4"))
+    assert layout._child is child
+
+
+def test_the_next_layout_process_starts_as_one_retires(layout, monkeypatch) -> None:
+    """After MAX_PDFS prints a layout process is replaced at once, not on the next print."""
+    monkeypatch.setattr(pdf, "MAX_PDFS", 2)
+    layout.pdf("<p>one</p>", "a4")
+    first = layout._child
+    layout.pdf("<p>two</p>", "a4")
+    second = layout._child
+    assert first.poll() is not None  # retired after its second PDF
+    assert second is not None and second is not first and second.poll() is None
+    assert "three" in _text(layout.pdf("<p>three</p>", "letter"))
+    assert layout._child is second
+
+
 def test_print_html_cannot_read_files_outside_pdf(layout) -> None:
     html = (
         '<p>before</p><img src="file:///etc/passwd"><link rel="stylesheet" href="http://example.com/x.css">'

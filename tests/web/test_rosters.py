@@ -6,6 +6,7 @@ import io
 import json
 
 from tests.pdfs import pdf_text
+from tests.savage_gains import game_script
 from tests.setups import join, new_game, second_phone, seraphon_roster
 from tests.web.conftest import Api, csrf_token, qr_text_matches, soup
 from tests.web.helpers import new_roster as _new_roster
@@ -94,6 +95,34 @@ def test_attach_a_roster_to_a_game(client):
         f"/api/v1/rosters/{rid}", json={"name": "Renamed later"}, headers={"X-Edit-Token": made["edit_token"]}
     )
     assert client.get(f"/api/v1/games/{api.id}").json["armies"]["1"]["name"] == "Hammerfest"
+
+
+def test_each_event_answers_with_the_roster_attached_last(client):
+    """Issue 32: what a game's attached roster fields is parsed once per attachment and kept;
+    a roster attached again (edited since) is what the next event's answer shows, and another
+    game's roster never shows in this one."""
+    made = client.post("/api/v1/rosters", json=seraphon_roster()).json
+    rid, owner = made["id"], {"X-Edit-Token": made["edit_token"]}
+    first, second = Api(client, new_game(client)), Api(client, new_game(client))
+    script = game_script()
+
+    def attach(api: Api) -> None:
+        answer = client.post(
+            f"/api/v1/games/{api.id}/rosters",
+            json={"player": 1, "roster": rid},
+            headers={"X-Edit-Token": api.token},
+        )
+        assert answer.status_code == 201, answer.json
+
+    attach(first)
+    assert first.ok(script[0])["armies"]["1"]["name"] == "Hammerfest"
+    assert client.put(f"/api/v1/rosters/{rid}", json={"name": "Skyhost"}, headers=owner).status_code == 200
+    attach(second)
+    assert second.ok(script[0])["armies"]["1"]["name"] == "Skyhost"
+    assert first.ok(script[1])["armies"]["1"]["name"] == "Hammerfest"  # still the copy it took
+    attach(first)
+    assert first.ok(script[2])["armies"]["1"]["name"] == "Skyhost"
+    assert "Skyhost" in client.get(f"/games/{first.id}").text
 
 
 # --- screens --------------------------------------------------------------------------------
