@@ -76,7 +76,7 @@ def breakable(value: Any) -> Any:
 
 
 _env = Environment(
-    loader=None,  # set on the first print (render_html): the layout process renders none
+    loader=None,  # set on first use (_environment): the layout process renders none
     autoescape=select_autoescape(default=True),
     trim_blocks=True,
     lstrip_blocks=True,
@@ -105,8 +105,19 @@ class PrintTooSlow(PrintFailed):
 def compile_templates() -> None:
     """Compile every print template now (the server does, before its workers fork): compiling
     the score sheet's on its first print took 60-70 ms of that print, in every worker."""
-    for name in _env.list_templates(extensions=("html",)):
-        _env.get_template(name)
+    env = _environment()
+    for name in env.list_templates(extensions=("html",)):
+        env.get_template(name)
+
+
+def _environment() -> Environment:
+    """The print templates' environment, its loader set on first use: the layout process,
+    which imports this module too, renders none and needs no game system."""
+    if _env.loader is None:
+        from app.infra.system_files import loader
+
+        _env.loader = loader("pdf", FileSystemLoader(str(PDF_DIR)))
+    return _env
 
 
 def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> str:
@@ -115,12 +126,7 @@ def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> st
     ``systems/<name>/sheet.html`` is read from that system's package when it carries a
     ``pdf/`` folder (app/infra/system_files.py), else from pdf/ like every other print.
     """
-    if _env.loader is None:
-        # Imported here: the layout process imports this module too, and needs no game system.
-        from app.infra.system_files import loader
-
-        _env.loader = loader("pdf", FileSystemLoader(str(PDF_DIR)))
-    return _env.get_template(template).render(**context, paper=PAPERS[paper])
+    return _environment().get_template(template).render(**context, paper=PAPERS[paper])
 
 
 def render(
