@@ -40,7 +40,10 @@ def test_the_config_names_the_database_the_replica_and_the_sync_interval(tmp_pat
     assert path.stat().st_mode & 0o777 == 0o600  # an SFTP address may carry a password
     config = yaml.safe_load(path.read_text())
     assert config["dbs"] == [{"path": str(db), "replica": {"url": url, "sync-interval": "1s"}}]
-    assert config["socket"] == {"enabled": True, "path": str(tmp_path / "club night" / "litestream.sock")}
+    # Beside the database, or in the temporary folder when that path is too long for a socket.
+    assert config["socket"] == {"enabled": True, "path": str(replica.socket_path(db))}
+    beside = db.resolve().parent / "litestream.sock"
+    assert (replica.socket_path(db) == beside) is (len(str(beside)) <= replica.MAX_SOCKET_PATH)
     # Litestream itself reads the file and finds the database in it.
     done = subprocess.run(
         [replica.binary(), "databases", "-no-expand-env", "-config", str(path)],
