@@ -105,7 +105,7 @@ def test_the_duel_comes_from_its_folder(duel_app: Flask) -> None:
 
 
 # The built-in systems whose web side, screens and sheet live in their own package.
-WHOLE = ("rounds", "turns", "treachery", "siege")
+WHOLE = ("rounds", "turns", "treachery", "siege", "tunnels")
 
 
 @pytest.mark.parametrize("name", WHOLE)
