@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import Environment, FileSystemLoader
 
 from app import create_app
+from app.infra import system_files
 from app.rules import systems
 from app.web import systems as web_systems
 from tests.conftest import ROOT
@@ -102,18 +104,27 @@ def test_the_duel_comes_from_its_folder(duel_app: Flask) -> None:
     assert not (ROOT / "rulepacks" / f"{PACK}.yaml").exists()
 
 
-def test_a_built_in_system_is_one_package_too(app: Flask) -> None:
-    # Victory Phases (rounds) keep their web side, screens and sheet in their package.
-    folder = ROOT / "app" / "rules" / "systems" / "rounds"
-    assert systems.package_of("rounds") == "app.rules.systems.rounds"
+# The built-in systems whose web side, screens and sheet live in their own package.
+WHOLE = ("rounds", "turns", "treachery", "siege", "tunnels")
+
+
+@pytest.mark.parametrize("name", WHOLE)
+def test_a_built_in_system_is_one_package_too(app: Flask, name: str) -> None:
+    # Its web side, page and sheet come from its package, and the old folders are gone.
+    folder = ROOT / "app" / "rules" / "systems" / name
+    assert systems.package_of(name) == f"app.rules.systems.{name}"
     assert (
-        Path(app.jinja_env.get_template("systems/rounds/_game.html").filename)
+        Path(app.jinja_env.get_template(f"systems/{name}/_game.html").filename)
         == folder / "templates" / "_game.html"
     )
-    first_blood = app.extensions["muster.packs"]["conquest-first-blood"]
-    assert type(web_systems.web_system_for(first_blood)).__module__ == "app.rules.systems.rounds.web"
-    assert not (ROOT / "templates" / "systems" / "rounds").exists()
-    assert not (ROOT / "pdf" / "systems" / "rounds").exists()
+    prints = Environment(loader=system_files.loader("pdf", FileSystemLoader(str(ROOT / "pdf"))))
+    assert Path(prints.get_template(f"systems/{name}/sheet.html").filename) == folder / "pdf" / "sheet.html"
+    # Any pack's web side loads every system's (each registers itself when imported).
+    web_systems.web_system_for(app.extensions["muster.packs"]["conquest-first-blood"])
+    assert type(web_systems.REGISTRY[name]).__module__ == f"app.rules.systems.{name}.web"
+    assert not (ROOT / "app" / "web" / "systems" / f"{name}.py").exists()
+    assert not (ROOT / "templates" / "systems" / name).exists()
+    assert not (ROOT / "pdf" / "systems" / name).exists()
 
 
 def test_a_duel_is_played_through_the_api(duel: dict[str, Any]) -> None:

@@ -1,18 +1,16 @@
 """The web side of each game system: its forms -> events, its screen and its print sheet.
 
-Beside each package in app/rules/systems/ sits one module here, with its templates under
-templates/systems/<name>/ and its sheet under pdf/systems/<name>/. A system's package may
-carry its web side itself instead: a module ``web`` in it (a system living outside app/, whose
-rules stay in modules without Flask), with its screens in its ``templates/`` folder and its
-sheet in ``pdf/`` (app/infra/system_files.py). Views ask :func:`web_system_for`; none asks
-which system a game plays.
+Each game system's package carries its web side: a module ``web`` in it (its rules stay in
+modules without Flask), with its screens in its ``templates/`` folder and its sheet in
+``pdf/`` (app/infra/system_files.py), the built-in ones in app/rules/systems/ as any other.
+This module holds only the registry. Views ask :func:`web_system_for`; none asks which system
+a game plays.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import pkgutil
 from typing import Any, Protocol
 
 from werkzeug.datastructures import MultiDict
@@ -98,13 +96,8 @@ def forget(package: str) -> None:
 
 
 def _load() -> None:
-    if not _LOADED:
-        # Every module here is a system's web side and registers itself when imported: a new
-        # system is a new module, and nothing else lists it.
-        for found in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{found.name}")
-        _LOADED.append(True)
-    # ... or the system's package carries its web side, as its module ``web``.
+    # Each system's package carries its web side, its module ``web``, which registers itself
+    # when imported: a new system is a new package, and nothing else lists it.
     for package in systems.packages():
         if package not in _SEEN:
             if importlib.util.find_spec(f"{package}.web") is not None:
@@ -114,6 +107,5 @@ def _load() -> None:
             _SEEN.add(package)
 
 
-_LOADED: list[bool] = []
 # The system packages whose own ``web`` module was looked for.
 _SEEN: set[str] = set()

@@ -6,6 +6,9 @@ turns and the end. A seat's phone shows the same and adds that player's own ploy
 buy, discard, bonus ploy and play forms, and gives its ploys in deals. Secrets reach a screen
 only through the summary the engine makes for that seat (``summary``); what each screen offers
 is the engine's answer for that seat (``open_entries``); nothing here reads another's hand.
+
+The web side of the ``treachery`` package, beside its screens (``templates/``) and its sheet
+(``pdf/sheet.html``); the rules modules beside it never import it (only app/web/systems does).
 """
 
 from __future__ import annotations

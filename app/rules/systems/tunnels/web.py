@@ -5,6 +5,9 @@ picked until both picks of the battle are in. Inside a battle the table screen a
 record the denizen's roll-offs, attacks on it and Tame the Raging Beast, the unstable
 surroundings die of each hero phase and Cunning Traps; the history tells every roll's outcome
 in words. Everything shown comes from the engine's state and its summary for this screen's seat.
+
+The web side of the ``tunnels`` package, beside its screens (``templates/``) and its sheet
+(``pdf/sheet.html``); the rules modules beside it never import it (only app/web/systems does).
 """
 
 from __future__ import annotations

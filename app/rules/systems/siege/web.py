@@ -3,6 +3,9 @@
 A siege tactic is picked on its player's own seat (the server takes it only with that seat's
 token); every other screen sees only that it was picked until both are in. Everything shown
 comes from the engine's summary for this screen's seat.
+
+The web side of the ``siege`` package, beside its screens (``templates/``) and its sheet
+(``pdf/sheet.html``); the rules modules beside it never import it (only app/web/systems does).
 """
 
 from __future__ import annotations

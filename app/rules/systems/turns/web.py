@@ -1,4 +1,8 @@
-"""Player turns on screen and paper: round, turn, end-of-battle and claim forms."""
+"""Player turns on screen and paper: round, turn, end-of-battle and claim forms.
+
+The web side of the ``turns`` package, beside its screens (``templates/``) and its sheet
+(``pdf/sheet.html``); the rules modules beside it never import it (only app/web/systems does).
+"""
 
 from __future__ import annotations
 
