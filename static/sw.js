@@ -34,8 +34,10 @@ self.addEventListener("install", (event) => {
       Promise.all(
         SHELL.map((url) =>
           // A file versioned by its content (?v=) never changes, so the copy the page just
-          // loaded into the browser's cache will do; anything else is fetched afresh.
-          fetch(new Request(url, { cache: url.includes("?v=") ? "default" : "reload", credentials: "same-origin" })).then((response) => {
+          // loaded into the browser's cache will do; anything else is fetched afresh. The shell
+          // is the same for everyone: fetched without the phone's cookies, its answers cannot
+          // put back a session a log-in has just replaced (the next form would be refused).
+          fetch(new Request(url, { cache: url.includes("?v=") ? "default" : "reload", credentials: "omit" })).then((response) => {
             if (!response.ok) throw new Error("precache " + url + ": " + response.status);
             return cache.put(url, response);
           })

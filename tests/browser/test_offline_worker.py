@@ -291,3 +291,28 @@ def test_the_phone_asks_to_keep_its_storage_and_says_when_it_was_cleared(
     page.context.set_offline(False)
     page.goto(game["url"])
     expect(gone).to_contain_text("1 entry kept on this phone to send to Muster is gone")
+
+
+def test_the_worker_fetches_the_app_shell_without_the_phones_cookies(page: Page, served: Served) -> None:
+    # The shell (the offline page, the home page, the catalogues) is the same for everyone. Sent
+    # with the phone's cookies, a precache answer that came back after a log-in put the session
+    # from before it back, and the organiser's next form was refused as expired.
+    cookies: dict[str, bool] = {}
+    plain = served.app.wsgi_app
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        cookies.setdefault(environ.get("PATH_INFO", ""), "HTTP_COOKIE" in environ)
+        return plain(environ, start_response)
+
+    served.app.wsgi_app = wsgi  # type: ignore[method-assign]
+    try:
+        page.goto(served.url + "/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        assert page.context.cookies(), "the home page gave the phone its session"
+        wait_for(
+            lambda: "/offline" in cookies and any(p.startswith("/catalogues/") for p in cookies), "precached"
+        )
+        shell = {p: c for p, c in cookies.items() if p == "/offline" or p.startswith("/catalogues/")}
+        assert shell and not any(shell.values()), shell
+    finally:
+        served.app.wsgi_app = plain  # type: ignore[method-assign]
