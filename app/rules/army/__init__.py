@@ -357,38 +357,6 @@ def note_lines(notes: str) -> list[str]:
     return [f"  - {line}".rstrip() for line in notes.split("\n")] if notes else []
 
 
-def fit_roster(body: Any) -> Any:
-    """A stored roster body cut to today's limits: entries, names and notes.
-
-    Rosters saved before the limits existed must still open; what is over a limit is cut
-    rather than lost with the whole roster.
-    """
-    if isinstance(body, list):
-        return [fit_roster(item) for item in body]
-    if not isinstance(body, dict):
-        return body
-    out: dict[str, Any] = {}
-    for key, value in body.items():
-        if key in (
-            "name",
-            "faction",
-            "subfaction",
-            "command_trait",
-            "grand_strategy",
-            "triumph",
-        ) and isinstance(value, str):
-            out[key] = clean_text(value)[:MAX_NAME]
-        elif key == "notes" and isinstance(value, str):
-            out[key] = clean_text(value, notes=True)[:MAX_NOTES]
-        elif key == "entries" and isinstance(value, list):
-            out[key] = fit_roster(value[:MAX_ENTRIES])
-        elif key in ("officers", "retinue") and isinstance(value, list):
-            out[key] = fit_roster(value)
-        else:
-            out[key] = value
-    return out
-
-
 # Every module here is a kind of army rules and registers itself: a new kind is a new module,
 # and nothing else lists it. The plug-ins import only this module and the pack's building blocks.
 Registry.discover(__name__, __path__)
