@@ -14,6 +14,7 @@ the pack). Checks never stop at the first problem.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
@@ -58,6 +59,25 @@ class RosterModel(BaseModel):
 
     # Unknown keys are ignored: exports from other tools carry extras we do not need.
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+
+class ArmyEntry(RosterModel):
+    """Base for a roster's entries: every kind's entry has its name and may carry an id."""
+
+    uid: str | None = Field(default=None, max_length=40)
+    name: Name
+
+
+class ArmyRoster(RosterModel):
+    """Base for rosters: every kind's roster names its pack and points limit, and may name
+    itself, its player and its faction; a kind adds its own fields and its ``entries``."""
+
+    pack: str
+    name: OptionalName | None = None
+    # Whose army it is: printed with the roster's name at the top of its sheet.
+    player: OptionalName | None = None
+    points_limit: Points
+    faction: OptionalName | None = None
 
 
 class ArmySection(Model):
@@ -217,8 +237,27 @@ class ArmyRules:
 
 REGISTRY: Registry[ArmyRules] = Registry("army rules")
 register = REGISTRY.register
+#: The protocol's functions a plug-in module defines under the same names (see :func:`register_module`).
+HOOKS = (
+    "check",
+    "summary",
+    "text_lines",
+    "read_form",
+    "catalogue_entry",
+    "list_entry",
+    "typed_entry",
+    "resized",
+    "entry_problem",
+)
 #: The pack's ``army`` section, read by the plug-in it names.
 parse_section = REGISTRY.parse_section
+
+
+def register_module(module: str, **fields: Any) -> ArmyRules:
+    """Register the army rules the plug-in module ``module`` defines: its functions named as the
+    protocol's (:data:`HOOKS`: ``check``, ``summary``, ...) are its own; ``fields`` give the rest."""
+    found = vars(sys.modules[module])
+    return register(ArmyRules(**{name: found[name] for name in HOOKS if name in found}, **fields))
 
 
 def rules_for(pack: Pack) -> ArmyRules | None:

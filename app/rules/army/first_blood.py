@@ -8,27 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from app.rules.army import (
-    MAX_ENTRIES,
-    MAX_NAME,
-    ArmyRules,
-    ArmyScreen,
-    ArmySection,
-    FormValues,
-    Name,
-    Note,
-    NumberReader,
-    OptionalName,
-    Points,
-    Problem,
-    RosterModel,
-    Verdict,
-    label,
-    listed_models,
-    listed_notes,
-    note_lines,
-    register,
-)
+from app.rules import army
 from app.rules.lists.model import Line
 from app.rules.pack_base import Id, Model, Text
 
@@ -51,7 +31,7 @@ class RegimentType(Model):
     max_models: int | None = Field(default=None, ge=1)
 
 
-class Section(ArmySection):
+class Section(army.ArmySection):
     """The pack's ``army`` section: Character Regiments, repeats and the regiment types."""
 
     character_regiments: int | None = Field(default=None, ge=0)
@@ -60,21 +40,19 @@ class Section(ArmySection):
     regiment_types: list[RegimentType] = []
 
 
-class Member(RosterModel):
-    name: Name
-    points: Points = 0
+class Member(army.RosterModel):
+    name: army.Name
+    points: army.Points = 0
 
 
-class FbEntry(RosterModel):
-    uid: str | None = Field(default=None, max_length=40)
-    name: Name
+class FbEntry(army.ArmyEntry):
     kind: Literal["character", "regiment"] = "regiment"
     type: str = "infantry"
-    points: Points = 0
+    points: army.Points = 0
     models: int = Field(default=1, ge=1, le=1000, strict=True)
     officers: list[Member] = Field(default_factory=list, max_length=20)
     retinue: list[Member] = Field(default_factory=list, max_length=40)
-    notes: Note = ""
+    notes: army.Note = ""
 
     @property
     def total(self) -> int:
@@ -85,77 +63,79 @@ class FbEntry(RosterModel):
         return self.models + len(self.officers) + len(self.retinue)
 
 
-class FbRoster(RosterModel):
-    pack: str
-    name: OptionalName | None = None
-    player: OptionalName | None = None
-    points_limit: Points | None = None
-    faction: OptionalName | None = None
-    entries: list[FbEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+class FbRoster(army.ArmyRoster):
+    # Without one, the pack's default limit applies.
+    points_limit: army.Points | None = None
+    entries: list[FbEntry] = Field(default_factory=list, max_length=army.MAX_ENTRIES)
 
 
-def check(pack: Pack, roster: FbRoster) -> Verdict:
-    army = pack.army
-    assert army is not None
-    limit = roster.points_limit or army.default_points or 0
+def check(pack: Pack, roster: FbRoster) -> army.Verdict:
+    section = pack.army
+    assert section is not None
+    limit = roster.points_limit or section.default_points or 0
     total = sum(e.total for e in roster.entries)
-    verdict = Verdict(points=total, points_limit=limit)
+    verdict = army.Verdict(points=total, points_limit=limit)
     add = verdict.problems.append
     if limit and total > limit:
         add(
-            Problem(
+            army.Problem(
                 "points-limit",
                 f"The army costs {total} points, {total - limit} over the {limit}-point limit.",
             )
         )
 
     characters = [(i, e) for i, e in enumerate(roster.entries) if e.kind == "character"]
-    need = army.character_regiments
+    need = section.character_regiments
     if need is not None and len(characters) != need:
         if not characters:
-            add(Problem("character-regiment", "The army has no Character Regiment; it needs exactly one."))
-        else:
-            names = ", ".join(label(e, i) for i, e in characters)
             add(
-                Problem(
+                army.Problem(
+                    "character-regiment", "The army has no Character Regiment; it needs exactly one."
+                )
+            )
+        else:
+            names = ", ".join(army.label(e, i) for i, e in characters)
+            add(
+                army.Problem(
                     "character-regiment",
                     f"The army has {len(characters)} Character Regiments ({names}); it needs exactly one.",
                     characters[1][0],
                 )
             )
 
-    if army.officer_max_copies is not None:
-        officers = Counter(m.name.casefold() for e in roster.entries for m in e.officers)
-        shown = {m.name.casefold(): m.name for e in roster.entries for m in e.officers}
-        for key, n in officers.items():
-            if n > army.officer_max_copies:
+    officers = [m.name for e in roster.entries for m in e.officers]
+    regiments = [e.name for e in roster.entries if e.kind == "regiment"]
+    # (rule, noun, the most copies, the names counted, the names as the roster spells them).
+    repeats = (
+        ("officer-max", "officer", section.officer_max_copies, officers, officers),
+        (
+            "regiment-max",
+            "regiment",
+            section.regiment_max_copies,
+            regiments,
+            [e.name for e in roster.entries],
+        ),
+    )
+    for rule, noun, most, names, spellings in repeats:
+        if most is None:
+            continue
+        shown = {name.casefold(): name for name in spellings}
+        for key, n in Counter(name.casefold() for name in names).items():
+            if n > most:
                 add(
-                    Problem(
-                        "officer-max",
-                        f"The officer '{shown[key]}' is in the army {n} times; each officer at "
-                        f"most {army.officer_max_copies} times.",
+                    army.Problem(
+                        rule,
+                        f"The {noun} '{shown[key]}' is in the army {n} times; each {noun} at most {most} times.",
                     )
                 )
-    if army.regiment_max_copies is not None:
-        regiments = Counter(e.name.casefold() for e in roster.entries if e.kind == "regiment")
-        shown = {e.name.casefold(): e.name for e in roster.entries}
-        for key, n in regiments.items():
-            if n > army.regiment_max_copies:
-                add(
-                    Problem(
-                        "regiment-max",
-                        f"The regiment '{shown[key]}' is in the army {n} times; each regiment "
-                        f"at most {army.regiment_max_copies} times.",
-                    )
-                )
-    caps = {t.id: t for t in army.regiment_types}
+    caps = {t.id: t for t in section.regiment_types}
     for i, e in enumerate(roster.entries):
         kind = caps.get(e.type)
         if kind is not None and kind.max_models is not None and e.model_count > kind.max_models:
             add(
-                Problem(
+                army.Problem(
                     "regiment-models",
-                    f"{label(e, i)} numbers {e.model_count} models with its officers"
+                    f"{army.label(e, i)} numbers {e.model_count} models with its officers"
                     f"{' and retinue' if e.retinue else ''}; a {kind.name.lower()} regiment "
                     f"has at most {kind.max_models}.",
                     i,
@@ -163,9 +143,9 @@ def check(pack: Pack, roster: FbRoster) -> Verdict:
             )
         if e.retinue and e.kind != "character":
             add(
-                Problem(
+                army.Problem(
                     "retinue-character",
-                    f"{label(e, i)} has retinue models, but only the Character Regiment can buy them.",
+                    f"{army.label(e, i)} has retinue models, but only the Character Regiment can buy them.",
                     i,
                 )
             )
@@ -209,11 +189,11 @@ def text_lines(pack: Pack, roster: FbRoster) -> list[str]:
         lines += ["", f"{e.name} ({kind}, {e.models} models) [{e.points}]"]
         lines += [f"  - Officer: {m.name} [{m.points}]" for m in e.officers]
         lines += [f"  - Retinue: {m.name} [{m.points}]" for m in e.retinue]
-        lines += note_lines(e.notes)
+        lines += army.note_lines(e.notes)
     return lines
 
 
-def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> str | None:
+def read_form(form: army.FormValues, number: army.NumberReader, entry: dict[str, Any]) -> str | None:
     """A regiment's kind, type and models, and its officers and retinue as named with points."""
     entry["kind"] = form.get("kind", "regiment")
     entry["type"] = form.get("type", "infantry")
@@ -258,14 +238,14 @@ def list_entry(
     )
     return {
         "_line": unit.line,
-        "name": unit.name[:MAX_NAME],
+        "name": unit.name[: army.MAX_NAME],
         "kind": unit.kind,
         "type": regiment_type,
         "points": unit.points,
-        "models": listed_models(unit.models) or listed_models(known.get("models")) or 1,
-        "officers": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.officers],
-        "retinue": [{"name": m.name[:MAX_NAME], "points": m.points} for m in unit.retinue],
-        "notes": listed_notes(unit.notes),
+        "models": army.listed_models(unit.models) or army.listed_models(known.get("models")) or 1,
+        "officers": [{"name": m.name[: army.MAX_NAME], "points": m.points} for m in unit.officers],
+        "retinue": [{"name": m.name[: army.MAX_NAME], "points": m.points} for m in unit.retinue],
+        "notes": army.listed_notes(unit.notes),
     }
 
 
@@ -274,26 +254,13 @@ def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
     return {"name": name, "kind": "regiment", "type": "infantry", "points": points, "models": 1}
 
 
-RULES = register(
-    ArmyRules(
-        kind=KIND,
-        section=Section,
-        roster=FbRoster,
-        unit_kinds=("regiment", "character"),
-        screen=ArmyScreen(
-            KIND,
-            officer_slots=OFFICER_SLOTS,
-            retinue_slots=RETINUE_SLOTS,
-        ),
-        check=check,
-        summary=summary,
-        text_lines=text_lines,
-        read_form=read_form,
-        catalogue_entry=catalogue_entry,
-        list_game="conquest",
-        list_entry=list_entry,
-        typed_entry=typed_entry,
-        groups=(("character", "Characters"), ("regiment", "Regiments")),
-        entry_problem=entry_problem,
-    )
+RULES = army.register_module(
+    __name__,
+    kind=KIND,
+    section=Section,
+    roster=FbRoster,
+    unit_kinds=("regiment", "character"),
+    screen=army.ArmyScreen(KIND, officer_slots=OFFICER_SLOTS, retinue_slots=RETINUE_SLOTS),
+    list_game="conquest",
+    groups=(("character", "Characters"), ("regiment", "Regiments")),
 )

@@ -7,26 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from app.rules.army import (
-    MAX_ENTRIES,
-    MAX_NAME,
-    ArmyRules,
-    ArmyScreen,
-    ArmySection,
-    FormValues,
-    Name,
-    Note,
-    NumberReader,
-    OptionalName,
-    Points,
-    Problem,
-    RosterModel,
-    Verdict,
-    listed_models,
-    listed_notes,
-    note_lines,
-    register,
-)
+from app.rules import army
 from app.rules.lists.model import Line
 
 if TYPE_CHECKING:
@@ -37,40 +18,33 @@ if TYPE_CHECKING:
 KIND = "old-world"
 
 
-class Section(ArmySection):
+class Section(army.ArmySection):
     """The pack's ``army`` section: nothing beyond what every kind has."""
 
 
 OW_CATEGORIES = ("characters", "core", "special", "rare", "mercenaries", "allies")
 
 
-class OwEntry(RosterModel):
-    uid: str | None = Field(default=None, max_length=40)
-    name: Name
+class OwEntry(army.ArmyEntry):
     kind: Literal["unit"] = "unit"
     # The list's section; None when the list did not say.
     category: Literal["characters", "core", "special", "rare", "mercenaries", "allies"] | None = None
-    points: Points = 0
+    points: army.Points = 0
     models: int | None = Field(default=None, ge=1, le=1000)
-    notes: Note = ""
+    notes: army.Note = ""
 
 
-class OwRoster(RosterModel):
-    pack: str
-    name: OptionalName | None = None
-    player: OptionalName | None = None
-    points_limit: Points
-    faction: OptionalName | None = None
-    entries: list[OwEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+class OwRoster(army.ArmyRoster):
+    entries: list[OwEntry] = Field(default_factory=list, max_length=army.MAX_ENTRIES)
 
 
-def check(pack: Pack, roster: OwRoster) -> Verdict:
+def check(pack: Pack, roster: OwRoster) -> army.Verdict:
     # Points against the limit only: the seeds give no composition rules for The Old World.
     total = sum(e.points for e in roster.entries)
-    verdict = Verdict(points=total, points_limit=roster.points_limit)
+    verdict = army.Verdict(points=total, points_limit=roster.points_limit)
     if total > roster.points_limit:
         verdict.problems.append(
-            Problem(
+            army.Problem(
                 "points-limit",
                 f"The army costs {total} points, {total - roster.points_limit} over the "
                 f"{roster.points_limit}-point limit.",
@@ -105,11 +79,11 @@ def text_lines(pack: Pack, roster: OwRoster) -> list[str]:
         for e in group:
             size = f"{e.models} x " if e.models else ""
             lines.append(f"{size}{e.name} ({e.points})")
-            lines += note_lines(e.notes)
+            lines += army.note_lines(e.notes)
     return lines
 
 
-def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> str | None:
+def read_form(form: army.FormValues, number: army.NumberReader, entry: dict[str, Any]) -> str | None:
     """A unit's models, if given, and its section of the list."""
     models, problem = number("models", False)
     if problem:
@@ -145,11 +119,11 @@ def list_entry(
     category = unit.category if unit.category in OW_CATEGORIES else None
     return {
         "_line": unit.line,
-        "name": unit.name[:MAX_NAME],
+        "name": unit.name[: army.MAX_NAME],
         "category": category,
         "points": unit.points,
-        "models": listed_models(unit.models),
-        "notes": listed_notes(unit.notes),
+        "models": army.listed_models(unit.models),
+        "notes": army.listed_notes(unit.notes),
     }
 
 
@@ -158,32 +132,21 @@ def typed_entry(battalion: bool, name: str, points: int) -> dict[str, Any]:
     return {"name": name, "points": points}
 
 
-RULES = register(
-    ArmyRules(
-        kind=KIND,
-        section=Section,
-        roster=OwRoster,
-        unit_kinds=("unit",),
-        screen=ArmyScreen(
-            KIND,
-        ),
-        check=check,
-        summary=summary,
-        text_lines=text_lines,
-        read_form=read_form,
-        catalogue_entry=catalogue_entry,
-        list_game="old-world",
-        list_entry=list_entry,
-        typed_entry=typed_entry,
-        resized=resized,
-        groups=(
-            ("characters", "Characters"),
-            ("core", "Core"),
-            ("special", "Special"),
-            ("rare", "Rare"),
-            ("mercenaries", "Mercenaries"),
-            ("allies", "Allies"),
-            ("", "Other units"),
-        ),
-    )
+RULES = army.register_module(
+    __name__,
+    kind=KIND,
+    section=Section,
+    roster=OwRoster,
+    unit_kinds=("unit",),
+    screen=army.ArmyScreen(KIND),
+    list_game="old-world",
+    groups=(
+        ("characters", "Characters"),
+        ("core", "Core"),
+        ("special", "Special"),
+        ("rare", "Rare"),
+        ("mercenaries", "Mercenaries"),
+        ("allies", "Allies"),
+        ("", "Other units"),
+    ),
 )

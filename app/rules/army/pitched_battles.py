@@ -7,29 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
 
-from app.rules.army import (
-    MAX_ENTRIES,
-    MAX_NAME,
-    ArmyRules,
-    ArmyScreen,
-    ArmySection,
-    FormValues,
-    Keyword,
-    Name,
-    Note,
-    NumberReader,
-    OptionalName,
-    Points,
-    Problem,
-    RosterModel,
-    Verdict,
-    label,
-    listed_models,
-    listed_notes,
-    note_lines,
-    plural,
-    register,
-)
+from app.rules import army
 from app.rules.lists.model import Line
 from app.rules.pack_base import Text
 
@@ -41,7 +19,7 @@ if TYPE_CHECKING:
 KIND = "aos-pitched-battles"
 
 
-class Section(ArmySection):
+class Section(army.ArmySection):
     """The pack's ``army`` section: the battlefield roles its entries take."""
 
     roles: list[Text] = []
@@ -54,24 +32,22 @@ ENTRY_KINDS = {"unit", "core-battalion", "warscroll-battalion", "endless-spell",
 AosSize = Literal["minimum", "reinforced", "reinforced-twice", "understrength"]
 
 
-class AosEntry(RosterModel):
-    uid: str | None = Field(default=None, max_length=40)
-    name: Name
+class AosEntry(army.ArmyEntry):
     kind: AosKind = "unit"
-    points: Points = 0
+    points: army.Points = 0
     roles: list[str] = Field(default_factory=list, max_length=5)
-    keywords: list[Keyword] = Field(default_factory=list, max_length=40)
+    keywords: list[army.Keyword] = Field(default_factory=list, max_length=40)
     size: AosSize = "minimum"
     models: int | None = Field(default=None, ge=1, le=1000)
     single_model: bool = False
     ally: bool = False
     coalition: bool = False
     general: bool = False
-    command_trait: OptionalName | None = None
+    command_trait: army.OptionalName | None = None
     # Artefacts of power, spell and prayer lores, mount traits: anything picked for the unit.
-    enhancements: list[Name] = Field(default_factory=list, max_length=6)
-    faction: OptionalName | None = None
-    notes: Note = ""
+    enhancements: list[army.Name] = Field(default_factory=list, max_length=6)
+    faction: army.OptionalName | None = None
+    notes: army.Note = ""
 
     @field_validator("roles")
     @classmethod
@@ -99,30 +75,24 @@ class AosEntry(RosterModel):
         return role in self.roles
 
 
-class AosRoster(RosterModel):
-    pack: str
-    name: OptionalName | None = None
-    # Whose army it is: printed with the roster's name at the top of its sheet.
-    player: OptionalName | None = None
-    points_limit: Points
-    faction: OptionalName | None = None
-    subfaction: OptionalName | None = None
-    grand_strategy: OptionalName | None = None
+class AosRoster(army.ArmyRoster):
+    subfaction: army.OptionalName | None = None
+    grand_strategy: army.OptionalName | None = None
     # The triumph the list was built with (the Warhammer app writes it in the header).
-    triumph: OptionalName | None = None
-    entries: list[AosEntry] = Field(default_factory=list, max_length=MAX_ENTRIES)
+    triumph: army.OptionalName | None = None
+    entries: list[AosEntry] = Field(default_factory=list, max_length=army.MAX_ENTRIES)
 
 
-def check(pack: Pack, roster: AosRoster) -> Verdict:
+def check(pack: Pack, roster: AosRoster) -> army.Verdict:
     entries = roster.entries
     total = sum(e.points for e in entries)
-    verdict = Verdict(points=total, points_limit=roster.points_limit)
+    verdict = army.Verdict(points=total, points_limit=roster.points_limit)
     add = verdict.problems.append
     limit = pack.limit(roster.points_limit)
 
     if total > roster.points_limit:
         add(
-            Problem(
+            army.Problem(
                 "points-limit",
                 f"The roster costs {total} points, {total - roster.points_limit} over the "
                 f"{roster.points_limit}-point limit.",
@@ -131,7 +101,7 @@ def check(pack: Pack, roster: AosRoster) -> Verdict:
     if limit is None:
         presets = " or ".join(str(p) for p in pack.points.presets)
         add(
-            Problem(
+            army.Problem(
                 "points-limit",
                 f"Pitched Battles are played at {presets} points; {roster.points_limit} has no "
                 "row in the Pitched Battles table, so its limits cannot be checked.",
@@ -191,69 +161,64 @@ def check(pack: Pack, roster: AosRoster) -> Verdict:
             "a Battleline Behemoth is not counted",
         )
         _range(add, "artillery", counts["artillery"], limit.artillery, "Artillery unit", pts, "")
-        if limit.reinforced_units and limit.reinforced_units.max is not None:
-            top = limit.reinforced_units.max
-            if counts["reinforced"] > top:
-                add(
-                    Problem(
-                        "reinforced-max",
-                        f"The army has {counts['reinforced']} reinforced units (a unit "
-                        f"reinforced twice counts as 2); {pts} allows {top}.",
-                    )
-                )
-        if limit.allies_points and limit.allies_points.max is not None:
-            top = limit.allies_points.max
-            if counts["allies_points"] > top:
-                add(
-                    Problem(
-                        "allies-points",
-                        f"Allies cost {counts['allies_points']} points; {pts} allows at most {top}.",
-                    )
-                )
-        if limit.endless_spells_and_invocations and limit.endless_spells_and_invocations.max is not None:
-            top = limit.endless_spells_and_invocations.max
-            if counts["endless_spells"] > top:
-                add(
-                    Problem(
-                        "endless-spells-max",
-                        f"The army has {counts['endless_spells']} endless spells and "
-                        f"invocations; {pts} allows at most {top}.",
-                    )
-                )
+        # The table's other maxima: (rule, count, bounds, the sentence when the count is over).
+        maxima = (
+            (
+                "reinforced-max",
+                counts["reinforced"],
+                limit.reinforced_units,
+                "The army has {n} reinforced units (a unit reinforced twice counts as 2); {pts} allows {top}.",
+            ),
+            (
+                "allies-points",
+                counts["allies_points"],
+                limit.allies_points,
+                "Allies cost {n} points; {pts} allows at most {top}.",
+            ),
+            (
+                "endless-spells-max",
+                counts["endless_spells"],
+                limit.endless_spells_and_invocations,
+                "The army has {n} endless spells and invocations; {pts} allows at most {top}.",
+            ),
+        )
+        for rule, n, bounds, sentence in maxima:
+            if bounds and bounds.max is not None and n > bounds.max:
+                add(army.Problem(rule, sentence.format(n=n, pts=pts, top=bounds.max)))
 
     _check_general(entries, add)
     _check_allies_lead_nothing(entries, add)
     for i, e in units:
         if e.size == "understrength":
             add(
-                Problem(
+                army.Problem(
                     "understrength",
-                    f"{label(e, i)} is understrength; Pitched Battle units are at least their minimum size.",
+                    f"{army.label(e, i)} is understrength; Pitched Battle units are at least their minimum size.",
                     i,
                 )
             )
         if e.single_model and e.size in ("reinforced", "reinforced-twice"):
             add(
-                Problem(
+                army.Problem(
                     "single-model-reinforced",
-                    f"{label(e, i)} is a single model and cannot be reinforced.",
+                    f"{army.label(e, i)} is a single model and cannot be reinforced.",
                     i,
                 )
             )
         elif e.size == "reinforced-twice" and not battleline(e):
             add(
-                Problem(
+                army.Problem(
                     "reinforced-twice-battleline",
-                    f"{label(e, i)} is reinforced twice, but only Battleline units may be.",
+                    f"{army.label(e, i)} is reinforced twice, but only Battleline units may be.",
                     i,
                 )
             )
     for i, e in enumerate(entries):
         if e.kind == "warscroll-battalion":
             add(
-                Problem(
+                army.Problem(
                     "warscroll-battalion",
-                    f"{label(e, i)} is a warscroll battalion; only core battalions are allowed.",
+                    f"{army.label(e, i)} is a warscroll battalion; only core battalions are allowed.",
                     i,
                 )
             )
@@ -264,9 +229,9 @@ def check(pack: Pack, roster: AosRoster) -> Verdict:
             key = e.name.casefold()
             if key in seen:
                 add(
-                    Problem(
+                    army.Problem(
                         "endless-spells-unique",
-                        f"{label(e, i)} is already in the army as entry "
+                        f"{army.label(e, i)} is already in the army as entry "
                         f"{seen[key] + 1}; each endless spell or invocation only once.",
                         i,
                     )
@@ -278,7 +243,7 @@ def check(pack: Pack, roster: AosRoster) -> Verdict:
     elif pack.grand_strategy(roster.grand_strategy) is None:
         ids = ", ".join(g.id for g in pack.grand_strategies)
         add(
-            Problem(
+            army.Problem(
                 "grand-strategy",
                 f"grand_strategy {roster.grand_strategy!r} is not one of this battlepack's: {ids}.",
             )
@@ -313,23 +278,23 @@ def _range(add: Any, what: str, value: int, bounds: Any, noun: str, pts: str, no
     aside = f" ({note})" if note else ""
     if bounds.min is not None and value < bounds.min:
         add(
-            Problem(
+            army.Problem(
                 f"{what}-min",
-                f"The army has {plural(value, noun)}{aside}; {pts} needs at least {bounds.min}.",
+                f"The army has {army.plural(value, noun)}{aside}; {pts} needs at least {bounds.min}.",
             )
         )
     if bounds.max is not None and value > bounds.max:
         add(
-            Problem(
+            army.Problem(
                 f"{what}-max",
-                f"The army has {plural(value, noun)}{aside}; {pts} allows at most {bounds.max}.",
+                f"The army has {army.plural(value, noun)}{aside}; {pts} allows at most {bounds.max}.",
             )
         )
 
 
 def _check_faction(roster: AosRoster, add: Any) -> None:
-    army = roster.faction
-    if army is None:
+    own = roster.faction
+    if own is None:
         named = {
             e.faction.casefold(): e.faction
             for e in roster.entries
@@ -337,7 +302,7 @@ def _check_faction(roster: AosRoster, add: Any) -> None:
         }
         if len(named) > 1:
             add(
-                Problem(
+                army.Problem(
                     "one-faction",
                     f"The units come from {len(named)} factions ({', '.join(sorted(named.values()))}); "
                     "only allies and coalition units may differ.",
@@ -345,11 +310,11 @@ def _check_faction(roster: AosRoster, add: Any) -> None:
             )
         return
     for i, e in enumerate(roster.entries):
-        if e.faction and e.faction.casefold() != army.casefold() and not (e.ally or e.coalition):
+        if e.faction and e.faction.casefold() != own.casefold() and not (e.ally or e.coalition):
             add(
-                Problem(
+                army.Problem(
                     "one-faction",
-                    f"{label(e, i)} is from {e.faction}, not the army's faction ({army}); only "
+                    f"{army.label(e, i)} is from {e.faction}, not the army's faction ({own}); only "
                     "allies and coalition units may be.",
                     i,
                 )
@@ -379,9 +344,9 @@ def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
             continue
         if e.general:
             add(
-                Problem(
+                army.Problem(
                     "ally-general",
-                    f"The general, {label(e, i)}, is an ally; pick a unit of the army's own faction.",
+                    f"The general, {army.label(e, i)}, is an ally; pick a unit of the army's own faction.",
                     i,
                 )
             )
@@ -390,9 +355,9 @@ def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
         ]
         if picked:
             add(
-                Problem(
+                army.Problem(
                     "ally-enhancement",
-                    f"{label(e, i)} is an ally and has {', '.join(picked)}; allies take no "
+                    f"{army.label(e, i)} is an ally and has {', '.join(picked)}; allies take no "
                     "enhancements (coalition units may).",
                     i,
                 )
@@ -402,17 +367,21 @@ def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
 def _check_general(entries: list[AosEntry], add: Any) -> None:
     generals = [(i, e) for i, e in enumerate(entries) if e.general]
     if not generals:
-        add(Problem("general-required", "No model is marked as the general; pick one Leader."))
+        add(army.Problem("general-required", "No model is marked as the general; pick one Leader."))
     elif len(generals) > 1:
-        names = " and ".join(label(e, i) for i, e in generals)
-        add(Problem("general-one", f"Only one general: {names} are both marked.", generals[1][0]))
+        names = " and ".join(army.label(e, i) for i, e in generals)
+        add(army.Problem("general-one", f"Only one general: {names} are both marked.", generals[1][0]))
     for i, e in generals:
         if e.kind != "unit" or not e.has("Leader"):
-            add(Problem("general-leader", f"The general, {label(e, i)}, must have the Leader role.", i))
+            add(
+                army.Problem(
+                    "general-leader", f"The general, {army.label(e, i)}, must have the Leader role.", i
+                )
+            )
     traits = [(i, e) for i, e in enumerate(entries) if e.command_trait]
     if len(traits) > 1:
         add(
-            Problem(
+            army.Problem(
                 "command-trait-one",
                 f"The army has {len(traits)} command traits; at most one is allowed.",
                 traits[1][0],
@@ -421,17 +390,17 @@ def _check_general(entries: list[AosEntry], add: Any) -> None:
     for i, e in traits:
         if not e.general:
             add(
-                Problem(
+                army.Problem(
                     "command-trait-general",
-                    f"{label(e, i)} has the command trait {e.command_trait!r} but is not the general.",
+                    f"{army.label(e, i)} has the command trait {e.command_trait!r} but is not the general.",
                     i,
                 )
             )
         elif "HERO" not in e.keywords:
             add(
-                Problem(
+                army.Problem(
                     "command-trait-hero",
-                    f"The general, {label(e, i)}, has a command trait but is not a HERO.",
+                    f"The general, {army.label(e, i)}, has a command trait but is not a HERO.",
                     i,
                 )
             )
@@ -509,17 +478,17 @@ def text_lines(pack: Pack, roster: AosRoster) -> list[str]:
                 lines.append(f"  - Keywords: {', '.join(e.keywords)}")
             if e.faction:
                 lines.append(f"  - Faction: {e.faction}")
-            lines += note_lines(e.notes)
+            lines += army.note_lines(e.notes)
     return lines
 
 
-def _listed(form: FormValues, name: str, upper: bool = False) -> list[str]:
+def _listed(form: army.FormValues, name: str, upper: bool = False) -> list[str]:
     # Keywords and enhancements are typed in one box, separated by commas (or semicolons).
     items = [x.strip() for x in str(form.get(name, "")).replace(";", ",").split(",") if x.strip()]
     return [x.upper() for x in items] if upper else items
 
 
-def read_form(form: FormValues, number: NumberReader, entry: dict[str, Any]) -> str | None:
+def read_form(form: army.FormValues, number: army.NumberReader, entry: dict[str, Any]) -> str | None:
     """A unit's kind, size, roles, keywords, flags, command trait, enhancements and faction."""
     entry["kind"] = form.get("kind", "unit")
     models, problem = number("models", False)
@@ -550,23 +519,23 @@ def list_entry(
     roles = unit.roles or list(known.get("roles") or [])
     entry: dict[str, Any] = {
         "_line": unit.line,
-        "name": unit.name[:MAX_NAME],
+        "name": unit.name[: army.MAX_NAME],
         "kind": unit.kind,
         "points": unit.points,
         "roles": roles if unit.kind == "unit" else [],
         "keywords": list(dict.fromkeys(k.upper()[:40] for k in keywords))[:40],  # "ß" grows when upper-cased
         "size": unit.size,
-        "models": listed_models(unit.models),
+        "models": army.listed_models(unit.models),
         "single_model": unit.single_model or bool(known.get("single_model")),
         "ally": unit.ally,
         "coalition": unit.coalition,
         "general": unit.general,
         "command_trait": unit.command_trait,
-        "enhancements": [e[:MAX_NAME] for e in unit.enhancements][:6],
-        "notes": listed_notes(unit.notes),
+        "enhancements": [e[: army.MAX_NAME] for e in unit.enhancements][:6],
+        "notes": army.listed_notes(unit.notes),
     }
     if unit.faction:
-        entry["faction"] = unit.faction[:MAX_NAME]
+        entry["faction"] = unit.faction[: army.MAX_NAME]
     return entry
 
 
@@ -612,41 +581,32 @@ def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | No
     }
 
 
-RULES = register(
-    ArmyRules(
-        kind=KIND,
-        section=Section,
-        roster=AosRoster,
-        unit_kinds=("unit",),
-        screen=ArmyScreen(
-            KIND,
-            counts=True,
-            subfaction=True,
-            general=True,
-            grows_by="size",
-            import_answers=(
-                ("unit", "A unit"),
-                ("battalion", "A battalion"),
-                ("enhancement", "An enhancement"),
-                ("note", "A note"),
-                ("drop", "Drop it"),
-            ),
+RULES = army.register_module(
+    __name__,
+    kind=KIND,
+    section=Section,
+    roster=AosRoster,
+    unit_kinds=("unit",),
+    screen=army.ArmyScreen(
+        KIND,
+        counts=True,
+        subfaction=True,
+        general=True,
+        grows_by="size",
+        import_answers=(
+            ("unit", "A unit"),
+            ("battalion", "A battalion"),
+            ("enhancement", "An enhancement"),
+            ("note", "A note"),
+            ("drop", "Drop it"),
         ),
-        check=check,
-        summary=summary,
-        text_lines=text_lines,
-        read_form=read_form,
-        catalogue_entry=catalogue_entry,
-        list_game="aos",
-        list_entry=list_entry,
-        typed_entry=typed_entry,
-        resized=resized,
-        groups=(
-            ("leader", "Leaders"),
-            ("battleline", "Battleline"),
-            ("behemoth", "Behemoths"),
-            ("artillery", "Artillery"),
-            ("", "Other units"),
-        ),
-    )
+    ),
+    list_game="aos",
+    groups=(
+        ("leader", "Leaders"),
+        ("battleline", "Battleline"),
+        ("behemoth", "Behemoths"),
+        ("artillery", "Artillery"),
+        ("", "Other units"),
+    ),
 )

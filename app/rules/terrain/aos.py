@@ -7,23 +7,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from app.rules import terrain
 from app.rules.pack_base import Model, Text
-from app.rules.terrain import (
-    Finding,
-    Piece,
-    TerrainRules,
-    TerrainScreen,
-    TerrainSection,
-    Verdict,
-    also_close,
-    gap,
-    gap_to_edge,
-    gap_to_point,
-    inches,
-    piece_name,
-    register,
-    too_close,
-)
 
 if TYPE_CHECKING:
     from app.rules.pack import Board, Objective, Pack, Scenario
@@ -40,7 +25,7 @@ class TableEntry(Model):
     summary: Text
 
 
-class Section(TerrainSection):
+class Section(terrain.TerrainSection):
     """The pack's ``terrain`` section: set-up distances, the fortress and mysterious terrain."""
 
     edge_gap: float | None = None
@@ -61,7 +46,9 @@ def _objectives_at_start(scenario: Scenario) -> list[Objective]:
     return [o for o in scenario.objectives if o.from_round == 1 and o.x is not None and o.y is not None]
 
 
-def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: bool, v: Verdict) -> None:
+def check(
+    pack: Pack, pieces: list[terrain.Piece], scenario: Scenario | None, siege: bool, v: terrain.Verdict
+) -> None:
     """Set-up distances from edges, features and objectives, and the siege fortress."""
     rules = pack.terrain
     placed = [i for i, p in enumerate(pieces) if p.placed]
@@ -74,12 +61,12 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
         return
     if rules.edge_gap is not None and board is not None:
         for i in placed:
-            d = gap_to_edge(pieces[i], board.width, board.height)
+            d = terrain.gap_to_edge(pieces[i], board.width, board.height)
             if d <= rules.edge_gap + 1e-9:
                 v.problems.append(
-                    Finding(
+                    terrain.Finding(
                         "edge-gap",
-                        f"{piece_name(pieces, i)} is {inches(max(d, 0))} from the battlefield "
+                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(max(d, 0))} from the battlefield "
                         f'edge; it must be more than {rules.edge_gap:g}".',
                         (i,),
                     )
@@ -88,14 +75,14 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
     def aos_need(i: int, j: int) -> float | None:
         return rules.faction_gap if pieces[i].faction or pieces[j].faction else rules.terrain_gap
 
-    for i, j, d, more in too_close(pieces, placed, aos_need, inclusive=True):
+    for i, j, d, more in terrain.too_close(pieces, placed, aos_need, inclusive=True):
         faction = pieces[i].faction or pieces[j].faction
         rule = "faction-gap" if faction else "terrain-gap"
         kind = "faction terrain and another feature" if faction else "terrain features"
         v.problems.append(
-            Finding(
+            terrain.Finding(
                 rule,
-                f"{piece_name(pieces, i)} and {piece_name(pieces, j)} are {inches(d)} apart{also_close(pieces, j, more)}; "
+                f"{terrain.piece_name(pieces, i)} and {terrain.piece_name(pieces, j)} are {terrain.inches(d)} apart{terrain.also_close(pieces, j, more)}; "
                 f'{kind} must be more than {aos_need(i, j):g}" apart.',
                 (i, j),
             )
@@ -107,12 +94,12 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
                 continue
             for o in _objectives_at_start(scenario):
                 assert o.x is not None and o.y is not None
-                d = gap_to_point(pieces[i], o.x, o.y)
+                d = terrain.gap_to_point(pieces[i], o.x, o.y)
                 if d <= need + 1e-9:
                     v.problems.append(
-                        Finding(
+                        terrain.Finding(
                             "objective-gap",
-                            f"{piece_name(pieces, i)} is {inches(d)} from objective "
+                            f"{terrain.piece_name(pieces, i)} is {terrain.inches(d)} from objective "
                             f'{o.label}; it must be more than {need:g}".',
                             (i,),
                         )
@@ -121,7 +108,7 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
         inside = [i for i, p in enumerate(pieces) if p.fortress]
         if len(inside) < rules.fortress_min:
             v.problems.append(
-                Finding(
+                terrain.Finding(
                     "fortress-min",
                     f"The fortress has {len(inside)} terrain features wholly within "
                     f"the defender's territory; a siege needs at least "
@@ -134,14 +121,14 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
 
 
 def _check_siege_battleplan(
-    rules: SiegeTerrain, pieces: list[Piece], board: Board | None, v: Verdict
+    rules: SiegeTerrain, pieces: list[terrain.Piece], board: Board | None, v: terrain.Verdict
 ) -> None:
     """The fortress (pieces marked ``fortress``) and the features outside it, by the battleplan."""
     inside = [i for i, p in enumerate(pieces) if p.fortress]
     outside = [i for i, p in enumerate(pieces) if not p.fortress]
     if len(inside) < rules.fortress_min:
         v.problems.append(
-            Finding(
+            terrain.Finding(
                 "fortress-min",
                 f"The fortress has {len(inside)} terrain features wholly within the defender's "
                 f"territory; a siege needs at least {rules.fortress_min}.",
@@ -150,7 +137,7 @@ def _check_siege_battleplan(
         )
     if rules.outside_max is not None and len(outside) > rules.outside_max:
         v.problems.append(
-            Finding(
+            terrain.Finding(
                 "outside-max",
                 f"{len(outside)} terrain features stand outside the fortress; at most {rules.outside_max} may.",
                 tuple(outside),
@@ -164,9 +151,9 @@ def _check_siege_battleplan(
                 unmeasured = True
             elif p.defender_gap <= rules.territory_gap + 1e-9:
                 v.problems.append(
-                    Finding(
+                    terrain.Finding(
                         "territory-gap",
-                        f"{piece_name(pieces, i)} is {inches(p.defender_gap)} from the defender's territory; "
+                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(p.defender_gap)} from the defender's territory; "
                         f'a feature outside the fortress must be more than {rules.territory_gap:g}" away.',
                         (i,),
                     )
@@ -175,34 +162,38 @@ def _check_siege_battleplan(
             unmeasured = True
             continue
         if rules.edge_gap is not None and board is not None:
-            d = gap_to_edge(p, board.width, board.height)
+            d = terrain.gap_to_edge(p, board.width, board.height)
             if d <= rules.edge_gap + 1e-9:
                 v.problems.append(
-                    Finding(
+                    terrain.Finding(
                         "edge-gap",
-                        f"{piece_name(pieces, i)} is {inches(max(d, 0))} from the battlefield edge; a feature "
+                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(max(d, 0))} from the battlefield edge; a feature "
                         f'outside the fortress must be more than {rules.edge_gap:g}".',
                         (i,),
                     )
                 )
         if rules.terrain_gap is not None:
             others = [j for j, q in enumerate(pieces) if j != i and q.placed]
-            close = [(gap(p, pieces[j]), j) for j in others if gap(p, pieces[j]) <= rules.terrain_gap + 1e-9]
+            close = [
+                (terrain.gap(p, pieces[j]), j)
+                for j in others
+                if terrain.gap(p, pieces[j]) <= rules.terrain_gap + 1e-9
+            ]
             # A pair of outside features is named once, by the later of the two.
             close = [(d, j) for d, j in close if pieces[j].fortress or j < i]
             if close:
                 d, j = min(close)
                 v.problems.append(
-                    Finding(
+                    terrain.Finding(
                         "outside-gap",
-                        f"{piece_name(pieces, j)} and {piece_name(pieces, i)} are {inches(d)} apart{also_close(pieces, i, len(close) - 1)}; "
+                        f"{terrain.piece_name(pieces, j)} and {terrain.piece_name(pieces, i)} are {terrain.inches(d)} apart{terrain.also_close(pieces, i, len(close) - 1)}; "
                         f'a feature outside the fortress must be more than {rules.terrain_gap:g}" from every other.',
                         (j, i),
                     )
                 )
     if unmeasured:
         v.advice.append(
-            Finding(
+            terrain.Finding(
                 "measure-outside",
                 "Measure by hand what Muster cannot: each feature outside the fortress more than "
                 f'{rules.edge_gap or 0:g}" from the edge, more than {rules.territory_gap or 0:g}" from the '
@@ -212,13 +203,11 @@ def _check_siege_battleplan(
         )
 
 
-RULES = register(
-    TerrainRules(
+RULES = terrain.register(
+    terrain.TerrainRules(
         kind=KIND,
         section=Section,
-        screen=TerrainScreen(
-            KIND,
-        ),
+        screen=terrain.TerrainScreen(KIND),
         check=check,
     )
 )

@@ -7,22 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from app.rules import terrain
 from app.rules.pack_base import Id
-from app.rules.terrain import (
-    Finding,
-    Piece,
-    TerrainRules,
-    TerrainScreen,
-    TerrainSection,
-    Verdict,
-    also_close,
-    gap_to_edge,
-    gap_to_point,
-    inches,
-    piece_name,
-    register,
-    too_close,
-)
 
 if TYPE_CHECKING:
     from app.rules.pack import Markers, Objective, Pack, Scenario
@@ -30,7 +16,7 @@ if TYPE_CHECKING:
 KIND = "conquest"
 
 
-class Section(TerrainSection):
+class Section(terrain.TerrainSection):
     """The pack's ``terrain`` section: what a piece may be, and the battlefield's limits."""
 
     size_range: tuple[int, int] | None = None
@@ -52,17 +38,21 @@ class Section(TerrainSection):
     garrison_edge: float | None = None
 
 
-def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: bool, v: Verdict) -> None:
+def check(
+    pack: Pack, pieces: list[terrain.Piece], scenario: Scenario | None, siege: bool, v: terrain.Verdict
+) -> None:
     """Piece counts, Sizes, keywords, footprints and gaps, and what may not stand on objectives."""
     rules, markers = pack.terrain, pack.markers
     n = len(pieces)
     if rules.max_pieces is not None and n > rules.max_pieces:
         v.problems.append(
-            Finding("max-pieces", f"The battlefield has {n} pieces; at most {rules.max_pieces} are allowed.")
+            terrain.Finding(
+                "max-pieces", f"The battlefield has {n} pieces; at most {rules.max_pieces} are allowed."
+            )
         )
     if rules.suggested_pieces is not None and abs(n - rules.suggested_pieces) > 2:
         v.advice.append(
-            Finding(
+            terrain.Finding(
                 "suggested-pieces",
                 f"The battlefield has {n} pieces; about {rules.suggested_pieces} are recommended.",
             )
@@ -95,55 +85,46 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
         if limit is None:
             continue
         if is_max and len(found) > limit:
-            v.problems.append(
-                Finding(
-                    rule,
-                    f"The battlefield has {len(found)} {what}; at most {limit} are allowed.",
-                    tuple(found),
-                )
-            )
-        if not is_max and len(found) < limit:
-            v.problems.append(
-                Finding(
-                    rule,
-                    f"The battlefield has {len(found)} {what}; at least {limit} are needed.",
-                    tuple(found),
-                )
-            )
+            bound = f"at most {limit} are allowed"
+        elif not is_max and len(found) < limit:
+            bound = f"at least {limit} are needed"
+        else:
+            continue
+        v.problems.append(
+            terrain.Finding(rule, f"The battlefield has {len(found)} {what}; {bound}.", tuple(found))
+        )
     low, high = rules.size_range or (None, None)
     for i, p in enumerate(pieces):
         if low is not None and high is not None and not low <= p.size <= high:
             v.problems.append(
-                Finding(
+                terrain.Finding(
                     "size-range",
-                    f"{piece_name(pieces, i)} has Size {p.size}; a terrain Size runs from {low} to {high}.",
+                    f"{terrain.piece_name(pieces, i)} has Size {p.size}; a terrain Size runs from {low} to {high}.",
                     (i,),
                 )
             )
-        for a, b in rules.conflicts:
-            if a in p.keywords and b in p.keywords:
-                v.problems.append(
-                    Finding(
-                        "keyword-conflict",
-                        f"{piece_name(pieces, i)} cannot be both {a.title()} and {b.title()}.",
-                        (i,),
+        # A pair of keywords on one piece: a conflict is a problem, a contradiction advice.
+        pairs = (
+            (rules.conflicts, v.problems, "keyword-conflict", "{piece} cannot be both {a} and {b}."),
+            (
+                rules.contradictions,
+                v.advice,
+                "keyword-contradiction",
+                "{piece} is both {a} and {b}, whose rules pull against each other; agree which one the piece keeps.",
+            ),
+        )
+        for kept, findings, rule, sentence in pairs:
+            for a, b in kept:
+                if a in p.keywords and b in p.keywords:
+                    piece = terrain.piece_name(pieces, i)
+                    findings.append(
+                        terrain.Finding(rule, sentence.format(piece=piece, a=a.title(), b=b.title()), (i,))
                     )
-                )
-        for a, b in rules.contradictions:
-            if a in p.keywords and b in p.keywords:
-                v.advice.append(
-                    Finding(
-                        "keyword-contradiction",
-                        f"{piece_name(pieces, i)} is both {a.title()} and {b.title()}, whose rules pull "
-                        "against each other; agree which one the piece keeps.",
-                        (i,),
-                    )
-                )
         if rules.advised_keywords is not None and len(p.keywords) > rules.advised_keywords:
             v.advice.append(
-                Finding(
+                terrain.Finding(
                     "keyword-count",
-                    f"{piece_name(pieces, i)} has {len(p.keywords)} keywords; the rulebook advises no more "
+                    f"{terrain.piece_name(pieces, i)} has {len(p.keywords)} keywords; the rulebook advises no more "
                     f"than {rules.advised_keywords} a piece.",
                     (i,),
                 )
@@ -153,46 +134,53 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
             lim_big, lim_small = max(rules.max_footprint), min(rules.max_footprint)
             if big > lim_big or small > lim_small:
                 v.problems.append(
-                    Finding(
+                    terrain.Finding(
                         "max-footprint",
-                        f"{piece_name(pieces, i)} measures {inches(p.footprint[0])} x "
-                        f"{inches(p.footprint[1])}; no footprint may exceed "
+                        f"{terrain.piece_name(pieces, i)} measures {terrain.inches(p.footprint[0])} x "
+                        f"{terrain.inches(p.footprint[1])}; no footprint may exceed "
                         f'{lim_big:g}" x {lim_small:g}".',
                         (i,),
                     )
                 )
     placed = [i for i, p in enumerate(pieces) if p.placed]
-    if rules.min_gap is not None:
-        need = rules.min_gap
-        for i, j, d, more in too_close(pieces, placed, lambda i, j: need, inclusive=False):
-            v.problems.append(
-                Finding(
-                    "min-gap",
-                    f"{piece_name(pieces, i)} and {piece_name(pieces, j)} are {inches(d)} apart{also_close(pieces, j, more)}; "
-                    f'pieces stand at least {need:g}" apart.',
-                    (i, j),
-                )
-            )
     garrisons = [i for i in placed if pieces[i].kind == "garrison"]
-    if rules.garrison_gap is not None:
-        g_need = rules.garrison_gap
-        for i, j, d, more in too_close(pieces, garrisons, lambda i, j: g_need, inclusive=False):
-            v.advice.append(
-                Finding(
-                    "garrison-gap",
-                    f"Garrisons {piece_name(pieces, i)} and {piece_name(pieces, j)} are "
-                    f'{inches(d)} apart{also_close(pieces, j, more)}; {g_need:g}" is recommended.',
-                    (i, j),
-                )
+    # Two pieces too close: any two placed pieces (a problem), two garrisons (advice).
+    gaps = (
+        (
+            "min-gap",
+            placed,
+            rules.min_gap,
+            v.problems,
+            '{a} and {b} are {d} apart{more}; pieces stand at least {need}" apart.',
+        ),
+        (
+            "garrison-gap",
+            garrisons,
+            rules.garrison_gap,
+            v.advice,
+            'Garrisons {a} and {b} are {d} apart{more}; {need}" is recommended.',
+        ),
+    )
+    for rule, among, need, findings, sentence in gaps:
+        if need is None:
+            continue
+        for i, j, d, more in terrain.too_close(pieces, among, lambda i, j, need=need: need, inclusive=False):
+            words = sentence.format(
+                a=terrain.piece_name(pieces, i),
+                b=terrain.piece_name(pieces, j),
+                d=terrain.inches(d),
+                more=terrain.also_close(pieces, j, more),
+                need=f"{need:g}",
             )
+            findings.append(terrain.Finding(rule, words, (i, j)))
     if rules.garrison_edge is not None and scenario and scenario.board:
         for i in garrisons:
-            d = gap_to_edge(pieces[i], scenario.board.width, scenario.board.height)
+            d = terrain.gap_to_edge(pieces[i], scenario.board.width, scenario.board.height)
             if d < rules.garrison_edge - 1e-9:
                 v.advice.append(
-                    Finding(
+                    terrain.Finding(
                         "garrison-edge",
-                        f"{piece_name(pieces, i)} is {inches(max(d, 0))} from the table "
+                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(max(d, 0))} from the table "
                         f'edge; garrisons are best {rules.garrison_edge:g}" in.',
                         (i,),
                     )
@@ -202,11 +190,11 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
         for i in placed:
             for z in zones:
                 assert z.x is not None and z.y is not None and z.diameter is not None
-                if gap_to_point(pieces[i], z.x, z.y) < z.diameter / 2 - 1e-9:
+                if terrain.gap_to_point(pieces[i], z.x, z.y) < z.diameter / 2 - 1e-9:
                     v.problems.append(
-                        Finding(
+                        terrain.Finding(
                             "objective-zone",
-                            f"{piece_name(pieces, i)} stands on the objective zone {z.label}; no terrain may.",
+                            f"{terrain.piece_name(pieces, i)} stands on the objective zone {z.label}; no terrain may.",
                             (i,),
                         )
                     )
@@ -221,9 +209,9 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
                 assert o.x is not None and o.y is not None
                 if on_marker(pieces[i], o, markers):
                     v.problems.append(
-                        Finding(
+                        terrain.Finding(
                             "objective-marker",
-                            f"{piece_name(pieces, i)} stands on the objective {o.kind} {o.label}; no terrain may.",
+                            f"{terrain.piece_name(pieces, i)} stands on the objective {o.kind} {o.label}; no terrain may.",
                             (i,),
                         )
                     )
@@ -233,7 +221,7 @@ def check(pack: Pack, pieces: list[Piece], scenario: Scenario | None, siege: boo
 MM_PER_INCH = 25.4
 
 
-def on_marker(piece: Piece, objective: Objective, markers: Markers | None) -> bool:
+def on_marker(piece: terrain.Piece, objective: Objective, markers: Markers | None) -> bool:
     """Whether a placed piece's footprint covers part of an objective marker's base.
 
     A marker stands on a square base (the pack's ``base_half_width`` either side of its centre:
@@ -244,11 +232,11 @@ def on_marker(piece: Piece, objective: Objective, markers: Markers | None) -> bo
     assert objective.x is not None and objective.y is not None
     if objective.kind == "point":
         across = markers.point_base_mm if markers and markers.point_base_mm else 0.0
-        return gap_to_point(piece, objective.x, objective.y) < max(across / MM_PER_INCH / 2, 1e-9)
+        return terrain.gap_to_point(piece, objective.x, objective.y) < max(across / MM_PER_INCH / 2, 1e-9)
     half = markers.base_half_width if markers else 0.0
     w, h = piece.half()
     if half == 0:
-        return gap_to_point(piece, objective.x, objective.y) < 1e-9
+        return terrain.gap_to_point(piece, objective.x, objective.y) < 1e-9
     return abs(piece.x - objective.x) < w + half - 1e-9 and abs(piece.y - objective.y) < h + half - 1e-9
 
 
@@ -259,11 +247,11 @@ def complete(rules: Section, piece: dict[str, Any]) -> None:
         piece.setdefault("capacity", rules.garrison_capacity)
 
 
-RULES = register(
-    TerrainRules(
+RULES = terrain.register(
+    terrain.TerrainRules(
         kind=KIND,
         section=Section,
-        screen=TerrainScreen(
+        screen=terrain.TerrainScreen(
             KIND,
             card_rules=True,
             sight=True,
