@@ -63,6 +63,13 @@ class TableRow:
     game_token: str | None
 
 
+def seating(number: int, a: int, b: int | None, game: tuple[str, str] | None) -> dict[str, Any]:
+    """A table as a round's tables are stored (:meth:`Events.save_round`, :meth:`Events.swap`): its
+    number, its players and its game's id and token (``b`` and ``game`` are ``None`` for the bye)."""
+    game_id, game_token = (game[0], game[1]) if game else (None, None)
+    return {"number": number, "player_a": a, "player_b": b, "game_id": game_id, "game_token": game_token}
+
+
 @dataclass(frozen=True)
 class ResultRow:
     """The newest result recorded for a table."""
@@ -389,60 +396,34 @@ class Events:
         vp: tuple[int, int],
         source: str,
         bonus: tuple[int, int] = (0, 0),
+        only_first: bool = False,
     ) -> int:
-        """Record a table's result (a new row: the newest counts); its id."""
+        """Record a table's result (a new row: the newest counts); its id. With ``only_first`` (a
+        finished game's result), only while the table has none: 0 when it has one."""
         with self._c.immediate():
-            return self._insert_result(event_id, round_, table_no, players, winner, vp, source, bonus)
-
-    def _insert_result(
-        self,
-        event_id: str,
-        round_: int,
-        table_no: int,
-        players: tuple[int, int],
-        winner: int | None,
-        vp: tuple[int, int],
-        source: str,
-        bonus: tuple[int, int] = (0, 0),
-    ) -> int:
-        # Inside the caller's transaction.
-        cursor = self._c.db.conn.execute(
-            "INSERT INTO event_results (event_id, round, table_no, players, winner, vp_a, vp_b, source, "
-            "recorded, bonus_a, bonus_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                event_id,
-                round_,
-                table_no,
-                json.dumps(list(players)),
-                winner,
-                vp[0],
-                vp[1],
-                source,
-                now(),
-                bonus[0],
-                bonus[1],
-            ],
-        )
-        return int(cursor.lastrowid or 0)
-
-    def add_game_result(
-        self,
-        event_id: str,
-        round_: int,
-        table_no: int,
-        players: tuple[int, int],
-        winner: int | None,
-        vp: tuple[int, int],
-    ) -> None:
-        """Record a finished game's result for its table, once: only while the table has none."""
-        with self._c.immediate():
-            have = self._c.query(
+            if only_first and self._c.query(
                 "SELECT 1 FROM event_results WHERE event_id = ? AND round = ? AND table_no = ?",
                 [event_id, round_, table_no],
+            ):
+                return 0
+            cursor = self._c.db.conn.execute(
+                "INSERT INTO event_results (event_id, round, table_no, players, winner, vp_a, vp_b, source, "
+                "recorded, bonus_a, bonus_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    event_id,
+                    round_,
+                    table_no,
+                    json.dumps(list(players)),
+                    winner,
+                    vp[0],
+                    vp[1],
+                    source,
+                    now(),
+                    bonus[0],
+                    bonus[1],
+                ],
             )
-            if have:
-                return
-            self._insert_result(event_id, round_, table_no, players, winner, vp, "game")
+            return int(cursor.lastrowid or 0)
 
     def confirm(self, event_id: str, result_id: int, by: str) -> None:
         """Mark a result confirmed by ``a``, ``b`` or ``organiser`` (only the newest row of its table)."""

@@ -87,12 +87,7 @@ class Terrain:
 
     def library(self, pack: str, owners: Sequence[str], limit: int) -> list[dict[str, Any]]:
         """The saved sets of a pack these owners keep, club-wide first, then newest first."""
-        marks = ", ".join("?" for _ in owners)
-        rows = self._c.query(
-            f"SELECT * FROM terrain_library WHERE pack = ? AND owner IN ({marks}) "  # noqa: S608
-            "ORDER BY owner = ? DESC, created DESC LIMIT ?",
-            [pack, *owners, CLUB, limit],
-        )
+        rows = self._kept("* FROM terrain_library", pack, owners, "created DESC", limit)
         return [{**r, "pieces": json.loads(r["pieces"])} for r in rows]
 
     def delete_from_library(self, lib_id: str, owner: str) -> bool:
@@ -127,13 +122,19 @@ class Terrain:
 
     def presets(self, pack: str, owners: Sequence[str], limit: int) -> list[dict[str, Any]]:
         """The presets of a pack these owners keep, club-wide first, each by name."""
+        rows = self._kept("owner, body FROM terrain_presets", pack, owners, "name", limit)
+        return [{**json.loads(r["body"]), "owner": r["owner"]} for r in rows]
+
+    def _kept(
+        self, what: str, pack: str, owners: Sequence[str], then: str, limit: int
+    ) -> list[dict[str, Any]]:
+        """``what`` (its columns ``FROM`` its table) of a pack these owners keep: club-wide first,
+        then in the order ``then`` names."""
         marks = ", ".join("?" for _ in owners)
-        rows = self._c.query(
-            f"SELECT owner, body FROM terrain_presets WHERE pack = ? AND owner IN ({marks}) "  # noqa: S608
-            "ORDER BY owner = ? DESC, name LIMIT ?",
+        return self._c.query(
+            f"SELECT {what} WHERE pack = ? AND owner IN ({marks}) ORDER BY owner = ? DESC, {then} LIMIT ?",
             [pack, *owners, CLUB, limit],
         )
-        return [{**json.loads(r["body"]), "owner": r["owner"]} for r in rows]
 
     def delete_preset(self, pack: str, owner: str, name: str) -> bool:
         """Forget one preset of this owner."""

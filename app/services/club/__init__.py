@@ -29,7 +29,7 @@ from app.services.club.pairing import RoundPlans
 from app.services.club.soft_scores import SoftScores
 from app.services.games import Games
 from app.store import Store
-from app.store.club import EventRow, ResultRow, Snapshot, TableRow
+from app.store.club import EventRow, ResultRow, Snapshot, TableRow, seating
 
 EXPORT_FORMAT = "muster-event/1"
 MAX_NAME = 60
@@ -213,13 +213,15 @@ class Events(EventLists, SoftScores, RoundPlans):
                 continue
             winner = (card.get("result") or {}).get("winner")
             vp = card.get("vp") or [0, 0]
-            self.store.club.add_game_result(
+            self.store.club.add_result(
                 snap.event.id,
                 table.round,
                 table.number,
                 (table.player_a, table.player_b),
                 winner if winner in (0, 1) else None,
                 (int(vp[0]), int(vp[1])),
+                "game",
+                only_first=True,
             )
             taken = True
         return taken
@@ -552,28 +554,12 @@ class Events(EventLists, SoftScores, RoundPlans):
         for table in (t1, t2):
             a, b = seats[table.number]
             if b is None:
-                changed.append(
-                    {
-                        "number": table.number,
-                        "player_a": a,
-                        "player_b": None,
-                        "game_id": None,
-                        "game_token": None,
-                    }
-                )
+                changed.append(seating(table.number, a, None, None))
                 continue
             game = self._game(pack, snap.event, snap.rounds[-1].scenario, names[a], names[b])
             if isinstance(game, Problem):
                 return game
-            changed.append(
-                {
-                    "number": table.number,
-                    "player_a": a,
-                    "player_b": b,
-                    "game_id": game[0],
-                    "game_token": game[1],
-                }
-            )
+            changed.append(seating(table.number, a, b, game))
         if not self.store.club.swap(snap.event.id, number, changed):
             self.store.club.archive_games([t["game_id"] for t in changed if t["game_id"]])
             return Problem.refusal(

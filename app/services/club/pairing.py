@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from app.rules.club import pairing
 from app.rules.pack import Pack
 from app.rules.problems import Problem
-from app.store.club import Snapshot
+from app.store.club import Snapshot, seating
 
 if TYPE_CHECKING:
     from app.rules.club import standings as ranking
@@ -238,23 +238,7 @@ class RoundPlans:
             game = self._game(pack, snap.event, plan.scenario, names[a], names[b])
             if isinstance(game, Problem):
                 return game
-            tables.append(
-                {
-                    "number": table.number,
-                    "player_a": a,
-                    "player_b": b,
-                    "game_id": game[0],
-                    "game_token": game[1],
-                }
-            )
+            tables.append(seating(table.number, a, b, game))
         if plan.made.bye is not None:
-            tables.append(
-                {
-                    "number": len(plan.made.tables) + 1,
-                    "player_a": plan.made.bye,
-                    "player_b": None,
-                    "game_id": None,
-                    "game_token": None,
-                }
-            )
+            tables.append(seating(len(plan.made.tables) + 1, plan.made.bye, None, None))
         return tables
