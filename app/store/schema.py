@@ -63,6 +63,24 @@ def _m009_fit_roster(body: Any) -> Any:
     return out
 
 
+# The append-only logs (m001's game events, m013's clock taps, m016's lists, marks and votes):
+# the database itself refuses to rewrite them. Frozen like the copies above: the shipped
+# migrations that call these must create exactly what they did.
+def _append_only(db: Database, table: str, what: str) -> None:
+    db.execute(
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{what} are append-only'); END"
+    )
+
+
+def _game_log(db: Database, table: str, columns: dict[str, type], not_null: set[str], what: str) -> None:
+    """A game's append-only log: rows by ``seq``, each with its unique ``id``, read by game in order."""
+    db[table].create(columns, pk="seq", not_null=not_null, foreign_keys=[("game_id", "games", "id")])
+    db[table].create_index(["id"], unique=True)
+    db[table].create_index(["game_id", "seq"])
+    _append_only(db, table, what)
+
+
 # --- the migrations ---------------------------------------------------------------------
 
 
@@ -81,18 +99,12 @@ def m001_games_and_events(db: Database) -> None:
         pk="id",
         not_null={"edit_token_hash", "pack", "scenario", "points_limit", "players", "created"},
     )
-    db["events"].create(
+    _game_log(
+        db,
+        "events",
         {"seq": int, "id": str, "game_id": str, "type": str, "body": str, "recorded": str},
-        pk="seq",
-        not_null={"id", "game_id", "type", "body", "recorded"},
-        foreign_keys=[("game_id", "games", "id")],
-    )
-    db["events"].create_index(["id"], unique=True)
-    db["events"].create_index(["game_id", "seq"])
-    # The log is append-only: the database itself refuses to rewrite history.
-    db.execute(
-        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
-        "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
+        {"id", "game_id", "type", "body", "recorded"},
+        "events",
     )
 
 
@@ -231,7 +243,9 @@ def m013_clock(db: Database) -> None:
     # A game's clock: its taps (start, pass, pause, limit), append-only, apart from the game's
     # rules events so they never count toward its event limit nor meet undo. ``received`` is the
     # server's time, ``at`` the client's time of a tap replayed from a phone's outbox.
-    db["clock_events"].create(
+    _game_log(
+        db,
+        "clock_events",
         {
             "seq": int,
             "id": str,
@@ -242,15 +256,8 @@ def m013_clock(db: Database) -> None:
             "at": str,
             "received": str,
         },
-        pk="seq",
-        not_null={"id", "game_id", "action", "received"},
-        foreign_keys=[("game_id", "games", "id")],
-    )
-    db["clock_events"].create_index(["id"], unique=True)
-    db["clock_events"].create_index(["game_id", "seq"])
-    db.execute(
-        "CREATE TRIGGER clock_events_no_update BEFORE UPDATE ON clock_events "
-        "BEGIN SELECT RAISE(ABORT, 'clock events are append-only'); END"
+        {"id", "game_id", "action", "received"},
+        "clock events",
     )
 
 
@@ -423,10 +430,7 @@ def m016_event_settings(db: Database) -> None:
         foreign_keys=[("event_id", "club_events", "id")],
     )
     for table in ("event_lists", "event_marks", "event_votes"):
-        db.execute(
-            f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
-        )
+        _append_only(db, table, table)
 
 
 @migrations()
