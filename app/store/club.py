@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.store.connection import Connection, new_edit_token, new_id, now, token_hash, token_matches
+from app.store.connection import Connection, new_edit_token, new_id, now, row_as, token_hash, token_matches
 
 
 @dataclass(frozen=True)
@@ -187,26 +187,15 @@ class Events:
         snap = Snapshot(event)
         q = self._c.query
         snap.players = [
-            PlayerRow(
-                r["id"],
-                r["name"],
-                r["club"],
-                r["roster"],
-                bool(r["dropped"]),
-                r["joined_after"],
-                bool(r["spare"]),
-                r["checked_in"],
-            )
+            row_as(PlayerRow, r, dropped=bool(r["dropped"]), spare=bool(r["spare"]))
             for r in q("SELECT * FROM event_players WHERE event_id = ? ORDER BY id", [event_id])
         ]
         snap.rounds = [
-            RoundRow(r["number"], r["scenario"], r["paired"], r["started"])
+            row_as(RoundRow, r)
             for r in q("SELECT * FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id])
         ]
         snap.tables = [
-            TableRow(
-                r["id"], r["round"], r["number"], r["player_a"], r["player_b"], r["game_id"], r["game_token"]
-            )
+            row_as(TableRow, r)
             for r in q("SELECT * FROM event_tables WHERE event_id = ? ORDER BY round, number", [event_id])
         ]
         newest = q(
@@ -225,14 +214,7 @@ class Events:
             [event_id],
         )
         snap.lists = {
-            r["player"]: ListRow(
-                r["id"],
-                r["player"],
-                r["roster_id"],
-                json.loads(r["body"]),
-                json.loads(r["verdict"]),
-                r["submitted"],
-            )
+            r["player"]: row_as(ListRow, r, body=json.loads(r["body"]), verdict=json.loads(r["verdict"]))
             for r in lists
         }
         marks = q(
@@ -530,19 +512,13 @@ class Events:
 
 
 def _event(row: dict[str, Any]) -> EventRow:
-    return EventRow(
-        row["id"],
-        row["name"],
-        row["pack"],
-        row["points_limit"],
-        row["rounds"],
-        json.loads(row["scenarios"]),
-        json.loads(row["scoring"]),
-        row["round_minutes"],
-        bool(row["signup_open"]),
-        row["created"],
-        json.loads(row["settings"]) if row.get("settings") else None,
-        row.get("lists_locked"),
+    return row_as(
+        EventRow,
+        row,
+        scenarios=json.loads(row["scenarios"]),
+        scoring=json.loads(row["scoring"]),
+        signup_open=bool(row["signup_open"]),
+        settings=json.loads(row["settings"]) if row.get("settings") else None,
     )
 
 

@@ -8,15 +8,24 @@ import hmac
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
 from app.store.group_commit import group_for
+
+Row = TypeVar("Row")
+
+
+def row_as(kind: type[Row], row: Mapping[str, Any], **read: Any) -> Row:
+    """A stored row as ``kind``, a dataclass whose fields are the row's columns of the same names;
+    ``read`` gives the fields stored otherwise (JSON text, a 0 or 1 for a flag) as they read."""
+    return kind(**{f.name: read[f.name] if f.name in read else row.get(f.name) for f in fields(kind)})  # type: ignore[arg-type]
 
 
 def now() -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.store.connection import Connection, new_edit_token, new_id, now, token_hash, token_matches
+from app.store.connection import Connection, new_edit_token, new_id, now, row_as, token_hash, token_matches
 
 # How many rosters one phone's list shows, and how many typed units a phone keeps per pack.
 ROSTERS_LISTED = 100
@@ -208,11 +208,4 @@ class Rosters:
 
 
 def _roster_row(row: dict[str, Any]) -> RosterRow:
-    return RosterRow(
-        id=row["id"],
-        pack=row["pack"],
-        body=json.loads(row["body"]),
-        version=row["version"],
-        created=row["created"],
-        updated=row["updated"],
-    )
+    return row_as(RosterRow, row, body=json.loads(row["body"]))
