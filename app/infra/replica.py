@@ -364,22 +364,16 @@ def status(database: str | Path, url: str) -> ReplicaStatus:
         config = Path(folder) / "litestream.yml"
         config.write_text(config_text(database, url, socket=False), encoding="utf-8")
         base = ("-no-expand-env", "-config", str(config))
-        running = pool.submit(_running, database)
-        local = pool.submit(_local_txid, base, database)
-        remote = pool.submit(_replica_newest, base, database)
-        is_running, last_sync = running.result()
-        replica_txid, replica_time, problem = remote.result()
-        local_txid = local.result()
-    unsent = None
+        asked_running = pool.submit(_running, database)
+        asked_local = pool.submit(_local_txid, base, database)
+        asked_remote = pool.submit(_replica_newest, base, database)
+        running, last_sync = asked_running.result()
+        replica_txid, replica_time, problem = asked_remote.result()
+        local_txid = asked_local.result()
+    unsent_since = None
     if replica_txid is not None and local_txid is not None and local_txid > replica_txid:
-        unsent = _taken_since(database, replica_txid)
+        unsent_since = _taken_since(database, replica_txid)
+    # In the fields' order, each named as its field.
     return ReplicaStatus(
-        url=shown(url),
-        running=is_running,
-        last_sync=last_sync,
-        local_txid=local_txid,
-        replica_txid=replica_txid,
-        replica_time=replica_time,
-        unsent_since=unsent,
-        problem=problem,
+        shown(url), running, last_sync, local_txid, replica_txid, replica_time, unsent_since, problem
     )
