@@ -825,3 +825,54 @@ def test_names_lose_control_and_direction_characters(packs):
     parsed, _pack, _ = army.parse_roster(roster, packs)
     assert parsed.name == "Hammerfest[2J"
     assert (parsed.entries[0].name, parsed.entries[0].notes) == ("Lord Kroak", "Line one\n\tLine two")
+
+
+# --- what a player reads when a maximum or a repeat cap is broken ------------------------------
+def _over_reinforced() -> dict[str, Any]:
+    roster = legal(2000)
+    roster["entries"] += [unit(f"Big {i}", 10, ("Other",), size="reinforced") for i in range(5)]
+    return roster
+
+
+def _over_allies() -> dict[str, Any]:
+    roster = legal(2000)
+    roster["entries"].append(unit("Mercenaries", 401, ("Other",), ally=True, faction="Cities of Sigmar"))
+    return roster
+
+
+def _over_endless() -> dict[str, Any]:
+    roster = legal(1000)
+    roster["entries"] += [{"name": f"Spell {i}", "kind": "endless-spell", "points": 10} for i in range(3)]
+    return roster
+
+
+def _officer_thrice() -> dict[str, Any]:
+    officer = {"name": "Standard Bearer", "points": 20}
+    return fb(character(), *[regiment(officers=[officer]) for _ in range(3)])
+
+
+def _regiment_five_times() -> dict[str, Any]:
+    return fb(character(), *[regiment(points=10) for _ in range(5)])
+
+
+@pytest.mark.parametrize(
+    ("roster", "sentence"),
+    [
+        (
+            _over_reinforced,
+            "The army has 5 reinforced units (a unit reinforced twice counts as 2); 2000 points allows 4.",
+        ),
+        (_over_allies, "Allies cost 401 points; 2000 points allows at most 400."),
+        (_over_endless, "The army has 3 endless spells and invocations; 1000 points allows at most 2."),
+        (
+            _officer_thrice,
+            "The officer 'Standard Bearer' is in the army 3 times; each officer at most 2 times.",
+        ),
+        (
+            _regiment_five_times,
+            "The regiment 'Militia' is in the army 5 times; each regiment at most 4 times.",
+        ),
+    ],
+)
+def test_a_broken_maximum_says_the_count_and_the_limit(packs, roster, sentence):
+    assert [p.message for p in verdict(packs, roster()).problems] == [sentence]

@@ -557,3 +557,47 @@ def test_a_stored_piece_out_of_todays_limits_is_left_out():
     ]
     state = terrain.fold(2, events)
     assert state.pieces["f"].piece.x is None
+
+
+# --- what a player reads of a count, a keyword pair and two garrisons -------------------------
+def _one_obstructing() -> list[dict[str, Any]]:
+    pieces = legal_fb()
+    pieces[3]["keywords"] = []
+    return pieces
+
+
+def _elevated_and_traversable() -> list[dict[str, Any]]:
+    pieces = legal_fb()
+    pieces[6]["keywords"] = ["elevated", "traversable"]
+    return pieces
+
+
+def _close_garrisons() -> list[dict[str, Any]]:
+    pieces = legal_fb()
+    pieces[4].update(kind="garrison", footprint=[4, 4], x=20, y=30)
+    pieces[5].update(kind="garrison", footprint=[4, 4], x=29.5, y=30)
+    return pieces
+
+
+@pytest.mark.parametrize(
+    ("pieces", "scenario", "sentences"),
+    [
+        (_one_obstructing, None, ["The battlefield has 1 Obstructing pieces; at least 2 are needed."]),
+        (
+            _elevated_and_traversable,
+            None,
+            [
+                "Piece 6 (piece 7) is both Elevated and Traversable, whose rules pull against each other; "
+                "agree which one the piece keeps."
+            ],
+        ),
+        (
+            _close_garrisons,
+            "outflank",
+            ['Garrisons Piece 4 (piece 5) and Piece 5 (piece 6) are 5.5" apart; 6" is recommended.'],
+        ),
+    ],
+)
+def test_what_a_player_reads_of_the_battlefield(packs, pieces, scenario, sentences):
+    result = verdict(packs, pieces(), scenario=scenario)
+    assert [f.message for f in result.problems + result.advice] == sentences
