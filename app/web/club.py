@@ -918,6 +918,19 @@ def _game_link(table: Any, side: str | None) -> str | None:
     return url_for("games.join", game_id=table.game_id, token=table.game_token)
 
 
+def _phone_answer(event_id: str, player: int, token: str, problem: Problem | None, anchor: str) -> Any:
+    """What a player's form on their page is answered: the page again with the refusal (409 when
+    the event has moved on), or back to the page at the part they changed."""
+    if problem:
+        return refused(
+            _phone_view(
+                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
+            ),
+            problem.message,
+        )
+    return no_store(redirect(url_for("club.phone", event_id=event_id, token=token, _anchor=anchor), code=303))
+
+
 @bp.get("/events/<event_id>/me/<token>")
 def phone(event_id: str, token: str) -> Any:
     snap, player = _player(event_id, token)
@@ -936,16 +949,7 @@ def phone_list(event_id: str, token: str) -> Any:
     """The player submits one of this phone's rosters as their list."""
     snap, player = _player(event_id, token)
     problem = service().submit_list(snap, player, request.form.get("roster") or None)
-    if problem:
-        return refused(
-            _phone_view(
-                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
-            ),
-            problem.message,
-        )
-    return no_store(
-        redirect(url_for("club.phone", event_id=event_id, token=token, _anchor="list-h"), code=303)
-    )
+    return _phone_answer(event_id, player, token, problem, "list-h")
 
 
 @bp.post("/events/<event_id>/me/<token>/vote")
@@ -953,16 +957,7 @@ def phone_vote(event_id: str, token: str) -> Any:
     """The player's secret sportsmanship ballot (only their phone and the organiser see it)."""
     snap, player = _player(event_id, token)
     problem = service().vote(snap, player, _number(request.form.get("player")))
-    if problem:
-        return refused(
-            _phone_view(
-                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
-            ),
-            problem.message,
-        )
-    return no_store(
-        redirect(url_for("club.phone", event_id=event_id, token=token, _anchor="vote-h"), code=303)
-    )
+    return _phone_answer(event_id, player, token, problem, "vote-h")
 
 
 @bp.post("/events/<event_id>/me/<token>/confirm")
