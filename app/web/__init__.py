@@ -84,17 +84,20 @@ def register(app: Flask) -> None:
     compress.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with the X-Edit-Token header, not cookies
     csrf.exempt(club.api)  # and events' with X-Organiser-Token, X-Player-Token or the admin bearer
-    app.register_blueprint(home.bp)
-    app.register_blueprint(admin.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(clock.bp)
-    app.register_blueprint(prints.bp)
-    app.register_blueprint(rosters.bp)
-    app.register_blueprint(terrain.bp)
-    app.register_blueprint(pwa.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(club.bp)
-    app.register_blueprint(club.api)
+    for blueprint in (
+        home.bp,
+        admin.bp,
+        games.bp,
+        clock.bp,
+        prints.bp,
+        rosters.bp,
+        terrain.bp,
+        pwa.bp,
+        api.bp,
+        club.bp,
+        club.api,
+    ):
+        app.register_blueprint(blueprint)
     app.teardown_appcontext(services.close_store)
     app.extensions["muster.replays"] = Replays()
     errors.register(app)

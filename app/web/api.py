@@ -13,7 +13,7 @@ from app.rules.systems import system_for
 from app.services import clocks, list_import, rosters, terrain_sets
 from app.services import games as game_service
 from app.web import phone
-from app.web.json_body import read_json
+from app.web.json_body import json_field, read_json
 from app.web.limits import limited
 from app.web.responses import no_store
 from app.web.services import games_service, loaded_game, packs, store
@@ -162,8 +162,7 @@ def seize(pack_id: str) -> Any:
     pack = packs().get(pack_id)
     if pack is None or not pack.seizing:
         abort(404, description=f"There is no rulepack {pack_id!r} with seizing rules on this server.")
-    data = read_json()
-    models = data.get("players") if isinstance(data, dict) else None
+    models = json_field("players")
     if not isinstance(models, list) or not models or not all(isinstance(m, dict) for m in models):
         classes = ", ".join(w.id for w in pack.seizing)
         return _refuse(

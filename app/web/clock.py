@@ -11,7 +11,7 @@ from app.rules.clock import MOST_SECONDS
 from app.services import clocks
 from app.store import GameRow
 from app.web.forms import whole
-from app.web.games import access_of  # the game page's cookies hold the phone's edit or seat token
+from app.web.games import access_of, recorder_of  # the game page's cookies hold the phone's tokens
 from app.web.pages import refused, shaped, wants_fragment
 from app.web.responses import private_page
 from app.web.services import store
@@ -45,11 +45,7 @@ def strip(game_id: str) -> Any:
 @bp.post("/games/<game_id>/clock")
 def tap(game_id: str) -> Any:
     """A tap from the strip's forms: the same tap the JSON API takes; answers the new strip."""
-    row, _token, access = access_of(game_id)
-    if row is None:
-        abort(404, description="There is no such game. Check the link, or start a new game.")
-    if not access.may_record:
-        abort(403, description="Only this game's players can use its clock: open the join link first.")
+    row, _token, _access = recorder_of(game_id, "use its clock")
     data, problem = form_tap(request.form)
     outcome = clocks.record(store(), row, data, replayed=replayed()) if problem is None else None
     if outcome is not None and outcome.status == "refused":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -39,7 +40,7 @@ from app.store.club import Snapshot
 from app.web import phone as this_phone
 from app.web.admin import admin_password, password_given, signed_in
 from app.web.forms import whole
-from app.web.json_body import read_json
+from app.web.json_body import json_field, read_json
 from app.web.limits import check, limited
 from app.web.pages import refused, reload_at, wants_fragment
 from app.web.prints import chosen_paper as paper
@@ -159,8 +160,7 @@ def api_change_player(event_id: str, player: int) -> Any:
 @api.post("/<event_id>/signup")
 def api_signup(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = read_json()
-    open_ = data.get("open") if isinstance(data, dict) else None
+    open_ = json_field("open")
     if not isinstance(open_, bool):
         return _refuse(Problem.refusal("open must be true (players may sign up) or false (sign-up closed)."))
     service().set_signup(snap, open_)
@@ -236,8 +236,7 @@ def api_repair(event_id: str, number: int) -> Any:
 def api_swap(event_id: str, number: int) -> Any:
     snap = _organiser_api(event_id)
     _current(snap, number)
-    data = read_json()
-    players = data.get("players") if isinstance(data, dict) else None
+    players = json_field("players")
     if not isinstance(players, list) or len(players) != 2:
         return _refuse(Problem.refusal("players must be a list of the two player ids to swap."))
     problem = service().swap(snap, players[0], players[1])
@@ -321,8 +320,7 @@ def api_standings(event_id: str) -> Any:
 @api.post("/<event_id>/rolloffs")
 def api_rolloff(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = read_json()
-    problem = service().rolloff(snap, data.get("players") if isinstance(data, dict) else None)
+    problem = service().rolloff(snap, json_field("players"))
     if problem:
         return _refuse(problem)
     return jsonify(service().public_rows(_snapshot(event_id), organiser=True)), 201
@@ -368,8 +366,7 @@ def api_lists(event_id: str) -> Any:
 def api_submit_list(event_id: str) -> Any:
     """A player submits one of their rosters as their list (X-Player-Token)."""
     snap, player = _player_api(event_id)
-    data = read_json()
-    problem = service().submit_list(snap, player, data.get("roster") if isinstance(data, dict) else None)
+    problem = service().submit_list(snap, player, json_field("roster"))
     if problem:
         return _refuse(problem)
     fresh = _snapshot(event_id)
@@ -379,8 +376,7 @@ def api_submit_list(event_id: str) -> Any:
 @api.post("/<event_id>/lists/lock")
 def api_lock_lists(event_id: str) -> Any:
     snap = _organiser_api(event_id)
-    data = read_json()
-    locked = data.get("locked") if isinstance(data, dict) else None
+    locked = json_field("locked")
     if not isinstance(locked, bool):
         return _refuse(
             Problem.refusal("locked must be true (no more changes) or false (players may submit).")
@@ -393,8 +389,7 @@ def api_lock_lists(event_id: str) -> Any:
 def api_vote(event_id: str) -> Any:
     """A player's secret sportsmanship ballot for an opponent they played (X-Player-Token)."""
     snap, player = _player_api(event_id)
-    data = read_json()
-    problem = service().vote(snap, player, data.get("player") if isinstance(data, dict) else None)
+    problem = service().vote(snap, player, json_field("player"))
     if problem:
         return _refuse(problem)
     return no_store(make_response(jsonify(voted=True), 201))
@@ -918,6 +913,19 @@ def _game_link(table: Any, side: str | None) -> str | None:
     return url_for("games.join", game_id=table.game_id, token=table.game_token)
 
 
+def _phone_answer(event_id: str, player: int, token: str, problem: Problem | None, anchor: str) -> Any:
+    """What a player's form on their page is answered: the page again with the refusal (409 when
+    the event has moved on), or back to the page at the part they changed."""
+    if problem:
+        return refused(
+            _phone_view(
+                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
+            ),
+            problem.message,
+        )
+    return no_store(redirect(url_for("club.phone", event_id=event_id, token=token, _anchor=anchor), code=303))
+
+
 @bp.get("/events/<event_id>/me/<token>")
 def phone(event_id: str, token: str) -> Any:
     snap, player = _player(event_id, token)
@@ -936,16 +944,7 @@ def phone_list(event_id: str, token: str) -> Any:
     """The player submits one of this phone's rosters as their list."""
     snap, player = _player(event_id, token)
     problem = service().submit_list(snap, player, request.form.get("roster") or None)
-    if problem:
-        return refused(
-            _phone_view(
-                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
-            ),
-            problem.message,
-        )
-    return no_store(
-        redirect(url_for("club.phone", event_id=event_id, token=token, _anchor="list-h"), code=303)
-    )
+    return _phone_answer(event_id, player, token, problem, "list-h")
 
 
 @bp.post("/events/<event_id>/me/<token>/vote")
@@ -953,16 +952,7 @@ def phone_vote(event_id: str, token: str) -> Any:
     """The player's secret sportsmanship ballot (only their phone and the organiser see it)."""
     snap, player = _player(event_id, token)
     problem = service().vote(snap, player, _number(request.form.get("player")))
-    if problem:
-        return refused(
-            _phone_view(
-                _snapshot(event_id), player, token, problem.message, 409 if problem.conflict else 422
-            ),
-            problem.message,
-        )
-    return no_store(
-        redirect(url_for("club.phone", event_id=event_id, token=token, _anchor="vote-h"), code=303)
-    )
+    return _phone_answer(event_id, player, token, problem, "vote-h")
 
 
 @bp.post("/events/<event_id>/me/<token>/confirm")
@@ -989,12 +979,17 @@ def phone_confirm(event_id: str, token: str) -> Any:
 
 
 # --- prints --------------------------------------------------------------------------------
-def _print(event_id: str, template: str, filename: str) -> Any:
+def _print(
+    event_id: str, template: str, filename: str, more: Callable[[Snapshot], dict[str, Any]] | None = None
+) -> Any:
+    """The event's print ``template`` as a PDF, with what ``more`` adds to the event's page's data."""
     check("pdfs")
     chosen = paper()
     snap = _snapshot(event_id)
-    context = {**_view(snap), "by_player": _by_player}
-    context.pop("result_of")  # the print needs no callables beyond its own (the cache keys on the HTML)
+    context = {**_view(snap), "by_player": _by_player, **(more(snap) if more else {})}
+    # A print needs no callables beyond its own (the cache keys on the HTML).
+    context.pop("result_of")
+    context.pop("award_of")
     data = sheet_pdf(template, context, chosen)
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="muster-{filename}-{event_id}.pdf"'
@@ -1025,18 +1020,14 @@ def standings_pdf(event_id: str) -> Any:
 @bp.get("/events/<event_id>/lists.pdf")
 def lists_pdf(event_id: str) -> Any:
     """The printed pack of lists: each list once it may be shown (the event's timing)."""
-    check("pdfs")
-    chosen = paper()
-    snap = _snapshot(event_id)
+    return _print(event_id, "club/lists.html", "lists", _shown_lists)
+
+
+def _shown_lists(snap: Snapshot) -> dict[str, Any]:
+    """The lists the printed pack may show now, and how many it holds back."""
     svc = service()
     shown = [svc.list_json(snap, kept) for p in snap.players if (kept := svc.list_of(snap, p.id))]
-    context = {**_view(snap), "shown_lists": shown, "hidden": len(snap.lists) - len(shown)}
-    context.pop("result_of")
-    context.pop("award_of")
-    data = sheet_pdf("club/lists.html", context, chosen)
-    response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="muster-lists-{event_id}.pdf"'
-    return response
+    return {"shown_lists": shown, "hidden": len(snap.lists) - len(shown)}
 
 
 @bp.get("/events/<event_id>/results.pdf")

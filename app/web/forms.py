@@ -6,6 +6,8 @@ refuses with an error: every whole number from a form is read here instead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 MAX_DIGITS = 9
 
 
@@ -23,3 +25,14 @@ def whole(raw: str | None, negative: bool = False) -> int | None:
 def number(raw: str | None) -> int | None:
     """A whole number typed into a step form, negative allowed (the rules say what is in range)."""
     return whole(raw, negative=True)
+
+
+def numbers_named(form: Mapping[str, str], prefix: str, skip_blank: bool = False) -> dict[str, int | None]:
+    """The fields named ``<prefix>.<key>`` (``control.west-zone``), each read as ``number``, by key;
+    with ``skip_blank``, a field left blank is left out rather than read as ``None``."""
+    start = f"{prefix}."
+    return {
+        key.removeprefix(start): number(value)
+        for key, value in form.items()
+        if key.startswith(start) and not (skip_blank and not value.strip())
+    }

@@ -656,14 +656,21 @@ def record(game_id: str) -> Any:
     return refused(shaped(response, "Cookie"), problem)
 
 
-@bp.post("/games/<game_id>/armies")
-def attach(game_id: str) -> Any:
-    """A player fields a stored roster: the score sheet then knows their army."""
+def recorder_of(game_id: str, doing: str) -> tuple[GameRow, str | None, games.Access]:
+    """``access_of`` for a form that changes the game: 404 when there is no such game, 403
+    (saying only its players can do ``doing``) when this phone has not joined it."""
     row, token, access = access_of(game_id)
     if row is None:
         abort(404, description="There is no such game. Check the link, or start a new game.")
     if not access.may_record:
-        abort(403, description="Only this game's players can attach rosters: open the join link first.")
+        abort(403, description=f"Only this game's players can {doing}: open the join link first.")
+    return row, token, access
+
+
+@bp.post("/games/<game_id>/armies")
+def attach(game_id: str) -> Any:
+    """A player fields a stored roster: the score sheet then knows their army."""
+    row, token, access = recorder_of(game_id, "attach rosters")
     player = request.form.get("player", "")
     if not access.may_field(number(player)):
         abort(

@@ -32,6 +32,13 @@ def read_json() -> Any:
     return data
 
 
+def json_field(name: str) -> Any:
+    """One field of the request's JSON body (checked as ``read_json`` checks it); ``None`` when
+    the body is not an object or has no such field."""
+    data = read_json()
+    return data.get(name) if isinstance(data, dict) else None
+
+
 def _is_text(value: str) -> bool:
     try:
         value.encode("utf-8")

@@ -15,7 +15,7 @@ from app.rules.pack import Pack, Scenario
 from app.rules.problems import field_name
 from app.rules.systems.rounds import scoring
 from app.services.games import Loaded
-from app.web.forms import number
+from app.web.forms import number, numbers_named
 from app.web.systems import WebSide, register
 
 
@@ -48,11 +48,7 @@ class RoundsWeb(WebSide):
             types = ", ".join([*loaded.system.event_types, "undo"])
             return f"type must be one of {types}."
         event["round"] = number(form.get("round"))
-        event["control"] = {
-            key.removeprefix("control."): number(value)
-            for key, value in form.items()
-            if key.startswith("control.")
-        }
+        event["control"] = numbers_named(form, "control")
         players = []
         for i in range(len(loaded.setup.players)):
             prefix = f"p{i}."

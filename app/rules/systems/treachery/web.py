@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.rules.pack import Pack, Scenario
 from app.services.games import Loaded, summary, visible_events
-from app.web.forms import number
+from app.web.forms import number, numbers_named
 from app.web.systems import WebSide, register
 
 # Rows the blank sheet leaves for deals, plays and destroyed units.
@@ -128,15 +128,8 @@ class TreacheryWeb(WebSide):
                 event["next"] = number(form.get("next"))
         elif kind == "turn":
             event["player"] = number(form.get("player"))
-            event["control"] = {
-                key.removeprefix("control."): number(value)
-                for key, value in form.items()
-                if key.startswith("control.")
-            }
-            dice = {}
-            for key, value in form.items():
-                if key.startswith("dice.") and value.strip():
-                    dice[key.removeprefix("dice.")] = number(value)
+            event["control"] = numbers_named(form, "control")
+            dice = numbers_named(form, "dice", skip_blank=True)
             if dice:
                 event["dice"] = dice
             zones = []

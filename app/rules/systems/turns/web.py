@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app.rules.problems import field_name
 from app.rules.systems.turns import scoring
 from app.services.games import Loaded
-from app.web.forms import number
+from app.web.forms import number, numbers_named
 from app.web.systems import WebSide, register
 
 
@@ -58,11 +58,7 @@ class TurnsWeb(WebSide):
         event["round"] = number(form.get("round"))
         if kind == "turn":
             event["player"] = number(form.get("player"))
-            event["control"] = {
-                key.removeprefix("control."): number(value)
-                for key, value in form.items()
-                if key.startswith("control.")
-            }
+            event["control"] = numbers_named(form, "control")
             event["tactic"] = form.get("tactic") or None
         for spec in loaded.system.facts(loaded.pack, loaded.state.scenario):
             if spec.event != kind or spec.name in ("control", "tactic"):
