@@ -1,0 +1,122 @@
+"""The phone's language: chosen from the phone or the switch, said in every page, kept up to date."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+
+from tests.web.conftest import csrf_token, soup
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "app" / "translations"
+SHIPPED = ("de", "fr")
+DOMAINS = ("messages", "scripts")
+
+
+def nav(response) -> list[str]:
+    return [a.get_text(strip=True) for a in soup(response).select("nav.nav-links a")]
+
+
+def test_a_phone_in_german_gets_german_pages(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.4"})
+    assert soup(page).html["lang"] == "de"
+    assert nav(page) == ["Start", "Neues Spiel", "Meine Spiele", "Armeelisten", "Turniere"]
+    assert {"Accept-Language", "Cookie"} <= {v.strip() for v in page.headers["Vary"].split(",")}
+
+
+def test_a_phone_in_a_language_muster_does_not_speak_gets_english(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "pl-PL,pl;q=0.9"})
+    assert soup(page).html["lang"] == "en"
+    assert nav(page) == ["Home", "New game", "My games", "Rosters", "Events"]
+
+
+def test_the_switch_keeps_the_choice_over_the_phones_language(client: FlaskClient) -> None:
+    german = {"Accept-Language": "de"}
+    token = csrf_token(client, "/rosters", headers=german)
+    answer = client.post("/language", data={"csrf_token": token, "language": "fr", "next": "/rosters"})
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == "/rosters"
+    page = client.get("/rosters", headers=german)
+    assert soup(page).html["lang"] == "fr"
+    assert "Nouvelle partie" in nav(page)
+    # Every page offers the switch, the chosen language first in its list.
+    chosen = soup(page).select_one("footer select[name=language] option[selected]")
+    assert chosen["value"] == "fr" and chosen.get_text() == "Français"
+
+
+def test_the_switch_refuses_a_language_it_does_not_speak_in_one_sentence(client: FlaskClient) -> None:
+    token = csrf_token(client, "/")
+    answer = client.post("/language", data={"csrf_token": token, "language": "xx", "next": "/"})
+    assert answer.status_code == 400
+    text = soup(answer).get_text(" ", strip=True)
+    assert "language must be one Muster speaks: en, de, fr." in text
+
+
+def test_the_switch_never_sends_the_phone_to_another_site(client: FlaskClient) -> None:
+    token = csrf_token(client, "/")
+    for target in ("//evil.example/", "https://evil.example/", "\\\\evil.example"):
+        answer = client.post("/language", data={"csrf_token": token, "language": "de", "next": target})
+        assert answer.headers["Location"] == "/"
+
+
+def test_the_switch_needs_the_forms_token(client: FlaskClient) -> None:
+    answer = client.post("/language", data={"language": "de", "next": "/"})
+    assert answer.status_code == 400
+    assert "muster-lang" not in answer.headers.get("Set-Cookie", "")
+
+
+def test_scripts_read_their_words_in_the_pages_language(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "fr"})
+    assert soup(page).select_one('script[src="/words/fr.js"]') is not None
+    words = client.get("/words/fr.js").get_data(as_text=True)
+    assert '"Theme: dark. Tap for light.": "Thème : sombre. Touchez pour le clair."' in words
+    assert client.get("/words/en.js").status_code == 200
+    assert client.get("/words/xx.js").status_code == 404
+
+
+def test_the_worker_keeps_every_languages_words(client: FlaskClient) -> None:
+    worker = client.get("/sw.js").get_data(as_text=True)
+    for code in ("en", *SHIPPED):
+        assert f'"/words/{code}.js"' in worker
+
+
+def _ids(catalogue) -> set[str]:
+    return {m.id for m in catalogue if m.id}
+
+
+def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
+    """`make translations` was run: the templates hold every string the code and screens have."""
+    for domain, config, keyword in (("messages", "babel.cfg", "_l"), ("scripts", "babel-scripts.cfg", "tr")):
+        out = tmp_path / f"{domain}.pot"
+        extract = ["-q", "extract", "-F", config, "-k", keyword, "-o", str(out), "."]
+        subprocess.run(
+            [sys.executable, "-m", "babel.messages.frontend", *extract],
+            cwd=ROOT,
+            check=True,
+        )
+        with out.open("rb") as fresh, (TRANSLATIONS / f"{domain}.pot").open("rb") as kept:
+            missing = _ids(read_po(fresh)) - _ids(read_po(kept))
+        assert not missing, f"run make translations: {sorted(missing)[:5]} not in {domain}.pot"
+
+
+def test_german_and_french_are_complete_and_compiled() -> None:
+    for domain in DOMAINS:
+        with (TRANSLATIONS / f"{domain}.pot").open("rb") as handle:
+            wanted = _ids(read_po(handle))
+        for code in SHIPPED:
+            folder = TRANSLATIONS / code / "LC_MESSAGES"
+            with (folder / f"{domain}.po").open("rb") as handle:
+                po = read_po(handle)
+            untranslated = [m.id for m in po if m.id and not m.string]
+            fuzzy = [m.id for m in po if m.id and m.fuzzy]
+            assert not untranslated, f"{code}/{domain}: not translated: {untranslated[:5]}"
+            assert not fuzzy, f"{code}/{domain}: fuzzy: {fuzzy[:5]}"
+            assert wanted <= _ids(po), f"{code}/{domain}: missing {sorted(wanted - _ids(po))[:5]}"
+            with (folder / f"{domain}.mo").open("rb") as handle:
+                compiled = {m.id: m.string for m in read_mo(handle) if m.id}
+            assert compiled == {m.id: m.string for m in po if m.id}, f"{code}/{domain}: run make translations"
