@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
 from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
 
 bp = Blueprint("language", __name__)
 
@@ -145,6 +146,37 @@ def words(code: str) -> Response:
     return response
 
 
+def number(value: float | int | None) -> str:
+    """A number as the page's language writes it (2,000 points; 2.000 Punkte; 2 000 points)."""
+    return "" if value is None else format_decimal(value)
+
+
+def signed(value: float | int) -> str:
+    """A modifier with its sign, in the page's language (+1, -2)."""
+    return ("+" if value > 0 else "") + format_decimal(value)
+
+
+def _moment(value: str | datetime) -> datetime:
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def when(value: str | datetime | None) -> str:
+    """A stored moment (ISO text or datetime, UTC) as the page's language writes a date and time."""
+    return "" if not value else format_datetime(_moment(value), "short")
+
+
+def day(value: str | datetime | None) -> str:
+    """A stored moment's day as the page's language writes it (3 Dec 2026, 03.12.2026)."""
+    return "" if not value else format_date(_moment(value), "medium")
+
+
+def _content_language(response: Response) -> Response:
+    if (response.mimetype or "") == "text/html":
+        response.headers.setdefault("Content-Language", current())
+    return response
+
+
 def register(app: Flask) -> None:
     """Speak the phone's language on every page: Flask-Babel, the switch, and ``Vary``."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", SOURCE)
@@ -153,6 +185,8 @@ def register(app: Flask) -> None:
     babel.init_app(app, locale_selector=choose)
     app.register_blueprint(bp)
     app.after_request(_vary)
+    app.after_request(_content_language)
+    app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day)
     app.jinja_env.globals.update(
         language=current,
         languages=lambda: [(code, name_of(code)) for code in spoken()],

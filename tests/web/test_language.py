@@ -24,7 +24,7 @@ def nav(response) -> list[str]:
 
 def test_a_phone_in_german_gets_german_pages(client: FlaskClient) -> None:
     page = client.get("/", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.4"})
-    assert soup(page).html["lang"] == "de"
+    assert soup(page).html["lang"] == "de" and page.headers["Content-Language"] == "de"
     assert nav(page) == ["Start", "Neues Spiel", "Meine Spiele", "Armeelisten", "Turniere"]
     assert {"Accept-Language", "Cookie"} <= {v.strip() for v in page.headers["Vary"].split(",")}
 
@@ -120,3 +120,21 @@ def test_german_and_french_are_complete_and_compiled() -> None:
             with (folder / f"{domain}.mo").open("rb") as handle:
                 compiled = {m.id: m.string for m in read_mo(handle) if m.id}
             assert compiled == {m.id: m.string for m in po if m.id}, f"{code}/{domain}: run make translations"
+
+
+def test_numbers_and_moments_are_written_as_the_language_writes_them(app) -> None:
+    from app.web.language import day, number, signed, when
+
+    written = {}
+    for code in ("en", "de", "fr"):
+        with app.test_request_context("/", headers={"Accept-Language": code}):
+            written[code] = (
+                number(2000),
+                number(12.5),
+                signed(1),
+                when("2026-12-03T18:05:00"),
+                day("2026-12-03"),
+            )
+    assert written["en"] == ("2,000", "12.5", "+1", "12/3/26, 6:05\u202fPM", "Dec 3, 2026")
+    assert written["de"] == ("2.000", "12,5", "+1", "03.12.26, 18:05", "03.12.2026")
+    assert written["fr"] == ("2\u202f000", "12,5", "+1", "03/12/2026 18:05", "3 déc. 2026")
