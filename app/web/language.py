@@ -17,8 +17,10 @@ from typing import Any
 
 from babel import Locale
 from babel.messages.mofile import read_mo
-from flask import Blueprint, Flask, Response, abort, current_app, redirect, request
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale
+from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+
+from app.rules import speech
 
 bp = Blueprint("language", __name__)
 
@@ -98,8 +100,10 @@ def switch() -> Any:
     """Keep the phone's choice of language and show the page it was made on again, whole."""
     code = request.form.get("language", "")
     if code not in spoken():
-        allowed = ", ".join(spoken())
-        abort(400, description=f"language must be one Muster speaks: {allowed}.")
+        abort(
+            400,
+            description=speech.say("language must be one Muster speaks: {codes}.", codes=", ".join(spoken())),
+        )
     response = redirect(_back(request.form.get("next")), code=303)
     response.set_cookie(
         COOKIE, code, max_age=COOKIE_SECONDS, samesite="Lax", secure=request.is_secure, httponly=False
@@ -129,7 +133,12 @@ def script_words(code: str) -> dict[str, str]:
 def words(code: str) -> Response:
     """A script that gives the other scripts their words in one language (``Muster.t``)."""
     if code not in spoken():
-        abort(404, description=f"Muster does not speak {code!r}; it speaks {', '.join(spoken())}.")
+        abort(
+            404,
+            description=speech.say(
+                "Muster does not speak {code}; it speaks {codes}.", code=repr(code), codes=", ".join(spoken())
+            ),
+        )
     table = json.dumps(script_words(code), ensure_ascii=False, sort_keys=True)
     # ``musterSay("Sent.")``: the sentence in the page's language, ``%(name)s`` filled in.
     body = (
@@ -177,6 +186,17 @@ def _content_language(response: Response) -> Response:
     return response
 
 
+def _speak() -> None:
+    # The rules' sentences (refusals, verdicts) are said in this request's language.
+    g.muster_speech = speech.begin(get_translations())
+
+
+def _stop_speaking(_error: BaseException | None) -> None:
+    token = g.pop("muster_speech", None)
+    if token is not None:
+        speech.end(token)
+
+
 def register(app: Flask) -> None:
     """Speak the phone's language on every page: Flask-Babel, the switch, and ``Vary``."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", SOURCE)
@@ -184,6 +204,8 @@ def register(app: Flask) -> None:
     app.extensions["muster.languages"] = _find_languages(app)
     babel.init_app(app, locale_selector=choose)
     app.register_blueprint(bp)
+    app.before_request(_speak)
+    app.teardown_request(_stop_speaking)
     app.after_request(_vary)
     app.after_request(_content_language)
     app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day)

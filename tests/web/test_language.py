@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 from babel.messages.mofile import read_mo
@@ -91,9 +92,10 @@ def _ids(catalogue) -> set[str]:
 
 def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
     """`make translations` was run: the templates hold every string the code and screens have."""
-    for domain, config, keyword in (("messages", "babel.cfg", "_l"), ("scripts", "babel-scripts.cfg", "tr")):
+    keywords = {"messages": ["-k", "_l", "-k", "say", "-k", "say_plural:1,2"], "scripts": ["-k", "tr"]}
+    for domain, config in (("messages", "babel.cfg"), ("scripts", "babel-scripts.cfg")):
         out = tmp_path / f"{domain}.pot"
-        extract = ["-q", "extract", "-F", config, "-k", keyword, "-o", str(out), "."]
+        extract = ["-q", "extract", "-F", config, *keywords[domain], "-o", str(out), "."]
         subprocess.run(
             [sys.executable, "-m", "babel.messages.frontend", *extract],
             cwd=ROOT,
@@ -138,3 +140,36 @@ def test_numbers_and_moments_are_written_as_the_language_writes_them(app) -> Non
     assert written["en"] == ("2,000", "12.5", "+1", "12/3/26, 6:05\u202fPM", "Dec 3, 2026")
     assert written["de"] == ("2.000", "12,5", "+1", "03.12.26, 18:05", "03.12.2026")
     assert written["fr"] == ("2\u202f000", "12,5", "+1", "03/12/2026 18:05", "3 déc. 2026")
+
+
+def test_a_refusal_comes_back_in_the_phones_language(client: FlaskClient) -> None:
+    from tests.setups import new_game
+
+    game = new_game(client)
+    roll = {"id": str(uuid.uuid4()), "type": "roll", "dice": "2d6", "results": [3]}
+    answers = {
+        code: client.post(
+            f"/api/v1/games/{game['id']}/events",
+            json=roll,
+            headers={"X-Edit-Token": game["edit_token"], "Accept-Language": code},
+        )
+        for code in ("en", "de", "fr")
+    }
+    assert {a.status_code for a in answers.values()} == {422}
+    assert answers["en"].json["error"] == "results must hold the two dice of a 2D6 roll."
+    assert answers["de"].json["error"] == "results muss die beiden Würfel eines 2W6-Wurfs enthalten."
+    assert answers["fr"].json["error"] == "results doit contenir les deux dés d'un jet de 2D6."
+
+
+def test_every_translation_keeps_the_sentences_blanks() -> None:
+    """A translation that lost or renamed a {blank} would fail the sentence as it is said."""
+    import string
+
+    def blanks(text: str) -> set[str]:
+        return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+    for code in SHIPPED:
+        with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+            for message in read_po(handle):
+                if message.id and message.string and isinstance(message.id, str):
+                    assert blanks(message.string) == blanks(message.id), (code, message.id)
