@@ -173,3 +173,18 @@ def test_every_translation_keeps_the_sentences_blanks() -> None:
             for message in read_po(handle):
                 if message.id and message.string and isinstance(message.id, str):
                     assert blanks(message.string) == blanks(message.id), (code, message.id)
+
+
+def test_the_pseudo_language_runs_through_a_page(tmp_path: Path, migrated: Path) -> None:
+    """The tests' pseudo-language (tests/pseudo.py) is spoken like any other catalogue."""
+    from app import create_app
+    from tests import pseudo
+    from tests.conftest import fresh_database
+
+    folder = pseudo.build(tmp_path / "pseudo")
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "t", "TRANSLATION_FOLDERS": [str(folder)]})
+    page = app.test_client().get("/", headers={"Accept-Language": pseudo.CODE})
+    assert soup(page).html["lang"] == pseudo.CODE
+    assert pseudo.pseudo("New game") in nav(page)
+    assert pseudo.pseudo("{count} dice") == "[{count} đîçé··]"  # blanks stay for the sentence to fill
