@@ -19,7 +19,7 @@ RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-co
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service https test soak lint format bench bench-all check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe
+.PHONY: apt all setup run service https test soak lint format bench bench-all check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe translations
 
 all: test
 
@@ -135,6 +135,18 @@ bench-all: system-deps-test $(TEST_STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts
+
+# Every word a player reads, in every language Muster speaks (docs/translating.md): take the
+# strings from the code, templates and scripts, bring each language's catalogue up to date,
+# compile. The .po and .mo files are committed: a checkout runs without this step.
+BABEL := $(VENV)/bin/pybabel
+translations: $(STAMP)
+	$(BABEL) -q extract -F babel.cfg -k _l -k say -k say_plural:1,2 --no-wrap --sort-by-file --project Muster -o app/translations/messages.pot .
+	$(BABEL) -q extract -F babel-scripts.cfg -k tr --no-wrap --sort-by-file --project Muster -o app/translations/scripts.pot .
+	$(BABEL) -q update --no-wrap --ignore-obsolete -D messages -i app/translations/messages.pot -d app/translations
+	$(BABEL) -q update --no-wrap --ignore-obsolete -D scripts -i app/translations/scripts.pot -d app/translations
+	$(BABEL) -q compile --statistics -D messages -d app/translations
+	$(BABEL) -q compile --statistics -D scripts -d app/translations
 
 # The app icons (static/icons/*.png), drawn with Pillow (WeasyPrint brings it).
 icons: $(STAMP)

@@ -1651,8 +1651,19 @@
   });
   document.addEventListener("htmx:after:history:push", keepMovedPage);
   document.addEventListener("htmx:after:history:replace", keepMovedPage);
+  // A page in another language than the pages this phone keeps (the language switch, or the
+  // phone's own language changed): the worker fetches every kept page again, in this one.
+  function followLanguage() {
+    var lang = document.documentElement.lang;
+    var kept;
+    try { kept = localStorage.getItem("muster-kept-lang"); } catch (e) { return; }
+    if (kept === lang || !controlled() || !navigator.onLine) return;
+    navigator.serviceWorker.controller.postMessage({ type: "language" });
+    try { localStorage.setItem("muster-kept-lang", lang); } catch (e) { /* private mode: asked again next time */ }
+  }
   document.addEventListener("DOMContentLoaded", function () {
     registerWorker();
+    followLanguage();
     render(false).then(function () {
       if (waitingTotal && navigator.onLine) flushNow();
     });

@@ -64,6 +64,7 @@ self.addEventListener("message", (event) => {
   if (data.type === "version" && event.source) event.source.postMessage({ type: "version", version: VERSION });
   if (data.type === "flush") event.waitUntil(replay().catch(() => {}));
   if (data.type === "sending") event.waitUntil(watch(data.ids || [], Number(data.timeout) || 15000));
+  if (data.type === "language") event.waitUntil(refreshAll().catch(() => {}));
   if (data.type === "refresh") event.waitUntil(Promise.all((data.games || []).map((game) => refreshKept(String(game)).catch(() => {}))));
 });
 
@@ -114,6 +115,19 @@ async function refreshKept(game) {
   );
 }
 
+// The phone changed language: every kept page is fetched again in the new one (the request
+// carries the phone's cookie, so the switch's choice). One that cannot be fetched keeps its copy.
+async function refreshAll() {
+  const cache = await caches.open(PAGES_CACHE);
+  const keys = await cache.keys();
+  await Promise.all(
+    keys.map(async (request) => {
+      const response = await fetch(request.url, { credentials: "same-origin", headers: { Accept: "text/html" }, cache: "no-store" }).catch(() => null);
+      if (response) await keepPage(pageKey(request.url), response);
+    })
+  );
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -122,7 +136,7 @@ self.addEventListener("fetch", (event) => {
   // The API and the club admin's pages are never kept on a phone.
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/admin")) return;
   // The unit catalogues are precached with the shell: kept on the phone like the app itself.
-  if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/catalogues/") || url.pathname === "/manifest.webmanifest") {
+  if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/catalogues/") || url.pathname.startsWith("/words/") || url.pathname === "/manifest.webmanifest") {
     event.respondWith(staticFile(event, url));
   } else if (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html")) {
     event.respondWith(networkFirst(event, url));

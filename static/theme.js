@@ -5,10 +5,12 @@
   var KEY = "muster-theme";
   var MODES = ["auto", "dark", "light"];
   var COLOURS = { dark: "#14171c", light: "#f4f1ea" };
+  // The page's language (the words script before this one); English if it could not load.
+  var tr = window.musterSay || function (text) { return text; };
   var LABELS = {
-    auto: "Theme: follows the phone. Tap for dark.",
-    dark: "Theme: dark. Tap for light.",
-    light: "Theme: light. Tap to follow the phone."
+    auto: tr("Theme: follows the phone. Tap for dark."),
+    dark: tr("Theme: dark. Tap for light."),
+    light: tr("Theme: light. Tap to follow the phone.")
   };
 
   function stored() {

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.log import Refused
+from app.rules.speech import say
 
 FACES = {"d3": 3, "d6": 6, "d12": 12, "2d6": 6, "roll-off": 6}
 MAX_DICE = 24
@@ -45,8 +46,10 @@ def parse_roll(event: dict[str, Any], eid: str, players: int) -> Roll:
     dice, results = event["dice"], event["results"]
     top = FACES[dice]
     if any(r > top for r in results):
-        raise Refused(f"results must be a list of 1 to {MAX_DICE} dice, each from 1 to {top}.")
+        raise Refused(
+            say("results must be a list of 1 to {most} dice, each from 1 to {top}.", most=MAX_DICE, top=top)
+        )
     if dice == "2d6" and len(results) != 2:
-        raise Refused("results must hold the two dice of a 2D6 roll.")
+        raise Refused(say("results must hold the two dice of a 2D6 roll."))
     purpose = event.get("purpose") or ""
     return Roll(eid, dice, tuple(results), purpose.strip(), event.get("winner"))

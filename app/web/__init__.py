@@ -18,7 +18,7 @@ from jinja2 import FileSystemLoader
 
 from app.infra import system_files
 from app.services.replays import Replays
-from app.web import assets, errors, pages, services
+from app.web import assets, errors, language, pages, services
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -65,6 +65,8 @@ def register(app: Flask) -> None:
     # checkout's templates/; set before the first page builds the Jinja environment.
     app.jinja_loader = system_files.loader("templates", FileSystemLoader(app.template_folder))
     csrf.init_app(app)
+    # The phone's language (Flask-Babel), before any page's Jinja environment is built.
+    language.register(app)
     # Pages, JSON and assets travel compressed: a phone on club Wi-Fi loads a game in one go.
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault(

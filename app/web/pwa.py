@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, url_for
 from werkzeug.datastructures import MultiDict
 
+from app.web import language
 from app.web.assets import asset_url
 from app.web.services import packs
 
@@ -47,6 +48,8 @@ def _files(app: Flask) -> list[Path]:
     templates = Path(app.root_path, app.template_folder or "templates")
     paths = [static / name for name in (*SHELL_STATIC, SW_SOURCE)]
     paths += [templates / name for name in SHELL_TEMPLATES]
+    # The scripts' words: a new translation is a new release for the phones.
+    paths += sorted(language.TRANSLATIONS.glob("*/LC_MESSAGES/*.mo"))
     # The unit catalogues are precached too: a new catalogue is a new release for the phones.
     paths += sorted(Path(app.config["RULEPACKS"], "catalogues").glob("*.yaml"))
     return paths
@@ -94,6 +97,8 @@ def service_worker() -> Response:
     shell += [url_for("pwa.manifest"), url_for("pwa.offline"), url_for("home.index")]
     # Each catalogue once, at its own address, kept with the app like the packs it serves.
     shell += [url_for("pwa.catalogue", catalogue_id=c) for c in sorted(_catalogues())]
+    # The scripts' words in every language Muster speaks: a switch made offline still reads.
+    shell += [url_for("language.words", code=code) for code in language.spoken()]
     body = (
         source.replace('"__VERSION__"', json.dumps(version(app)))
         .replace('"__SHELL__"', json.dumps(shell))

@@ -1,0 +1,52 @@
+"""The sentences Muster says (refusals, verdicts, the words of an entry), in the reader's language.
+
+The rules stay plain functions of their data: a sentence is written in English with named
+blanks, ``say("{name} must be {allowed}.", name=..., allowed=...)``, and said in the language
+the web layer chose for the request (:func:`speaking`). Outside a request (a test, a script, a
+replay in the background) it is said in English. `make translations` extracts every ``say``
+and ``say_plural`` into the catalogues (docs/translating.md).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from typing import Any
+
+_ENGLISH = gettext.NullTranslations()
+_catalogue: ContextVar[gettext.NullTranslations] = ContextVar("muster_catalogue", default=_ENGLISH)
+
+
+def say(sentence: str, /, **blanks: Any) -> str:
+    """``sentence`` in the reader's language, its ``{blanks}`` filled in."""
+    said = _catalogue.get().gettext(sentence)
+    return said.format(**blanks) if blanks else said
+
+
+def say_plural(one: str, many: str, count: int, /, **blanks: Any) -> str:
+    """The sentence for ``count`` things (``one`` or ``many`` in English; as many forms as the
+    reader's language has), ``{count}`` and the other blanks filled in."""
+    said = _catalogue.get().ngettext(one, many, count)
+    return said.format(count=count, **blanks)
+
+
+@contextmanager
+def speaking(catalogue: gettext.NullTranslations) -> Iterator[None]:
+    """Say every sentence inside the block from ``catalogue`` (a request's language)."""
+    token = _catalogue.set(catalogue)
+    try:
+        yield
+    finally:
+        _catalogue.reset(token)
+
+
+def begin(catalogue: gettext.NullTranslations) -> Token[gettext.NullTranslations]:
+    """Say the sentences from ``catalogue`` until :func:`end` (a request, start to teardown)."""
+    return _catalogue.set(catalogue)
+
+
+def end(token: Token[gettext.NullTranslations]) -> None:
+    """Say them as before :func:`begin` gave back ``token``."""
+    _catalogue.reset(token)

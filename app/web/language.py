@@ -1,0 +1,215 @@
+"""The phone's language: which one a page is in, the switch that changes it, and its words for scripts.
+
+A page speaks the language the phone chose with the switch (a cookie, so it holds offline and
+across visits), else the best of the phone's own ``Accept-Language`` that Muster speaks, else
+English. Every answer that depends on it says so in ``Vary``. Catalogues are in
+``app/translations`` (docs/translating.md); scripts take their words from :func:`words`, a
+small script of its own a language, which the service worker keeps with the app shell.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.messages.mofile import read_mo
+from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+
+from app.rules import speech
+
+bp = Blueprint("language", __name__)
+
+#: The cookie the switch sets: a language code Muster speaks.
+COOKIE = "muster-lang"
+#: The language of the source strings, spoken without a catalogue.
+SOURCE = "en"
+#: Where the catalogues live, below the app package (Flask-Babel's default folder).
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+#: A year: the switch is a choice the phone keeps.
+COOKIE_SECONDS = 365 * 24 * 3600
+#: The catalogue domain of the scripts' words (static/*.js), apart from the server's ``messages``.
+SCRIPTS = "scripts"
+
+babel = Babel()
+
+
+def _folders(app: Flask) -> list[Path]:
+    """Every folder of catalogues, the built-in one first; ``TRANSLATION_FOLDERS`` adds more
+    (a test's pseudo-language, a club's own language before it ships)."""
+    extra = [Path(p) for p in app.config.get("TRANSLATION_FOLDERS", ())]
+    return [TRANSLATIONS, *extra]
+
+
+def spoken(app: Flask | None = None) -> tuple[str, ...]:
+    """The language codes Muster speaks: English and every language with a compiled catalogue."""
+    app = app or current_app
+    return app.extensions["muster.languages"]
+
+
+def _find_languages(app: Flask) -> tuple[str, ...]:
+    found = {SOURCE}
+    for folder in _folders(app):
+        if folder.is_dir():
+            found.update(p.parent.parent.name for p in folder.glob("*/LC_MESSAGES/messages.mo"))
+    return (SOURCE, *sorted(found - {SOURCE}))
+
+
+def name_of(code: str) -> str:
+    """A language's name in itself ("Deutsch", "Français"), as a switch offers it."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def choose() -> str:
+    """The language of this request: the switch's cookie, else the phone's, else English."""
+    languages = spoken()
+    chosen = request.cookies.get(COOKIE, "")
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages, default=SOURCE) or SOURCE
+
+
+def current() -> str:
+    """The code of the language this request is answered in (``de``, ``fr``, ``en``)."""
+    return str(get_locale() or SOURCE).replace("_", "-")
+
+
+def _vary(response: Response) -> Response:
+    """Say that pages and JSON depend on the language (the phone's header and the switch's cookie)."""
+    kind = response.mimetype or ""
+    if kind in ("text/html", "application/json", "text/plain"):
+        for header in ("Accept-Language", "Cookie"):
+            response.vary.add(header)
+    return response
+
+
+def _back(target: str | None) -> str:
+    """Where the switch returns: a path of this site, never another site's address."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.post("/language")
+def switch() -> Any:
+    """Keep the phone's choice of language and show the page it was made on again, whole."""
+    code = request.form.get("language", "")
+    if code not in spoken():
+        abort(
+            400,
+            description=speech.say("language must be one Muster speaks: {codes}.", codes=", ".join(spoken())),
+        )
+    response = redirect(_back(request.form.get("next")), code=303)
+    response.set_cookie(
+        COOKIE, code, max_age=COOKIE_SECONDS, samesite="Lax", secure=request.is_secure, httponly=False
+    )
+    return response
+
+
+@functools.lru_cache(maxsize=16)
+def _script_words(path: str, stamp: float) -> dict[str, str]:
+    """A compiled ``scripts`` catalogue as source sentence to translation (``stamp``: its mtime,
+    so a catalogue compiled anew is read anew)."""
+    with open(path, "rb") as handle:
+        catalogue = read_mo(handle)
+    return {str(m.id): str(m.string) for m in catalogue if m.id and m.string and not isinstance(m.id, tuple)}
+
+
+def script_words(code: str) -> dict[str, str]:
+    """A language's words for the scripts: source sentence to translation (empty for English)."""
+    for folder in _folders(current_app):
+        mo = folder / code.replace("-", "_") / "LC_MESSAGES" / f"{SCRIPTS}.mo"
+        if mo.is_file():
+            return _script_words(str(mo), mo.stat().st_mtime)
+    return {}
+
+
+@bp.get("/words/<code>.js")
+def words(code: str) -> Response:
+    """A script that gives the other scripts their words in one language (``Muster.t``)."""
+    if code not in spoken():
+        abort(
+            404,
+            description=speech.say(
+                "Muster does not speak {code}; it speaks {codes}.", code=repr(code), codes=", ".join(spoken())
+            ),
+        )
+    table = json.dumps(script_words(code), ensure_ascii=False, sort_keys=True)
+    # ``musterSay("Sent.")``: the sentence in the page's language, ``%(name)s`` filled in.
+    body = (
+        f"window.MusterWords = {table};\n"
+        "window.musterSay = function (text, values) {\n"
+        "  var said = window.MusterWords[text] || text;\n"
+        "  return values ? said.replace(/%\\((\\w+)\\)s/g, function (all, key) {\n"
+        "    return key in values ? String(values[key]) : all;\n"
+        "  }) : said;\n"
+        "};\n"
+    )
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def number(value: float | int | None) -> str:
+    """A number as the page's language writes it (2,000 points; 2.000 Punkte; 2 000 points)."""
+    return "" if value is None else format_decimal(value)
+
+
+def signed(value: float | int) -> str:
+    """A modifier with its sign, in the page's language (+1, -2)."""
+    return ("+" if value > 0 else "") + format_decimal(value)
+
+
+def _moment(value: str | datetime) -> datetime:
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def when(value: str | datetime | None) -> str:
+    """A stored moment (ISO text or datetime, UTC) as the page's language writes a date and time."""
+    return "" if not value else format_datetime(_moment(value), "short")
+
+
+def day(value: str | datetime | None) -> str:
+    """A stored moment's day as the page's language writes it (3 Dec 2026, 03.12.2026)."""
+    return "" if not value else format_date(_moment(value), "medium")
+
+
+def _content_language(response: Response) -> Response:
+    if (response.mimetype or "") == "text/html":
+        response.headers.setdefault("Content-Language", current())
+    return response
+
+
+def _speak() -> None:
+    # The rules' sentences (refusals, verdicts) are said in this request's language.
+    g.muster_speech = speech.begin(get_translations())
+
+
+def _stop_speaking(_error: BaseException | None) -> None:
+    token = g.pop("muster_speech", None)
+    if token is not None:
+        speech.end(token)
+
+
+def register(app: Flask) -> None:
+    """Speak the phone's language on every page: Flask-Babel, the switch, and ``Vary``."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", SOURCE)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(str(p) for p in _folders(app))
+    app.extensions["muster.languages"] = _find_languages(app)
+    babel.init_app(app, locale_selector=choose)
+    app.register_blueprint(bp)
+    app.before_request(_speak)
+    app.teardown_request(_stop_speaking)
+    app.after_request(_vary)
+    app.after_request(_content_language)
+    app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day)
+    app.jinja_env.globals.update(
+        language=current,
+        languages=lambda: [(code, name_of(code)) for code in spoken()],
+    )
