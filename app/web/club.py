@@ -1007,22 +1007,6 @@ def _by_player(tables: list[Any], names: dict[int, str]) -> list[tuple[str, Any]
     return sorted(seats, key=lambda seat: seat[0].casefold())
 
 
-@bp.get("/events/<event_id>/pairings.pdf")
-def pairings_pdf(event_id: str) -> Any:
-    return _print(event_id, "club/pairings.html", "pairings")
-
-
-@bp.get("/events/<event_id>/standings.pdf")
-def standings_pdf(event_id: str) -> Any:
-    return _print(event_id, "club/standings.html", "standings")
-
-
-@bp.get("/events/<event_id>/lists.pdf")
-def lists_pdf(event_id: str) -> Any:
-    """The printed pack of lists: each list once it may be shown (the event's timing)."""
-    return _print(event_id, "club/lists.html", "lists", _shown_lists)
-
-
 def _shown_lists(snap: Snapshot) -> dict[str, Any]:
     """The lists the printed pack may show now, and how many it holds back."""
     svc = service()
@@ -1030,12 +1014,25 @@ def _shown_lists(snap: Snapshot) -> dict[str, Any]:
     return {"shown_lists": shown, "hidden": len(snap.lists) - len(shown)}
 
 
-@bp.get("/events/<event_id>/results.pdf")
-def results_pdf(event_id: str) -> Any:
-    """Every player's results round by round: opponent, VP, TP and the band or rule behind them."""
-    return _print(event_id, "club/results.html", "results")
+# The event's prints, each at /events/<id>/<name>.pdf (endpoint ``club.<name>_pdf``): the pairings
+# and slips for the tables, the standings, every player's results round by round (opponent, VP,
+# TP and the band or rule behind them), and the pack of lists once they may be shown.
+PRINTS: dict[str, Callable[[Snapshot], dict[str, Any]] | None] = {
+    "pairings": None,
+    "standings": None,
+    "lists": _shown_lists,
+    "results": None,
+    "slips": None,
+}
 
 
-@bp.get("/events/<event_id>/slips.pdf")
-def slips_pdf(event_id: str) -> Any:
-    return _print(event_id, "club/slips.html", "slips")
+def _print_view(name: str) -> Callable[[str], Any]:
+    def view(event_id: str) -> Any:
+        return _print(event_id, f"club/{name}.html", name, PRINTS[name])
+
+    view.__doc__ = f"The event's {name} as a PDF."
+    return view
+
+
+for _name in PRINTS:
+    bp.add_url_rule(f"/events/<event_id>/{_name}.pdf", f"{_name}_pdf", _print_view(_name), methods=["GET"])
