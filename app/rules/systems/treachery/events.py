@@ -37,6 +37,9 @@ from app.rules.systems.treachery.state import (
 )
 
 __all__ = ["EVENTS"]
+#: The entry each event type belongs to (what may be recorded now is :mod:`.allowed`'s answer).
+ENTRIES = allowed.ENTRIES
+
 NO_RULES = section.Treachery(
     phases=[section.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")]
 )
@@ -108,10 +111,8 @@ def _names(game: TreacheryGame, players: list[int]) -> str:
 # --- the round and its turns ------------------------------------------------------------
 def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     r = _current_round(game, event)
-    if r in game.rounds:
-        raise Refused(f"round {r} has already started: its battle_round is recorded.", "round")
-    if game.turns_in(r):
-        raise Refused(f"round {r} has already had a turn; a battle_round comes before the first.", "round")
+    if problem := allowed.round_problem(game, r):
+        raise problem
     arrivals = event.get("arrivals", [])
     due = [o for o in game.scenario.objectives if o.placed_by_roll == "d6" and o.from_round == r]
     seen: set[str] = set()
@@ -257,6 +258,9 @@ def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if not game.rules.deals:
         raise Refused(f"type: {game.pack.name} has no deals.", "type")
+    # The deal's entry first (:data:`allowed.ENTRIES`: the log asks it before the fields), then its fields.
+    if problem := allowed.dealing(game):
+        raise problem
     r = _current_round(game, event)
     giver, receiver = event["from"], event["to"]
     if giver == receiver:
@@ -265,8 +269,6 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     ploy = _ploy(game, event) if event.get("ploy") is not None else None
     if cp == 0 and vp == 0 and ploy is None:
         raise Refused("cp, vp or ploy must be given: a deal gives something.", "cp")
-    if problem := allowed.dealing(game):
-        raise problem
     if cp > game.cp[giver]:
         held = game.cp[giver]
         raise Refused(f"cp must be at most {held}: {game.name(giver)} holds {held} command points.", "cp")
