@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.rules.problems import Problem
@@ -62,6 +62,22 @@ def entry_problem(system: GameSystem, state: Any, event: dict[str, Any], seat: i
     if not isinstance(entry, dict) or entry.get("open", True) or entry.get("refusal") is None:
         return None
     return Refused(entry["refusal"], entry.get("rule", "refused"))
+
+
+Apply = Callable[[Any, dict[str, Any], str], None]
+
+
+def by_type(apply: Mapping[str, Apply]) -> Apply:
+    """An engine's ``apply_event``: change a state by the function ``apply`` names for the
+    event's type (the event as its model read it, so the type is one of them)."""
+
+    def apply_event(state: Any, event: dict[str, Any], eid: str) -> None:
+        apply[event["type"]](state, event, eid)
+
+    apply_event.__doc__ = (
+        "Change a state by one event of its type; raise ``Refused`` if the rules do not allow it."
+    )
+    return apply_event
 
 
 def event_id(event: Any) -> str:

@@ -19,7 +19,6 @@ from app.rules.facts import FactSpec
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused, open_entry
 from app.rules.outcome import Award, Result
-from app.rules.rolls import parse_roll
 from app.rules.systems.rounds.event_models import EVENTS
 
 __all__ = ["EVENTS"]
@@ -693,7 +692,7 @@ def _most(totals: list[int], why: str, score: str, game: RoundGame) -> Result:
 def apply_event(game: RoundGame, event: dict[str, Any], eid: str) -> None:
     """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     if event["type"] == "roll":
-        game.rolls.append(parse_roll(event, eid, game.player_count))
+        game.add_roll(event, eid)
     else:
         _apply_round(game, event, eid)
 

@@ -15,10 +15,9 @@ from typing import Any
 from app.rules import contingents
 from app.rules import pack as p
 from app.rules.army import RosterUnit
-from app.rules.game import Setup
-from app.rules.log import Refused, open_entry
+from app.rules.game import GameState, Setup
+from app.rules.log import Refused, by_type, open_entry
 from app.rules.outcome import Result
-from app.rules.rolls import parse_roll
 from app.rules.systems.siege import section
 from app.rules.systems.siege.event_models import EVENTS
 from app.rules.systems.siege.state import (
@@ -715,10 +714,6 @@ def _apply_end(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     game.ending = Ending(eid, held, siege_result(game, held))
 
 
-def _apply_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY = {
     "siege_tactic": _apply_tactic,
     "repick": _apply_repick,
@@ -733,13 +728,11 @@ APPLY = {
     "relief_roll": _apply_relief_roll,
     "relief_edge": _apply_relief_edge,
     "end": _apply_end,
-    "roll": _apply_roll,
+    "roll": GameState.add_roll,
 }
 
-
-def apply_event(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
-    APPLY[event["type"]](game, event, eid)
+#: Change a game by one event of its type (as :data:`EVENTS` read it); raise ``Refused``.
+apply_event = by_type(APPLY)
 
 
 # ---------------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ from typing import Any
 
 from app.rules import pack as p
 from app.rules.contingents import part, roster_problems, split_problems
-from app.rules.game import Setup
+from app.rules.game import GameState, Setup
 from app.rules.log import Refused
-from app.rules.rolls import parse_roll
 from app.rules.systems.treachery import allowed, section
 from app.rules.systems.treachery.event_models import EVENTS, MAX_UNITS
 from app.rules.systems.treachery.standing import buy_limits, ranking
@@ -291,12 +290,23 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     game.deals.append(Deal(eid, r, giver, receiver, cp, vp, note, ploy.id if ploy else None))
 
 
-def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+def _players_ploy(
+    game: TreacheryGame,
+    event: dict[str, Any],
+    problem: Callable[[TreacheryGame, int, section.Ploy], Refused | None],
+) -> tuple[int, int, section.Ploy]:
+    """The event's round (the one being played), its player and the ploy it names, once the
+    rules' ``problem`` with that player and ploy says nothing."""
     r = _current_round(game, event)
     player = event["player"]
     ploy = _ploy(game, event)
-    if problem := allowed.buy_problem(game, player, ploy):
-        raise problem
+    if refused := problem(game, player, ploy):
+        raise refused
+    return r, player, ploy
+
+
+def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    r, player, ploy = _players_ploy(game, event, allowed.buy_problem)
     game.cp[player] -= ploy.cost
     game.held[player] = (*game.ploys(player), ploy.id)
     # The purchases before a round's first turn count as a turn of their own.
@@ -341,11 +351,7 @@ def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    r = _current_round(game, event)
-    player = event["player"]
-    ploy = _ploy(game, event)
-    if problem := allowed.play_problem(game, player, ploy):
-        raise problem
+    r, player, ploy = _players_ploy(game, event, allowed.play_problem)
     cancels = None
     if ploy.cancels:
         last = next(pl for pl in game.plays if pl.event == game.just_played)
@@ -486,10 +492,6 @@ def _end_monolith(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         game.result = Result("draw", None, why)
 
 
-def _roll(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY: dict[str, Callable[[TreacheryGame, dict[str, Any], str], None]] = {
     "battle_round": _battle_round,
     "roll_off": _roll_off,
@@ -503,5 +505,5 @@ APPLY: dict[str, Callable[[TreacheryGame, dict[str, Any], str], None]] = {
     "contingents": _contingents,
     "turn": _turn,
     "end": _end,
-    "roll": _roll,
+    "roll": GameState.add_roll,
 }

@@ -14,9 +14,8 @@ from typing import Any
 
 from app.rules import contingents
 from app.rules import pack as p
-from app.rules.game import Setup
-from app.rules.log import Refused, open_entry
-from app.rules.rolls import parse_roll
+from app.rules.game import GameState, Setup
+from app.rules.log import Refused, by_type, open_entry
 from app.rules.systems.tunnels.event_models import EVENTS
 from app.rules.systems.tunnels.state import (
     BattleResult,
@@ -385,10 +384,6 @@ def _apply_result(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     game.results.append(BattleResult(eid, b, winner))
 
 
-def _apply_roll(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY = {
     "contingents": _apply_split,
     "contingent": _apply_pick,
@@ -400,13 +395,11 @@ APPLY = {
     "unstable": _apply_unstable,
     "trap": _apply_trap,
     "battle_result": _apply_result,
-    "roll": _apply_roll,
+    "roll": GameState.add_roll,
 }
 
-
-def apply_event(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
-    APPLY[event["type"]](game, event, eid)
+#: Change a game by one event of its type (as :data:`EVENTS` read it); raise ``Refused``.
+apply_event = by_type(APPLY)
 
 
 OVER = "over"
