@@ -117,6 +117,8 @@ def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) 
 # Applying events
 # ---------------------------------------------------------------------------------------
 OVER_NOW = "The battle is over; undo the last entry to change it."
+#: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
+ENTRIES = {"battle_round": "battle", "turn": "battle"}
 
 
 def round_problem(game: Game, round_: int) -> Refused | None:
@@ -368,6 +370,8 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
         None if game.turns_complete else Refused("The end of the battle comes after the last round's turns.")
     )
     return {
+        # The battle: its rounds and turns, until it is over.
+        "battle": open_entry(over),
         "battle_round": open_entry(over or done or round_problem(game, r), round=r),
         "turn": open_entry(turn, round=r, players=players),
         "claim": {"open": any(who for *_, who in open_claims(game)), "rules": open_claims(game)},
