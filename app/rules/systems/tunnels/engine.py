@@ -34,6 +34,8 @@ __all__ = ["EVENTS"]
 SECRET_TYPES = {"contingent": ("contingent", "general")}
 #: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
 SIGNED_TYPES = ("repick",)
+#: The last step of the plan: every battle is fought.
+OVER = "over"
 #: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
 ENTRIES = {
     kind: "series"
@@ -400,9 +402,6 @@ APPLY = {
 
 #: Change a game by one event of its type (as :data:`EVENTS` read it); raise ``Refused``.
 apply_event = by_type(APPLY)
-
-
-OVER = "over"
 
 
 def next_steps(game: TunnelGame) -> dict[str, Any]:
