@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from app.rules.rolls import parse_roll
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
@@ -81,6 +82,10 @@ class GameState:
 
     def name(self, player: int) -> str:
         return self.setup.player_name(player)
+
+    def add_roll(self, event: dict[str, Any], eid: str) -> None:
+        """Keep a roll event's dice, as rolled at the table (every system takes ``roll``)."""
+        self.rolls.append(parse_roll(event, eid, self.player_count))
 
     @property
     def result(self) -> Any:

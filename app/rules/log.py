@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.rules.problems import Problem
@@ -43,8 +43,41 @@ class Refused(Exception):
 
 def open_entry(problem: Refused | None, **choices: Any) -> dict[str, Any]:
     """One entry of a system's ``open_entries``: ``open``, or ``why`` not (the rules' refusal as
-    a screen shows it beside what it refuses), with the entry's ``choices``."""
-    return {"open": problem is None, "why": problem.reason if problem else None, **choices}
+    a screen shows it beside what it refuses), with the entry's ``choices``. A closed entry also
+    holds the refusal whole (``refusal``, naming its field, and its ``rule``): the sentence the
+    service answers an event of that entry with (:func:`apply`)."""
+    if problem is None:
+        return {"open": True, "why": None, **choices}
+    return {"open": False, "why": problem.reason, "refusal": str(problem), "rule": problem.rule, **choices}
+
+
+def entry_problem(system: GameSystem, state: Any, event: dict[str, Any], seat: int | None) -> Refused | None:
+    """Why the rules refuse ``event`` before reading its choices: the entry it belongs to (the
+    system's ``entries``, by event type) is closed in ``open_entries(state, seat)``. ``None``
+    when it is open, or the event belongs to no entry; its own fields are the engine's to judge."""
+    key = getattr(system, "entries", {}).get(event.get("type"))
+    if key is None:
+        return None
+    entry = system.open_entries(state, seat).get(key)
+    if not isinstance(entry, dict) or entry.get("open", True) or entry.get("refusal") is None:
+        return None
+    return Refused(entry["refusal"], entry.get("rule", "refused"))
+
+
+Apply = Callable[[Any, dict[str, Any], str], None]
+
+
+def by_type(apply: Mapping[str, Apply]) -> Apply:
+    """An engine's ``apply_event``: change a state by the function ``apply`` names for the
+    event's type (the event as its model read it, so the type is one of them)."""
+
+    def apply_event(state: Any, event: dict[str, Any], eid: str) -> None:
+        apply[event["type"]](state, event, eid)
+
+    apply_event.__doc__ = (
+        "Change a state by one event of its type; raise ``Refused`` if the rules do not allow it."
+    )
+    return apply_event
 
 
 def event_id(event: Any) -> str:
@@ -114,12 +147,18 @@ def replay(system: GameSystem, pack: Pack, setup: Setup, events: Sequence[dict[s
 
 
 def apply(
-    system: GameSystem, state: Any, event: Any, events: Sequence[dict[str, Any]] = ()
+    system: GameSystem,
+    state: Any,
+    event: Any,
+    events: Sequence[dict[str, Any]] = (),
+    seat: int | None = None,
 ) -> tuple[Any, Problem | None]:
     """The state with ``event`` appended, or ``state`` and why the rules refuse it.
 
     ``state`` is the fold of ``events`` (the stored log) and is never changed: the answer is a
-    new state. An undo is judged here and its state replayed from ``events``.
+    new state. An undo is judged here and its state replayed from ``events``. ``seat`` records
+    it (``None``: the table): an event whose entry is closed in ``open_entries(state, seat)``
+    is refused with that entry's sentence (:func:`entry_problem`) before the engine reads it.
     """
     try:
         eid = event_id(event)
@@ -132,6 +171,8 @@ def apply(
                 raise refusal
             return replay(system, state.pack, state.setup, [*events, {**event, "id": eid}]), None
         checked = read(system, state, event)
+        if closed := entry_problem(system, state, checked, seat):
+            raise closed
         after = clone(state)
         system.apply_event(after, checked, eid)
         after.effective.append(eid)

@@ -276,7 +276,7 @@ class Games:
                 unfit = checks.terrain_problems(state, body, pieces)
                 if unfit:
                     return unfit[0]
-            after, problem = log.apply(system, state, body, events)
+            after, problem = log.apply(system, state, body, events, by.seat if by else None)
             if problem is not None:
                 return problem.message
             judged[:] = [after, [*events, body]]

@@ -50,6 +50,10 @@ class GameSystem(Protocol):
     round_word: str
     #: Whether each player of a game gets a seat token (the system implements :class:`Seats`).
     seated: bool
+    #: The entry of :meth:`open_entries` each event type belongs to, by type (types not named
+    #: belong to none): while that entry is closed, the log refuses such an event with its
+    #: sentence (:func:`app.rules.log.entry_problem`) before the engine reads the event's fields.
+    entries: dict[str, str]
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
         """An empty game for that set-up."""
@@ -161,7 +165,8 @@ class EngineSystem:
     The module gives ``EVENTS`` (its events' models), ``new_game(pack, setup)``,
     ``apply_event(state, event, id)`` (the event as the models read it) and
     ``next_steps(state)``, and may give ``open_entries(state, seat)`` (what may be recorded now,
-    beside the undo every system answers alike) and ``undo_problem(state, event)``. Subclasses
+    beside the undo every system answers alike), ``ENTRIES`` (the entry each event type
+    belongs to: :attr:`GameSystem.entries`) and ``undo_problem(state, event)``. Subclasses
     add what differs (facts, scoring, summary) and the capabilities they need
     (:class:`SeatsBySecretTypes` for seats and secrets).
     """
@@ -173,6 +178,7 @@ class EngineSystem:
         self.engine = engine
         self.events: EventSet = engine.EVENTS
         self.event_types: tuple[str, ...] = self.events.types
+        self.entries: dict[str, str] = dict(getattr(engine, "ENTRIES", {}))
 
     @property
     def seated(self) -> bool:

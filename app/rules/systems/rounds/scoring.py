@@ -19,7 +19,6 @@ from app.rules.facts import FactSpec
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused, open_entry
 from app.rules.outcome import Award, Result
-from app.rules.rolls import parse_roll
 from app.rules.systems.rounds.event_models import EVENTS
 
 __all__ = ["EVENTS"]
@@ -511,6 +510,10 @@ def phase_problem(game: RoundGame, round_: int) -> Refused | None:
     return None
 
 
+#: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
+ENTRIES = {"round": "battle"}
+
+
 def open_entries(game: RoundGame, seat: int | None = None) -> dict[str, Any]:
     """What may be recorded now, and why not (``seat`` changes nothing: a Victory Phase is
     recorded from any phone of the game): ``round``, the Victory Phase of the round now being
@@ -521,6 +524,8 @@ def open_entries(game: RoundGame, seat: int | None = None) -> dict[str, Any]:
     problem = over_problem(game) or phase_problem(game, r)
     markers = [m for m in game.kind("marker") if not m.moves_toward_friendly_zone]
     return {
+        # The battle: its Victory Phases, until it is over.
+        "battle": open_entry(over_problem(game)),
         "round": open_entry(
             problem,
             round=r,
@@ -530,7 +535,7 @@ def open_entries(game: RoundGame, seat: int | None = None) -> dict[str, Any]:
                 for i in range(game.player_count)
             },
             slain=[i for i in range(game.player_count) if slew_character(game, i)],
-        )
+        ),
     }
 
 
@@ -693,7 +698,7 @@ def _most(totals: list[int], why: str, score: str, game: RoundGame) -> Result:
 def apply_event(game: RoundGame, event: dict[str, Any], eid: str) -> None:
     """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
     if event["type"] == "roll":
-        game.rolls.append(parse_roll(event, eid, game.player_count))
+        game.add_roll(event, eid)
     else:
         _apply_round(game, event, eid)
 

@@ -15,10 +15,9 @@ from typing import Any
 from app.rules import contingents
 from app.rules import pack as p
 from app.rules.army import RosterUnit
-from app.rules.game import Setup
-from app.rules.log import Refused, open_entry
+from app.rules.game import GameState, Setup
+from app.rules.log import Refused, by_type, open_entry
 from app.rules.outcome import Result
-from app.rules.rolls import parse_roll
 from app.rules.systems.siege import section
 from app.rules.systems.siege.event_models import EVENTS
 from app.rules.systems.siege.state import (
@@ -42,6 +41,16 @@ __all__ = ["EVENTS"]
 SECRET_TYPES = {"siege_tactic": ("tactic",)}
 #: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
 SIGNED_TYPES = ("repick",)
+#: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
+ENTRIES = {
+    "contingents": "contingents",
+    "batter": "batter",
+    "starve": "starve",
+    "tunnel": "tunnel",
+    "tunnel_party": "tunnel_party",
+    "relief_edge": "relief_edge",
+    "end": "end",
+}
 MOUNTED = ("MOUNT", "MOUNTED")
 
 
@@ -150,7 +159,27 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     # The screens offer the relief roll once the round is under way (begun, or a turn recorded
     # in it): before, the defender's turn may not have come yet.
     under_way = r in game.rounds or bool(game.turns_in(r))
+    played = (
+        Refused("Every battle round is played; record the end of the battle.")
+        if r > game.battle_rounds
+        else None
+    )
     out: dict[str, Any] = {
+        # The siege phase's steps, in order: each seat's hidden tactic, then the attacker's rolls.
+        "tactics": {
+            "open": game.stage == "tactics" and not game.finished,
+            "players": [i for i in range(game.player_count) if i not in game.picks],
+        },
+        "batter": open_entry(stage_problem(game, "batter", "The batter rolls")),
+        "starve": open_entry(stage_problem(game, "starve", "The starve rolls")),
+        "tunnel": open_entry(stage_problem(game, "tunnel", "The tunnel roll")),
+        "battle_round": open_entry(
+            stage_problem(game, "battle", "A battle round") or played or round_problem(game, r), round=r
+        ),
+        "turn": open_entry(
+            stage_problem(game, "battle", "A turn") or played, round=r, players=game.next_players()
+        ),
+        "end": open_entry(stage_problem(game, "battle", "The end")),
         "contingents": open_entry(split_problem(game)),
         "tunnel_party": open_entry(party_problem(game)),
         "relief_roll": open_entry(
@@ -173,20 +202,31 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def _need_stage(game: SiegeGame, stage: str, what: str) -> None:
-    _open(game)
-    order = ["tactics", "batter", "starve", "tunnel", "battle"]
+STAGES = ("tactics", "batter", "starve", "tunnel", "battle")
+
+
+def stage_problem(game: SiegeGame, stage: str, what: str) -> Refused | None:
+    """Why ``what`` (an entry of the siege phase's ``stage``, or of the battle) may not be
+    recorded now, or ``None``: the siege phase's steps come in order, then the battle."""
+    if game.finished:
+        return Refused(OVER_NOW)
     now = game.stage
-    if order.index(now) < order.index(stage):
+    if STAGES.index(now) < STAGES.index(stage):
         waiting = {
             "tactics": "both siege tactics are picked",
             "batter": "the batter rolls are recorded",
             "starve": "the starve rolls are recorded",
             "tunnel": "the tunnel roll is recorded",
         }[now]
-        raise Refused(f"{what} must wait until {waiting}.")
-    if order.index(now) > order.index(stage):
-        raise Refused(f"{what}: the siege phase has passed this step; undo the later entries to change it.")
+        return Refused(f"{what} must wait until {waiting}.")
+    if STAGES.index(now) > STAGES.index(stage):
+        return Refused(f"{what}: the siege phase has passed this step; undo the later entries to change it.")
+    return None
+
+
+def _need_stage(game: SiegeGame, stage: str, what: str) -> None:
+    if problem := stage_problem(game, stage, what):
+        raise problem
 
 
 def batter_outcome(rules: section.SiegeRules, defensible: bool, modified: int) -> str:
@@ -538,32 +578,47 @@ def find_piece(pieces: list[Piece], feature: str) -> Piece | None:
 # ---------------------------------------------------------------------------------------
 # Battle rounds and the relief force
 # ---------------------------------------------------------------------------------------
+def round_problem(game: SiegeGame, r: int) -> Refused | None:
+    """Why battle round ``r`` may not start now (once, in order, before its first turn)."""
+    now = game.current_round
+    if r in game.rounds:
+        return Refused(f"Battle round {r} has already been started; undo that entry to change it.")
+    if r < now or game.turns_in(r):
+        return Refused(f"Battle round {r} is already under way; its start is recorded before its first turn.")
+    if r > now:
+        return Refused(f"Battle round {r} cannot start yet: battle round {now} is not finished.")
+    return None
+
+
 def _apply_battle_round(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     _need_stage(game, "battle", "A battle round")
     r, first = event["round"], event.get("first")
-    now = game.current_round
-    if r in game.rounds:
-        raise Refused(f"Battle round {r} has already been started; undo that entry to change it.")
-    if r < now or game.turns_in(r):
-        raise Refused(f"Battle round {r} is already under way; its start is recorded before its first turn.")
-    if r > now:
-        raise Refused(f"Battle round {r} cannot start yet: battle round {now} is not finished.")
+    if problem := round_problem(game, r):
+        raise problem
     game.rounds[r] = RoundStart(eid, r, first)
+
+
+def turn_problem(game: SiegeGame, r: int, player: int) -> Refused | None:
+    """Why ``player``'s turn of battle round ``r`` may not be recorded now: each player's turn
+    once a round, the rounds in order, the first player's turn first."""
+    now = game.current_round
+    if r < now or any(t.player == player for t in game.turns_in(r)):
+        return Refused(f"{game.name(player)} has already taken their turn in battle round {r}.")
+    if r > now:
+        return Refused(f"Battle round {r} cannot be recorded yet: battle round {now} is not finished.")
+    if player not in game.next_players():
+        first = game.next_players()[0]
+        return Refused(
+            f"{game.name(first)} takes the first turn in battle round {r}, so their turn is recorded first."
+        )
+    return None
 
 
 def _apply_turn(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     _need_stage(game, "battle", "A turn")
     r, player = event["round"], event["player"]
-    now = game.current_round
-    if r < now or any(t.player == player for t in game.turns_in(r)):
-        raise Refused(f"{game.name(player)} has already taken their turn in battle round {r}.")
-    if r > now:
-        raise Refused(f"Battle round {r} cannot be recorded yet: battle round {now} is not finished.")
-    if player not in game.next_players():
-        first = game.next_players()[0]
-        raise Refused(
-            f"{game.name(first)} takes the first turn in battle round {r}, so their turn is recorded first."
-        )
+    if problem := turn_problem(game, r, player):
+        raise problem
     game.turns.append(Turn(eid, r, player))
 
 
@@ -659,10 +714,6 @@ def _apply_end(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     game.ending = Ending(eid, held, siege_result(game, held))
 
 
-def _apply_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY = {
     "siege_tactic": _apply_tactic,
     "repick": _apply_repick,
@@ -677,13 +728,11 @@ APPLY = {
     "relief_roll": _apply_relief_roll,
     "relief_edge": _apply_relief_edge,
     "end": _apply_end,
-    "roll": _apply_roll,
+    "roll": GameState.add_roll,
 }
 
-
-def apply_event(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
-    APPLY[event["type"]](game, event, eid)
+#: Change a game by one event of its type (as :data:`EVENTS` read it); raise ``Refused``.
+apply_event = by_type(APPLY)
 
 
 # ---------------------------------------------------------------------------------------
@@ -719,6 +768,7 @@ def next_steps(game: SiegeGame) -> dict[str, Any]:
     """
     if game.finished:
         return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
+    entries = open_entries(game, None)
     stage = game.stage
     current = game.current_round
     last = game.battle_rounds
@@ -740,19 +790,20 @@ def next_steps(game: SiegeGame) -> dict[str, Any]:
             if i not in done:
                 steps[f"turn-{r}-{i}"] = {"in_play": r}
     steps.update({"end": {"in_play": None}, OVER: {}})
-    if stage == "tactics":
+    rolls = [step for step in SIEGE_STEPS if entries[step]["open"]]
+    if entries["tactics"]["open"]:
         plan = ["tactics"]
-    elif stage in SIEGE_STEPS:
-        plan = [*SIEGE_STEPS[SIEGE_STEPS.index(stage) :], "round-1"]
-    elif current > last:
-        plan = ["end", OVER]
-    elif current not in game.rounds and not game.turns_in(current):
+    elif rolls:
+        plan = [*SIEGE_STEPS[SIEGE_STEPS.index(rolls[0]) :], "round-1"]
+    elif entries["battle_round"]["open"]:
         plan = [f"round-{current}"]
+    elif not entries["turn"]["open"]:
+        plan = ["end", OVER]
     else:
         done = {t.player for t in game.turns_in(current)}
         start = game.rounds.get(current)
         plan = _turn_order(game, current, start.first if start else None, done) + _after_round(game, current)
-        waiting = game.next_players()
+        waiting = entries["turn"]["players"]
         if len(waiting) > 1:  # nobody named the first player: the turn form asks whose turn it is
             steps[plan[0]] = {
                 "in_play": current,

@@ -105,6 +105,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class RoundStart:
+    """A battle round's start, and who took the first turn when the players said."""
+
     event: str
     round: int
     first: int | None
@@ -112,6 +114,8 @@ class RoundStart:
 
 @dataclass(frozen=True)
 class Turn:
+    """The end of a player's turn in a battle round (a siege's turns score no VP)."""
+
     event: str
     round: int
     player: int

@@ -280,7 +280,20 @@ def give_problem(game: TreacheryGame, giver: int, receiver: int, ploy: section.P
     return gaining(game, receiver, ploy, game.period())
 
 
-# --- turns and the end -------------------------------------------------------------------------
+# --- rounds, turns and the end -----------------------------------------------------------------
+#: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
+ENTRIES = {"deal": "deal"}
+
+
+def round_problem(game: TreacheryGame, r: int) -> Refused | None:
+    """Why round ``r`` (the round being played) may not start now: once, before its first turn."""
+    if r in game.rounds:
+        return Refused(f"round {r} has already started: its battle_round is recorded.", "round")
+    if game.turns_in(r):
+        return Refused(f"round {r} has already had a turn; a battle_round comes before the first.", "round")
+    return None
+
+
 def turn_problem(game: TreacheryGame, player: int) -> Refused | None:
     """Why ``player``'s turn may not be recorded now, or ``None``: once a turn-order roll-off has
     named who goes next, only that player's turn comes next."""
@@ -359,7 +372,20 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     tells the players to start it).
     """
     playing = not game.finished and not game.turns_complete
-    out: dict[str, Any] = {"deal": _deal_entries(game, seat, playing), "enemy": _enemy_entries(game, playing)}
+    r = game.current_round
+    done = Refused("Every battle round is played; record the end of the battle.", "round")
+    out: dict[str, Any] = {
+        "battle_round": open_entry(round_problem(game, r) if playing else done, round=r),
+        # Who may take the next turn (``first``: the player a roll-off or an enemy pick named).
+        "turn": {
+            "open": playing,
+            "round": r,
+            "players": game.waiting() if playing else [],
+            "first": game.active if playing else None,
+        },
+        "deal": _deal_entries(game, seat, playing),
+        "enemy": _enemy_entries(game, playing),
+    }
     vp = [game.vp(i) for i in range(game.player_count)]
     tied = [i for i in range(game.player_count) if vp.count(vp[i]) > 1]
     out["tie_order"] = tie_order(game, tied)
@@ -367,7 +393,6 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     out["bonus_needs"] = bonus_needs(bonus_ploy, game.player_count) if bonus_ploy is not None else None
     if seat is None or not 0 <= seat < game.player_count:
         return out
-    r = game.current_round
     closed = buying(game, r) if playing else Refused("The battle is over.", "end")
     if not game.rules.ploys:
         closed = Refused("This game has no ploys.", "ploy")

@@ -24,7 +24,7 @@ from app.rules.event_models import (
     within,
 )
 from app.rules.systems.siege.event_models import Contingent
-from app.rules.systems.turns.event_models import Control
+from app.rules.systems.turns.event_models import ControlledTurn
 
 ROLL_OFF_PURPOSES = ("order", "ranking", "deployment", "other")
 MAX_NOTE = 200
@@ -179,14 +179,9 @@ class Zone(Part):
     die: Roll
 
 
-class TreacheryTurnEvent(EventModel):
+class TreacheryTurnEvent(ControlledTurn):
     """Triumph & Treachery: the end of a player's turn and the scenario's facts."""
 
-    what: ClassVar[str] = "a turn"
-    type: Literal["turn"]
-    round: Round
-    player: Player
-    control: Control = None
     dice: Annotated[
         dict[str, Roll] | None,
         Field(

@@ -12,9 +12,8 @@ from typing import Any
 
 from app.rules import pack as p
 from app.rules.contingents import part, roster_problems, split_problems
-from app.rules.game import Setup
+from app.rules.game import GameState, Setup
 from app.rules.log import Refused
-from app.rules.rolls import parse_roll
 from app.rules.systems.treachery import allowed, section
 from app.rules.systems.treachery.event_models import EVENTS, MAX_UNITS
 from app.rules.systems.treachery.standing import buy_limits, ranking
@@ -37,6 +36,9 @@ from app.rules.systems.treachery.state import (
 )
 
 __all__ = ["EVENTS"]
+#: The entry each event type belongs to (what may be recorded now is :mod:`.allowed`'s answer).
+ENTRIES = allowed.ENTRIES
+
 NO_RULES = section.Treachery(
     phases=[section.Phase(id="turn", name="Turn", neutral="No phase rules in this pack.")]
 )
@@ -108,10 +110,8 @@ def _names(game: TreacheryGame, players: list[int]) -> str:
 # --- the round and its turns ------------------------------------------------------------
 def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     r = _current_round(game, event)
-    if r in game.rounds:
-        raise Refused(f"round {r} has already started: its battle_round is recorded.", "round")
-    if game.turns_in(r):
-        raise Refused(f"round {r} has already had a turn; a battle_round comes before the first.", "round")
+    if problem := allowed.round_problem(game, r):
+        raise problem
     arrivals = event.get("arrivals", [])
     due = [o for o in game.scenario.objectives if o.placed_by_roll == "d6" and o.from_round == r]
     seen: set[str] = set()
@@ -257,6 +257,9 @@ def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if not game.rules.deals:
         raise Refused(f"type: {game.pack.name} has no deals.", "type")
+    # The deal's entry first (:data:`allowed.ENTRIES`: the log asks it before the fields), then its fields.
+    if problem := allowed.dealing(game):
+        raise problem
     r = _current_round(game, event)
     giver, receiver = event["from"], event["to"]
     if giver == receiver:
@@ -265,8 +268,6 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     ploy = _ploy(game, event) if event.get("ploy") is not None else None
     if cp == 0 and vp == 0 and ploy is None:
         raise Refused("cp, vp or ploy must be given: a deal gives something.", "cp")
-    if problem := allowed.dealing(game):
-        raise problem
     if cp > game.cp[giver]:
         held = game.cp[giver]
         raise Refused(f"cp must be at most {held}: {game.name(giver)} holds {held} command points.", "cp")
@@ -289,12 +290,23 @@ def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     game.deals.append(Deal(eid, r, giver, receiver, cp, vp, note, ploy.id if ploy else None))
 
 
-def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+def _players_ploy(
+    game: TreacheryGame,
+    event: dict[str, Any],
+    problem: Callable[[TreacheryGame, int, section.Ploy], Refused | None],
+) -> tuple[int, int, section.Ploy]:
+    """The event's round (the one being played), its player and the ploy it names, once the
+    rules' ``problem`` with that player and ploy says nothing."""
     r = _current_round(game, event)
     player = event["player"]
     ploy = _ploy(game, event)
-    if problem := allowed.buy_problem(game, player, ploy):
-        raise problem
+    if refused := problem(game, player, ploy):
+        raise refused
+    return r, player, ploy
+
+
+def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
+    r, player, ploy = _players_ploy(game, event, allowed.buy_problem)
     game.cp[player] -= ploy.cost
     game.held[player] = (*game.ploys(player), ploy.id)
     # The purchases before a round's first turn count as a turn of their own.
@@ -339,11 +351,7 @@ def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    r = _current_round(game, event)
-    player = event["player"]
-    ploy = _ploy(game, event)
-    if problem := allowed.play_problem(game, player, ploy):
-        raise problem
+    r, player, ploy = _players_ploy(game, event, allowed.play_problem)
     cancels = None
     if ploy.cancels:
         last = next(pl for pl in game.plays if pl.event == game.just_played)
@@ -484,10 +492,6 @@ def _end_monolith(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         game.result = Result("draw", None, why)
 
 
-def _roll(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY: dict[str, Callable[[TreacheryGame, dict[str, Any], str], None]] = {
     "battle_round": _battle_round,
     "roll_off": _roll_off,
@@ -501,5 +505,5 @@ APPLY: dict[str, Callable[[TreacheryGame, dict[str, Any], str], None]] = {
     "contingents": _contingents,
     "turn": _turn,
     "end": _end,
-    "roll": _roll,
+    "roll": GameState.add_roll,
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.systems.treachery.allowed import open_entries
 from app.rules.systems.treachery.state import TreacheryGame
 
 OVER = "over"
@@ -33,7 +34,8 @@ def _after_round(game: TreacheryGame, round_: int) -> list[str]:
 
 
 def next_steps(game: TreacheryGame) -> dict[str, Any]:
-    """The steps a phone may record next (see the module's docstring)."""
+    """The steps a phone may record next (see the module's docstring), built on
+    :func:`~.allowed.open_entries` (the table's): what is open now is the plan's first step."""
     if game.finished:
         return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
     current = game.current_round
@@ -50,12 +52,14 @@ def next_steps(game: TreacheryGame) -> dict[str, Any]:
                     step["hint"] = hint
                 steps[f"turn-{r}-{i}"] = step
     steps.update({"end": {"in_play": None}, OVER: {}})
-    if game.turns_complete:
+    entries = open_entries(game, None)
+    turn = entries["turn"]
+    if not turn["open"]:
         return {"plan": ["end", OVER], "in_play": None, "steps": steps}
-    waiting = game.waiting()
-    first = [f"round-{current}"] if f"round-{current}" in steps else []
-    if game.active is not None:
-        order = [game.active] + [i for i in waiting if i != game.active]
+    waiting = turn["players"]
+    first = [f"round-{current}"] if entries["battle_round"]["open"] else []
+    if turn["first"] is not None:
+        order = [turn["first"]] + [i for i in waiting if i != turn["first"]]
         plan = first + [f"turn-{current}-{i}" for i in order] + _after_round(game, current)
     else:
         plan = first + [f"turn-{current}-{i}" for i in waiting] + _after_round(game, current)

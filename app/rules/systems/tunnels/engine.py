@@ -14,9 +14,8 @@ from typing import Any
 
 from app.rules import contingents
 from app.rules import pack as p
-from app.rules.game import Setup
-from app.rules.log import Refused, open_entry
-from app.rules.rolls import parse_roll
+from app.rules.game import GameState, Setup
+from app.rules.log import Refused, by_type, open_entry
 from app.rules.systems.tunnels.event_models import EVENTS
 from app.rules.systems.tunnels.state import (
     BattleResult,
@@ -35,6 +34,23 @@ __all__ = ["EVENTS"]
 SECRET_TYPES = {"contingent": ("contingent", "general")}
 #: Public events only the seat of their ``player`` records: each player's own agreement to pick again.
 SIGNED_TYPES = ("repick",)
+#: The last step of the plan: every battle is fought.
+OVER = "over"
+#: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
+ENTRIES = {
+    kind: "series"
+    for kind in (
+        "contingent",
+        "repick",
+        "battle_round",
+        "denizen",
+        "denizen_attack",
+        "tame",
+        "unstable",
+        "trap",
+        "battle_result",
+    )
+}
 
 
 def new_game(pack: p.Pack, setup: Setup) -> TunnelGame:
@@ -45,10 +61,17 @@ def new_game(pack: p.Pack, setup: Setup) -> TunnelGame:
     return TunnelGame(setup=setup, pack=pack, scenario=scenario, fighting=scenario.tunnel_fighting)
 
 
+def over_problem(game: TunnelGame) -> Refused | None:
+    """Why nothing of a battle may be recorded now (every battle is fought), or ``None``."""
+    if game.finished:
+        return Refused(f"All {game.battles} battles are fought; undo the last entry to change them.")
+    return None
+
+
 def _battle(game: TunnelGame, event: dict[str, Any], started: bool = True) -> int:
     """The battle an event names: the one being fought now; ``started``: both contingents are in."""
-    if game.finished:
-        raise Refused(f"All {game.battles} battles are fought; undo the last entry to change them.")
+    if problem := over_problem(game):
+        raise problem
     now = game.current_battle
     b = int(event["battle"])
     if b != now:
@@ -173,6 +196,16 @@ def open_entries(game: TunnelGame, seat: int | None) -> dict[str, Any]:
     entry is the registry's :func:`app.rules.systems.undo_entry`, built on :func:`undo_problem`)."""
     b = game.current_battle
     out: dict[str, Any] = {
+        # The series: the entries of a battle, until every battle is fought.
+        "series": open_entry(over_problem(game)),
+        # Whose contingent for the battle being fought is still to pick (hidden until both are in).
+        "picks": {
+            "open": not game.finished,
+            "battle": b,
+            "players": []
+            if game.finished
+            else [i for i in range(game.player_count) if i not in game.picks_in(b)],
+        },
         # ``offered``: both picks are shown and the battle is not under way, so both may ask.
         "repick": {
             "asked": sorted(game.repick_asked(b)),
@@ -353,10 +386,6 @@ def _apply_result(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     game.results.append(BattleResult(eid, b, winner))
 
 
-def _apply_roll(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY = {
     "contingents": _apply_split,
     "contingent": _apply_pick,
@@ -368,26 +397,23 @@ APPLY = {
     "unstable": _apply_unstable,
     "trap": _apply_trap,
     "battle_result": _apply_result,
-    "roll": _apply_roll,
+    "roll": GameState.add_roll,
 }
 
-
-def apply_event(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
-    APPLY[event["type"]](game, event, eid)
-
-
-OVER = "over"
+#: Change a game by one event of its type (as :data:`EVENTS` read it); raise ``Refused``.
+apply_event = by_type(APPLY)
 
 
 def next_steps(game: TunnelGame) -> dict[str, Any]:
-    """The steps to come: each remaining battle's contingent picks, then its result."""
+    """The steps to come: each remaining battle's contingent picks, then its result. Built on
+    :func:`open_entries` (the table's): the picks still open for the battle being fought come first."""
     if game.finished:
         return {"plan": [OVER], "in_play": None, "steps": {OVER: {}}}
-    plan: list[str] = []
-    for b in range(game.current_battle, game.battles + 1):
-        picked = game.picks_in(b)
-        plan += [f"contingent-{b}-{i}" for i in range(game.player_count) if i not in picked]
+    picks = open_entries(game, None)["picks"]
+    now = picks["battle"]
+    plan = [f"contingent-{now}-{i}" for i in picks["players"]] + [f"battle-{now}"]
+    for b in range(now + 1, game.battles + 1):
+        plan += [f"contingent-{b}-{i}" for i in range(game.player_count)]
         plan.append(f"battle-{b}")
     plan.append(OVER)
     return {"plan": plan, "in_play": None, "steps": {step: {} for step in plan}}

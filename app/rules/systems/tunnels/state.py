@@ -65,6 +65,12 @@ class BeastChange:
     kind: str  # "attack" or "tame"
 
 
+def _placed(entry: Unstable | Trap) -> dict[str, Any]:
+    """Where a player's entry stands in the series, as the API lists it first: its event, battle,
+    battle round and player."""
+    return {"event": entry.event, "battle": entry.battle, "round": entry.round, "player": entry.player}
+
+
 @dataclass(frozen=True)
 class Unstable:
     """The hero-phase die for unstable surroundings, and what a 6 brought down."""
@@ -81,10 +87,7 @@ class Unstable:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "event": self.event,
-            "battle": self.battle,
-            "round": self.round,
-            "player": self.player,
+            **_placed(self),
             "die": self.die,
             "choice": self.choice,
             "point": self.point,
@@ -116,10 +119,7 @@ class Trap:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "event": self.event,
-            "battle": self.battle,
-            "round": self.round,
-            "player": self.player,
+            **_placed(self),
             "target": self.target,
             "distance": self.distance,
             "dice": list(self.dice),

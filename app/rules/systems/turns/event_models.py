@@ -42,15 +42,21 @@ Control = Annotated[
 FACTS = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
 
 
-class TurnEvent(EventModel):
-    """Age of Sigmar: the end of a player's turn."""
+class ControlledTurn(EventModel):
+    """The end of a player's turn in a battle round, with who controls each objective then:
+    the fields a turn has in every system that scores objectives turn by turn."""
 
-    model_config = FACTS
     what: ClassVar[str] = "a turn"
     type: Literal["turn"]
     round: Round
     player: Player
     control: Control = None
+
+
+class TurnEvent(ControlledTurn):
+    """Age of Sigmar: the end of a player's turn."""
+
+    model_config = FACTS
     tactic: Annotated[
         str | None,
         Field(

@@ -13,11 +13,10 @@ from typing import Any
 
 from app.rules import pack as p
 from app.rules.facts import FactSpec
-from app.rules.game import Setup
-from app.rules.log import Refused, open_entry
+from app.rules.game import GameState, Setup
+from app.rules.log import Refused, by_type, open_entry
 from app.rules.outcome import Result
 from app.rules.problems import field_name
-from app.rules.rolls import parse_roll
 from app.rules.systems.turns.blocks import RULES, Rule, check_objective_in_play
 from app.rules.systems.turns.event_models import EVENTS
 from app.rules.systems.turns.state import Claim, End, Game, RoundStart, Turn
@@ -118,6 +117,8 @@ def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) 
 # Applying events
 # ---------------------------------------------------------------------------------------
 OVER_NOW = "The battle is over; undo the last entry to change it."
+#: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
+ENTRIES = {"battle_round": "battle", "turn": "battle"}
 
 
 def round_problem(game: Game, round_: int) -> Refused | None:
@@ -369,6 +370,8 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
         None if game.turns_complete else Refused("The end of the battle comes after the last round's turns.")
     )
     return {
+        # The battle: its rounds and turns, until it is over.
+        "battle": open_entry(over),
         "battle_round": open_entry(over or done or round_problem(game, r), round=r),
         "turn": open_entry(turn, round=r, players=players),
         "claim": {"open": any(who for *_, who in open_claims(game)), "rules": open_claims(game)},
@@ -381,22 +384,16 @@ def claim_flags(game: Game) -> dict[str, str]:
     return {rid: rule.claim_flag for rid, rule in _claimable(game).items() if rule.claim_flag}
 
 
-def _apply_roll(game: Game, event: dict[str, Any], eid: str) -> None:
-    game.rolls.append(parse_roll(event, eid, game.player_count))
-
-
 APPLY = {
     "turn": _apply_turn,
     "battle_round": _apply_round,
     "end": _apply_end,
     "claim": _apply_claim,
-    "roll": _apply_roll,
+    "roll": GameState.add_roll,
 }
 
-
-def apply_event(game: Game, event: dict[str, Any], eid: str) -> None:
-    """Change ``game`` by one event of its type (as :data:`EVENTS` read it); raise ``Refused``."""
-    APPLY[event["type"]](game, event, eid)
+#: Change a game by one event of its type (as :data:`EVENTS` read it); raise ``Refused``.
+apply_event = by_type(APPLY)
 
 
 def new_game(pack: p.Pack, setup: Setup) -> Game:
