@@ -88,6 +88,9 @@ class GrandStrategyBlock(Model):
     vp: int = Field(ge=0)
 
 
+# The victory checks the turns system decides, beside the most VP every system knows.
+VICTORY_CHECKS = ("most-tactics", "only-grand-strategy")
+
 #: The scoring blocks the turns system scores.
 BLOCKS = (
     ControlCount,
