@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
@@ -37,6 +37,19 @@ class Entry(Model):
     # Where the source can be read two ways: the reading Muster takes, and why.
     reading: Text | None = None
     targets: list[Target] = []
+
+
+class VpBlock(Model):
+    """A scoring block (of any system's ``BLOCKS``) that gives ``vp``; each names itself with a
+    ``block`` literal of its own."""
+
+    vp: int = Field(ge=0)
+
+
+class CountBlock(VpBlock):
+    """A scoring block that gives ``vp`` for ``count`` of something (objectives held, zones)."""
+
+    count: int = Field(ge=1)
 
 
 def unique(values: list[str], what: str) -> None:
