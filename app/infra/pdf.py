@@ -525,11 +525,12 @@ def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = No
 
 
 # What a child lays out while no print waits: the sheets' own parts (their classes in
-# print.css), so that the fonts in every weight and style, tables, flex rows, two columns and
-# an inline map are loaded before the first real print asks.
+# print.css; the flex row, a First Blood sheet's own style, inline), so that the fonts in every
+# weight and style, tables, flex rows, two columns and an inline map are loaded before the
+# first real print asks.
 WARM_UP = (
     "<header><h1>Muster</h1><p class='subtitle'>Hammerfest <span class='first'>1st</span></p></header>"
-    "<div class='sheet-grid'><div class='map-small'><svg viewBox='0 0 60 44'><rect width='60' height='44'/>"
+    "<div class='sheet-grid' style='display: flex'><div class='map-small'><svg viewBox='0 0 60 44'><rect width='60' height='44'/>"
     "<circle cx='30' cy='22' r='3'/><text x='2' y='8'>1</text></svg></div><table class='round-table'>"
     "<tr><th class='c'>1</th><td><span class='slot'>a</span></td></tr></table></div>"
     "<section class='side side-1'><h2>Lord Kroak</h2><table class='meta'><tr><th>Side</th>"
