@@ -20,7 +20,6 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    StringConstraints,
     ValidationError,
     model_validator,
 )
@@ -30,28 +29,10 @@ from app.rules import systems
 from app.rules.army import ArmySection
 from app.rules.army import parse_section as army_section
 from app.rules.catalogue import parse_catalogue
-from app.rules.pack_base import Entry, Id, Model, Text, unique
+from app.rules.pack_base import Entry, FactName, Id, Model, Text, unique
 from app.rules.pack_files import PackError, read_yaml
 from app.rules.terrain import TerrainSection
 from app.rules.terrain import parse_section as terrain_section
-
-# A fact a pack asks players to record: a snake_case name that is not a key every event has.
-RESERVED_FACTS = frozenset(
-    {"id", "type", "round", "player", "players", "first", "control", "tactic", "event", "rule", "facts"}
-)
-
-
-def _fact_name(name: str) -> str:
-    if name in RESERVED_FACTS:
-        raise ValueError(f"{name!r} is a field every event has; name the fact otherwise")
-    return name
-
-
-FactName = Annotated[
-    str,
-    StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40),
-    AfterValidator(_fact_name),
-]
 
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024

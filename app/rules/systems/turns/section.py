@@ -7,8 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.rules.pack import FactName
-from app.rules.pack_base import CountBlock, Model, Text, VpBlock
+from app.rules.pack_base import CountBlock, FactName, Model, Text, VpBlock
 
 
 class Counted(CountBlock):
