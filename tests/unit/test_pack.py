@@ -59,6 +59,50 @@ def test_pack_errors_name_the_path_and_the_problem(change, path, message):
     assert any(e.path.startswith(path) and message in e.message for e in errors), errors
 
 
+SECTIONED = ROOT / "rulepacks" / "aos-conquest-unbound.yaml"
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        # A game system's own sections are read with its model, each error at its place.
+        (("      target: 11", "      target: eleven"), "scenarios[1].relief.target", "integer"),
+        (("    battles: 3", "    battles: 12"), "scenarios[2].battles", "less than or equal to 9"),
+        # A key no system declares is refused as any unknown key, at the pack or in a scenario.
+        (("siege:\n", "siegecraft:\n"), "siegecraft", "Extra inputs are not permitted"),
+        (
+            ("    battles: 3", "    battle_count: 3"),
+            "scenarios[2].battle_count",
+            "Extra inputs are not permitted",
+        ),
+        # A victory check no system decides: the sentence lists those that are.
+        (
+            ("{check: attacker-objectives, kind: major}", "{check: attacker-wins, kind: major}"),
+            "scenarios[1].victory.order[0].check",
+            "must be one of the victory checks the game systems decide: most-vp, attacker-objectives,",
+        ),
+    ],
+)
+def test_a_game_systems_own_sections_and_checks_are_checked(change, path, message):
+    old, new = change
+    text = SECTIONED.read_text()
+    assert old in text
+    pack, errors = parse_pack(text.replace(old, new, 1), "x.yaml")
+    assert pack is None
+    assert [(e.path, message in e.message) for e in errors] == [(path, True)], errors
+
+
+def test_a_game_systems_sections_read_as_fields_of_the_pack():
+    pack, errors = parse_pack(SECTIONED.read_text(), "aos-conquest-unbound.yaml")
+    assert errors == []
+    relief = pack.scenario("the-relief-force")
+    assert relief.relief.target == 11 and pack.siege.tactic(1) is not None
+    # A section the pack leaves out has its system's value for "none" (a list: empty).
+    assert pack.scenario("tunnel-wars").relief is None and relief.series == []
+    assert set(pack.sections) == {"siege", "treachery"}
+    assert {"relief", "battles", "series", "renown"} <= set(relief.sections)
+
+
 def test_yaml_syntax_errors_and_unsafe_tags_are_refused():
     pack, errors = parse_pack("id: [unclosed", "bad.yaml")
     assert pack is None and "not valid YAML" in errors[0].message and errors[0].path.startswith("line")
