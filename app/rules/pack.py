@@ -294,7 +294,8 @@ class WithSections(Model):
         if not isinstance(data, dict):
             return handler(data)
         data = cls._renamed(data)
-        declared = systems.own_sections(cls.level)
+        # A core field stays the core's, whatever a system declares.
+        declared = {k: v for k, v in systems.own_sections(cls.level).items() if k not in cls.model_fields}
         core = {k: v for k, v in data.items() if k in cls.model_fields}
         problems = [
             InitErrorDetails(type="extra_forbidden", loc=(k,), input=v)
@@ -315,6 +316,7 @@ class WithSections(Model):
             problems = [_details(e) for e in exc.errors()] + problems
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
+        # The extra fields, now read with their systems' models (the model is frozen to the rest).
         object.__setattr__(model, "__pydantic_extra__", own)
         return model
 
