@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.pack import load_packs, parse_pack
+from app.rules.pack_files import PackError
 from tests.conftest import ROOT
 
 GOOD = ROOT / "rulepacks" / "aos-ghb-2021.yaml"
@@ -51,12 +52,18 @@ def test_a_broken_pack_is_reported_and_the_others_still_load(tmp_path: Path):
     ],
 )
 def test_pack_errors_name_the_path_and_the_problem(change, path, message):
+    errors = _refused(GOOD, change)
+    assert any(e.path.startswith(path) and message in e.message for e in errors), errors
+
+
+def _refused(file: Path, change: tuple[str, str]) -> list[PackError]:
+    """What is wrong with the pack in ``file`` after one change to its text (it must not load)."""
     old, new = change
-    text = GOOD.read_text()
+    text = file.read_text()
     assert old in text
     pack, errors = parse_pack(text.replace(old, new, 1), "x.yaml")
     assert pack is None
-    assert any(e.path.startswith(path) and message in e.message for e in errors), errors
+    return errors
 
 
 SECTIONED = ROOT / "rulepacks" / "aos-conquest-unbound.yaml"
@@ -84,11 +91,7 @@ SECTIONED = ROOT / "rulepacks" / "aos-conquest-unbound.yaml"
     ],
 )
 def test_a_game_systems_own_sections_and_checks_are_checked(change, path, message):
-    old, new = change
-    text = SECTIONED.read_text()
-    assert old in text
-    pack, errors = parse_pack(text.replace(old, new, 1), "x.yaml")
-    assert pack is None
+    errors = _refused(SECTIONED, change)
     assert [(e.path, message in e.message) for e in errors] == [(path, True)], errors
 
 
