@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 from markupsafe import Markup
 
 PDF_DIR = Path(__file__).resolve().parents[2] / "pdf"
@@ -124,9 +124,24 @@ def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> st
     """The print template rendered to HTML (what WeasyPrint lays out).
 
     ``systems/<name>/sheet.html`` is read from that system's package when it carries a
-    ``pdf/`` folder (app/infra/system_files.py), else from pdf/ like every other print.
+    ``pdf/`` folder (app/infra/system_files.py), else from pdf/ like every other print. A
+    stylesheet of the same name beside the template (a system's ``pdf/sheet.css``) is laid
+    after print.css: it goes into the HTML's head, since the layout process reads pdf/ only.
     """
-    return _environment().get_template(template).render(**context, paper=PAPERS[paper])
+    env = _environment()
+    html = env.get_template(template).render(**context, paper=PAPERS[paper])
+    style = _own_style(env, template)
+    return html.replace("</head>", f"<style>{style}</style></head>", 1) if style else html
+
+
+def _own_style(env: Environment, template: str) -> str | None:
+    """The stylesheet beside a print template (``sheet.css`` beside ``sheet.html``), if any."""
+    assert env.loader is not None
+    try:
+        source, _, _ = env.loader.get_source(env, template.rpartition(".")[0] + ".css")
+    except TemplateNotFound:
+        return None
+    return source
 
 
 def render(
@@ -510,11 +525,12 @@ def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = No
 
 
 # What a child lays out while no print waits: the sheets' own parts (their classes in
-# print.css), so that the fonts in every weight and style, tables, flex rows, two columns and
-# an inline map are loaded before the first real print asks.
+# print.css; the flex row, a First Blood sheet's own style, inline), so that the fonts in every
+# weight and style, tables, flex rows, two columns and an inline map are loaded before the
+# first real print asks.
 WARM_UP = (
     "<header><h1>Muster</h1><p class='subtitle'>Hammerfest <span class='first'>1st</span></p></header>"
-    "<div class='sheet-grid'><div class='map-small'><svg viewBox='0 0 60 44'><rect width='60' height='44'/>"
+    "<div class='sheet-grid' style='display: flex'><div class='map-small'><svg viewBox='0 0 60 44'><rect width='60' height='44'/>"
     "<circle cx='30' cy='22' r='3'/><text x='2' y='8'>1</text></svg></div><table class='round-table'>"
     "<tr><th class='c'>1</th><td><span class='slot'>a</span></td></tr></table></div>"
     "<section class='side side-1'><h2>Lord Kroak</h2><table class='meta'><tr><th>Side</th>"

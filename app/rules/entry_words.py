@@ -39,106 +39,82 @@ class LastEntry:
     undo_label: str | None
 
 
-def _who(names: Sequence[str], value: Any) -> str | None:
+def who(names: Sequence[str], value: Any) -> str | None:
+    """The name of the player an event's field points at, or ``None`` when it names none."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
         return names[value]
     return None
 
 
-def _ploy(pack: Pack, ploy_id: Any) -> str:
-    rules = pack.treachery
-    found = rules.ploy(ploy_id) if rules is not None and isinstance(ploy_id, str) else None
-    return found.name if found else "a ploy"
+def player_of(event: dict[str, Any], names: Sequence[str]) -> int | None:
+    """Whose the entry is: its ``player``, else who made it (``by``) or gave it (``from``)."""
+    return next((event[k] for k in ("player", "by", "from") if who(names, event.get(k)) is not None), None)
 
 
-# What the other kinds of entry are called at the table (a kind not listed: its name in words).
-_KINDS = {
-    "siege_tactic": "siege tactic",
-    "tunnel_party": "tunnelling party",
-    "relief_roll": "relief force roll",
-    "relief_edge": "relief force's edge",
-    "batter": "battering",
-    "starve": "starving",
-    "tame": "taming of the beast",
-    "denizen": "denizen roll",
-    "denizen_attack": "attack on the denizen",
-    "battle_result": "battle result",
-    "unstable": "unstable tunnel roll",
-    "repick": "new pick",
-}
-
-
-def _words(kind: str) -> str:
-    return _KINDS.get(kind, kind.replace("_", " "))
-
-
-def said(event: dict[str, Any], names: Sequence[str], pack: Pack) -> Said:
-    """The event (as anyone may see it) in words: what it is, and that it was recorded."""
-    kind = str(event.get("type", ""))
+def recorded(event: dict[str, Any], names: Sequence[str], words: str) -> Said:
+    """An entry said the usual way: "Bo's ``words``, round 2" and "Bo's ``words`` recorded"."""
+    player = player_of(event, names)
+    name = who(names, player)
+    base = f"{name}'s {words}" if name else f"the {words}"
     round_ = event.get("round")
     in_round = f", round {round_}" if isinstance(round_, int) else ""
-    player = next(
-        (event[k] for k in ("player", "by", "from") if _who(names, event.get(k)) is not None),
-        None,
-    )
-    who = _who(names, player)
-    own = f"{who}'s " if who else "the "
-    if kind == "turn":
-        return Said(f"{own}turn{in_round}", f"{own}turn recorded", player)
+    return Said(base + in_round, f"{base[:1].upper()}{base[1:]} recorded", player)
+
+
+def named(kinds: dict[str, str]) -> Callable[[dict[str, Any], Sequence[str], Any], Said | None]:
+    """A system's ``said`` for entries that need only their name at the table (``kinds``:
+    each type with its words), each said the usual way (:func:`recorded`)."""
+
+    def said(event: dict[str, Any], names: Sequence[str], pack: Any) -> Said | None:
+        kind = event.get("type")
+        return recorded(event, names, kinds[kind]) if isinstance(kind, str) and kind in kinds else None
+
+    return said
+
+
+def _systems_said(event: dict[str, Any], names: Sequence[str], pack: Pack, system: Any) -> Said | None:
+    """The entry in the words of a system that takes it (its package's ``words.py``): the
+    game's own system first, then any other whose events include its type."""
+    hooks = systems.declared("words", "said")
+    kind = event.get("type")
+    first = [system.name] if system is not None else []
+    takers = [n for n in hooks if kind in getattr(systems.REGISTRY.get(n), "event_types", ())]
+    for name in dict.fromkeys(n for n in (*first, *takers) if n in hooks):
+        found = hooks[name](event, names, pack)
+        if found is not None:
+            return found
+    return None
+
+
+def said(event: dict[str, Any], names: Sequence[str], pack: Pack, system: Any = None) -> Said:
+    """The event (as anyone may see it) in words: what it is, and that it was recorded.
+
+    A system's own entries are said in its words (its ``words.py``); the entries every system
+    shares (a turn, the start of a round, a roll, the end) and any other kind here.
+    """
+    own = _systems_said(event, names, pack, system)
+    if own is not None:
+        return own
+    kind = str(event.get("type", ""))
+    round_ = event.get("round")
+    player = player_of(event, names)
+    name = who(names, player)
     if kind == "battle_round":
-        first = _who(names, event.get("first"))
+        first = who(names, event.get("first"))
         tail = f": {first} goes first" if first else ""
         return Said(f"the start of round {round_}", f"Round {round_} started{tail}", None)
-    if kind == "round":
-        return Said(f"round {round_}'s Victory Phase", f"Round {round_}'s Victory Phase recorded", None)
     if kind == "roll":
         dice = ", ".join(str(d) for d in event.get("results", []) if isinstance(d, int))
         purpose = (
             f" for {event['purpose']}" if isinstance(event.get("purpose"), str) and event["purpose"] else ""
         )
         return Said(f"the dice roll{purpose}", f"Dice rolled{purpose}: {dice}", None)
-    if kind == "roll_off":
-        nxt = _who(names, event.get("next"))
-        return Said(
-            f"the roll-off{in_round}", "Roll-off recorded" + (f": {nxt} goes next" if nxt else ""), None
-        )
-    if kind == "deal":
-        to = _who(names, event.get("to")) or "another player"
-        gives = [
-            f"{event['cp']} CP" if event.get("cp") else "",
-            f"{event['vp']} VP" if event.get("vp") else "",
-        ]
-        if event.get("ploy") or event.get("hidden"):
-            gives.append("a ploy")
-        given = " and ".join(g for g in gives if g) or "nothing"
-        return Said(f"{own}deal with {to}", f"{who or 'A player'} deals {to} {given}", player)
-    if kind == "play":
-        ploy = _ploy(pack, event.get("ploy"))
-        return Said(f"{own}{ploy}", f"{who or 'A player'} plays {ploy}", player)
-    if kind in ("buy", "discard", "bonus_ploy"):
-        verb = {"buy": "bought a ploy", "discard": "discarded a ploy", "bonus_ploy": "gained a bonus ploy"}[
-            kind
-        ]
-        noun = {"buy": "ploy bought", "discard": "ploy discarded", "bonus_ploy": "bonus ploy"}[kind]
-        return Said(f"{own}{noun}{in_round}", f"{who or 'A player'} {verb}", player)
-    if kind == "enemy":
-        enemy = _who(names, event.get("enemy"))
-        return Said(
-            f"{own}pick of an enemy{in_round}",
-            f"{who or 'A player'} picks {enemy or 'an enemy'} as the enemy",
-            player,
-        )
-    if kind == "destroyed":
-        owner = _who(names, event.get("owner"))
-        unit = event.get("unit") if isinstance(event.get("unit"), str) else "unit"
-        whose = f"{owner}'s" if owner else "a"
-        return Said(f"{whose} {unit} destroyed", f"{who or 'A player'} destroyed {whose} {unit}", player)
     if kind == "end":
-        if who:
-            return Said(f"{who}'s end of the battle", f"{who}'s end of the battle recorded", player)
+        if name:
+            return Said(f"{name}'s end of the battle", f"{name}'s end of the battle recorded", player)
         return Said("the end of the battle", "The end of the battle recorded", None)
-    base = f"{own}{_words(kind)}"
-    return Said(base + in_round, f"{base[:1].upper()}{base[1:]} recorded", player)
+    # A turn, and any kind no system words: its name in words ("Bo's turn, round 2").
+    return recorded(event, names, kind.replace("_", " "))
 
 
 def _gain(before: Callable[[int], int], after: Callable[[int], int], count: int) -> list[int]:
@@ -184,12 +160,12 @@ def last_entry(
     if latest.get("type") == "undo":
         target = by_id.get(latest.get("event"))
         if target is not None:
-            words = said(seen(target), names, pack)
+            words = said(seen(target), names, pack, system)
             undone = before(events[:-1])
             vp = _vp_words(_gain(state.vp, undone.vp, count), names, words.player, signed=False)
             line = f"Undone: {words.noun}" + (f" ({vp})" if vp else "")
     elif latest.get("id") in state.effective:
-        words = said(seen(latest), names, pack)
+        words = said(seen(latest), names, pack, system)
         earlier = before(events[:-1])
         vp = _vp_words(_gain(earlier.vp, state.vp, count), names, words.player, signed=True)
         line = words.sentence + (f": {vp}" if vp else "")
@@ -200,7 +176,7 @@ def last_entry(
     if undo_event is not None:
         target = by_id.get(undo_event)
         if target is not None:
-            words = said(seen(target), names, pack)
+            words = said(seen(target), names, pack, system)
             taken = before([*events, {"id": "undo", "type": "undo", "event": undo_event}])
             vp = _vp_words(_gain(taken.vp, state.vp, count), names, words.player, signed=False)
             undo_label = f"Undo {words.noun}" + (f" ({vp})" if vp else "")

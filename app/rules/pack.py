@@ -8,46 +8,31 @@ what is wrong, while the other packs still load.
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
     BeforeValidator,
+    ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     PrivateAttr,
-    StringConstraints,
     ValidationError,
     model_validator,
 )
+from pydantic_core import InitErrorDetails
 
 from app.rules import systems
 from app.rules.army import ArmySection
 from app.rules.army import parse_section as army_section
 from app.rules.catalogue import parse_catalogue
-from app.rules.pack_base import Entry, Id, Model, Text, unique
+from app.rules.pack_base import Entry, FactName, Id, Model, Text, unique
 from app.rules.pack_files import PackError, read_yaml
 from app.rules.terrain import TerrainSection
 from app.rules.terrain import parse_section as terrain_section
-
-# A fact a pack asks players to record: a snake_case name that is not a key every event has.
-RESERVED_FACTS = frozenset(
-    {"id", "type", "round", "player", "players", "first", "control", "tactic", "event", "rule", "facts"}
-)
-
-
-def _fact_name(name: str) -> str:
-    if name in RESERVED_FACTS:
-        raise ValueError(f"{name!r} is a field every event has; name the fact otherwise")
-    return name
-
-
-FactName = Annotated[
-    str,
-    StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40),
-    AfterValidator(_fact_name),
-]
 
 # Packs are small; anything bigger than this is not a rulepack.
 MAX_PACK_BYTES = 512 * 1024
@@ -236,21 +221,21 @@ class RoundFact(Model):
     label: Text
 
 
+# The victory check every system knows; the others are each system's own (its section.py's
+# VICTORY_CHECKS: a siege's "attacker-objectives", Triumph & Treachery's "ranking"...).
+SHARED_CHECKS = ("most-vp",)
+
+
+def _victory_check(check: str) -> str:
+    known = [*SHARED_CHECKS, *sorted(systems.victory_checks())]
+    if check not in known:
+        raise ValueError(f"must be one of the victory checks the game systems decide: {', '.join(known)}")
+    return check
+
+
 class VictoryCheck(Model):
-    # Triumph & Treachery: "ranking" ranks every player by VP (first wins ``kind``, second a
-    # minor victory); "monolith" and "closest" are Convergence of Fate's end facts.
-    # A siege is decided by "attacker-objectives" (the scenario's objective_results), a series
-    # of battles by "battles-won" (its series); ``kind`` is then the best result it gives.
-    check: Literal[
-        "most-vp",
-        "most-tactics",
-        "only-grand-strategy",
-        "ranking",
-        "monolith",
-        "closest",
-        "attacker-objectives",
-        "battles-won",
-    ]
+    # ``kind``: the result the check gives (for a check deciding several, the best of them).
+    check: Annotated[str, AfterValidator(_victory_check)]
     kind: Literal["major", "minor", "win"]
 
 
@@ -283,13 +268,73 @@ class Contingents(Model):
     max_share: tuple[int, int] | None = None
 
 
-def system_section(key: str) -> Any:
-    """The type of a section a game system reads with its own model (its ``sections``): the
-    core models know its key, the system its shape."""
-    return Annotated[Any, BeforeValidator(systems.section_reader(key))]
+def _details(error: Any, *where: str | int) -> InitErrorDetails:
+    """A pydantic error again, its place ``where`` inside the model (a section's key first)."""
+    return InitErrorDetails(
+        type=error["type"], loc=(*where, *error["loc"]), input=error["input"], ctx=error.get("ctx", {})
+    )
 
 
-class Scenario(Model):
+class WithSections(Model):
+    """A core model whose registered game systems may add sections of their own.
+
+    A key that is not a field of the model is read with the model of the system that declares
+    it (its section.py's ``PACK_SECTIONS`` or ``SCENARIO_SECTIONS``, through the registry) and
+    kept as an extra field: ``pack.siege``, ``scenario.relief``, and every section in
+    :attr:`sections`. A key no system declares is refused as any unknown key is.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    #: ``pack`` or ``scenario``: which of a system's declarations this model's keys are.
+    level: ClassVar[str]
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _own_sections(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        if not isinstance(data, dict):
+            return handler(data)
+        data = cls._renamed(data)
+        # A core field stays the core's, whatever a system declares.
+        declared = {k: v for k, v in systems.own_sections(cls.level).items() if k not in cls.model_fields}
+        core = {k: v for k, v in data.items() if k in cls.model_fields}
+        problems = [
+            InitErrorDetails(type="extra_forbidden", loc=(k,), input=v)
+            for k, v in data.items()
+            if k not in cls.model_fields and k not in declared
+        ]
+        own: dict[str, Any] = {}
+        for key, (shape, default) in declared.items():
+            try:
+                own[key] = systems.read_section(shape, data[key]) if key in data else copy.copy(default)
+            except ValidationError as exc:
+                problems += [_details(e, key) for e in exc.errors()]
+        try:
+            model = handler(core)
+        except ValidationError as exc:
+            if not problems:
+                raise
+            problems = [_details(e) for e in exc.errors()] + problems
+        if problems:
+            raise ValidationError.from_exception_data(cls.__name__, problems)
+        # The extra fields, now read with their systems' models (the model is frozen to the rest).
+        object.__setattr__(model, "__pydantic_extra__", own)
+        return model
+
+    @classmethod
+    def _renamed(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """The data of an older pack with its keys as the model reads them now."""
+        return data
+
+    @property
+    def sections(self) -> dict[str, Any]:
+        """The game systems' own sections of this pack or scenario, by key (every key a
+        registered system declares, with its value when the pack leaves it out)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class Scenario(WithSections):
+    level = "scenario"
+
     id: Id
     name: Text
     number: int | None = None
@@ -319,19 +364,8 @@ class Scenario(Model):
     # ("Who attacks?"); left out, the pack's.
     first_side_question: Text | None = None
     contingents: Contingents | None = None
-    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
-    # Triumph & Treachery's reinforcements (the movement phase at whose end they arrive) and
-    # renown (what gains it at the end, noted per unit); a siege's fortress, relief force and
-    # the results its held objectives give; Tunnel Wars' number of battles, their results and
-    # Tunnel Fighting's dice.
-    reinforcements_after_movement: system_section("reinforcements_after_movement") = None
-    renown: system_section("renown") = None
-    siege_terrain: system_section("siege_terrain") = None
-    relief: system_section("relief") = None
-    objective_results: system_section("objective_results") = []
-    battles: system_section("battles") = None
-    series: system_section("series") = []
-    tunnel_fighting: system_section("tunnel_fighting") = None
+    # A game system's own sections of a scenario (a siege's relief force, Tunnel Wars' series)
+    # are extra fields, each read with its system's model (WithSections).
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
@@ -369,7 +403,9 @@ class HomeCard(Model):
     scenario: Id | None = None
 
 
-class Pack(Model):
+class Pack(WithSections):
+    level = "pack"
+
     id: Id
     name: Text
     game: Text
@@ -408,20 +444,17 @@ class Pack(Model):
     general_rules: list[Entry] = []
     deployment_notes: list[Entry] = []
     victory_order: list[VictoryCheck] = []
-    # Sections a game system reads with its own models (app/rules/systems/<name>/section.py):
-    # sieges' tactics and table; Triumph & Treachery's phases, command points, deals and ploys.
-    siege: system_section("siege") = None
-    treachery: system_section("treachery") = None
+    # A game system's own sections of a pack (sieges' tactics and table; Triumph & Treachery's
+    # phases and ploys) are extra fields, each read with its system's model (WithSections).
     scenarios: list[Scenario] = []
     # How the home screen offers the pack's games (left out: one card, the pack's name).
     cards: list[HomeCard] = []
     _catalogue: Any = PrivateAttr(default=None)
 
-    @model_validator(mode="before")
     @classmethod
-    def _system_was_play(cls, data: Any) -> Any:
+    def _renamed(cls, data: dict[str, Any]) -> dict[str, Any]:
         # Packs written before the registry named their system "play"; they still load.
-        if isinstance(data, dict) and "play" in data and "system" not in data:
+        if "play" in data and "system" not in data:
             data = {**data, "system": data["play"]}
             del data["play"]
         return data

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.pack import load_packs, parse_pack
+from app.rules.pack_files import PackError
 from tests.conftest import ROOT
 
 GOOD = ROOT / "rulepacks" / "aos-ghb-2021.yaml"
@@ -51,12 +52,58 @@ def test_a_broken_pack_is_reported_and_the_others_still_load(tmp_path: Path):
     ],
 )
 def test_pack_errors_name_the_path_and_the_problem(change, path, message):
+    errors = _refused(GOOD, change)
+    assert any(e.path.startswith(path) and message in e.message for e in errors), errors
+
+
+def _refused(file: Path, change: tuple[str, str]) -> list[PackError]:
+    """What is wrong with the pack in ``file`` after one change to its text (it must not load)."""
     old, new = change
-    text = GOOD.read_text()
+    text = file.read_text()
     assert old in text
     pack, errors = parse_pack(text.replace(old, new, 1), "x.yaml")
     assert pack is None
-    assert any(e.path.startswith(path) and message in e.message for e in errors), errors
+    return errors
+
+
+SECTIONED = ROOT / "rulepacks" / "aos-conquest-unbound.yaml"
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        # A game system's own sections are read with its model, each error at its place.
+        (("      target: 11", "      target: eleven"), "scenarios[1].relief.target", "integer"),
+        (("    battles: 3", "    battles: 12"), "scenarios[2].battles", "less than or equal to 9"),
+        # A key no system declares is refused as any unknown key, at the pack or in a scenario.
+        (("siege:\n", "siegecraft:\n"), "siegecraft", "Extra inputs are not permitted"),
+        (
+            ("    battles: 3", "    battle_count: 3"),
+            "scenarios[2].battle_count",
+            "Extra inputs are not permitted",
+        ),
+        # A victory check no system decides: the sentence lists those that are.
+        (
+            ("{check: attacker-objectives, kind: major}", "{check: attacker-wins, kind: major}"),
+            "scenarios[1].victory.order[0].check",
+            "must be one of the victory checks the game systems decide: most-vp, attacker-objectives,",
+        ),
+    ],
+)
+def test_a_game_systems_own_sections_and_checks_are_checked(change, path, message):
+    errors = _refused(SECTIONED, change)
+    assert [(e.path, message in e.message) for e in errors] == [(path, True)], errors
+
+
+def test_a_game_systems_sections_read_as_fields_of_the_pack():
+    pack, errors = parse_pack(SECTIONED.read_text(), "aos-conquest-unbound.yaml")
+    assert errors == []
+    relief = pack.scenario("the-relief-force")
+    assert relief.relief.target == 11 and pack.siege.tactic(1) is not None
+    # A section the pack leaves out has its system's value for "none" (a list: empty).
+    assert pack.scenario("tunnel-wars").relief is None and relief.series == []
+    assert set(pack.sections) == {"siege", "treachery"}
+    assert {"relief", "battles", "series", "renown"} <= set(relief.sections)
 
 
 def test_yaml_syntax_errors_and_unsafe_tags_are_refused():

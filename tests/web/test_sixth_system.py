@@ -1,14 +1,17 @@
 """A sixth game system added from its own folder alone: tests/systems/duel/.
 
 The app is only told the package's name (its ``SYSTEMS``, as ``MUSTER_SYSTEMS`` would): the
-duel's rules, web side, screens, score sheet and pack all come from that one folder, and no
-file of app/, templates/, pdf/ or rulepacks/ names it. Then a duel is played as every game
-is: created and recorded through the JSON API (a bad entry refused in one sentence), shown on
-its page and in its htmx fragment, recorded from its form, and printed as a real PDF.
+duel's rules, web side, screens, score sheet and its stylesheet, its pack with a section and
+a victory check of its own, and its entries' words all come from that one folder, and no file
+of app/, templates/, pdf/ or rulepacks/ names it. Then a duel is played as every game is:
+created and recorded through the JSON API (a bad entry refused in one sentence), shown on its
+page and in its htmx fragment, recorded from its form, and printed as a real PDF.
 """
 
 from __future__ import annotations
 
+import io
+import re
 import shutil
 import subprocess
 import uuid
@@ -20,10 +23,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import Environment, FileSystemLoader
+from pypdf import PdfReader
 
 from app import create_app
 from app.infra import system_files
 from app.rules import systems
+from app.rules.pack import parse_pack
 from app.web import systems as web_systems
 from tests.conftest import ROOT
 from tests.pdfs import pdf_text
@@ -104,6 +109,30 @@ def test_the_duel_comes_from_its_folder(duel_app: Flask) -> None:
     assert not (ROOT / "rulepacks" / f"{PACK}.yaml").exists()
 
 
+def test_the_duels_pack_has_its_own_section_and_victory_check(duel_app: Flask) -> None:
+    pack = duel_app.extensions["muster.packs"][PACK]
+    # The arena is the duel's section (its section.py), read with its model as the pack loaded.
+    assert pack.arena.name == "The Sand Pit" and pack.arena.weapons == ["sword", "spear"]
+    assert type(pack.arena).__module__ == f"{PACKAGE}.section"
+    client = duel_app.test_client()
+    answer = client.get(f"/api/v1/packs/{PACK}").json
+    assert answer["scenarios"][0]["victory"]["order"] == [{"check": "most-bouts", "kind": "win"}]
+
+
+def test_a_pack_naming_what_no_system_declares_is_refused(duel_app: Flask) -> None:
+    # The duel's section and check are its own: beside them, an unknown key or check is refused.
+    text = (FOLDER / "rulepacks" / f"{PACK}.yaml").read_text()
+    pack, problems = parse_pack(text.replace("arena:", "arena_x:"), f"{PACK}.yaml")
+    assert pack is None
+    assert [(p.where[1], p.message) for p in problems] == [("arena_x", "Extra inputs are not permitted")]
+    pack, problems = parse_pack(text.replace("most-bouts", "most-kills"), f"{PACK}.yaml")
+    assert pack is None and problems[0].where[1] == "victory_order[0].check"
+    assert problems[0].message.startswith(
+        "must be one of the victory checks the game systems decide: most-vp"
+    )
+    assert "most-bouts" in problems[0].message
+
+
 # The built-in systems whose web side, screens and sheet live in their own package.
 WHOLE = ("rounds", "turns", "treachery", "siege", "tunnels")
 
@@ -173,6 +202,9 @@ def test_a_duel_is_played_on_its_page(duel_app: Flask, duel: dict[str, Any]) -> 
     assert fragment.select_one("#game") is not None
     assert fragment.select_one("#step h2").get_text() == "Bout 2: who won it?"
     assert "Bout 1: Bo" in fragment.get_text()
+    # The entry is said in the duel's own words (its words.py), and its Undo names it so.
+    assert fragment.select_one("[data-testid=last-entry]").get_text() == "Bo won bout 1: +1 VP"
+    assert fragment.select_one(".undo-form button").get_text() == "Undo Bo's win of bout 1 (1 VP)"
     # A bout sent again for a round already fought is refused beside the form, with a 422.
     again = phone.post(
         form["action"],
@@ -197,7 +229,12 @@ def test_a_duel_is_printed(duel: dict[str, Any]) -> None:
     text = pdf_text(sheet.data)
     assert "Duel (test system): Three bouts" in text
     assert "Bout 1 Bo" in text and "Bout 2 Bo" in text
-    assert "A bout won scores 1 VP" in text
+    assert "A bout won scores 1 VP; after 3 bouts the most bouts won wins." in text
+    # The arena (the pack's own section) is printed, styled by the duel's own sheet.css: its
+    # ::before names it and its red is in the page's drawing.
+    assert "Arena: The Sand Pit" in text
+    drawn = b"".join(page.get_contents().get_data() for page in PdfReader(io.BytesIO(sheet.data)).pages)
+    assert re.search(rb"0\.75\d* 0 0 rg", drawn)
     blank = duel["client"].get(f"/packs/{PACK}/scenarios/three-bouts/scoresheet.pdf")
     assert blank.status_code == 200
     assert "Bout 3" in pdf_text(blank.data)

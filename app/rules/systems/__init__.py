@@ -14,8 +14,8 @@ import functools
 import importlib
 import pkgutil
 import sys
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, Union, runtime_checkable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, Union, runtime_checkable
 
 from pydantic import Field, TypeAdapter
 
@@ -205,13 +205,6 @@ class EngineSystem:
         found = getattr(self.engine, "undo_problem", None)
         return found(state, event) if found is not None else None
 
-    #: The pack and scenario sections the system reads with its own models, by key (a model,
-    #: ``Model | None`` or ``list[Model]``): the core pack models know only their keys.
-    sections: ClassVar[dict[str, Any]] = {}
-    #: The scoring blocks the system scores (models with a ``block`` literal), which a
-    #: scenario's ``scoring`` may name.
-    blocks: ClassVar[tuple[type, ...]] = ()
-
 
 class SeatsBySecretTypes:
     """Seats and secrets from the engine module's lists (the :class:`Seats` capability).
@@ -327,6 +320,7 @@ def register(system: GameSystem) -> GameSystem:
     """Add a system to the registry under its name, from the package whose module calls this
     (its files are there: :func:`package_of`)."""
     REGISTRY[system.name] = system
+    _DECLARED.clear()
     caller = sys._getframe(1).f_globals.get("__name__", "")
     module = sys.modules.get(caller)
     # A package's __init__ registers as the package; a module inside one, as its package.
@@ -353,26 +347,49 @@ def names() -> list[str]:
     return sorted(REGISTRY)
 
 
-def section_reader(key: str) -> Callable[[Any], Any]:
-    """How a pack reads its section ``key``: with the model of the game system that declares it
-    (its ``sections``), asked when a pack loads, once every system is registered."""
+def declared(module: str, attribute: str) -> dict[str, Any]:
+    """What each registered system declares in a module of its package, by system name: its
+    ``section.py`` (``PACK_SECTIONS``, ``SCENARIO_SECTIONS``, ``BLOCKS``, ``VICTORY_CHECKS``),
+    its ``words.py`` (``said``). A system whose package has no such module, or no such name
+    in it, declares nothing: each is optional, and nothing outside the package lists it."""
+    _load()
+    key = (module, attribute)
+    if key not in _DECLARED:
+        found: dict[str, Any] = {}
+        for name, package in _PACKAGES.items():
+            try:
+                own = importlib.import_module(f"{package}.{module}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{package}.{module}":
+                    raise
+                continue
+            if hasattr(own, attribute):
+                found[name] = getattr(own, attribute)
+        _DECLARED[key] = found
+    return _DECLARED[key]
 
-    def read(data: Any) -> Any:
-        _load()
-        found = next((s.sections[key] for s in REGISTRY.values() if key in getattr(s, "sections", {})), None)
-        if found is None:
-            raise ValueError(f"no game system reads {key}")
-        return _adapter(found).validate_python(data)
 
-    return read
+def own_sections(level: str) -> dict[str, tuple[Any, Any]]:
+    """The sections the registered systems read with their own models at ``level`` (``pack``
+    or ``scenario``): each key with its model and its value when a pack leaves it out."""
+    attribute = "PACK_SECTIONS" if level == "pack" else "SCENARIO_SECTIONS"
+    return {key: shape for found in declared("section", attribute).values() for key, shape in found.items()}
+
+
+def read_section(shape: Any, data: Any) -> Any:
+    """A section's data read with the model a system declared for it (pydantic's errors if not)."""
+    return _adapter(shape).validate_python(data)
+
+
+def victory_checks() -> tuple[str, ...]:
+    """The victory checks the registered systems decide (each system's ``VICTORY_CHECKS``)."""
+    return tuple(dict.fromkeys(c for found in declared("section", "VICTORY_CHECKS").values() for c in found))
 
 
 def read_scoring(data: Any) -> Any:
     """A scenario's scoring blocks, each read with the model of the system that scores it."""
-    _load()
-    return _scoring(tuple(b for s in REGISTRY.values() for b in getattr(s, "blocks", ()))).validate_python(
-        data
-    )
+    blocks = tuple(b for found in declared("section", "BLOCKS").values() for b in found)
+    return _scoring(blocks).validate_python(data)
 
 
 @functools.cache
@@ -410,6 +427,7 @@ def install(packages: Iterable[str]) -> list[str]:
 def forget(package: str) -> None:
     """Take the systems an installed package registered out of the registry (a test that
     installed one leaves the registry as it found it); importing it again registers them anew."""
+    _DECLARED.clear()
     for name in [name for name, where in _PACKAGES.items() if where == package]:
         REGISTRY.pop(name, None)
         del _PACKAGES[name]
@@ -450,3 +468,6 @@ def _load() -> None:
 _LOADED: list[bool] = []
 # The package each registered system came from, by the system's name.
 _PACKAGES: dict[str, str] = {}
+# What the registered systems declare in their packages' modules (declared()), by (module,
+# name): asked for every scenario a pack loads, so looked up once per set of systems.
+_DECLARED: dict[tuple[str, str], dict[str, Any]] = {}

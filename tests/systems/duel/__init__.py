@@ -1,9 +1,10 @@
 """Duel: a sixth game system living outside app/, in one folder, as a test's fixture.
 
 Its rules are :mod:`.engine`, its web side :mod:`.web` (the only module here that knows Flask),
-its screens ``templates/``, its score sheet ``pdf/sheet.html`` and its pack
-``rulepacks/duel-test.yaml``. An app finds it when its ``SYSTEMS`` (or ``MUSTER_SYSTEMS``)
-names ``tests.systems.duel``; nothing in app/ lists it.
+its screens ``templates/``, its score sheet ``pdf/sheet.html`` with its own ``pdf/sheet.css``,
+its pack ``rulepacks/duel-test.yaml`` with the pack section and victory check of
+:mod:`.section`, and its entries' words :mod:`.words`. An app finds it when its ``SYSTEMS``
+(or ``MUSTER_SYSTEMS``) names ``tests.systems.duel``; nothing in app/ lists it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ class Duel(EngineSystem):
         return []
 
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
-        return [f"A bout won scores 1 VP; after {scenario.battle_rounds} bouts the most VP wins."]
+        checks = [c.check for c in pack.victory(scenario).order]
+        most = "bouts won" if "most-bouts" in checks else "VP"
+        return [f"A bout won scores 1 VP; after {scenario.battle_rounds} bouts the most {most} wins."]
 
     def summary(self, state: DuelGame, seat: int | None = None) -> dict[str, Any]:
         result = state.result

@@ -11,15 +11,12 @@ from typing import Any
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register
-from app.rules.systems.rounds import scoring, section
+from app.rules.systems.rounds import scoring
 from app.rules.systems.rounds.scoring import RoundGame
 
 
 class Rounds(EngineSystem):
     """The game system of Victory Phases; a Victory Phase is played in the open."""
-
-    # The scoring blocks this system scores, read with its own models.
-    blocks = section.BLOCKS
 
     def unknown_event(self, state: RoundGame, kind: Any) -> str | None:
         if kind == "claim":

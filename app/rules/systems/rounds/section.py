@@ -7,99 +7,56 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.rules.pack_base import Model
+from app.rules.pack_base import CountBlock, VpBlock
 
 
-class ZoneSeized(Model):
+class ZoneSeized(VpBlock):
     block: Literal["zone-seized"]
-    vp: int = Field(ge=0)
     diameter: float | None = None
 
 
-class ZonesHeldBonus(Model):
+class ZonesHeldBonus(CountBlock):
     block: Literal["zones-held-bonus"]
-    count: int = Field(ge=1)
-    vp: int = Field(ge=0)
 
 
-class EnemyZone(Model):
-    block: Literal["enemy-zone"]
-    vp: int = Field(ge=0)
-
-
-class MarkerDestroyed(Model):
+class MarkerDestroyed(VpBlock):
     block: Literal["marker-destroyed"]
-    vp: int = Field(ge=0)
     whose: Literal["enemy", "any"] = "enemy"
     outside_zones: bool = False
 
 
-class MarkersDestroyedBonus(Model):
+class MarkersDestroyedBonus(CountBlock):
     block: Literal["markers-destroyed-bonus"]
     count: int = Field(ge=2)
-    vp: int = Field(ge=0)
 
 
-class ZoneBonusAfterMarker(Model):
-    block: Literal["zone-bonus-after-marker"]
-    vp: int = Field(ge=0)
+class Scored(VpBlock):
+    """A block whose ``vp`` is all it needs: its name says what scores them (scoring.py)."""
+
+    block: Literal[
+        "enemy-zone",
+        "zone-bonus-after-marker",
+        "character-slain",
+        "regiments-destroyed",
+        "officers-slain",
+        "marker-seized",
+        "enemy-zone-and-marker",
+        "marker-home",
+        "points-held",
+    ]
 
 
-class CharacterSlain(Model):
-    block: Literal["character-slain"]
-    vp: int = Field(ge=0)
-
-
-class RegimentsDestroyed(Model):
-    block: Literal["regiments-destroyed"]
-    vp: int = Field(ge=0)
-
-
-class OfficersSlain(Model):
-    block: Literal["officers-slain"]
-    vp: int = Field(ge=0)
-
-
-class MarkerSeized(Model):
-    block: Literal["marker-seized"]
-    vp: int = Field(ge=0)
-
-
-class EnemyZoneAndMarker(Model):
-    block: Literal["enemy-zone-and-marker"]
-    vp: int = Field(ge=0)
-
-
-class MarkerHome(Model):
-    block: Literal["marker-home"]
-    vp: int = Field(ge=0)
-
-
-class PointsHeld(Model):
-    block: Literal["points-held"]
-    vp: int = Field(ge=0)
-
-
-class ChainBonus(Model):
+class ChainBonus(VpBlock):
     block: Literal["chain-bonus"]
     length: int = Field(ge=2)
-    vp: int = Field(ge=0)
 
 
 #: The scoring blocks the rounds system scores.
 BLOCKS = (
     ZoneSeized,
     ZonesHeldBonus,
-    EnemyZone,
     MarkerDestroyed,
     MarkersDestroyedBonus,
-    ZoneBonusAfterMarker,
-    CharacterSlain,
-    RegimentsDestroyed,
-    OfficersSlain,
-    MarkerSeized,
-    EnemyZoneAndMarker,
-    MarkerHome,
-    PointsHeld,
+    Scored,
     ChainBonus,
 )

@@ -14,7 +14,7 @@ from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, SeatsBySecretTypes, register
-from app.rules.systems.siege import engine, section
+from app.rules.systems.siege import engine
 from app.rules.systems.siege.state import SIDES, SiegeGame
 from app.rules.terrain import Piece
 
@@ -24,8 +24,6 @@ class Siege(SeatsBySecretTypes, EngineSystem):
     its objectives are checked (the seats, roster and terrain capabilities)."""
 
     round_word = "battle round"
-    # The pack and scenario sections this system reads with its own models.
-    sections = section.SECTIONS
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return [

@@ -130,11 +130,14 @@ class SiegeTerrain(Model):
     terrain_gap: float | None = Field(default=None, ge=0)
 
 
-#: The sections the siege system reads: a pack's ``siege``, a scenario's ``relief``,
-#: ``objective_results`` and ``siege_terrain`` (the Age of Sigmar terrain checks measure by it).
-SECTIONS = {
-    "siege": SiegeRules | None,
-    "relief": Relief | None,
-    "objective_results": list[ObjectiveResult],
-    "siege_terrain": SiegeTerrain | None,
+# The sections the siege system reads, each key with its model and its value when left out:
+# a pack's ``siege``; a scenario's ``relief``, ``objective_results`` and ``siege_terrain``
+# (the Age of Sigmar terrain checks measure by it).
+PACK_SECTIONS = {"siege": (SiegeRules | None, None)}
+SCENARIO_SECTIONS = {
+    "relief": (Relief | None, None),
+    "objective_results": (list[ObjectiveResult], []),
+    "siege_terrain": (SiegeTerrain | None, None),
 }
+# A siege is decided by the objectives the attacker holds at the end (``objective_results``).
+VICTORY_CHECKS = ("attacker-objectives",)

@@ -16,7 +16,7 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import CheckedByPlayer, EngineSystem, register, seat_of, undo_entry
-from app.rules.systems.treachery import allowed, describe, events, plan, section
+from app.rules.systems.treachery import allowed, describe, events, plan
 from app.rules.systems.treachery.state import TreacheryGame
 
 #: The events only their player's seat may record, and the fields another seat never sees.
@@ -43,9 +43,6 @@ class Treachery(CheckedByPlayer, EngineSystem):
     seats capability, its own way), the contingents checked against the player's roster."""
 
     round_word = "battle round"
-    # The pack and scenario sections this system reads with its own models.
-    sections = section.SECTIONS
-    blocks = section.BLOCKS
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return describe.facts(pack, scenario)

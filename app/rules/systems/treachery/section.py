@@ -133,11 +133,15 @@ class ZoneDice(Model):
 BLOCKS = (DestroyedPoints, TurnEndControl, ObjectiveDice, ZoneDice)
 
 
-#: The sections the Triumph & Treachery system reads: a pack's ``treachery``; a scenario's
-#: ``reinforcements_after_movement`` (the movement phase at whose end they arrive) and
-#: ``renown`` (what gains bonus renown at the end, noted per unit).
-SECTIONS = {
-    "treachery": Treachery | None,
-    "reinforcements_after_movement": Annotated[int, Field(ge=1)] | None,
-    "renown": Text | None,
+# The sections the Triumph & Treachery system reads, each key with its model and its value
+# when left out: a pack's ``treachery``; a scenario's ``reinforcements_after_movement`` (the
+# movement phase at whose end they arrive) and ``renown`` (what gains bonus renown at the
+# end, noted per unit).
+PACK_SECTIONS = {"treachery": (Treachery | None, None)}
+SCENARIO_SECTIONS = {
+    "reinforcements_after_movement": (Annotated[int, Field(ge=1)] | None, None),
+    "renown": (Text | None, None),
 }
+# "ranking" ranks every player by VP (first wins, second a minor victory); "monolith" and
+# "closest" are Convergence of Fate's end facts.
+VICTORY_CHECKS = ("ranking", "monolith", "closest")

@@ -13,7 +13,7 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import CheckedByPlayer, EngineSystem, SeatsBySecretTypes, register
-from app.rules.systems.tunnels import engine, section
+from app.rules.systems.tunnels import engine
 from app.rules.systems.tunnels.state import TunnelGame
 
 
@@ -22,8 +22,6 @@ class Tunnels(SeatsBySecretTypes, CheckedByPlayer, EngineSystem):
     the contingents checked against the player's roster."""
 
     round_word = "battle"
-    # The pack and scenario sections this system reads with its own models.
-    sections = section.SECTIONS
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return [

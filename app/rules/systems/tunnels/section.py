@@ -31,10 +31,12 @@ class TunnelFighting(Model):
     reminders: list[Text] = []
 
 
-#: The sections the tunnels system reads: a scenario's ``battles`` (how many the series has),
-#: ``series`` and ``tunnel_fighting``.
-SECTIONS = {
-    "battles": Annotated[int, Field(ge=1, le=9)] | None,
-    "series": list[SeriesResult],
-    "tunnel_fighting": TunnelFighting | None,
+# The sections the tunnels system reads, each key with its model and its value when left out:
+# a scenario's ``battles`` (how many the series has), ``series`` and ``tunnel_fighting``.
+SCENARIO_SECTIONS = {
+    "battles": (Annotated[int, Field(ge=1, le=9)] | None, None),
+    "series": (list[SeriesResult], []),
+    "tunnel_fighting": (TunnelFighting | None, None),
 }
+# A series of battles is decided by how many each player won (``series``).
+VICTORY_CHECKS = ("battles-won",)

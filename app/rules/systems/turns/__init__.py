@@ -11,15 +11,12 @@ from typing import Any
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register
-from app.rules.systems.turns import scoring, section
+from app.rules.systems.turns import scoring
 from app.rules.systems.turns.state import Game
 
 
 class Turns(EngineSystem):
     """The game system of player turns; nothing in Pitched Battles is hidden."""
-
-    # The scoring blocks this system scores, read with its own models.
-    blocks = section.BLOCKS
 
     round_word = "battle round"
 

@@ -7,19 +7,19 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.rules.pack import FactName
-from app.rules.pack_base import Model, Text
+from app.rules.pack_base import CountBlock, FactName, Model, Text, VpBlock
 
 
-class ControlCount(Model):
-    block: Literal["control-count"]
-    count: int = Field(ge=1)
-    vp: int = Field(ge=0)
+class Counted(CountBlock):
+    """VP for ``count`` objectives controlled (``control-count``) or held (``held-count``)."""
+
+    block: Literal["control-count", "held-count"]
 
 
-class ControlMore(Model):
-    block: Literal["control-more"]
-    vp: int = Field(ge=0)
+class Scored(VpBlock):
+    """A block whose ``vp`` is all it needs: its name says what scores them (blocks.py)."""
+
+    block: Literal["control-more", "tactic", "grand-strategy"]
 
 
 class ControlByTerritory(Model):
@@ -27,12 +27,6 @@ class ControlByTerritory(Model):
     own: int = Field(ge=0)
     neutral: int = Field(ge=0)
     opponent: int = Field(ge=0)
-
-
-class HeldCount(Model):
-    block: Literal["held-count"]
-    count: int = Field(ge=1)
-    vp: int = Field(ge=0)
 
 
 class AlphaBeta(Model):
@@ -45,11 +39,6 @@ class ControlRoundMultiplied(Model):
     block: Literal["control-round-multiplied"]
 
 
-class TacticBlock(Model):
-    block: Literal["tactic"]
-    vp: int = Field(ge=0)
-
-
 class FactCount(Model):
     block: Literal["fact-count"]
     fact: FactName
@@ -58,9 +47,8 @@ class FactCount(Model):
     max_total: int | None = Field(default=None, ge=0)
 
 
-class Raid(Model):
+class Raid(VpBlock):
     block: Literal["raid"]
-    vp: int = Field(ge=0)
     from_round: int = Field(default=1, ge=1)
 
 
@@ -83,24 +71,19 @@ class SeismicShift(Model):
     round: int = Field(default=3, ge=1)
 
 
-class GrandStrategyBlock(Model):
-    block: Literal["grand-strategy"]
-    vp: int = Field(ge=0)
-
+# The victory checks the turns system decides, beside the most VP every system knows.
+VICTORY_CHECKS = ("most-tactics", "only-grand-strategy")
 
 #: The scoring blocks the turns system scores.
 BLOCKS = (
-    ControlCount,
-    ControlMore,
+    Counted,
+    Scored,
     ControlByTerritory,
-    HeldCount,
     AlphaBeta,
     ControlRoundMultiplied,
-    TacticBlock,
     FactCount,
     Raid,
     DestroyHeld,
     PredatorsAndPrey,
     SeismicShift,
-    GrandStrategyBlock,
 )
