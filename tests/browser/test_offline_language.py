@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import controlled, sent, until
 from tests.setups import live_game
@@ -19,12 +18,10 @@ OFFLINE = (
 KEPT = "Gardée sur ce téléphone : cette partie peut continuer hors ligne."
 
 
-@pytest.fixture
-def french(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """A phone whose own language is French (its Accept-Language and navigator.language)."""
-    context = browser.new_context(**browser_context_args, locale="fr-FR")
-    yield context.new_page()
-    context.close()
+    return {**browser_context_args, "locale": "fr-FR"}
 
 
 def open_in_french(page: Page, live_server: str) -> dict:
@@ -36,8 +33,7 @@ def open_in_french(page: Page, live_server: str) -> dict:
     return game
 
 
-def test_a_phone_in_french_is_told_in_french_that_it_is_offline(french: Page, live_server: str) -> None:
-    page = french
+def test_a_phone_in_french_is_told_in_french_that_it_is_offline(page: Page, live_server: str) -> None:
     open_in_french(page, live_server)
     page.context.set_offline(True)
     expect(page.locator(".note-net")).to_have_text(OFFLINE)
@@ -56,8 +52,7 @@ def test_a_phone_in_french_is_told_in_french_that_it_is_offline(french: Page, li
     expect(page.locator(".note-net")).to_have_count(0)
 
 
-def test_offline_the_words_come_from_the_workers_cache(french: Page, live_server: str) -> None:
-    page = french
+def test_offline_the_words_come_from_the_workers_cache(page: Page, live_server: str) -> None:
     open_in_french(page, live_server)
     words: list[Any] = []
     page.on("response", lambda r: words.append(r) if "/words/" in r.url else None)

@@ -80,6 +80,21 @@ def test_scripts_read_their_words_in_the_pages_language(client: FlaskClient) -> 
     assert client.get("/words/xx.js").status_code == 404
 
 
+def test_scripts_say_plurals_by_the_languages_rule(client: FlaskClient) -> None:
+    """French counts 0 and 1 as one, and has a form for millions: the words script says so."""
+    french = client.get("/words/fr.js").get_data(as_text=True)
+    assert (
+        "function plural(n) { return Number((n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2); }"
+        in french
+    )
+    assert '"%(count)s entry sent to Muster.": ["%(count)s entrée envoyée à Muster."' in french
+    german = client.get("/words/de.js").get_data(as_text=True)
+    assert "function plural(n) { return Number((n != 1)); }" in german
+    assert "function plural(n) { return Number((n != 1)); }" in client.get("/words/en.js").get_data(
+        as_text=True
+    )
+
+
 def test_the_worker_keeps_every_languages_words(client: FlaskClient) -> None:
     worker = client.get("/sw.js").get_data(as_text=True)
     for code in ("en", *SHIPPED):
