@@ -9,6 +9,8 @@
 // now decides what a tap on a player's time means. It knows no game. The pages work without it.
 (function () {
   "use strict";
+  // The page's language (the words script before this one); English if it could not load.
+  var tr = window.musterSay || function (text) { return text; };
   var REFRESH = 5000; // how often a visible strip asks for the other phone's taps (ms)
   var TICK = 250;
   var SKEW_KEY = "muster-clock-skew";
@@ -191,7 +193,7 @@
     });
     var line = local.el.querySelector("[data-clock-out]");
     if (line) {
-      var text = out.length ? "Out of time: " + out.join(", ") + "." : "";
+      var text = out.length ? tr("Out of time: %(names)s.", { names: out.join(", ") }) : "";
       if (line.textContent !== text) line.textContent = text;
       line.hidden = !out.length;
     }
@@ -208,15 +210,15 @@
       button.classList.toggle("running", running === p);
       button.setAttribute("aria-pressed", running === p ? "true" : "false");
       var hint = form.querySelector("[data-hint]");
-      if (hint) hint.textContent = running === p ? "running" : running === null ? "start" : "\u00a0";
+      if (hint) hint.textContent = running === p ? tr("running") : running === null ? tr("start") : "\u00a0";
     });
     el.querySelectorAll("[data-clock-when]").forEach(function (form) {
       form.hidden = (form.dataset.clockWhen === "running") !== (running !== null);
     });
     var pass = el.querySelector("[data-pass-label]");
-    if (pass && running !== null) pass.textContent = "Pass to " + local.names[(running + 1) % local.names.length];
+    if (pass && running !== null) pass.textContent = tr("Pass to %(name)s", { name: local.names[(running + 1) % local.names.length] });
     var start = el.querySelector("[data-start-label]");
-    if (start) start.textContent = "Start: " + local.names[local.last !== null ? local.last : 0];
+    if (start) start.textContent = tr("Start: %(name)s", { name: local.names[local.last !== null ? local.last : 0] });
     // Until it first starts the clock is one line: its Start button and its limit.
     el.classList.toggle("clock-idle", running === null && local.last === null);
     var how = el.querySelector("[data-clock-how]");

@@ -3,7 +3,9 @@
 // the game's log with the form under the result (through the outbox when offline).
 (function () {
   "use strict";
-  var NAMES = { d3: "D3", d6: "D6", "2d6": "2D6", "roll-off": "Roll-off" };
+  // The page's language (the words script before this one); English if it could not load.
+  var tr = window.musterSay || function (text) { return text; };
+  var NAMES = { d3: tr("D3"), d6: tr("D6"), "2d6": tr("2D6"), "roll-off": tr("Roll-off") };
 
   // A fair die: reject the top of the range that would favour low faces.
   function die(faces) {
@@ -66,44 +68,46 @@
       var checked = dialog.querySelector('input[name="roll-off-size"]:checked');
       var size = checked ? Number(checked.value) : who.length || 2;
       var off = rollOff(size);
-      var label = function (p) { return who[p] && p < who.length ? who[p] : "Player " + (p + 1); };
+      var label = function (p) { return who[p] && p < who.length ? who[p] : tr("Player %(number)s", { number: p + 1 }); };
       var parts = [];
       off.rounds.forEach(function (dice, i) {
         var line = el("p", "dice-line");
-        line.append(el("span", "dice-round", i === 0 ? "Roll-off:" : "Tie, again:"));
+        line.append(el("span", "dice-round", i === 0 ? tr("Roll-off:") : tr("Tie, again:")));
         var bits = [];
         Object.keys(dice).forEach(function (p) {
           var cell = el("span", "dice-player");
           cell.append(el("span", "", label(Number(p)) + " "), el("span", "die big", String(dice[p])));
           line.append(" ", cell);
           results.push(dice[p]);
-          bits.push(label(Number(p)) + " " + dice[p]);
+          bits.push(tr("%(player)s %(roll)s", { player: label(Number(p)), roll: dice[p] }));
         });
         parts.push(bits.join(", "));
         out.append(line);
       });
-      out.append(el("p", "dice-total", label(off.winner) + " wins the roll-off."));
+      out.append(el("p", "dice-total", tr("%(player)s wins the roll-off.", { player: label(off.winner) })));
       winner = String(off.winner);
-      summary = "Roll-off: " + parts.join("; tie, again: ") + ". " + label(off.winner) + " wins.";
+      // The rounds of a roll-off, as a list: "Anna 5, Ben 5; tie, again: Anna 2, Ben 6".
+      var again = tr("; tie, again: ");
+      summary = tr("Roll-off: %(rolls)s. %(player)s wins.", { rolls: parts.join(again), player: label(off.winner) });
       var recordable = size === who.length;
       if (form) form.hidden = !recordable;
       if (note) note.hidden = recordable || !form;
       if (form && !form.querySelector('input[name="purpose"]').value) {
-        form.querySelector('input[name="purpose"]').value = "Who takes the first turn in battle round " + currentRound();
+        form.querySelector('input[name="purpose"]').value = tr("Who takes the first turn in battle round %(round)s", { round: currentRound() });
       }
     } else {
       var faces = kind === "d3" ? 3 : 6;
       var count = kind === "2d6" ? 2 : 1;
       var line = el("p", "dice-line");
-      line.append(el("span", "dice-round", NAMES[kind] + ":"));
+      line.append(el("span", "dice-round", tr("%(dice)s:", { dice: NAMES[kind] })));
       for (var i = 0; i < count; i++) {
         results.push(die(faces));
         line.append(" ", el("span", "die big", String(results[i])));
       }
       out.append(line);
       var total = results.reduce(function (a, b) { return a + b; }, 0);
-      if (count > 1) out.append(el("p", "dice-total", "Total " + total + "."));
-      summary = NAMES[kind] + ": " + results.join(" + ") + (count > 1 ? " = " + total : "");
+      if (count > 1) out.append(el("p", "dice-total", tr("Total %(total)s.", { total: total })));
+      summary = tr("%(dice)s: %(rolls)s", { dice: NAMES[kind], rolls: results.join(" + ") + (count > 1 ? " = " + total : "") });
       if (form) form.hidden = false;
       if (note) note.hidden = true;
     }

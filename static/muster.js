@@ -1,6 +1,8 @@
 // Muster: small progressive enhancements. The pages work without this file.
 (function () {
   "use strict";
+  // The page's language (the words script before this one); English if it could not load.
+  var tr = window.musterSay || function (text) { return text; };
   document.documentElement.classList.add("js");
 
   // An objective's holder: one tap cycles nobody -> player 1 -> player 2 -> nobody. On a
@@ -30,7 +32,9 @@
         var option = select.options[select.selectedIndex];
         button.textContent = option.textContent;
         button.dataset.holder = option.value;
-        button.setAttribute("aria-label", (label ? label.textContent.trim() + ": " : "") + option.textContent + ". Tap to change.");
+        button.setAttribute("aria-label", label
+          ? tr("%(label)s: %(holder)s. Tap to change.", { label: label.textContent.trim(), holder: option.textContent })
+          : tr("%(holder)s. Tap to change.", { holder: option.textContent }));
         var item = mapItem(select);
         if (item) item.setAttribute("data-holder", option.value !== "" ? option.value : (item.dataset.kept || ""));
       }
@@ -45,7 +49,7 @@
           t.before(" "); // SVG draws no loose spaces; they keep the words apart for assistive tech
           return t.textContent.trim();
         });
-        item.setAttribute("aria-label", shown.join(" ") + ": tap to change who seized it");
+        item.setAttribute("aria-label", tr("%(place)s: tap to change who seized it", { place: shown.join(" ") }));
         // A point keeps showing its holder until a capture is chosen.
         if (item.getAttribute("data-holder")) item.dataset.kept = item.getAttribute("data-holder");
         item.addEventListener("click", function () { cycle(select); });
@@ -93,7 +97,7 @@
       function show() {
         var option = select.options[select.selectedIndex];
         var summary = option && option.value ? option.dataset.summary : "";
-        line.textContent = summary ? option.textContent.replace(/\s*\(.*$/, "") + ": " + summary : "";
+        line.textContent = summary ? tr("%(name)s: %(effect)s", { name: option.textContent.replace(/\s*\(.*$/, ""), effect: summary }) : "";
         line.hidden = !summary;
       }
       select.addEventListener("change", show);
@@ -124,30 +128,30 @@
       input.className = "copy";
       input.readOnly = true;
       input.value = link;
-      input.setAttribute("aria-label", "Join link");
+      input.setAttribute("aria-label", tr("Join link"));
       box.append(input);
       box.hidden = false;
       input.select();
     }
     var copy = panel.querySelector('[data-invite="copy"]');
     copy.addEventListener("click", function () {
-      if (!link) { said.textContent = "The link is not here yet: try again in a moment."; return; }
+      if (!link) { said.textContent = tr("The link is not here yet: try again in a moment."); return; }
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(link).then(
-          function () { said.textContent = "Link copied: paste it in a message to the other player."; },
-          function () { shown(); said.textContent = "Copy the link below."; }
+          function () { said.textContent = tr("Link copied: paste it in a message to the other player."); },
+          function () { shown(); said.textContent = tr("Copy the link below."); }
         );
       } else {
         shown();
-        said.textContent = "Copy the link below.";
+        said.textContent = tr("Copy the link below.");
       }
     });
     var share = panel.querySelector('[data-invite="share"]');
     if (navigator.share) {
       share.hidden = false;
       share.addEventListener("click", function () {
-        if (!link) { said.textContent = "The link is not here yet: try again in a moment."; return; }
-        navigator.share({ title: document.title, text: "Join my game on Muster", url: link }).catch(function () {});
+        if (!link) { said.textContent = tr("The link is not here yet: try again in a moment."); return; }
+        navigator.share({ title: document.title, text: tr("Join my game on Muster"), url: link }).catch(function () {});
       });
     }
     var asking = setInterval(function () {
@@ -162,7 +166,7 @@
           note.className = "notice";
           note.setAttribute("role", "status");
           note.id = "invite";
-          note.textContent = "The other phone has joined: it can record in this game now.";
+          note.textContent = tr("The other phone has joined: it can record in this game now.");
           panel.replaceWith(note);
         })
         .catch(function () {});
@@ -259,9 +263,9 @@
         var of = form.dataset.undoOf;
         var ask = null;
         if (form.hasAttribute("data-undo") && of && mine().indexOf(of) < 0) {
-          ask = ["Another phone recorded this entry. Take it back for everyone?", "Yes, undo it", "Keep it"];
+          ask = [tr("Another phone recorded this entry. Take it back for everyone?"), tr("Yes, undo it"), tr("Keep it")];
         } else if (form.dataset.ask) {
-          ask = [form.dataset.ask, form.dataset.askYes || "Yes", form.dataset.askNo || "No"];
+          ask = [form.dataset.ask, form.dataset.askYes || tr("Yes"), form.dataset.askNo || tr("No")];
         }
         if (ask) {
           event.preventDefault();

@@ -7,6 +7,9 @@
 // the forms and the step data the server renders.
 (function () {
   "use strict";
+  // The page's language (the words script before this one); English if it could not load.
+  var tr = window.musterSay || function (text) { return text; };
+  var trn = window.musterSayPlural || function (one, many, count) { return count === 1 ? one : many; };
   var Outbox = window.MusterOutbox;
   var EVENTS = /\/games\/([^/]+)\/(?:events|clock)$/; // a game's entries and its clock taps
   var SYNC_TAG = "muster-outbox";
@@ -98,14 +101,14 @@
 
   function showNetwork() {
     if (navigator.onLine) unsay("net");
-    else say("net", "Offline. What you record is kept on this phone and sent when Muster can be reached.");
+    else say("net", tr("Offline. What you record is kept on this phone and sent when Muster can be reached."));
   }
 
   // --- the service worker -----------------------------------------------------------------
   function offerUpdate(worker) {
     waitingWorker = worker;
-    say("update", "A new version of Muster is ready.", {
-      label: "Reload to update",
+    say("update", tr("A new version of Muster is ready."), {
+      label: tr("Reload to update"),
       run: function () {
         reloading = true;
         worker.postMessage({ type: "skip-waiting" });
@@ -171,7 +174,7 @@
     var game = document.getElementById("game");
     var note = game && game.querySelector("#offline-ready");
     if (!note || game.dataset.step !== step) return;
-    note.textContent = "Kept on this phone: this game can go on offline.";
+    note.textContent = tr("Kept on this phone: this game can go on offline.");
     note.dataset.step = step;
     note.hidden = false;
   }
@@ -265,10 +268,10 @@
     return Outbox.created().then(function (made) {
       if (made > mark.at) {
         unsay("sync"); // news of what was kept is untrue now
-        var n = mark.count === 1 ? "1 entry" : mark.count + " entries";
-        say("gone", n + " kept on this phone to send to Muster " + (mark.count === 1 ? "is" : "are") +
-          " gone: the phone's storage was cleared before Muster had " + (mark.count === 1 ? "it" : "them") +
-          ". Check the game and record again what it does not show.");
+        say("gone", trn(
+          "%(count)s entry kept on this phone to send to Muster is gone: the phone's storage was cleared before Muster had it. Check the game and record again what it does not show.",
+          "%(count)s entries kept on this phone to send to Muster are gone: the phone's storage was cleared before Muster had them. Check the game and record again what it does not show.",
+          mark.count, { count: mark.count }));
       }
       writeMark(0);
     });
@@ -313,7 +316,7 @@
   }
   function join(label, value) {
     if (!label) return value;
-    return /[?:]$/.test(label) ? label + " " + value : label + ": " + value;
+    return /[?:]$/.test(label) ? label + " " + value : tr("%(label)s: %(value)s", { label: label, value: value });
   }
 
   // The values as the player saw them on the form, one line each. A form the server names
@@ -342,14 +345,14 @@
   // What an entry is, in the server's words: the name it gave the form, else its heading.
   function titleOf(form) {
     if (form.dataset.entry) return form.dataset.entry;
-    if (form.dataset.summary) return "Dice roll";
+    if (form.dataset.summary) return tr("Dice roll");
     var own = form.querySelector("h2") || form.querySelector("h3");
     if (own) return cleanText(own);
     var details = form.closest("details");
     var summary = details && details.querySelector("summary");
     if (summary) return cleanText(summary);
     var heading = (form.closest("section, dialog") || form).querySelector("h2");
-    return heading ? cleanText(heading) : "An entry";
+    return heading ? cleanText(heading) : tr("An entry");
   }
   // What the player entered, as a refused or waiting entry shows it: its lines, else its name.
   function entered(entry) {
@@ -476,11 +479,12 @@
       // Behind a refused entry (or one still to check) it waits for the player, not the network.
       var refused = mine.some(function (e) { return e.status === "refused"; });
       var review = mine.some(function (e) { return e.review; });
-      var why = ". It will be sent when Muster can be reached.";
-      if (refused) why = ". It is held behind the entry Muster refused: see Not recorded in the game.";
-      else if (review) why = ". It waits behind the entries to check first, in the game.";
-      else if (entry.note) why = ". " + entry.note;
-      say("sync", "Kept on this phone: " + entry.title + why);
+      var kept = { entry: entry.title, note: entry.note };
+      var said = tr("Kept on this phone: %(entry)s. It will be sent when Muster can be reached.", kept);
+      if (refused) said = tr("Kept on this phone: %(entry)s. It is held behind the entry Muster refused: see Not recorded in the game.", kept);
+      else if (review) said = tr("Kept on this phone: %(entry)s. It waits behind the entries to check first, in the game.", kept);
+      else if (entry.note) said = tr("Kept on this phone: %(entry)s. %(note)s", kept);
+      say("sync", said);
       return render(true);
     }).then(function () {
       if (navigator.onLine) flushNow();
@@ -516,7 +520,7 @@
       var status = response.status;
       if (status === 400) {
         entry.retryAt = 0;
-        entry.note = "The form had expired; it is sent again with a fresh one.";
+        entry.note = tr("The form had expired; it is sent again with a fresh one.");
       } else {
         entry.retryAt = Outbox.retryAt(response.headers);
         entry.note = Outbox.heldNote(status, entry.retryAt);
@@ -581,7 +585,7 @@
     var form = source && source.closest ? source.closest("form") : null;
     if (form && isOutboxForm(form) && ctx && ctx.request && ctx.request.body && ctx.request.method === "POST") {
       if (isUndo(form)) {
-        say("error", "Muster could not be reached, so nothing was undone. Try again when the connection is back.");
+        say("error", tr("Muster could not be reached, so nothing was undone. Try again when the connection is back."));
         return;
       }
       // An entry htmx sent that the outbox could not take first (its storage failed a moment):
@@ -591,8 +595,8 @@
     }
     // A tap that needed the server says so; a screen refreshing itself on a timer does not nag.
     var tapped = ctx && ctx.sourceEvent && /^(click|submit|change|input)$/.test(ctx.sourceEvent.type);
-    if (tapped) say("error", "This needs Muster, which cannot be reached now. Try again when the connection is back.");
-    else if (navigator.onLine) say("error", "Muster could not be reached. Check the connection and try again.");
+    if (tapped) say("error", tr("This needs Muster, which cannot be reached now. Try again when the connection is back."));
+    else if (navigator.onLine) say("error", tr("Muster could not be reached. Check the connection and try again."));
   });
 
   // An answer to an entry that is not the rules' (a busy server's 429, a proxy's 408, a server
@@ -697,13 +701,13 @@
     return Outbox.list().then(function (entries) {
       var waiting = entries.filter(function (e) { return queueOf(e) === queue && e.status !== "refused" && !live[e.id]; });
       if (!waiting.length) {
-        say("error", "Undo needs Muster: that entry is already recorded there. Try again when the connection is back.");
+        say("error", tr("Undo needs Muster: that entry is already recorded there. Try again when the connection is back."));
         return;
       }
       var last = waiting[waiting.length - 1];
       return Outbox.remove(last.id).then(function () {
         broadcast();
-        say("sync", "Removed from this phone before it was sent: " + last.title + ".");
+        say("sync", tr("Removed from this phone before it was sent: %(entry)s.", { entry: last.title }));
         return render(true);
       });
     });
@@ -715,7 +719,7 @@
     var config = window.htmx && htmx.config;
     return (config && config.defaultTimeout) || 15000;
   }
-  function seconds() { return Math.ceil(timeout() / 1000) + " s"; }
+  function seconds() { return Math.ceil(timeout() / 1000); }
 
   // Sent again when Muster said it may be (Retry-After), or after a pause when it did not say.
   var retryTimer = null;
@@ -730,11 +734,11 @@
 
   function flushNow() {
     if (flushing) {
-      say("sending", "Already sending to Muster: an entry waits up to " + seconds() + " for its answer.");
+      say("sending", tr("Already sending to Muster: an entry waits up to %(count)s s for its answer.", { count: seconds() }));
       return flushing;
     }
     // Its own line, gone when the replay ends: news of what was sent (the worker's too) stays.
-    if (waitingTotal) say("sending", "Sending what waits on this phone to Muster…");
+    if (waitingTotal) say("sending", tr("Sending what waits on this phone to Muster…"));
     var options = function (token) { return { csrf: token, timeout: timeout(), skip: Object.keys(live) }; };
     flushing = Outbox.flush(options(csrf()))
       .then(function (result) {
@@ -750,9 +754,9 @@
       })
       .then(function (result) {
         var games = result.sent.concat(result.refused).map(function (e) { return e.game; }).filter(Boolean);
-        if (result.timedOut) say("sync", "Muster did not answer within " + seconds() + ". What you recorded stays on this phone and is sent again.");
-        else if (result.busy && result.retryAt) say("sync", Outbox.heldNote(429, result.retryAt).replace("; it is", ": what waits on this phone is"));
-        else if (result.unreachable && !games.length) say("sync", "Muster could not be reached. What you recorded stays on this phone.");
+        if (result.timedOut) say("sync", tr("Muster did not answer within %(count)s s. What you recorded stays on this phone and is sent again.", { count: seconds() }));
+        else if (result.busy && result.retryAt) say("sync", Outbox.heldNote(429, result.retryAt, true));
+        else if (result.unreachable && !games.length) say("sync", tr("Muster could not be reached. What you recorded stays on this phone."));
         retryAt(result.retryAt);
         // Games this page does not show had entries sent: their kept copies are brought up to date.
         var shown = document.getElementById("game");
@@ -786,8 +790,8 @@
 
   function afterFlush(outcome) {
     noteSent(outcome.entries);
-    if (outcome.sent) say("sync", outcome.sent + (outcome.sent === 1 ? " entry" : " entries") + " sent to Muster.");
-    if (outcome.refused) say("sync", "Muster refused " + (outcome.refused === 1 ? "an entry" : outcome.refused + " entries") + " recorded on this phone: see the game.");
+    if (outcome.sent) say("sync", trn("%(count)s entry sent to Muster.", "%(count)s entries sent to Muster.", outcome.sent, { count: outcome.sent }));
+    if (outcome.refused) say("sync", trn("Muster refused an entry recorded on this phone: see the game.", "Muster refused %(count)s entries recorded on this phone: see the game.", outcome.refused, { count: outcome.refused }));
     return showSent(outcome.games || [], outcome.html, outcome.refused > 0);
   }
 
@@ -989,10 +993,10 @@
     var box = el("div", { class: "notice step-kept", role: "status" });
     if (kind === "step") box.id = "step-kept";
     var forms = node.tagName === "FORM" ? [node] : Array.prototype.slice.call(node.querySelectorAll("form"));
-    var title = forms.length ? titleOf(forms[0]) : "this step";
+    var title = { entry: forms.length ? titleOf(forms[0]) : tr("this step") };
     box.append(el("p", {}, kind === "step"
-      ? "Muster already holds " + title + " (recorded on another phone), so this phone did not send what you had entered there:"
-      : "Muster no longer offers " + title + " here, so this phone did not send what you had entered there:"));
+      ? tr("Muster already holds %(entry)s (recorded on another phone), so this phone did not send what you had entered there:", title)
+      : tr("Muster no longer offers %(entry)s here, so this phone did not send what you had entered there:", title)));
     forms.forEach(function (form) { box.append(values(describe(form))); });
     return box;
   }
@@ -1055,7 +1059,7 @@
     if (slot && map) {
       slot.append(map.cloneNode(true));
       // The map is the server's drawing: what the waiting entries changed is not on it.
-      if (waiting.length) slot.append(el("p", { class: "hint map-as-of" }, "Map as of the last sync: what waits on this phone is not drawn on it."));
+      if (waiting.length) slot.append(el("p", { class: "hint map-as-of" }, tr("Map as of the last sync: what waits on this phone is not drawn on it.")));
     }
     withdraw(content, m.taken);
   }
@@ -1129,9 +1133,9 @@
     } else {
       // Nothing rendered ahead for what follows: the step says what waits, and that the next needs Muster.
       var last = waiting.filter(function (e) { return e.step; }).pop();
-      content = el("p", { class: "notice" },
-        (last ? last.title + " waits on this phone: it is sent when Muster can be reached. " : "") +
-        "The next step needs Muster: it shows when the connection is back.");
+      content = el("p", { class: "notice" }, last
+        ? tr("%(entry)s waits on this phone: it is sent when Muster can be reached. The next step needs Muster: it shows when the connection is back.", { entry: last.title })
+        : tr("The next step needs Muster: it shows when the connection is back."));
     }
     step.replaceChildren(content);
     step.dataset.shown = key;
@@ -1150,9 +1154,9 @@
       note.hidden = true;
       return;
     }
-    var parts = ["Totals as of the last sync"];
-    if (waiting) parts.push(waiting + " waiting");
-    if (refused) parts.push(refused + " not recorded");
+    var parts = [tr("Totals as of the last sync")];
+    if (waiting) parts.push(trn("%(count)s waiting", "%(count)s waiting", waiting, { count: waiting }));
+    if (refused) parts.push(trn("%(count)s not recorded", "%(count)s not recorded", refused, { count: refused }));
     note.textContent = parts.join(" · ");
     note.hidden = false;
   }
@@ -1165,7 +1169,7 @@
   // with one partial (GET /games/<id>/held): the same lines in the same words on both sides.
   // Without it (the server could not be asked), the values as the player saw them on the form.
   function versionsView(entry) {
-    var theirs = values(["Muster could not be asked; open the game when the connection is back."]);
+    var theirs = values([tr("Muster could not be asked; open the game when the connection is back.")]);
     if (entry.held) {
       var doc = parse(entry.held);
       doc.querySelectorAll("script, style, link").forEach(function (n) { n.remove(); });
@@ -1178,8 +1182,8 @@
     return el(
       "div",
       { class: "versions" },
-      el("div", { class: "version mine" }, el("h3", {}, "What you entered"), values(entered(entry))),
-      el("div", { class: "version theirs" }, el("h3", {}, "What Muster holds now"), theirs)
+      el("div", { class: "version mine" }, el("h3", {}, tr("What you entered")), values(entered(entry))),
+      el("div", { class: "version theirs" }, el("h3", {}, tr("What Muster holds now")), theirs)
     );
   }
 
@@ -1210,45 +1214,47 @@
       if (reviewAt < 0 && e.review && e.status !== "refused") reviewAt = i;
     });
     var waiting = entries.filter(function (e) { return e.status !== "refused"; }).length;
-    var heading = "Waiting to sync (" + waiting + ")";
-    var hint = "Kept on this phone and sent in order when Muster can be reached. The totals above are as of the last sync.";
+    var heading = tr("Waiting to sync (%(count)s)", { count: waiting });
+    var hint = tr("Kept on this phone and sent in order when Muster can be reached. The totals above are as of the last sync.");
     if (refusedAt >= 0) {
-      heading = "Not recorded by Muster";
-      hint = "Muster refused an entry made on this phone. Nothing is lost: compare the two versions, then record the step again if it is still needed.";
+      heading = tr("Not recorded by Muster");
+      hint = tr("Muster refused an entry made on this phone. Nothing is lost: compare the two versions, then record the step again if it is still needed.");
     } else if (reviewAt >= 0) {
-      heading = "Check before sending (" + waiting + ")";
-      hint = "These entries were made after the one Muster refused, so they may rest on it. Start with the first one marked Check it: keep it to send it, or discard it and record that step again.";
+      heading = tr("Check before sending (%(count)s)", { count: waiting });
+      hint = tr("These entries were made after the one Muster refused, so they may rest on it. Start with the first one marked Check it: keep it to send it, or discard it and record that step again.");
     }
+    // Each entry's state, by the name its badge shows.
+    var BADGES = { refused: tr("Not recorded"), held: tr("Held"), check: tr("Check it"), waiting: tr("Waiting") };
     box.append(el("h2", { id: "outbox-h" }, heading), el("p", { class: "hint" }, hint));
     var list = el("ol", { class: "pending-list" });
     entries.forEach(function (entry, i) {
       var item = el("li", { class: "pending " + entry.status, "data-entry": entry.id });
-      var badge = entry.status === "refused" ? "Not recorded" : behind[i] ? "Held" : entry.review ? "Check it" : "Waiting";
-      item.append(el("div", { class: "entry-head" }, el("span", {}, entry.title), el("span", { class: "badge" }, badge)));
+      var badge = entry.status === "refused" ? "refused" : behind[i] ? "held" : entry.review ? "check" : "waiting";
+      item.append(el("div", { class: "entry-head" }, el("span", {}, entry.title), el("span", { class: "badge" }, BADGES[badge])));
       if (entry.status === "refused") {
-        item.append(el("p", { class: "alert" }, "Muster refused it: " + entry.reason));
+        item.append(el("p", { class: "alert" }, tr("Muster refused it: %(reason)s", { reason: entry.reason })));
         item.append(versionsView(entry));
-        var dismiss = el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Remove it from this phone");
+        var dismiss = el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, tr("Remove it from this phone"));
         item.append(dismiss);
       } else {
         item.append(values(entry.lines));
         if (entry.note) item.append(el("p", { class: "hint" }, entry.note));
         var editable = stepFormFor(game, entry) !== null;
-        if (badge === "Held") {
-          item.append(el("p", { class: "hint" }, "Held back until the refused entry above is removed."));
-          if (editable) item.append(el("button", { type: "button", class: "secondary wide", "data-edit": entry.id }, "Edit it"));
-          item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Discard it"));
-        } else if (badge === "Check it" && i === reviewAt) {
-          item.append(el("p", { class: "hint" }, "Check this one first: it is sent only once you keep it."));
-          item.append(el("button", { type: "button", class: "primary wide", "data-keep": entry.id }, "Keep it and send it"));
-          if (editable) item.append(el("button", { type: "button", class: "secondary wide", "data-edit": entry.id }, "Edit it"));
-          item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Discard it"));
-        } else if (badge === "Check it") {
-          item.append(el("p", { class: "hint" }, "Waits for the entry above to be checked."));
+        if (badge === "held") {
+          item.append(el("p", { class: "hint" }, tr("Held back until the refused entry above is removed.")));
+          if (editable) item.append(el("button", { type: "button", class: "secondary wide", "data-edit": entry.id }, tr("Edit it")));
+          item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, tr("Discard it")));
+        } else if (badge === "check" && i === reviewAt) {
+          item.append(el("p", { class: "hint" }, tr("Check this one first: it is sent only once you keep it.")));
+          item.append(el("button", { type: "button", class: "primary wide", "data-keep": entry.id }, tr("Keep it and send it")));
+          if (editable) item.append(el("button", { type: "button", class: "secondary wide", "data-edit": entry.id }, tr("Edit it")));
+          item.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, tr("Discard it")));
+        } else if (badge === "check") {
+          item.append(el("p", { class: "hint" }, tr("Waits for the entry above to be checked.")));
         }
       }
       // An editor open on this entry stays open (and as the player left it) across re-renders.
-      if (editing.id === entry.id && editing.box && badge !== "Not recorded") {
+      if (editing.id === entry.id && editing.box && badge !== "refused") {
         item.querySelectorAll("[data-edit]").forEach(function (b) { b.hidden = true; });
         item.append(editing.box);
       }
@@ -1257,7 +1263,7 @@
     if (editing.id && !entries.some(function (e) { return e.id === editing.id; })) editing = { id: null, box: null };
     box.append(list);
     var sendable = entries.some(function (e, i) { return e.status !== "refused" && !behind[i] && !e.review; });
-    if (sendable && reviewAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, "Try sending now"));
+    if (sendable && reviewAt < 0) box.append(el("button", { type: "button", class: "secondary wide", "data-send-now": "1" }, tr("Try sending now")));
     box.hidden = false;
   }
 
@@ -1280,10 +1286,10 @@
       note.replaceChildren();
       mine.forEach(function (entry) {
         if (entry.status === "refused") {
-          note.append(el("p", { class: "alert" }, entry.title + ": Muster refused it: " + entry.reason));
-          note.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, "Remove it from this phone"));
+          note.append(el("p", { class: "alert" }, tr("%(entry)s: Muster refused it: %(reason)s", { entry: entry.title, reason: entry.reason })));
+          note.append(el("button", { type: "button", class: "secondary wide", "data-dismiss": entry.id }, tr("Remove it from this phone")));
         } else {
-          note.append(el("p", {}, "Kept on this phone: " + entry.title + ". It will be sent when Muster can be reached."));
+          note.append(el("p", {}, tr("Kept on this phone: %(entry)s. It will be sent when Muster can be reached.", { entry: entry.title })));
           if (entry.note) note.append(el("p", { class: "hint" }, entry.note));
         }
       });
@@ -1317,7 +1323,7 @@
           var game = page.url.split("/")[2];
           var waiting = all.filter(function (e) { return e.game === game; }).length;
           var link = el("a", { class: "game-link", href: page.url }, el("span", { class: "game-title" }, page.title));
-          if (waiting && page.url.indexOf("/games/") === 0) link.append(el("span", { class: "muted" }, waiting + " waiting to sync"));
+          if (waiting && page.url.indexOf("/games/") === 0) link.append(el("span", { class: "muted" }, trn("%(count)s waiting to sync", "%(count)s waiting to sync", waiting, { count: waiting })));
           list.append(el("li", {}, link));
         });
         var none = document.getElementById("kept-none");
@@ -1514,16 +1520,16 @@
       withdraw(form, fold(game, others).taken);
       var held = refusedBefore(entries, entry);
       form.querySelectorAll('button[type="submit"]:not([name]), button:not([type]):not([name])').forEach(function (b) {
-        b.textContent = held ? "Keep the change (still held)" : "Send it with the change";
+        b.textContent = held ? tr("Keep the change (still held)") : tr("Send it with the change");
       });
       var box = el(
         "div",
         { class: "entry-edit" },
         el("p", { class: "hint" }, held
-          ? "Change what you need: the entry keeps its place and stays held until the refused entry above is removed."
-          : "Change what you need: the entry is then sent with the change."),
+          ? tr("Change what you need: the entry keeps its place and stays held until the refused entry above is removed.")
+          : tr("Change what you need: the entry is then sent with the change.")),
         form,
-        el("button", { type: "button", class: "secondary wide", "data-edit-cancel": "1" }, "Cancel the change")
+        el("button", { type: "button", class: "secondary wide", "data-edit-cancel": "1" }, tr("Cancel the change"))
       );
       editing = { id: entry.id, box: box };
       return render(false).then(function () {
@@ -1557,7 +1563,9 @@
         return Outbox.list(entry.game);
       }).then(function (entries) {
         var held = refusedBefore(entries, entry);
-        say("sync", "Changed on this phone: " + entry.title + (held ? ". It stays held behind the entry Muster refused." : "."));
+        say("sync", held
+          ? tr("Changed on this phone: %(entry)s. It stays held behind the entry Muster refused.", { entry: entry.title })
+          : tr("Changed on this phone: %(entry)s.", { entry: entry.title }));
         return render(false);
       }).then(function () {
         if (navigator.onLine) flushNow();

@@ -37,6 +37,18 @@
   var createdAt = null;
   var closedHandlers = [];
 
+  // The page's language (the words script the page loaded before this one). In the service
+  // worker there is none: its notes are in English, with their blanks filled the same way.
+  function fill(text, values) {
+    return values ? text.replace(/%\((\w+)\)s/g, function (all, key) { return key in values ? String(values[key]) : all; }) : text;
+  }
+  function tr(text, values) {
+    return scope.musterSay ? scope.musterSay(text, values) : fill(text, values);
+  }
+  function trn(one, many, count, values) {
+    return scope.musterSayPlural ? scope.musterSayPlural(one, many, count, values) : fill(count === 1 ? one : many, values);
+  }
+
   function promised(request) {
     return new Promise(function (resolve, reject) {
       request.onsuccess = function () { resolve(request.result); };
@@ -195,10 +207,14 @@
   }
 
   // What the phone says of an entry Muster answered without judging it, in the player's words.
-  function heldNote(status, at) {
-    var when = Math.max(1, Math.ceil((at - Date.now()) / 1000));
-    var why = status === 429 || status === 503 ? "Muster is busy just now" : status === 408 || status === 504 ? "The answer took too long" : "Muster could not take it just now";
-    return why + "; it is sent again in " + when + (when === 1 ? " second." : " seconds.");
+  // ``waits``: said of all that waits on the phone (the page's sync line), not of one entry.
+  function heldNote(status, at, waits) {
+    var count = Math.max(1, Math.ceil((at - Date.now()) / 1000));
+    var values = { count: count };
+    if (waits) return trn("Muster is busy just now: what waits on this phone is sent again in %(count)s second.", "Muster is busy just now: what waits on this phone is sent again in %(count)s seconds.", count, values);
+    if (status === 429 || status === 503) return trn("Muster is busy just now; it is sent again in %(count)s second.", "Muster is busy just now; it is sent again in %(count)s seconds.", count, values);
+    if (status === 408 || status === 504) return trn("The answer took too long; it is sent again in %(count)s second.", "The answer took too long; it is sent again in %(count)s seconds.", count, values);
+    return trn("Muster could not take it just now; it is sent again in %(count)s second.", "Muster could not take it just now; it is sent again in %(count)s seconds.", count, values);
   }
 
   // A page as the phone may keep it: the parts the server marked as never kept (the links that
@@ -341,7 +357,7 @@
     var busy = status === 429 || status === 503 || !!response.headers.get("Retry-After");
     if (status === 400) result.expired = true; // a fresh form token may be all it needs
     entry.retryAt = status === 400 ? 0 : retryAt(response.headers);
-    entry.note = status === 400 ? "The form had expired; it is sent again with a fresh one." : heldNote(status, entry.retryAt);
+    entry.note = status === 400 ? tr("The form had expired; it is sent again with a fresh one.") : heldNote(status, entry.retryAt);
     if (entry.retryAt && (!result.retryAt || entry.retryAt < result.retryAt)) result.retryAt = entry.retryAt;
     result.held.push(entry);
     if (busy) result.busy = true;

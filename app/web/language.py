@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
@@ -112,26 +113,37 @@ def switch() -> Any:
 
 
 @functools.lru_cache(maxsize=16)
-def _script_words(path: str, stamp: float) -> dict[str, str]:
-    """A compiled ``scripts`` catalogue as source sentence to translation (``stamp``: its mtime,
-    so a catalogue compiled anew is read anew)."""
+def _script_words(path: str, stamp: float) -> tuple[dict[str, str | list[str]], str]:
+    """A compiled ``scripts`` catalogue as source sentence to translation (a plural's forms under
+    its singular), with the language's plural rule (``stamp``: its mtime, so a catalogue
+    compiled anew is read anew)."""
     with open(path, "rb") as handle:
         catalogue = read_mo(handle)
-    return {str(m.id): str(m.string) for m in catalogue if m.id and m.string and not isinstance(m.id, tuple)}
+    table: dict[str, str | list[str]] = {}
+    for message in catalogue:
+        if not message.id or not message.string:
+            continue
+        if isinstance(message.id, (list, tuple)):  # a plural: its forms, under the singular
+            table[str(message.id[0])] = [str(form) for form in message.string]
+        else:
+            table[str(message.id)] = str(message.string)
+    return table, catalogue.plural_expr
 
 
-def script_words(code: str) -> dict[str, str]:
-    """A language's words for the scripts: source sentence to translation (empty for English)."""
+def script_words(code: str) -> tuple[dict[str, str | list[str]], str]:
+    """A language's words for the scripts: source sentence to translation (empty for English),
+    and its plural rule, a C expression of ``n`` giving the form's index (``(n != 1)``)."""
     for folder in _folders(current_app):
         mo = folder / code.replace("-", "_") / "LC_MESSAGES" / f"{SCRIPTS}.mo"
         if mo.is_file():
             return _script_words(str(mo), mo.stat().st_mtime)
-    return {}
+    return {}, Catalog(locale=SOURCE).plural_expr
 
 
 @bp.get("/words/<code>.js")
 def words(code: str) -> Response:
-    """A script that gives the other scripts their words in one language (``Muster.t``)."""
+    """A script that gives the other scripts their words in one language: ``musterSay(text,
+    values)`` and, for a sentence that has a plural, ``musterSayPlural(one, many, count, values)``."""
     if code not in spoken():
         abort(
             404,
@@ -139,16 +151,29 @@ def words(code: str) -> Response:
                 "Muster does not speak {code}; it speaks {codes}.", code=repr(code), codes=", ".join(spoken())
             ),
         )
-    table = json.dumps(script_words(code), ensure_ascii=False, sort_keys=True)
-    # ``musterSay("Sent.")``: the sentence in the page's language, ``%(name)s`` filled in.
+    found, plural = script_words(code)
+    table = json.dumps(found, ensure_ascii=False, sort_keys=True)
+    # Gettext's plural rule is a C expression of n, which JavaScript reads as it is (a
+    # comparison gives true/false: Number() makes the index).
     body = (
         f"window.MusterWords = {table};\n"
-        "window.musterSay = function (text, values) {\n"
-        "  var said = window.MusterWords[text] || text;\n"
-        "  return values ? said.replace(/%\\((\\w+)\\)s/g, function (all, key) {\n"
-        "    return key in values ? String(values[key]) : all;\n"
-        "  }) : said;\n"
-        "};\n"
+        "(function () {\n"
+        "  var words = window.MusterWords;\n"
+        f"  function plural(n) {{ return Number({plural}); }}\n"
+        "  function fill(said, values) {\n"
+        "    return values ? said.replace(/%\\((\\w+)\\)s/g, function (all, key) {\n"
+        "      return key in values ? String(values[key]) : all;\n"
+        "    }) : said;\n"
+        "  }\n"
+        "  window.musterSay = function (text, values) {\n"
+        '    return fill(typeof words[text] === "string" ? words[text] : text, values);\n'
+        "  };\n"
+        "  window.musterSayPlural = function (one, many, count, values) {\n"
+        "    var forms = words[one];\n"
+        "    var said = Array.isArray(forms) ? forms[plural(count)] || forms[forms.length - 1] : count === 1 ? one : many;\n"
+        "    return fill(said, values);\n"
+        "  };\n"
+        "})();\n"
     )
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

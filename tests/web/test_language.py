@@ -80,6 +80,21 @@ def test_scripts_read_their_words_in_the_pages_language(client: FlaskClient) -> 
     assert client.get("/words/xx.js").status_code == 404
 
 
+def test_scripts_say_plurals_by_the_languages_rule(client: FlaskClient) -> None:
+    """French counts 0 and 1 as one, and has a form for millions: the words script says so."""
+    french = client.get("/words/fr.js").get_data(as_text=True)
+    assert (
+        "function plural(n) { return Number((n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2); }"
+        in french
+    )
+    assert '"%(count)s entry sent to Muster.": ["%(count)s entrée envoyée à Muster."' in french
+    german = client.get("/words/de.js").get_data(as_text=True)
+    assert "function plural(n) { return Number((n != 1)); }" in german
+    assert "function plural(n) { return Number((n != 1)); }" in client.get("/words/en.js").get_data(
+        as_text=True
+    )
+
+
 def test_the_worker_keeps_every_languages_words(client: FlaskClient) -> None:
     worker = client.get("/sw.js").get_data(as_text=True)
     for code in ("en", *SHIPPED):
@@ -92,7 +107,10 @@ def _ids(catalogue) -> set[str]:
 
 def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
     """`make translations` was run: the templates hold every string the code and screens have."""
-    keywords = {"messages": ["-k", "_l", "-k", "say", "-k", "say_plural:1,2"], "scripts": ["-k", "tr"]}
+    keywords = {
+        "messages": ["-k", "_l", "-k", "say", "-k", "say_plural:1,2"],
+        "scripts": ["-k", "tr", "-k", "trn:1,2"],
+    }
     for domain, config in (("messages", "babel.cfg"), ("scripts", "babel-scripts.cfg")):
         out = tmp_path / f"{domain}.pot"
         extract = ["-q", "extract", "-F", config, *keywords[domain], "-o", str(out), "."]
@@ -104,6 +122,11 @@ def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
         with out.open("rb") as fresh, (TRANSLATIONS / f"{domain}.pot").open("rb") as kept:
             missing = _ids(read_po(fresh)) - _ids(read_po(kept))
         assert not missing, f"run make translations: {sorted(missing)[:5]} not in {domain}.pot"
+
+
+def _key(text: str | list[str] | tuple[str, ...]) -> str | tuple[str, ...]:
+    """A message's text as one value: a plural's forms (a list once compiled) as a tuple."""
+    return text if isinstance(text, str) else tuple(text)
 
 
 def test_german_and_french_are_complete_and_compiled() -> None:
@@ -120,8 +143,10 @@ def test_german_and_french_are_complete_and_compiled() -> None:
             assert not fuzzy, f"{code}/{domain}: fuzzy: {fuzzy[:5]}"
             assert wanted <= _ids(po), f"{code}/{domain}: missing {sorted(wanted - _ids(po))[:5]}"
             with (folder / f"{domain}.mo").open("rb") as handle:
-                compiled = {m.id: m.string for m in read_mo(handle) if m.id}
-            assert compiled == {m.id: m.string for m in po if m.id}, f"{code}/{domain}: run make translations"
+                compiled = {_key(m.id): _key(m.string) for m in read_mo(handle) if m.id}
+            assert compiled == {_key(m.id): _key(m.string) for m in po if m.id}, (
+                f"{code}/{domain}: run make translations"
+            )
 
 
 def test_numbers_and_moments_are_written_as_the_language_writes_them(app) -> None:
