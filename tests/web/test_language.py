@@ -26,7 +26,7 @@ def nav(response) -> list[str]:
 def test_a_phone_in_german_gets_german_pages(client: FlaskClient) -> None:
     page = client.get("/", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.4"})
     assert soup(page).html["lang"] == "de" and page.headers["Content-Language"] == "de"
-    assert nav(page) == ["Start", "Neues Spiel", "Meine Spiele", "Armeelisten", "Turniere"]
+    assert nav(page) == ["Start", "Neues Spiel", "Meine Spiele", "Listen", "Events"]
     assert {"Accept-Language", "Cookie"} <= {v.strip() for v in page.headers["Vary"].split(",")}
 
 
