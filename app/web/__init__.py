@@ -7,7 +7,6 @@ puts them together with CSRF protection, compression and the security headers.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from flask import Flask, has_request_context, request
@@ -18,7 +17,7 @@ from jinja2 import FileSystemLoader
 
 from app.infra import system_files
 from app.services.replays import Replays
-from app.web import assets, errors, language, pages, services
+from app.web import assets, errors, language, page_cache, pages, services
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -105,6 +104,6 @@ def register(app: Flask) -> None:
     errors.register(app)
     app.after_request(_headers)
     app.after_request(pages.reloadable)
-    app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())
+    page_cache.register(app)  # csrf_token() and new_uuid() for the templates, and the page cache
     app.jinja_env.filters["squeeze"] = pages.squeeze
     assets.register(app)
