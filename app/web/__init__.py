@@ -44,14 +44,21 @@ class _SessionCookies(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
+# Static scripts, styles and PNG images are never documents or workers (the service worker is
+# served by pwa.py): a page's policy and framing rule mean nothing on them, and a phone's first
+# visit fetches a dozen of them.
+_NOT_DOCUMENTS = frozenset({"text/javascript", "application/javascript", "text/css", "image/png"})
+
+
 def _headers(response: Any) -> Any:
     if request.is_secure:
         # Served over HTTPS (directly or through a trusted proxy): phones keep to HTTPS.
         response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
-    response.headers.setdefault("Content-Security-Policy", CSP)
+    if request.endpoint != "static" or response.mimetype not in _NOT_DOCUMENTS:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
     return response
 
 
