@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import escape
 from werkzeug.datastructures import MultiDict
 
 from app.rules import dice, entry_words, log, seizing
@@ -428,10 +429,24 @@ def _kept_page(
     kept = page_cache.render(key, make, held=(loaded.pack,))
 
     def clock() -> str:
-        strip = clocks.strip(store(), loaded.row, reads["can_edit"])
-        return render_template("partials/_clock_strip.html", c=strip)
+        return _kept_clock(clocks.strip(store(), loaded.row, reads["can_edit"]))
 
     return page_cache.fill(kept, {"clock": clock})
+
+
+def _kept_clock(strip: dict[str, Any]) -> str:
+    """The clock strip, kept while nobody's time runs: its times then change only with a tap.
+
+    Only the server's time (``now``, which the phone measures its offset from) is filled in.
+    """
+    if strip["running"] is not None:
+        return render_template("partials/_clock_strip.html", c=strip)
+    shown = sorted((name, value) for name, value in strip.items() if name != "now")
+    kept = page_cache.render(
+        ("clock", request.host_url, repr(shown)),
+        lambda: render_template("partials/_clock_strip.html", c={**strip, "now": page_cache.slot("now")}),
+    )
+    return page_cache.fill(kept, {"now": lambda: str(escape(strip["now"]))})
 
 
 # The last entry's words need the game replayed without it: kept per game and length of log,

@@ -116,12 +116,12 @@ def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -
     found = kept.get(key)
     if found is not None:
         return found
-    g.setdefault(_MARKING, False)
+    marking = g.get(_MARKING, False)
     setattr(g, _MARKING, True)
     try:
         html = make()
     finally:
-        setattr(g, _MARKING, False)
+        setattr(g, _MARKING, marking)
     # Belt and braces: a token made by Flask-WTF itself during the rendering becomes the mark.
     token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
     if isinstance(token, str) and token:

@@ -145,3 +145,26 @@ def test_the_cache_keeps_a_bounded_number_of_pages(tmp_path: Path, migrated: Pat
     assert soup(page).select_one("[data-testid=last-entry]").text == "Round 1 started: Ann goes first"
     assert len(app.extensions["muster.pages"]) == 3
     assert all(uuid.UUID(made).version == 4 for made in entry_ids(page))  # no mark left
+
+
+def test_a_kept_clock_shows_each_tap_and_the_servers_time_now(app: Flask) -> None:
+    creator = app.test_client()
+    game = new_game(creator)
+    assert creator.get(game["join_url"]).status_code == 303
+    watcher = app.test_client()
+    url = f"/games/{game['id']}"
+
+    def clock(client: FlaskClient) -> Any:
+        return soup(client.get(url)).select_one("#clock")
+
+    first, again = clock(watcher), clock(watcher)
+    assert first["data-version"] == again["data-version"] == "0"
+    assert first["data-now"] and first["data-now"] <= again["data-now"]
+    assert "muster" not in again["data-now"]  # the server's time, never a mark
+    for expected_running, expected_taps in (("0", "1"), ("", "2")):  # start, then pause
+        page = creator.get(url)
+        which = "[data-clock-when=running]" if expected_running == "" else "form.clock-tap"
+        action, fields = form_fields(page, f"#clock {which}")
+        assert creator.post(action, data=fields, headers={"HX-Request": "true"}).status_code == 200
+        shown = clock(watcher)
+        assert (shown["data-running"], shown["data-version"]) == (expected_running, expected_taps)
