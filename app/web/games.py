@@ -418,7 +418,7 @@ def _kept_page(
     """The game screen (``game.html``) or its game part, from the page cache when kept.
 
     ``shown``: what the caller adds to the page (plain values, part of the key). The clock is
-    rendered on each answer, since its times run on without any write.
+    filled in on each answer (:func:`_kept_clock`): its times run on without any entry.
     """
     key = _kept_key(template, loaded, reads, **shown)
 
