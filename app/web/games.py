@@ -407,7 +407,7 @@ def _kept_key(template: str, loaded: games.Loaded, reads: dict[str, Any], **show
         repr(reads["seats"]),
         tuple((r.id, r.version) for r in reads["roster_choices"]),
         repr(reads["terrain_status"]),
-        request.host_url,
+        request.full_path,  # the language switch sends the phone back to it
         tuple(sorted(shown.items())),
     )
 
@@ -443,7 +443,7 @@ def _kept_clock(strip: dict[str, Any]) -> str:
         return render_template("partials/_clock_strip.html", c=strip)
     shown = sorted((name, value) for name, value in strip.items() if name != "now")
     kept = page_cache.render(
-        ("clock", request.host_url, repr(shown)),
+        ("clock", repr(shown)),
         lambda: render_template("partials/_clock_strip.html", c={**strip, "now": page_cache.slot("now")}),
     )
     return page_cache.fill(kept, {"now": lambda: str(escape(strip["now"]))})

@@ -26,7 +26,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, request
+from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -109,10 +110,14 @@ def slot(name: str) -> Markup:
 def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -> Rendered:
     """The rendering kept under ``key``, made by ``make`` (with marks) when there is none.
 
-    The key must name everything the rendering shows except the marked parts: a key that
-    changes with each write to the game (its log's length) is what keeps a page from going stale.
+    The key must name everything the rendering shows except the marked parts, the address
+    the phone reached and its language (added here): a key that changes with each write to
+    the game (its log's length) is what keeps a page from going stale.
     """
     kept = pages()
+    # What every rendering depends on in the request: the address phones reach (links made
+    # whole) and the phone's language.
+    key = (key, request.host_url, str(get_locale()))
     found = kept.get(key)
     if found is not None:
         return found

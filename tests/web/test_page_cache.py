@@ -168,3 +168,11 @@ def test_a_kept_clock_shows_each_tap_and_the_servers_time_now(app: Flask) -> Non
         assert creator.post(action, data=fields, headers={"HX-Request": "true"}).status_code == 200
         shown = clock(watcher)
         assert (shown["data-running"], shown["data-version"]) == (expected_running, expected_taps)
+
+
+def test_a_kept_page_is_in_each_phones_language(app: Flask) -> None:
+    game = new_game(app.test_client())
+    url = f"/games/{game['id']}"
+    for language in ("en", "de", "en", "de", "fr"):
+        page = soup(app.test_client().get(url, headers={"Accept-Language": language}))
+        assert page.select_one("html")["lang"] == language
