@@ -205,3 +205,14 @@ def test_the_club_screens_leave_no_english_in_the_pseudo_language(tmp_path: Path
     # The walk sees English where there is some: the same console in English.
     english = client.get(pages["console"], headers={"Accept-Language": "en"})
     assert "Add the player" in _english_left(english, allowed)
+
+
+def test_the_plain_text_summary_is_written_in_french(client: FlaskClient) -> None:
+    event, org, _players, pairings = _paired_event(client)
+    table = next(p for p in pairings if "table" in p)
+    org.post("/results", {"round": 1, "table": table["table"], "winner": None, "vp": [10, 10]}, 201)
+    text = client.get(f"/api/v1/events/{event['id']}/summary.txt", headers={"Accept-Language": "fr"})
+    said = text.get_data(True)
+    assert "Classé par V-D-É, points de tournoi" in said
+    assert f"Table {table['table']} : {table['names'][0]} 10 – 10 {table['names'][1]} · égalité" in said
+    assert "Classement après la ronde 1" in said
