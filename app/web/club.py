@@ -1018,7 +1018,7 @@ def _by_player(tables: list[Any], names: dict[int, str]) -> list[tuple[str, Any]
     seats = []
     for table in tables:
         if table.player_b is None:
-            seats.append((names[table.player_a], "bye"))
+            seats.append((names[table.player_a], say("bye")))
         else:
             seats += [(names[table.player_a], table.number), (names[table.player_b], table.number)]
     return sorted(seats, key=lambda seat: seat[0].casefold())
