@@ -25,7 +25,7 @@ from werkzeug.security import safe_join
 @functools.lru_cache(maxsize=256)
 def _asset(path: str, mtime: float) -> tuple[bytes, str]:
     data = Path(path).read_bytes()
-    return _served(path, data), hashlib.sha256(data).hexdigest()[:12]
+    return as_served(path, data), hashlib.sha256(data).hexdigest()[:12]
 
 
 # The comments in static/ are for the people who read it: a phone's first visit carries none
@@ -36,7 +36,7 @@ _STYLE_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
 _INDENT = re.compile(rb"^[ \t]+", re.MULTILINE)
 
 
-def _served(path: str, data: bytes) -> bytes:
+def as_served(path: str, data: bytes) -> bytes:
     """A static file as phones get it: a script or stylesheet without comments or indentation."""
     if path.endswith(".js") and not path.endswith(".min.js"):
         data = _SCRIPT_COMMENT_LINE.sub(b"", data)
