@@ -81,7 +81,22 @@ _env = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
     finalize=breakable,  # every {{ value }} in a print template
+    extensions=["jinja2.ext.i18n"],
 )
+_env.install_null_translations(newstyle=True)  # English until the web layer gives its words
+
+
+def speak(
+    gettext: Callable[[str], str],
+    ngettext: Callable[[str, str, int], str],
+    filters: dict[str, Callable[..., Any]],
+    helpers: dict[str, Callable[..., Any]],
+) -> None:
+    """Print in the reader's language: the web layer's words (``_``, ``ngettext``), its number
+    and date filters and its ``language()``, as the screens have them."""
+    _env.install_gettext_callables(gettext, ngettext, newstyle=True)
+    _env.filters.update(filters)
+    _env.globals.update(helpers)
 
 
 class PrintFailed(RuntimeError):

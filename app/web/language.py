@@ -21,6 +21,7 @@ from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 
+from app.infra import pdf
 from app.rules import speech
 
 bp = Blueprint("language", __name__)
@@ -237,4 +238,10 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(
         language=current,
         languages=lambda: [(code, name_of(code)) for code in spoken()],
+    )
+    pdf.speak(
+        lambda text: get_translations().gettext(text),
+        lambda one, many, count: get_translations().ngettext(one, many, count),
+        {"number": number, "signed": signed, "when": when, "day": day},
+        {"language": current},
     )
