@@ -20,22 +20,23 @@ def _in(client: FlaskClient, code: str) -> None:
     client.set_cookie(PHONES_LANGUAGE, code)
 
 
+# A typed garrison with a footprint (4.5" reads 4,5" in German and French) and a place.
+TOWER = {
+    "name": "Tower",
+    "kind": "garrison",
+    "size": "2",
+    "footprint_w": "4.5",
+    "footprint_h": "4",
+    "x": "24",
+    "y": "40",
+}
+
+
 def _forest_and_tower(client: FlaskClient, url: str) -> None:
-    """A preset piece and a typed garrison with a footprint and a place."""
+    """A preset piece and a typed one."""
     token = csrf_token(client, url)
     htmx_post(client, f"{url}/pieces", csrf_token=token, preset="Forest")
-    htmx_post(
-        client,
-        f"{url}/pieces",
-        csrf_token=token,
-        name="Tower",
-        kind="garrison",
-        size="2",
-        footprint_w="4.5",
-        footprint_h="4",
-        x="24",
-        y="40",
-    )
+    htmx_post(client, f"{url}/pieces", csrf_token=token, **TOWER)
 
 
 def test_the_terrain_screen_speaks_german(client: FlaskClient) -> None:
@@ -70,15 +71,8 @@ def test_the_terrain_screen_speaks_french(client: FlaskClient) -> None:
 def test_a_terrain_checks_refusal_comes_back_in_german(client: FlaskClient) -> None:
     _made, url = terrain_game(client)
     _in(client, "de")
-    bad = htmx_post(
-        client,
-        f"{url}/pieces",
-        csrf_token=csrf_token(client, url),
-        name="Tower",
-        kind="garrison",
-        size="2",
-        footprint_w="4",
-    )
+    no_depth = {k: v for k, v in TOWER.items() if k != "footprint_h"}
+    bad = htmx_post(client, f"{url}/pieces", csrf_token=csrf_token(client, url), **no_depth)
     assert bad.status_code == 422
     assert (
         soup(bad).select_one("#error").text == "footprint: Breite und Tiefe angeben, oder keines von beiden."
@@ -102,22 +96,20 @@ def test_the_terrain_check_api_answers_in_the_phones_language(client: FlaskClien
     )
 
 
-def test_the_terrain_card_prints_in_french(client: FlaskClient) -> None:
+def _aos_ruin(client: FlaskClient) -> str:
+    """An Age of Sigmar game's terrain screen with a fortress piece rolled on the mysterious table."""
     made = new_game(client)
     join(client, made)
     url = f"/games/{made['id']}/terrain"
     token = csrf_token(client, url)
-    page = soup(
-        htmx_post(
-            client, f"{url}/pieces", csrf_token=token, name="Old Ruin", footprint_w="6", footprint_h="4"
-        )
-    )
-    htmx_post(
-        client,
-        f"{url}/pieces/{page.select_one('.piece-entry')['data-uid']}/mysterious",
-        csrf_token=token,
-        roll="4",
-    )
+    added = soup(htmx_post(client, f"{url}/pieces", csrf_token=token, name="Old Ruin", fortress="on"))
+    uid = added.select_one(".piece-entry")["data-uid"]
+    htmx_post(client, f"{url}/pieces/{uid}/mysterious", csrf_token=token, roll="4")
+    return url
+
+
+def test_the_terrain_card_prints_in_french(client: FlaskClient) -> None:
+    url = _aos_ruin(client)
     _in(client, "fr")
     text = " ".join(pdf_text(client.get(f"{url}/card.pdf").data).split())
     assert "Fiche des décors" in text and "PAS ENCORE VALIDÉ : 1 élément en attente" in text
@@ -192,13 +184,7 @@ def test_the_terrain_screens_hold_no_plain_english_in_the_pseudo_language(
     sight = soup(client.post(f"{url}/line-of-sight", data=form, headers={"HX-Request": "true"}))
     assert all(t.strip().startswith("[") for t in sight.find_all(string=True) if t.strip())
     # An Age of Sigmar game's terrain screen, a piece rolled on the mysterious terrain table.
-    aos = new_game(client)
-    join(client, aos)
-    aos_url = f"/games/{aos['id']}/terrain"
-    token = csrf_token(client, aos_url)
-    added = soup(htmx_post(client, f"{aos_url}/pieces", csrf_token=token, name="Old Ruin", fortress="on"))
-    uid = added.select_one(".piece-entry")["data-uid"]
-    htmx_post(client, f"{aos_url}/pieces/{uid}/mysterious", csrf_token=token, roll="4")
+    aos_url = _aos_ruin(client)
     page = soup(client.get(aos_url))
     left = _english_left(page, typed | {"Old Ruin", "Savage Gains"})
     assert left == [], "\n".join(left)

@@ -68,55 +68,19 @@ def check(
             )
         )
     counted = [
-        (
-            "max-garrison",
-            rules.max_garrison,
-            [i for i, p in enumerate(pieces) if p.kind == "garrison"],
-            lambda count, limit: say(
-                "The battlefield has {count} garrison pieces; at most {limit} are allowed.",
-                count=count,
-                limit=limit,
-            ),
-            True,
-        ),
-        (
-            "max-ruins",
-            rules.max_ruins,
-            [i for i, p in enumerate(pieces) if p.ruins],
-            lambda count, limit: say(
-                "The battlefield has {count} Ruins pieces; at most {limit} are allowed.",
-                count=count,
-                limit=limit,
-            ),
-            True,
-        ),
-        (
-            "min-obscuring",
-            rules.min_obscuring,
-            [i for i, p in enumerate(pieces) if p.obscuring],
-            lambda count, limit: say(
-                "The battlefield has {count} Obscuring pieces; at least {limit} are needed.",
-                count=count,
-                limit=limit,
-            ),
-            False,
-        ),
+        ("max-garrison", rules.max_garrison, [i for i, p in enumerate(pieces) if p.kind == "garrison"]),
+        ("max-ruins", rules.max_ruins, [i for i, p in enumerate(pieces) if p.ruins]),
+        ("min-obscuring", rules.min_obscuring, [i for i, p in enumerate(pieces) if p.obscuring]),
         (
             "min-obstructing",
             rules.min_obstructing,
             [i for i, p in enumerate(pieces) if "obstructing" in p.keywords],
-            lambda count, limit: say(
-                "The battlefield has {count} Obstructing pieces; at least {limit} are needed.",
-                count=count,
-                limit=limit,
-            ),
-            False,
         ),
     ]
-    for rule, limit, found, sentence, is_max in counted:
-        if limit is None or (len(found) <= limit if is_max else len(found) >= limit):
+    for rule, limit, found in counted:
+        if limit is None or (len(found) <= limit if rule.startswith("max-") else len(found) >= limit):
             continue
-        v.problems.append(terrain.Finding(rule, sentence(len(found), limit), tuple(found)))
+        v.problems.append(terrain.Finding(rule, _counted(rule, len(found), limit), tuple(found)))
     low, high = rules.size_range or (None, None)
     for i, p in enumerate(pieces):
         if low is not None and high is not None and not low <= p.size <= high:
@@ -286,6 +250,31 @@ def check(
                         )
                     )
     v.checklist = [e.summary for e in rules.checklist]
+
+
+def _counted(rule: str, count: int, limit: int) -> str:
+    """The sentence of a piece count over its most or under its least (``rule`` names which)."""
+    if rule == "max-garrison":
+        return say(
+            "The battlefield has {count} garrison pieces; at most {limit} are allowed.",
+            count=count,
+            limit=limit,
+        )
+    if rule == "max-ruins":
+        return say(
+            "The battlefield has {count} Ruins pieces; at most {limit} are allowed.", count=count, limit=limit
+        )
+    if rule == "min-obscuring":
+        return say(
+            "The battlefield has {count} Obscuring pieces; at least {limit} are needed.",
+            count=count,
+            limit=limit,
+        )
+    return say(
+        "The battlefield has {count} Obstructing pieces; at least {limit} are needed.",
+        count=count,
+        limit=limit,
+    )
 
 
 MM_PER_INCH = 25.4
