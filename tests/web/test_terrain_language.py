@@ -188,3 +188,10 @@ def test_the_terrain_screens_hold_no_plain_english_in_the_pseudo_language(
     page = soup(client.get(aos_url))
     left = _english_left(page, typed | {"Old Ruin", "Savage Gains"})
     assert left == [], "\n".join(left)
+
+
+def test_a_scenarios_map_prints_in_german(client: FlaskClient) -> None:
+    _in(client, "de")
+    text = " ".join(pdf_text(client.get("/packs/conquest-first-blood/scenarios/pincer/map.pdf").data).split())
+    assert "(Szenario " in text and "Aufstellung." in text and '48" x 48"' in text
+    assert "Deployment." not in text and "(scenario " not in text
