@@ -235,13 +235,8 @@ def register(app: Flask) -> None:
     app.after_request(_vary)
     app.after_request(_content_language)
     app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day)
+    pdf.speak({"number": number, "signed": signed, "when": when, "day": day}, current)
     app.jinja_env.globals.update(
         language=current,
         languages=lambda: [(code, name_of(code)) for code in spoken()],
-    )
-    pdf.speak(
-        lambda text: get_translations().gettext(text),
-        lambda one, many, count: get_translations().ngettext(one, many, count),
-        {"number": number, "signed": signed, "when": when, "day": day},
-        {"language": current},
     )
