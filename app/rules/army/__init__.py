@@ -149,6 +149,15 @@ class FormValues(Protocol):
 NumberReader = Callable[[str, bool], tuple[int | None, str | None]]
 
 
+#: The words every kind's screens may show: the default answers and group.
+COMMON_WORDS: tuple[tuple[str, Callable[[], str]], ...] = (
+    ("A unit", lambda: say("A unit")),
+    ("A note", lambda: say("A note")),
+    ("Drop it", lambda: say("Drop it")),
+    ("Units", lambda: say("Units")),
+)
+
+
 @dataclass(frozen=True)
 class ArmyScreen:
     """What the builder's screens and the roster sheet show for a kind, as data.
@@ -178,6 +187,15 @@ class ArmyScreen:
     #: How many officer and retinue rows the entry form offers.
     officer_slots: int = 0
     retinue_slots: int = 0
+    #: The kind's fixed words its data keeps in English (battlefield roles, the builder's group
+    #: titles, an unread line's answers), each with how the reader's language says it.
+    words: tuple[tuple[str, Callable[[], str]], ...] = ()
+
+    def word(self, text: str) -> str:
+        """``text`` in the reader's language when it is one of the builder's fixed words (a role,
+        a group's title, an answer); anything else (a name from the pack) as it is."""
+        said = dict(COMMON_WORDS + self.words).get(text)
+        return said() if said else text
 
     @property
     def entry_fields(self) -> str:

@@ -299,7 +299,12 @@ RULES = army.register_module(
     section=Section,
     roster=FbRoster,
     unit_kinds=("regiment", "character"),
-    screen=army.ArmyScreen(KIND, officer_slots=OFFICER_SLOTS, retinue_slots=RETINUE_SLOTS),
+    screen=army.ArmyScreen(
+        KIND,
+        officer_slots=OFFICER_SLOTS,
+        retinue_slots=RETINUE_SLOTS,
+        words=(("Characters", lambda: say("Characters")), ("Regiments", lambda: say("Regiments"))),
+    ),
     list_game="conquest",
     groups=(("character", "Characters"), ("regiment", "Regiments")),
 )

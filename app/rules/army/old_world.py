@@ -143,7 +143,18 @@ RULES = army.register_module(
     section=Section,
     roster=OwRoster,
     unit_kinds=("unit",),
-    screen=army.ArmyScreen(KIND),
+    screen=army.ArmyScreen(
+        KIND,
+        words=(
+            ("Characters", lambda: say("Characters")),
+            ("Core", lambda: say("Core")),
+            ("Special", lambda: say("Special")),
+            ("Rare", lambda: say("Rare")),
+            ("Mercenaries", lambda: say("Mercenaries")),
+            ("Allies", lambda: say("Allies")),
+            ("Other units", lambda: say("Other units")),
+        ),
+    ),
     list_game="old-world",
     groups=(
         ("characters", "Characters"),
