@@ -196,11 +196,25 @@ def test_the_roster_screens_leave_no_english_in_the_pseudo_language(tmp_path: Pa
         client, pack="conquest-first-blood", faction="", grand_strategy="", name="Vanguard"
     )
     _add(client, first_blood, name="Household Guard", points="150", kind="character", type="infantry")
+    old_world = new_roster(
+        client,
+        pack="old-world-rosters",
+        faction="Empire of Man",
+        grand_strategy="",
+        points_preset="2000",
+        name="Nuln",
+    )
+    _add(client, old_world, pick="State Troops")
+    _add(client, old_world, name="Hired Blades", points="90", category="mercenaries")
+    assert [e.text for e in soup(client.get(old_world)).select(".entry-name")] == [
+        "10 × State Troops",
+        "Hired Blades",
+    ]
     listed = "Allegiance: Seraphon\n\nLeaders\nLord Kroak (430)\n- General\nSkinks 70 points\n\nTotal: 430 / 1000\n"
     with app.app_context():
         allowed = set().union(*(_pack_names(p) for p in packs().values() if p.army is not None))
     allowed |= {"Hammerfest", "Vanguard", "Lord Kroak", "Saurus Guard", "Saurus Warriors", "Stegadon"}
-    allowed |= {"Household Guard", "Skinks 70 points", "Muster", "JSON", "PDF"}
+    allowed |= {"Household Guard", "Nuln", "Hired Blades", "Skinks 70 points", "Muster", "JSON", "PDF"}
     screens = {
         "the roster list": client.get("/rosters"),
         "a new roster": client.get("/rosters/new?pack=aos-ghb-2021"),
@@ -208,6 +222,8 @@ def test_the_roster_screens_leave_no_english_in_the_pseudo_language(tmp_path: Pa
         "the builder": client.get(url),
         "the builder searching": client.get(f"{url}?q=zzz"),
         "a First Blood roster": client.get(first_blood),
+        "an Old World roster": client.get(old_world),
+        "a new Old World roster": client.get("/rosters/new?pack=old-world-rosters"),
         "the import preview": client.post(
             "/rosters/import/preview",
             data={"csrf_token": roster_csrf(client), "pack": "aos-ghb-2021", "text": listed},
