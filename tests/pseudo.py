@@ -14,6 +14,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from bs4 import Comment, NavigableString, Tag
 
 CODE = "eo"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "app" / "translations"
@@ -55,3 +56,30 @@ def build(folder: Path) -> Path:
         with out.open("wb") as handle:
             write_mo(handle, catalogue)
     return folder
+
+
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_DAY = re.compile(r"\b\d{1,2} \w{3,}\.? \d{4}\b")
+_ADDRESS = re.compile(r"https?://\S+")
+
+
+def english_left(main: Tag, allowed: set[str]) -> list[str]:
+    """Every text of a page's ``<main>`` (a parsed element) that still holds a word outside the
+    brackets, less ``allowed`` (what the test typed, the names from the pack's books), addresses
+    and dates; comments, scripts and a textarea's typed text are not read."""
+    left = []
+    for node in main.find_all(string=True):
+        if not isinstance(node, NavigableString) or isinstance(node, Comment):
+            continue
+        if node.parent is not None and node.parent.name in ("script", "style", "textarea"):
+            continue
+        text = str(node)
+        for name in sorted(allowed, key=len, reverse=True):
+            text = text.replace(name, "")
+        while _BRACKETED.search(text):
+            text = _BRACKETED.sub("", text)
+        text = _DAY.sub("", _ADDRESS.sub("", text))  # a date the |day filter wrote, as the language writes it
+        if _WORD.search(text):
+            left.append(str(node).strip())
+    return left

@@ -4,12 +4,10 @@ club screens (the pseudo-language of tests/pseudo.py brackets every translated s
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from bs4 import NavigableString
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -144,31 +142,6 @@ def test_the_standings_print_in_german(client: FlaskClient) -> None:
 
 
 # --- the pseudo-language: no English left on the club screens ---------------------------------
-_BRACKETED = re.compile(r"\[[^\[\]]*\]")
-_WORD = re.compile(r"[A-Za-z]{2,}")
-_DAY = re.compile(r"\b\d{1,2} \w{3,}\.? \d{4}\b")
-
-
-def _english_left(page: Any, allowed: set[str]) -> list[str]:
-    """Every text of <main> that still holds a word outside the brackets, less what the test
-    typed and the names from the pack's books."""
-    main = soup(page).select_one("main")
-    left = []
-    for node in main.find_all(string=True):
-        if not isinstance(node, NavigableString) or node.parent.name in ("script", "style"):
-            continue
-        text = str(node)
-        for name in sorted(allowed, key=len, reverse=True):
-            text = text.replace(name, "")
-        while _BRACKETED.search(text):
-            text = _BRACKETED.sub("", text)
-        text = re.sub(r"https?://\S+", "", text)
-        text = _DAY.sub("", text)  # a date the |day filter wrote, as the language writes it
-        if _WORD.search(text):
-            left.append(str(node).strip())
-    return left
-
-
 def test_the_club_screens_leave_no_english_in_the_pseudo_language(tmp_path: Path, migrated: Path) -> None:
     from app.web.services import packs
     from tests import pseudo
@@ -201,10 +174,10 @@ def test_the_club_screens_leave_no_english_in_the_pseudo_language(tmp_path: Path
         answer = client.get(path)
         assert answer.status_code == 200, screen
         assert soup(answer).html["lang"] == pseudo.CODE
-        assert _english_left(answer, allowed) == [], screen
+        assert pseudo.english_left(soup(answer).select_one("main"), allowed) == [], screen
     # The walk sees English where there is some: the same console in English.
     english = client.get(pages["console"], headers={"Accept-Language": "en"})
-    assert "Add the player" in _english_left(english, allowed)
+    assert "Add the player" in pseudo.english_left(soup(english).select_one("main"), allowed)
 
 
 def test_the_plain_text_summary_is_written_in_french(client: FlaskClient) -> None:
