@@ -8,6 +8,7 @@ from pydantic import Field
 
 from app.rules.event_models import (
     SAYS,
+    BattleRoundStart,
     Dice2,
     Die,
     EventModel,
@@ -16,6 +17,7 @@ from app.rules.event_models import (
     Part,
     Player,
     Round,
+    TurnEnd,
     name,
     whole,
 )
@@ -141,22 +143,12 @@ class TunnelPartyEvent(EventModel):
     units: Annotated[list[PartyUnit], Field(min_length=1, max_length=10)]
 
 
-class SiegeBattleRoundEvent(EventModel):
+class SiegeBattleRoundEvent(BattleRoundStart):
     """A battle round starts, before its first turn."""
 
-    what: ClassVar[str] = "a battle round's start"
-    type: Literal["battle_round"]
-    round: Round
-    first: Player | None = None
 
-
-class SiegeTurnEvent(EventModel):
+class SiegeTurnEvent(TurnEnd):
     """The end of a player's turn."""
-
-    what: ClassVar[str] = "a turn"
-    type: Literal["turn"]
-    round: Round
-    player: Player
 
 
 class ReliefRollEvent(EventModel):

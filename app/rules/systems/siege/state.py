@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import battle_rounds
+from app.rules.battle_rounds import RoundStart, Turn
 from app.rules.game import GameState
 from app.rules.outcome import Result
 from app.rules.systems.siege import section
@@ -101,24 +102,6 @@ class Placement:
     number: int
     player: int
     feature: str
-
-
-@dataclass(frozen=True)
-class RoundStart:
-    """A battle round's start, and who took the first turn when the players said."""
-
-    event: str
-    round: int
-    first: int | None
-
-
-@dataclass(frozen=True)
-class Turn:
-    """The end of a player's turn in a battle round (a siege's turns score no VP)."""
-
-    event: str
-    round: int
-    player: int
 
 
 @dataclass(frozen=True)

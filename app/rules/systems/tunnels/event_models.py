@@ -10,6 +10,7 @@ from app.rules.event_models import (
     D3,
     SAYS,
     Battle,
+    BattleRoundStart,
     Dice2,
     Die,
     EventModel,
@@ -69,14 +70,11 @@ class TunnelRepickEvent(EventModel):
     player: Player
 
 
-class TunnelBattleRoundEvent(EventModel):
+class TunnelBattleRoundEvent(BattleRoundStart):
     """A battle round of the battle being fought starts."""
 
-    what: ClassVar[str] = "a battle round's start"
-    type: Literal["battle_round"]
     battle: Battle
     round: BattleRound
-    first: Player | None = None
 
 
 class DenizenEvent(EventModel):
