@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, TypeVar
 
+from app.rules.log import Entry
+
 
 class ByPlayer(Protocol):
     """An entry made by one player: a turn, a secret pick."""
@@ -32,11 +34,9 @@ class PlayerEntry(ByPlayer, Protocol):
 
 
 @dataclass(frozen=True)
-class RoundStart:
-    """A battle round's start: the event that started it, and who took the first turn when the
-    players said."""
+class RoundStart(Entry):
+    """A battle round's start, and who took the first turn when the players said."""
 
-    event: str
     round: int
     first: int | None
 
@@ -45,10 +45,9 @@ class RoundStart:
 
 
 @dataclass(frozen=True)
-class Turn:
-    """The end of a player's turn in a battle round: the event that ended it."""
+class Turn(Entry):
+    """The end of a player's turn in a battle round."""
 
-    event: str
     round: int
     player: int
 

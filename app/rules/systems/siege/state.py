@@ -12,6 +12,7 @@ from typing import Any
 from app.rules import battle_rounds
 from app.rules.battle_rounds import RoundStart, Turn
 from app.rules.game import GameState
+from app.rules.log import Entry
 from app.rules.outcome import Result
 from app.rules.systems.siege import section
 
@@ -19,10 +20,9 @@ SIDES = ("attacker", "defender")
 
 
 @dataclass(frozen=True)
-class Pick:
+class Pick(Entry):
     """A siege tactic picked in secret: the die the player hid."""
 
-    event: str
     player: int
     die: int
 
@@ -70,10 +70,9 @@ class UnitRoll:
 
 
 @dataclass(frozen=True)
-class TunnelRoll:
+class TunnelRoll(Entry):
     """Both tunnel dice: the attacker's (modified) against the defender's."""
 
-    event: str
     attacker_die: int
     defender_die: int
     modified: int
@@ -84,10 +83,9 @@ class TunnelRoll:
 
 
 @dataclass(frozen=True)
-class Split:
+class Split(Entry):
     """The defender's garrison and relief force, as counts or as the units' names."""
 
-    event: str
     garrison: int
     relief: int
     garrison_units: tuple[str, ...]
@@ -95,20 +93,18 @@ class Split:
 
 
 @dataclass(frozen=True)
-class Placement:
+class Placement(Entry):
     """An objective set up on a terrain feature in the defender's territory, and by whom."""
 
-    event: str
     number: int
     player: int
     feature: str
 
 
 @dataclass(frozen=True)
-class ReliefRoll:
+class ReliefRoll(Entry):
     """The defender's 2D6 at the end of a movement phase, plus the battle round."""
 
-    event: str
     round: int
     dice: tuple[int, int]
     total: int
@@ -116,15 +112,13 @@ class ReliefRoll:
 
 
 @dataclass(frozen=True)
-class Edge:
-    event: str
+class Edge(Entry):
     die: int
     edge: str
 
 
 @dataclass(frozen=True)
-class Ending:
-    event: str
+class Ending(Entry):
     attacker_objectives: int
     result: Result
 
