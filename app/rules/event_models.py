@@ -212,6 +212,15 @@ class TurnEnd(PlayerInRound):
     type: Literal["turn"]
 
 
+class PickAgain(EventModel):
+    """A player asks to pick the shown secret picks again (from their own seat, X-Seat-Token);
+    when every player has asked, all pick again. A system adds what the picks were for."""
+
+    what: ClassVar[str] = "an agreement to pick again"
+    type: Literal["repick"]
+    player: Player
+
+
 # --- a system's set of events --------------------------------------------------------------
 class EventSet:
     """A game system's events: one model per type, the game's bounds, and the check of one event.

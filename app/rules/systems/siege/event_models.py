@@ -15,6 +15,7 @@ from app.rules.event_models import (
     EventSet,
     Flag,
     Part,
+    PickAgain,
     Player,
     Round,
     TurnEnd,
@@ -58,12 +59,8 @@ class SiegeTacticEvent(EventModel):
     ]
 
 
-class SiegeRepickEvent(EventModel):
+class SiegeRepickEvent(PickAgain):
     """A player asks to pick the shown siege tactics again (their X-Seat-Token); when both have, both pick again."""
-
-    what: ClassVar[str] = "an agreement to pick again"
-    type: Literal["repick"]
-    player: Player
 
 
 class SiegeContingentsEvent(EventModel):

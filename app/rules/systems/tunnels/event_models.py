@@ -16,6 +16,7 @@ from app.rules.event_models import (
     EventModel,
     EventSet,
     Part,
+    PickAgain,
     Player,
     name,
     whole,
@@ -61,13 +62,10 @@ class ContingentEvent(EventModel):
     general: name(empty=True) | None = None
 
 
-class TunnelRepickEvent(EventModel):
+class TunnelRepickEvent(PickAgain):
     """A player asks to pick the battle's shown contingents again (their X-Seat-Token); when both have, both pick again."""
 
-    what: ClassVar[str] = "an agreement to pick again"
-    type: Literal["repick"]
     battle: Battle
-    player: Player
 
 
 class TunnelBattleRoundEvent(BattleRoundStart):
