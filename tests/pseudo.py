@@ -31,7 +31,9 @@ def pseudo(text: str) -> str:
     parts = _KEEP.split(text)
     said = "".join(p if i % 2 else p.translate(_ACCENTED) for i, p in enumerate(parts))
     letters = sum(len(p) for i, p in enumerate(parts) if not i % 2)
-    return f"{OPEN}{said}{'·' * max(1, round(letters * 0.4))}{CLOSE}"
+    pad = "·" * max(1, round(letters * 0.4))
+    # Padded in words of four, as a long sentence would be: a line may break between them.
+    return f"{OPEN}{said}{' '.join(pad[i : i + 4] for i in range(0, len(pad), 4))}{CLOSE}"
 
 
 def build(folder: Path) -> Path:
