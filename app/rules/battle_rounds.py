@@ -5,14 +5,18 @@ player (``{"type": "turn", "round", "player"}``): a round is over once every pla
 theirs, and a round whose first player was named starts with that player. Tunnel Wars asks
 the same questions of its battles (every battle round of one battle; both contingents in).
 One rule for all of them, asked of a system's own entries, which need only a ``round`` (or
-``battle``) and a ``player``.
+``battle``) and a ``player``. A round's start and a turn's end as a log records them are here
+too, for the systems whose entries say no more (a system's own turn may add what it scores).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Protocol, TypeVar
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol, TypeVar
+
+from app.rules.log import Entry
 
 
 class ByPlayer(Protocol):
@@ -27,6 +31,28 @@ class PlayerEntry(ByPlayer, Protocol):
 
     @property
     def round(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class RoundStart(Entry):
+    """A battle round's start, and who took the first turn when the players said."""
+
+    round: int
+    first: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Turn(Entry):
+    """The end of a player's turn in a battle round."""
+
+    round: int
+    player: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 E = TypeVar("E")

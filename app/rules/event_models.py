@@ -185,6 +185,42 @@ class UndoEvent(EventModel):
     event: Annotated[str, Field(description="The id of the last entry still in force.")]
 
 
+# --- what a battle round of turns records in every system that plays one ----------------------
+class BattleRoundStart(EventModel):
+    """A battle round starts, before its first turn: its number, and who takes the first turn
+    when the players said. A system's own start adds what its rules record then."""
+
+    what: ClassVar[str] = "a battle round's start"
+    type: Literal["battle_round"]
+    round: Round
+    first: Player | None = None
+
+
+class PlayerInRound(EventModel):
+    """An event one player makes in a battle round (their turn's end, a ploy they play): the
+    round and the player, each checked against the game's. A subclass names its ``type``."""
+
+    type: str
+    round: Round
+    player: Player
+
+
+class TurnEnd(PlayerInRound):
+    """The end of a player's turn in a battle round; a system's own turn adds what it scores."""
+
+    what: ClassVar[str] = "a turn"
+    type: Literal["turn"]
+
+
+class PickAgain(EventModel):
+    """A player asks to pick the shown secret picks again (from their own seat, X-Seat-Token);
+    when every player has asked, all pick again. A system adds what the picks were for."""
+
+    what: ClassVar[str] = "an agreement to pick again"
+    type: Literal["repick"]
+    player: Player
+
+
 # --- a system's set of events --------------------------------------------------------------
 class EventSet:
     """A game system's events: one model per type, the game's bounds, and the check of one event.

@@ -20,6 +20,15 @@ if TYPE_CHECKING:
     from app.rules.systems import GameSystem
 
 
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """What one event left in a game's state (a turn, a roll, a pick): the id of that event,
+    which an undo takes away and a description names. Frozen: a later event adds or replaces
+    an entry, never changes one (:func:`clone` copies a state by its containers only)."""
+
+    event: str
+
+
 class Refused(Exception):
     """An event the rules do not allow; the message is one plain sentence."""
 

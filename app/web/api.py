@@ -16,7 +16,7 @@ from app.web import phone
 from app.web.json_body import json_field, read_json
 from app.web.limits import limited
 from app.web.responses import no_store
-from app.web.services import games_service, loaded_game, packs, store
+from app.web.services import games_service, loaded_game, pack_or_404, packs, store
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -131,18 +131,14 @@ def list_packs() -> Any:
 
 @bp.get("/packs/<pack_id>")
 def show_pack(pack_id: str) -> Any:
-    pack = packs().get(pack_id)
-    if pack is None:
-        abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
+    pack = pack_or_404(pack_id)
     return jsonify(pack_json(pack))
 
 
 @bp.get("/packs/<pack_id>/catalogue")
 def show_catalogue(pack_id: str) -> Any:
     """The units the pack's army builder offers, by faction, with the source of the facts."""
-    pack = packs().get(pack_id)
-    if pack is None:
-        abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
+    pack = pack_or_404(pack_id)
     catalogue = pack.unit_catalogue
     if catalogue is None:
         abort(

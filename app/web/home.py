@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request
+from flask import Blueprint, current_app, make_response, render_template, request
 
 from app.rules import grid
 from app.rules.systems import system_for
@@ -15,7 +15,7 @@ from app.store import GameRow
 from app.web import phone_games
 from app.web.pages import wants_fragment
 from app.web.responses import private_page
-from app.web.services import games_service, pack_errors, packs, store
+from app.web.services import games_service, pack_errors, pack_or_404, packs, store
 from app.web.systems import web_system_for
 
 bp = Blueprint("home", __name__)
@@ -135,9 +135,7 @@ def mine() -> Any:
 
 @bp.get("/packs/<pack_id>")
 def pack(pack_id: str) -> Any:
-    found = packs().get(pack_id)
-    if found is None:
-        abort(404, description=f"There is no rulepack {pack_id!r} on this server.")
+    found = pack_or_404(pack_id)
     web = web_system_for(found)
     maps = {s.id: grid.svg(s, found.sides) for s in found.scenarios if s.board and web.draws_maps}
     return render_template("pack.html", pack=found, maps=maps, system=system_for(found))

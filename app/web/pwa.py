@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 from app.rules.speech import say
 from app.web import language
 from app.web.assets import asset_url
-from app.web.services import packs
+from app.web.services import found_or_404, packs
 
 bp = Blueprint("pwa", __name__)
 
@@ -116,9 +116,8 @@ def service_worker() -> Response:
 @bp.get("/catalogues/<catalogue_id>.json")
 def catalogue(catalogue_id: str) -> Response:
     """One unit catalogue, as the API answers it: what the service worker keeps on the phone."""
-    found = _catalogues().get(catalogue_id)
-    if found is None:
-        abort(404, description=f"There is no unit catalogue {catalogue_id!r} on this server.")
+    missing = f"There is no unit catalogue {catalogue_id!r} on this server."
+    found = found_or_404(_catalogues(), catalogue_id, missing)
     return _no_cache(jsonify(found.as_dict()))
 
 

@@ -8,12 +8,16 @@ over this process's replay cache.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from typing import TypeVar
 
 from flask import abort, current_app, g
 
 from app.rules.pack import Pack, PackError
 from app.services import games as game_service
 from app.store import GameRow, Store
+
+T = TypeVar("T")
 
 
 def store() -> Store:
@@ -44,6 +48,20 @@ def packs() -> dict[str, Pack]:
     if "packs" not in g:
         g.packs = refresh_rulepacks(current_app)  # type: ignore[arg-type]
     return g.packs
+
+
+def found_or_404(things: Mapping[str, T], key: str, missing: str) -> T:
+    """The thing ``key`` names among ``things`` (a pack, a catalogue), or a 404 whose one
+    sentence is ``missing``."""
+    found = things.get(key)
+    if found is None:
+        abort(404, description=missing)
+    return found
+
+
+def pack_or_404(pack_id: str) -> Pack:
+    """The installed rulepack ``pack_id``, or a 404 that names it."""
+    return found_or_404(packs(), pack_id, f"There is no rulepack {pack_id!r} on this server.")
 
 
 def pack_errors() -> list[PackError]:

@@ -81,8 +81,8 @@ class Siege(SeatsBySecretTypes, EngineSystem):
             ],
             "siege": _siege(g, seat),
             "contingents": _split(g),
-            "rounds": [{"event": r.event, "round": r.round, "first": r.first} for r in g.rounds.values()],
-            "turns": [{"event": t.event, "round": t.round, "player": t.player} for t in g.turns],
+            "rounds": [r.as_dict() for r in g.rounds.values()],
+            "turns": [t.as_dict() for t in g.turns],
             "relief": {
                 "arrived": g.arrived,
                 "edge": g.edge.edge if g.edge else None,

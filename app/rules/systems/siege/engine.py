@@ -15,6 +15,7 @@ from typing import Any
 from app.rules import contingents
 from app.rules import pack as p
 from app.rules.army import RosterUnit
+from app.rules.battle_rounds import RoundStart, Turn
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused, by_type, open_entry
 from app.rules.outcome import Result
@@ -27,11 +28,9 @@ from app.rules.systems.siege.state import (
     Pick,
     Placement,
     ReliefRoll,
-    RoundStart,
     SiegeGame,
     Split,
     TunnelRoll,
-    Turn,
     UnitRoll,
 )
 from app.rules.terrain import Piece

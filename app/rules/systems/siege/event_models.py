@@ -8,14 +8,17 @@ from pydantic import Field
 
 from app.rules.event_models import (
     SAYS,
+    BattleRoundStart,
     Dice2,
     Die,
     EventModel,
     EventSet,
     Flag,
     Part,
+    PickAgain,
     Player,
     Round,
+    TurnEnd,
     name,
     whole,
 )
@@ -56,12 +59,8 @@ class SiegeTacticEvent(EventModel):
     ]
 
 
-class SiegeRepickEvent(EventModel):
+class SiegeRepickEvent(PickAgain):
     """A player asks to pick the shown siege tactics again (their X-Seat-Token); when both have, both pick again."""
-
-    what: ClassVar[str] = "an agreement to pick again"
-    type: Literal["repick"]
-    player: Player
 
 
 class SiegeContingentsEvent(EventModel):
@@ -141,22 +140,12 @@ class TunnelPartyEvent(EventModel):
     units: Annotated[list[PartyUnit], Field(min_length=1, max_length=10)]
 
 
-class SiegeBattleRoundEvent(EventModel):
+class SiegeBattleRoundEvent(BattleRoundStart):
     """A battle round starts, before its first turn."""
 
-    what: ClassVar[str] = "a battle round's start"
-    type: Literal["battle_round"]
-    round: Round
-    first: Player | None = None
 
-
-class SiegeTurnEvent(EventModel):
+class SiegeTurnEvent(TurnEnd):
     """The end of a player's turn."""
-
-    what: ClassVar[str] = "a turn"
-    type: Literal["turn"]
-    round: Round
-    player: Player
 
 
 class ReliefRollEvent(EventModel):

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import battle_rounds
+from app.rules.battle_rounds import RoundStart, Turn
 from app.rules.game import GameState
+from app.rules.log import Entry
 from app.rules.outcome import Result
 from app.rules.systems.siege import section
 
@@ -18,10 +20,9 @@ SIDES = ("attacker", "defender")
 
 
 @dataclass(frozen=True)
-class Pick:
+class Pick(Entry):
     """A siege tactic picked in secret: the die the player hid."""
 
-    event: str
     player: int
     die: int
 
@@ -69,10 +70,9 @@ class UnitRoll:
 
 
 @dataclass(frozen=True)
-class TunnelRoll:
+class TunnelRoll(Entry):
     """Both tunnel dice: the attacker's (modified) against the defender's."""
 
-    event: str
     attacker_die: int
     defender_die: int
     modified: int
@@ -83,10 +83,9 @@ class TunnelRoll:
 
 
 @dataclass(frozen=True)
-class Split:
+class Split(Entry):
     """The defender's garrison and relief force, as counts or as the units' names."""
 
-    event: str
     garrison: int
     relief: int
     garrison_units: tuple[str, ...]
@@ -94,38 +93,18 @@ class Split:
 
 
 @dataclass(frozen=True)
-class Placement:
+class Placement(Entry):
     """An objective set up on a terrain feature in the defender's territory, and by whom."""
 
-    event: str
     number: int
     player: int
     feature: str
 
 
 @dataclass(frozen=True)
-class RoundStart:
-    """A battle round's start, and who took the first turn when the players said."""
-
-    event: str
-    round: int
-    first: int | None
-
-
-@dataclass(frozen=True)
-class Turn:
-    """The end of a player's turn in a battle round (a siege's turns score no VP)."""
-
-    event: str
-    round: int
-    player: int
-
-
-@dataclass(frozen=True)
-class ReliefRoll:
+class ReliefRoll(Entry):
     """The defender's 2D6 at the end of a movement phase, plus the battle round."""
 
-    event: str
     round: int
     dice: tuple[int, int]
     total: int
@@ -133,15 +112,13 @@ class ReliefRoll:
 
 
 @dataclass(frozen=True)
-class Edge:
-    event: str
+class Edge(Entry):
     die: int
     edge: str
 
 
 @dataclass(frozen=True)
-class Ending:
-    event: str
+class Ending(Entry):
     attacker_objectives: int
     result: Result
 

@@ -17,6 +17,7 @@ from app.rules.event_models import (
     ObjectiveId,
     Part,
     Player,
+    PlayerInRound,
     Round,
     name,
     text,
@@ -83,13 +84,11 @@ class RollOffEvent(EventModel):
     next: Player | None = None
 
 
-class EnemyEvent(EventModel):
+class EnemyEvent(PlayerInRound):
     """The player taking a turn picks their enemy for a phase."""
 
     what: ClassVar[str] = "an enemy pick"
     type: Literal["enemy"]
-    round: Round
-    player: Player
     phase: str
     enemy: Player
 

@@ -59,10 +59,9 @@ class RoundStart:
 
 
 @dataclass(frozen=True)
-class Turn:
-    event: str
-    round: int
-    player: int
+class Turn(battle_rounds.Turn):
+    """A turn's end with what it scored: who controlled what, the dice rolled, the VP awarded."""
+
     control: dict[str, int | None]
     dice: dict[str, int]
     zones: tuple[tuple[int, int], ...]

@@ -10,11 +10,13 @@ from app.rules.event_models import (
     D3,
     SAYS,
     Battle,
+    BattleRoundStart,
     Dice2,
     Die,
     EventModel,
     EventSet,
     Part,
+    PickAgain,
     Player,
     name,
     whole,
@@ -60,23 +62,17 @@ class ContingentEvent(EventModel):
     general: name(empty=True) | None = None
 
 
-class TunnelRepickEvent(EventModel):
+class TunnelRepickEvent(PickAgain):
     """A player asks to pick the battle's shown contingents again (their X-Seat-Token); when both have, both pick again."""
 
-    what: ClassVar[str] = "an agreement to pick again"
-    type: Literal["repick"]
     battle: Battle
-    player: Player
 
 
-class TunnelBattleRoundEvent(EventModel):
+class TunnelBattleRoundEvent(BattleRoundStart):
     """A battle round of the battle being fought starts."""
 
-    what: ClassVar[str] = "a battle round's start"
-    type: Literal["battle_round"]
     battle: Battle
     round: BattleRound
-    first: Player | None = None
 
 
 class DenizenEvent(EventModel):

@@ -13,6 +13,7 @@ from pydantic import ConfigDict, Field
 
 from app.rules.event_models import (
     SAYS,
+    BattleRoundStart,
     EventModel,
     EventSet,
     Flag,
@@ -20,6 +21,7 @@ from app.rules.event_models import (
     Part,
     Player,
     Round,
+    TurnEnd,
     ids,
     whole,
 )
@@ -42,14 +44,10 @@ Control = Annotated[
 FACTS = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
 
 
-class ControlledTurn(EventModel):
+class ControlledTurn(TurnEnd):
     """The end of a player's turn in a battle round, with who controls each objective then:
     the fields a turn has in every system that scores objectives turn by turn."""
 
-    what: ClassVar[str] = "a turn"
-    type: Literal["turn"]
-    round: Round
-    player: Player
     control: Control = None
 
 
@@ -88,14 +86,10 @@ class Placement(Part):
     roll: whole(2, 12)
 
 
-class BattleRoundEvent(EventModel):
+class BattleRoundEvent(BattleRoundStart):
     """Age of Sigmar: the start of a battle round, before its first turn."""
 
     model_config = FACTS
-    what: ClassVar[str] = "a battle round's start"
-    type: Literal["battle_round"]
-    round: Round
-    first: Player | None = None
     alpha: Annotated[
         str | None,
         Field(
