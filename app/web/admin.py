@@ -34,6 +34,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import format_decimal
 
 from app.infra import disk, replica
 from app.rules import terrain
@@ -153,12 +154,19 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         total=store().games.count(),
         club_terrain=_club_terrain(),
         disk=disk.usage(current_app.config["DATABASE"], pdf_cache().folder),
-        disk_size=disk.readable,
+        disk_size=_disk_size,
         replication=_replication(),
         how_long=replica.how_long,
         https=_https(),
     )
     return html, code
+
+
+def _disk_size(size: int) -> str:
+    """A byte count in the page's language (12.4 MB, 12,4 MB): one decimal kept, as in English."""
+    return disk.readable(
+        size, written=lambda n: format_decimal(n, "#,##0.0" if isinstance(n, float) else "#,##0")
+    )
 
 
 def _https() -> dict[str, Any]:

@@ -29,7 +29,10 @@ def _text(response: Any, selector: str = "main") -> str:
 
 
 def test_the_admin_page_speaks_german_and_french(admin: FlaskClient) -> None:
-    german = _text(admin.get("/admin", headers=GERMAN))
+    page = admin.get("/admin", headers=GERMAN)
+    # Sizes are written the German way: the disk's total as "32,0 GB".
+    assert re.search(r"von \d+,\d GB auf ihrem Datenträger frei", soup(page).select_one("#disk").text)
+    german = _text(page)
     for words in ("Club-Verwaltung", "Sicherung herunterladen", "Regelpaket installieren", "Abmelden"):
         assert words in german
     assert "Aus: Telefone öffnen" in german and "Replikation" in german
