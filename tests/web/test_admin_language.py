@@ -94,6 +94,18 @@ def test_a_new_game_refusal_comes_back_in_french_through_the_api_and_the_form(cl
     assert soup(page).select_one("#form-error").get_text() == (
         "Choisissez un plan de bataille dans la liste ou tirez-le aux dés."
     )
+    # A refusal of the set-up itself names the field as the screen does, in French.
+    form = new_game_form(csrf_token(client, "/games/new", headers=FRENCH), names=("Ann", "B" * 41))
+    page = client.post("/games", data=form, headers=FRENCH)
+    assert (
+        soup(page).select_one("#form-error").get_text()
+        == "Le nom du joueur 2 doit compter de 1 à 40 caractères."
+    )
+    form["name1"], form["points_limit"] = "Bo", "0"
+    page = client.post("/games", data=form, headers=GERMAN)
+    assert soup(page).select_one("#form-error").get_text() == (
+        "Das Punktelimit muss eine ganze Zahl von 1 bis 100000 sein."
+    )
 
 
 # --- the pseudo-language: no English left --------------------------------------------------
