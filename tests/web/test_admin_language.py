@@ -4,7 +4,6 @@ English behind in the pseudo-language."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +13,9 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import create_app
 from tests import pseudo
-from tests.conftest import fresh_database
 from tests.setups import PITCHED_BATTLES, first_blood, new_game_form, pitched_battle
-from tests.web.conftest import CLUB_PASSWORD, csrf_token, login, soup
+from tests.web.conftest import CLUB_PASSWORD, club_app, csrf_token, login, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN, FRENCH = {"Accept-Language": "de"}, {"Accept-Language": "fr"}
@@ -151,18 +148,7 @@ def _english_left(response: Any, typed: tuple[str, ...] = (), parts: str = "main
 
 @pytest.fixture
 def pseudo_club(tmp_path: Path, migrated: Path) -> Flask:
-    folder = tmp_path / "rulepacks"
-    shutil.copytree(ROOT / "rulepacks", folder)
-    return create_app(
-        {
-            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
-            "RULEPACKS": str(folder),
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "ADMIN_PASSWORD": CLUB_PASSWORD,
-            "TRANSLATION_FOLDERS": [str(pseudo.build(tmp_path / "pseudo"))],
-        }
-    )
+    return club_app(tmp_path, migrated, TRANSLATION_FOLDERS=[str(pseudo.build(tmp_path / "pseudo"))])
 
 
 def test_the_admin_screens_leave_no_english_in_the_pseudo_language(pseudo_club: Flask) -> None:
