@@ -1666,9 +1666,10 @@
     var kept;
     try { kept = localStorage.getItem("muster-kept-lang"); } catch (e) { return; }
     if (kept === lang || !controlled() || !navigator.onLine) return;
-    navigator.serviceWorker.controller.postMessage({ type: "language" });
+    navigator.serviceWorker.controller.postMessage({ type: "language", lang: lang });
     try { localStorage.setItem("muster-kept-lang", lang); } catch (e) { /* private mode: asked again next time */ }
   }
+  if ("serviceWorker" in navigator) navigator.serviceWorker.addEventListener("controllerchange", followLanguage);
   document.addEventListener("DOMContentLoaded", function () {
     registerWorker();
     followLanguage();

@@ -64,7 +64,7 @@ self.addEventListener("message", (event) => {
   if (data.type === "version" && event.source) event.source.postMessage({ type: "version", version: VERSION });
   if (data.type === "flush") event.waitUntil(replay().catch(() => {}));
   if (data.type === "sending") event.waitUntil(watch(data.ids || [], Number(data.timeout) || 15000));
-  if (data.type === "language") event.waitUntil(refreshAll().catch(() => {}));
+  if (data.type === "language") event.waitUntil(keepLanguage(data.lang).then(refreshAll).catch(() => {}));
   if (data.type === "refresh") event.waitUntil(Promise.all((data.games || []).map((game) => refreshKept(String(game)).catch(() => {}))));
 });
 
@@ -113,6 +113,20 @@ async function refreshKept(game) {
       await keepPage(pageKey(request.url), response);
     })
   );
+}
+
+// The language of the phone's pages (its pages say it), kept apart from any release's caches:
+// the offline page shown for a page never opened is the one in that language.
+const SETTINGS_CACHE = "muster-settings";
+const LANGUAGE_KEY = "/__muster/language";
+async function keepLanguage(lang) {
+  if (typeof lang !== "string" || !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/.test(lang)) return;
+  const cache = await caches.open(SETTINGS_CACHE);
+  await cache.put(LANGUAGE_KEY, new Response(lang));
+}
+async function pagesLanguage() {
+  const kept = await caches.match(LANGUAGE_KEY, { cacheName: SETTINGS_CACHE });
+  return kept ? await kept.text() : null; // not heard yet: the phone's own language (OFFLINE_URL)
 }
 
 // The phone changed language: every kept page is fetched again in the new one (the request
@@ -228,7 +242,10 @@ async function networkFirst(event, url) {
     const key = pageKey(url.href);
     const cached = (await caches.match(key, { cacheName: PAGES_CACHE })) || (await caches.match(key, { cacheName: SHELL_CACHE }));
     if (cached) return cached;
-    const offline = await caches.match(OFFLINE_URL, { cacheName: SHELL_CACHE });
+    const lang = await pagesLanguage();
+    const offline =
+      (lang && (await caches.match(OFFLINE_URL + "/" + lang, { cacheName: SHELL_CACHE }))) ||
+      (await caches.match(OFFLINE_URL, { cacheName: SHELL_CACHE }));
     return offline || Response.error();
   }
 }

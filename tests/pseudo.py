@@ -14,6 +14,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from bs4 import Comment, NavigableString, Tag
 
 CODE = "eo"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "app" / "translations"
@@ -31,7 +32,9 @@ def pseudo(text: str) -> str:
     parts = _KEEP.split(text)
     said = "".join(p if i % 2 else p.translate(_ACCENTED) for i, p in enumerate(parts))
     letters = sum(len(p) for i, p in enumerate(parts) if not i % 2)
-    return f"{OPEN}{said}{'·' * max(1, round(letters * 0.4))}{CLOSE}"
+    pad = "·" * max(1, round(letters * 0.4))
+    # Padded in words of four, as a long sentence would be: a line may break between them.
+    return f"{OPEN}{said}{' '.join(pad[i : i + 4] for i in range(0, len(pad), 4))}{CLOSE}"
 
 
 def build(folder: Path) -> Path:
@@ -53,3 +56,30 @@ def build(folder: Path) -> Path:
         with out.open("wb") as handle:
             write_mo(handle, catalogue)
     return folder
+
+
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_DAY = re.compile(r"\b\d{1,2} \w{3,}\.? \d{4}\b")
+_ADDRESS = re.compile(r"https?://\S+")
+
+
+def english_left(main: Tag, allowed: set[str]) -> list[str]:
+    """Every text of a page's ``<main>`` (a parsed element) that still holds a word outside the
+    brackets, less ``allowed`` (what the test typed, the names from the pack's books), addresses
+    and dates; comments, scripts and a textarea's typed text are not read."""
+    left = []
+    for node in main.find_all(string=True):
+        if not isinstance(node, NavigableString) or isinstance(node, Comment):
+            continue
+        if node.parent is not None and node.parent.name in ("script", "style", "textarea"):
+            continue
+        text = str(node)
+        for name in sorted(allowed, key=len, reverse=True):
+            text = text.replace(name, "")
+        while _BRACKETED.search(text):
+            text = _BRACKETED.sub("", text)
+        text = _DAY.sub("", _ADDRESS.sub("", text))  # a date the |day filter wrote, as the language writes it
+        if _WORD.search(text):
+            left.append(str(node).strip())
+    return left

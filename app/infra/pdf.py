@@ -32,6 +32,8 @@ from typing import IO, Any
 from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 from markupsafe import Markup
 
+from app.rules import speech
+
 PDF_DIR = Path(__file__).resolve().parents[2] / "pdf"
 PAPERS = {"a4": "A4", "letter": "letter"}
 # The layout process leaves after this long without a print.
@@ -81,7 +83,21 @@ _env = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
     finalize=breakable,  # every {{ value }} in a print template
+    extensions=["jinja2.ext.i18n"],
 )
+# A sheet's words are said in the language of the request that prints it (app/rules/speech.py).
+_env.install_gettext_callables(  # type: ignore[attr-defined]
+    lambda text: speech.catalogue().gettext(text),
+    lambda one, many, count: speech.catalogue().ngettext(one, many, count),
+    newstyle=True,
+)
+
+
+def speak(filters: dict[str, Callable[..., str]], language: Callable[[], str]) -> None:
+    """Write a sheet's numbers and dates, and its ``<html lang>``, as the printing page's
+    language does (the web layer gives them: app/web/language.py)."""
+    _env.filters.update(filters)
+    _env.globals["language"] = language
 
 
 class PrintFailed(RuntimeError):

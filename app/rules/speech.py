@@ -32,6 +32,11 @@ def say_plural(one: str, many: str, count: int, /, **blanks: Any) -> str:
     return said.format(count=count, **blanks)
 
 
+def catalogue() -> gettext.NullTranslations:
+    """The catalogue sentences are said from now (print templates take their words from it too)."""
+    return _catalogue.get()
+
+
 @contextmanager
 def speaking(catalogue: gettext.NullTranslations) -> Iterator[None]:
     """Say every sentence inside the block from ``catalogue`` (a request's language)."""

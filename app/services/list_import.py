@@ -13,6 +13,7 @@ from app.rules import army, matching
 from app.rules.lists import Refused, read_list
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say
 
 
 def builders(packs: dict[str, Pack]) -> list[Pack]:
@@ -34,7 +35,9 @@ def preview(
     pack = packs.get(pack_id) if isinstance(pack_id, str) else None
     if pack is None or pack.army is None:
         ids = ", ".join(p.id for p in builders(packs))
-        return Problem.refusal(f"pack must be one of the rulepacks that build armies: {ids}.")
+        return Problem.refusal(
+            say("pack must be one of the rulepacks that build armies: {packs}.", packs=ids)
+        )
     try:
         reading = read_list(data)
     except Refused as exc:
@@ -48,7 +51,7 @@ def preview(
     roster, _pack, problem = army.parse_roster(placed.roster, packs)
     if roster is None:
         # The placing keeps to the roster's bounds; a refusal here is a bug worth a plain sentence.
-        return Problem.refusal(problem or "The list could not be made into a roster.")
+        return Problem.refusal(problem or say("The list could not be made into a roster."))
     verdict = army.check(pack, roster)
     return {
         "format": reading.format,

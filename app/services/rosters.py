@@ -15,6 +15,7 @@ from typing import Any
 from app.rules import army
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.store import RosterRow, Store
 
 EXPORT_FORMAT = "muster-roster/1"
@@ -50,7 +51,7 @@ def parse(packs: dict[str, Pack], data: Any) -> tuple[dict[str, Any], Pack] | Pr
     """Read and normalise a roster: the body to store and its pack, or why it is not a roster."""
     roster, pack, problem = army.parse_roster(data, packs)
     if roster is None or pack is None:
-        return Problem.refusal(problem or "The roster is not valid JSON.")
+        return Problem.refusal(problem or say("The roster is not valid JSON."))
     return _normalise(roster), pack
 
 
@@ -135,7 +136,7 @@ def _index(body: dict[str, Any], uid: str) -> int | str:
     for i, entry in enumerate(body["entries"]):
         if entry.get("uid") == uid:
             return i
-    return "That entry is no longer in the roster; reload to see the latest list."
+    return say("That entry is no longer in the roster; reload to see the latest list.")
 
 
 def add_entry(entry: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any] | str]:

@@ -12,6 +12,7 @@ from typing import Any
 from app.rules import terrain
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.store import Store
 from app.store.terrain import CLUB
 
@@ -52,8 +53,12 @@ def save_preset(store: Store, pack: Pack, phone: str, piece: dict[str, Any]) -> 
     """Keep a piece as this phone's preset (the newest of a name wins)."""
     if not store.terrain.save_preset(pack.id, owner(phone), piece, PHONE_PRESETS):
         return Problem.refusal(
-            f"This phone keeps at most {PHONE_PRESETS} presets for {pack.name}; the piece was added "
-            "but not kept as a preset."
+            say(
+                "This phone keeps at most {most} presets for {pack}; the piece was added "
+                "but not kept as a preset.",
+                most=PHONE_PRESETS,
+                pack=pack.name,
+            )
         )
     return None
 
@@ -62,11 +67,15 @@ def save_club_preset(store: Store, pack: Pack, piece: dict[str, Any]) -> Problem
     """Keep a piece as a club-wide preset (an admin action)."""
     pieces, problem = terrain.parse_pieces(pack, [piece])
     if pieces is None:
-        return Problem.refusal((problem or "The piece is not valid.").replace("pieces[0]", "piece"))
+        return Problem.refusal((problem or say("The piece is not valid.")).replace("pieces[0]", "piece"))
     body = pieces[0].model_dump(mode="json", exclude={"uid", "x", "y", "mysterious"})
     if not store.terrain.save_preset(pack.id, CLUB, body, CLUB_PRESETS):
         return Problem.refusal(
-            f"The club keeps at most {CLUB_PRESETS} presets for {pack.name}; delete one first."
+            say(
+                "The club keeps at most {most} presets for {pack}; delete one first.",
+                most=CLUB_PRESETS,
+                pack=pack.name,
+            )
         )
     return None
 
@@ -111,20 +120,28 @@ def save_set(
     One write, whatever the number of pieces.
     """
     if not name or len(name) > 60:
-        return Problem.refusal("name: give the saved set a name of 1 to 60 characters.")
+        return Problem.refusal(say("name: give the saved set a name of 1 to 60 characters."))
     if not pieces:
-        return Problem.refusal("There are no pieces to save yet: add the table's pieces first.")
+        return Problem.refusal(say("There are no pieces to save yet: add the table's pieces first."))
     if len(pieces) > terrain.MAX_PIECES:
-        return Problem.refusal(f"A saved set holds at most {terrain.MAX_PIECES} pieces.")
+        return Problem.refusal(say("A saved set holds at most {most} pieces.", most=terrain.MAX_PIECES))
     if club:
         if store.terrain.save_to_library(pack.id, CLUB, name, pieces, CLUB_SETS) is None:
             return Problem.refusal(
-                f"The club keeps at most {CLUB_SETS} saved sets for {pack.name}; delete one first."
+                say(
+                    "The club keeps at most {most} saved sets for {pack}; delete one first.",
+                    most=CLUB_SETS,
+                    pack=pack.name,
+                )
             )
         return None
     if store.terrain.save_to_library(pack.id, owner(phone), name, pieces, PHONE_SETS) is None:
         return Problem.refusal(
-            f"This phone keeps at most {PHONE_SETS} saved sets for {pack.name}; save under the name "
-            "of one to replace it."
+            say(
+                "This phone keeps at most {most} saved sets for {pack}; save under the name "
+                "of one to replace it.",
+                most=PHONE_SETS,
+                pack=pack.name,
+            )
         )
     return None

@@ -14,6 +14,7 @@ from typing import Any
 from app.rules import terrain
 from app.rules.pack import Pack, Scenario
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.store import Store
 
 # A long battle's set sees a few hundred changes; past this many, something is flooding it.
@@ -92,9 +93,11 @@ def record_many(
 
     def refuse(events: list[dict[str, Any]]) -> str | None:
         if len(events) + len(entries) > MAX_EVENTS:
-            return (
-                f"This terrain set has recorded {len(events):,} changes and keeps at most {MAX_EVENTS:,}; "
-                "start a new game for a new battlefield."
+            return say(
+                "This terrain set has recorded {count} changes and keeps at most {most}; "
+                "start a new game for a new battlefield.",
+                count=f"{len(events):,}",
+                most=f"{MAX_EVENTS:,}",
             )
         state = terrain.fold(players, events)
         uids = set(state.pieces)
@@ -123,11 +126,12 @@ def _refusal(
     if kind == "piece":
         pieces, problem = terrain.parse_pieces(pack, [body.get("piece")])
         if pieces is None:
-            return (problem or "The piece is not valid.").replace("pieces[0]", "piece")
+            return (problem or say("The piece is not valid.")).replace("pieces[0]", "piece")
         if uid not in uids and len(uids) >= terrain.MAX_PIECES:
-            return (
-                f"A terrain set holds at most {terrain.MAX_PIECES} pieces and this one is full; "
-                "remove a piece before adding another."
+            return say(
+                "A terrain set holds at most {most} pieces and this one is full; "
+                "remove a piece before adding another.",
+                most=terrain.MAX_PIECES,
             )
         uids.add(str(uid))
         body["piece"] = pieces[0].model_dump(mode="json", exclude={"uid"})
@@ -135,12 +139,12 @@ def _refusal(
     player = body.get("player")
     if kind in ("agree", "seat"):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
-            return f"player must be a player's index, 0 to {players - 1}."
+            return say("player must be a player's index, 0 to {last}.", last=players - 1)
         refused = state.seat_refusal(player, body.get("phone"), names)
         if refused:
             return refused
     if kind != "seat" and uid not in uids:
-        return "That piece is no longer in the set; reload to see the latest."
+        return say("That piece is no longer in the set; reload to see the latest.")
     if kind == "remove":
         uids.discard(str(uid))
     return None

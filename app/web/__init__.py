@@ -7,7 +7,6 @@ puts them together with CSRF protection, compression and the security headers.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from flask import Flask, has_request_context, request
@@ -18,7 +17,7 @@ from jinja2 import FileSystemLoader
 
 from app.infra import system_files
 from app.services.replays import Replays
-from app.web import assets, errors, language, pages, services
+from app.web import assets, errors, language, page_cache, pages, services
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -45,14 +44,21 @@ class _SessionCookies(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
+# Static scripts, styles and PNG images are never documents or workers (the service worker is
+# served by pwa.py): a page's policy and framing rule mean nothing on them, and a phone's first
+# visit fetches a dozen of them.
+_NOT_DOCUMENTS = frozenset({"text/javascript", "application/javascript", "text/css", "image/png"})
+
+
 def _headers(response: Any) -> Any:
     if request.is_secure:
         # Served over HTTPS (directly or through a trusted proxy): phones keep to HTTPS.
         response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
-    response.headers.setdefault("Content-Security-Policy", CSP)
+    if request.endpoint != "static" or response.mimetype not in _NOT_DOCUMENTS:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
     return response
 
 
@@ -105,6 +111,6 @@ def register(app: Flask) -> None:
     errors.register(app)
     app.after_request(_headers)
     app.after_request(pages.reloadable)
-    app.jinja_env.globals["new_uuid"] = lambda: str(uuid.uuid4())
+    page_cache.register(app)  # csrf_token() and new_uuid() for the templates, and the page cache
     app.jinja_env.filters["squeeze"] = pages.squeeze
     assets.register(app)

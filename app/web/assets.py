@@ -12,6 +12,7 @@ import gzip
 import hashlib
 import mimetypes
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,26 @@ from werkzeug.security import safe_join
 @functools.lru_cache(maxsize=256)
 def _asset(path: str, mtime: float) -> tuple[bytes, str]:
     data = Path(path).read_bytes()
-    return data, hashlib.sha256(data).hexdigest()[:12]
+    return as_served(path, data), hashlib.sha256(data).hexdigest()[:12]
+
+
+# The comments in static/ are for the people who read it: a phone's first visit carries none
+# (a sixth of the scripts' and the stylesheet's compressed bytes). A script's line that is a
+# comment goes whole (no script here writes a string over several lines); indentation goes too.
+_SCRIPT_COMMENT_LINE = re.compile(rb"^[ \t]*//[^\n]*\n", re.MULTILINE)
+_STYLE_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+_INDENT = re.compile(rb"^[ \t]+", re.MULTILINE)
+
+
+def as_served(path: str, data: bytes) -> bytes:
+    """A static file as phones get it: a script or stylesheet without comments or indentation."""
+    if path.endswith(".js") and not path.endswith(".min.js"):
+        data = _SCRIPT_COMMENT_LINE.sub(b"", data)
+    elif path.endswith(".css"):
+        data = _STYLE_COMMENT.sub(b"", data)
+    else:
+        return data
+    return _INDENT.sub(b"", data)
 
 
 # (static folder, filename) -> (when it was last looked at, its version). A page names a dozen files: looking

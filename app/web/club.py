@@ -30,10 +30,12 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import lazy_gettext as _l
 
 from app.rules.club import settings as event_settings
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.services import club as club_service
 from app.services.club import exports as club_exports
 from app.store.club import Snapshot
@@ -67,7 +69,7 @@ def service() -> club_service.Events:
 def _snapshot(event_id: str) -> Snapshot:
     snap = service().snapshot(event_id)
     if snap is None:
-        abort(404, description="There is no such event. Check the link.")
+        abort(404, description=say("There is no such event. Check the link."))
     return snap
 
 
@@ -80,18 +82,20 @@ def _admin_bearer() -> None:
     password = admin_password()
     given = request.headers.get("Authorization", "")
     if password is None:
-        abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
+        abort(403, description=say("Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster."))
     # A wrong bearer is a wrong password: counted with the login form's, under one lockout.
     if not given.startswith("Bearer ") or not password_given(given.removeprefix("Bearer "), password):
-        abort(403, description="Authorization must be 'Bearer <MUSTER_ADMIN_PASSWORD>' to create an event.")
+        abort(
+            403, description=say("Authorization must be 'Bearer <MUSTER_ADMIN_PASSWORD>' to create an event.")
+        )
 
 
 def _organiser_api(event_id: str) -> Snapshot:
     """The event (404 when unknown); 403 without its organiser token in X-Organiser-Token."""
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     if not store().club.organiser_ok(event_id, request.headers.get("X-Organiser-Token")):
-        abort(403, description="X-Organiser-Token must hold this event's organiser token.")
+        abort(403, description=say("X-Organiser-Token must hold this event's organiser token."))
     return _snapshot(event_id)
 
 
@@ -162,7 +166,9 @@ def api_signup(event_id: str) -> Any:
     snap = _organiser_api(event_id)
     open_ = json_field("open")
     if not isinstance(open_, bool):
-        return _refuse(Problem.refusal("open must be true (players may sign up) or false (sign-up closed)."))
+        return _refuse(
+            Problem.refusal(say("open must be true (players may sign up) or false (sign-up closed)."))
+        )
     service().set_signup(snap, open_)
     return jsonify(signup_open=open_)
 
@@ -173,7 +179,7 @@ def _optionalread_json() -> dict[str, Any]:
         return {}
     data = read_json()
     if not isinstance(data, dict):
-        abort(make_response(jsonify(error="The body must be an object, or left out."), 422))
+        abort(make_response(jsonify(error=say("The body must be an object, or left out.")), 422))
     return data
 
 
@@ -194,7 +200,7 @@ def api_preview(event_id: str) -> Any:
     snap = _organiser_api(event_id)
     again = _optionalread_json().get("again", False)
     if not isinstance(again, bool):
-        return _refuse(Problem.refusal("again must be true (pair the current round again) or false."))
+        return _refuse(Problem.refusal(say("again must be true (pair the current round again) or false.")))
     made = service().preview(snap, again)
     if isinstance(made, Problem):
         return _refuse(made)
@@ -204,7 +210,11 @@ def api_preview(event_id: str) -> Any:
 def _current(snap: Snapshot, number: int) -> None:
     current = service().current_round(snap)
     if number != current:
-        message = f"round {number} is not the current round; the current round is {current}."
+        message = say(
+            "round {number} is not the current round; the current round is {current}.",
+            number=number,
+            current=current,
+        )
         abort(make_response(jsonify(error=message), 409 if 0 < number <= current else 404))
 
 
@@ -213,7 +223,7 @@ def api_round(event_id: str, number: int) -> Any:
     snap = _snapshot(event_id)
     found = next((r for r in snap.rounds if r.number == number), None)
     if found is None:
-        abort(404, description=f"Round {number} of this event is not paired.")
+        abort(404, description=say("Round {number} of this event is not paired.", number=number))
     return jsonify(
         round=number,
         scenario=found.scenario,
@@ -238,7 +248,7 @@ def api_swap(event_id: str, number: int) -> Any:
     _current(snap, number)
     players = json_field("players")
     if not isinstance(players, list) or len(players) != 2:
-        return _refuse(Problem.refusal("players must be a list of the two player ids to swap."))
+        return _refuse(Problem.refusal(say("players must be a list of the two player ids to swap.")))
     problem = service().swap(snap, players[0], players[1])
     if problem:
         return _refuse(problem)
@@ -270,12 +280,14 @@ def api_result(event_id: str) -> Any:
 def api_confirm(event_id: str) -> Any:
     """A player (X-Player-Token) or the organiser (X-Organiser-Token) confirms a table's result."""
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     snap = _snapshot(event_id)
     organiser = store().club.organiser_ok(event_id, request.headers.get("X-Organiser-Token"))
     player = store().club.player_by_token(event_id, request.headers.get("X-Player-Token"))
     if not organiser and player is None:
-        abort(403, description="X-Player-Token (a player of the table) or X-Organiser-Token must be sent.")
+        abort(
+            403, description=say("X-Player-Token (a player of the table) or X-Organiser-Token must be sent.")
+        )
     data = read_json()
     number = data.get("round") if isinstance(data, dict) else None
     table_no = data.get("table") if isinstance(data, dict) else None
@@ -291,13 +303,13 @@ def api_confirm(event_id: str) -> Any:
         None,
     )
     if table is None or isinstance(number, bool):
-        return _refuse(Problem.refusal("round and table must name a paired table of this event."))
+        return _refuse(Problem.refusal(say("round and table must name a paired table of this event.")))
     if organiser:
         by = "organiser"
     elif player in (table.player_a, table.player_b):
         by = "a" if player == table.player_a else "b"
     else:
-        abort(403, description="Only the table's players or the organiser can confirm its result.")
+        abort(403, description=say("Only the table's players or the organiser can confirm its result."))
     problem = service().confirm(snap, table, by)
     if problem:
         return _refuse(problem)
@@ -330,10 +342,10 @@ def api_rolloff(event_id: str) -> Any:
 def _player_api(event_id: str) -> tuple[Snapshot, int]:
     """The event and the player whose X-Player-Token this is (403 without it)."""
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     player = store().club.player_by_token(event_id, request.headers.get("X-Player-Token"))
     if player is None:
-        abort(403, description="X-Player-Token must hold your own token for this event.")
+        abort(403, description=say("X-Player-Token must hold your own token for this event."))
     return _snapshot(event_id), player
 
 
@@ -379,7 +391,7 @@ def api_lock_lists(event_id: str) -> Any:
     locked = json_field("locked")
     if not isinstance(locked, bool):
         return _refuse(
-            Problem.refusal("locked must be true (no more changes) or false (players may submit).")
+            Problem.refusal(say("locked must be true (no more changes) or false (players may submit)."))
         )
     service().lock_lists(snap, locked)
     return jsonify(lists_locked=store().club.get(event_id).lists_locked)  # type: ignore[union-attr]
@@ -446,7 +458,7 @@ def api_summary(event_id: str) -> Any:
 def clock_text(seconds: int | None) -> str:
     """Time left as the board's clock shows it each second (static/events.js): h:mm:ss, or m:ss."""
     if seconds is None or seconds <= 0:
-        return "time is up"
+        return say("time is up")
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
@@ -503,16 +515,16 @@ def index() -> Any:
 @bp.get("/events/new")
 def new() -> Any:
     if not signed_in():
-        abort(403, description="Creating an event needs the admin password: log in at /admin first.")
+        abort(403, description=say("Creating an event needs the admin password: log in at /admin first."))
     # A refused form's reload comes back with what was typed (see create).
     return render_template("club/new.html", **_new_form(), error=None, form=request.args)
 
 
 PRESET_WORDS = {
-    "wdl": "win, draw, loss",
-    "tow-bands": "The Old World's bands on VP difference",
-    "twenty-zero": "20–0 on VP difference",
-    "wl-bonus": "win, draw, loss plus bonus points",
+    "wdl": _l("win, draw, loss"),
+    "tow-bands": _l("The Old World's bands on VP difference"),
+    "twenty-zero": _l("20–0 on VP difference"),
+    "wl-bonus": _l("win, draw, loss plus bonus points"),
 }
 
 
@@ -520,7 +532,7 @@ def _new_form() -> dict[str, Any]:
     return {
         "packs": _packs_for_events(),
         "presets": PRESET_WORDS,
-        "tie_break_names": event_settings.TIE_BREAK_WORDS,
+        "tie_break_names": event_settings.tie_break_words(),
         "default_order": event_settings.DEFAULT_TIE_BREAKS,
     }
 
@@ -590,7 +602,7 @@ def _packs_for_events() -> list[Any]:
 @bp.post("/events/new")
 def create() -> Any:
     if not signed_in():
-        abort(403, description="Creating an event needs the admin password: log in at /admin first.")
+        abort(403, description=say("Creating an event needs the admin password: log in at /admin first."))
     check("games")
     form = request.form
 
@@ -627,7 +639,7 @@ def show(event_id: str) -> Any:
 def qr(event_id: str) -> Any:
     """The QR code of the event's page, where players sign up."""
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     return qr_response(url_for("club.show", event_id=event_id, _external=True))
 
 
@@ -692,9 +704,9 @@ def _organiser_token(event_id: str) -> str | None:
 def organiser(event_id: str, token: str) -> Any:
     """The organiser's link: this phone keeps the token in its session and opens the console."""
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     if not store().club.organiser_ok(event_id, token):
-        abort(403, description="This organiser link is not valid for the event.")
+        abort(403, description=say("This organiser link is not valid for the event."))
     tokens = session.get("organiser") if isinstance(session.get("organiser"), dict) else {}
     session["organiser"] = {**tokens, event_id: token}
     return no_store(redirect(url_for("club.console", event_id=event_id), code=303))
@@ -702,9 +714,9 @@ def organiser(event_id: str, token: str) -> Any:
 
 def _console_snapshot(event_id: str) -> Snapshot:
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     if _organiser_token(event_id) is None:
-        abort(403, description="The console needs the organiser's link: open it on this phone first.")
+        abort(403, description=say("The console needs the organiser's link: open it on this phone first."))
     return _snapshot(event_id)
 
 
@@ -819,7 +831,7 @@ def console_action(event_id: str, action: str) -> Any:
         number, table_no = _number(form.get("round")), _number(form.get("table"))
         table = next((t for t in snap.tables if t.round == number and t.number == table_no), None)
         problem = (
-            Problem.refusal("table must be a table of this event.")
+            Problem.refusal(say("table must be a table of this event."))
             if table is None
             else svc.confirm(snap, table, "organiser")
         )
@@ -828,9 +840,9 @@ def console_action(event_id: str, action: str) -> Any:
         order = [_number(p) for field in form.getlist("order") for p in field.replace(",", " ").split()]
         problem = svc.rolloff(snap, order)
         if problem:
-            problem = Problem.refusal("Pick each tied player once, the roll-off's winner first.")
+            problem = Problem.refusal(say("Pick each tied player once, the roll-off's winner first."))
     else:
-        abort(404, description="There is no such console action.")
+        abort(404, description=say("There is no such console action."))
     if problem is None and added is None:
         return redirect(url_for("club.console", event_id=event_id), code=303)
     fresh = _snapshot(event_id)
@@ -853,10 +865,10 @@ def console_action(event_id: str, action: str) -> Any:
 # --- a player's phone ----------------------------------------------------------------------
 def _player(event_id: str, token: str) -> tuple[Snapshot, int]:
     if store().club.get(event_id) is None:
-        abort(404, description="There is no such event.")
+        abort(404, description=say("There is no such event."))
     player = store().club.player_by_token(event_id, token)
     if player is None:
-        abort(403, description="This player link is not valid for the event; ask the organiser.")
+        abort(403, description=say("This player link is not valid for the event; ask the organiser."))
     return _snapshot(event_id), player
 
 
@@ -961,7 +973,7 @@ def phone_confirm(event_id: str, token: str) -> Any:
     svc = service()
     seat = svc.seat_of(snap, player)
     if seat is None or seat[0].player_b is None:
-        return _phone_view(snap, player, token, "You have no table with a result to confirm this round.")
+        return _phone_view(snap, player, token, say("You have no table with a result to confirm this round."))
     # A confirmation made offline arrives later: it confirms the result the player saw, or none.
     shown = request.form.get("result", "").strip()
     result = svc.result_of(snap, seat[0])
@@ -970,7 +982,7 @@ def phone_confirm(event_id: str, token: str) -> Any:
             snap,
             player,
             token,
-            "The result changed after you confirmed it on your phone: check it and confirm again.",
+            say("The result changed after you confirmed it on your phone: check it and confirm again."),
         )
     problem = svc.confirm(snap, seat[0], seat[1])
     if problem:
@@ -1001,7 +1013,7 @@ def _by_player(tables: list[Any], names: dict[int, str]) -> list[tuple[str, Any]
     seats = []
     for table in tables:
         if table.player_b is None:
-            seats.append((names[table.player_a], "bye"))
+            seats.append((names[table.player_a], say("bye")))
         else:
             seats += [(names[table.player_a], table.number), (names[table.player_b], table.number)]
     return sorted(seats, key=lambda seat: seat[0].casefold())

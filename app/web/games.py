@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import escape
 from werkzeug.datastructures import MultiDict
 
 from app.rules import dice, entry_words, log, seizing
@@ -27,7 +28,7 @@ from app.rules.problems import Problem
 from app.rules.speech import say, say_plural
 from app.services import clocks, games, terrain_sets
 from app.store import GameRow
-from app.web import phone, phone_games
+from app.web import page_cache, phone, phone_games
 from app.web.forms import number, whole
 from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
@@ -341,44 +342,121 @@ def _view(
     error: str | None = None,
     draft: Any = None,
     seat: int | None = None,
+    reads: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the game page shows: what every game shows, then what its system adds.
 
     ``token`` is the table's edit token when this phone holds it; ``seat`` the player whose
     seat it opened. Secrets reach the page only through ``summary`` and the system's view,
-    both made for that seat.
+    both made for that seat. ``reads``: :func:`_reads` when the caller has them already.
     """
     state = loaded.state
     web = web_system_for(loaded.pack, loaded.row.scenario)
     draft = draft or MultiDict()
+    reads = reads if reads is not None else _reads(loaded, token, seat)
     return {
         "loaded": loaded,
         "game": state,
         "pack": loaded.pack,
         "scenario": state.scenario,
         "summary": games.summary(loaded, seat),
-        "seat": seat,
-        "seats": _seat_links(loaded, token) if seat is None else [],
-        "can_edit": token is not None or seat is not None,
         "armies": loaded.armies,
-        "roster_choices": store().rosters.of_phone(phone.known_hash(), roster_packs(packs(), loaded.row.pack))
-        if token is not None or seat is not None
-        else [],
         "error": error,
         "draft": draft,
         "game_partial": web.game_template,
         "scoring_lines": loaded.system.scoring(loaded.pack, state.scenario),
-        "terrain_status": terrain_sets.status(store(), loaded.row.id, [p.name for p in state.setup.players])
-        if loaded.pack.terrain
-        else None,
         "next_steps": loaded.system.next_steps(state),
         # What may be recorded now from this screen (its seat, or the table), and why not the
         # rest: the engine's one answer, which every game template renders from.
         "may": loaded.system.open_entries(state, seat),
-        "clock": clocks.strip(store(), loaded.row, token is not None or seat is not None),
+        "clock": clocks.strip(store(), loaded.row, reads["can_edit"]),
         "last_entry": said_last(loaded),
+        **reads,
         **web.view(loaded, draft, seat),
     }
+
+
+def _reads(loaded: games.Loaded, token: str | None, seat: int | None) -> dict[str, Any]:
+    """What the game page shows this phone beyond the game's log: who it is, its rosters,
+    the seats' links (the table's), the terrain. Each may change with no entry in the log."""
+    can_edit = token is not None or seat is not None
+    return {
+        "seat": seat,
+        "seats": _seat_links(loaded, token) if seat is None else [],
+        "can_edit": can_edit,
+        "roster_choices": store().rosters.of_phone(phone.known_hash(), roster_packs(packs(), loaded.row.pack))
+        if can_edit
+        else [],
+        "terrain_status": terrain_sets.status(store(), loaded.row.id, [p.name for p in loaded.setup.players])
+        if loaded.pack.terrain
+        else None,
+    }
+
+
+def _kept_key(template: str, loaded: games.Loaded, reads: dict[str, Any], **shown: Any) -> tuple[Any, ...]:
+    """The page cache's key for a game screen: everything it shows but the clock and the marks.
+
+    The log's length and last entry (an undo is an entry too) make each write a new key, so a
+    kept page is never served once the game moved on; the seat is part of it, so a seat's
+    secrets are kept for that seat alone.
+    """
+    row = loaded.row
+    return (
+        template,
+        row.id,
+        len(loaded.log),
+        loaded.log[-1].get("id") if loaded.log else None,
+        id(loaded.pack),  # a reloaded pack is another object (the kept page holds the old one)
+        (row.scenario, row.points_limit, repr(row.players), row.archived),
+        tuple(
+            (p, a.get("roster_id"), a.get("attached"), a.get("mark"))
+            for p, a in sorted(loaded.armies.items())
+        ),
+        reads["seat"],
+        reads["can_edit"],
+        repr(reads["seats"]),
+        tuple((r.id, r.version) for r in reads["roster_choices"]),
+        repr(reads["terrain_status"]),
+        request.full_path,  # the language switch sends the phone back to it
+        tuple(sorted(shown.items())),
+    )
+
+
+def _kept_page(
+    template: str, loaded: games.Loaded, token: str | None, reads: dict[str, Any], **shown: Any
+) -> str:
+    """The game screen (``game.html``) or its game part, from the page cache when kept.
+
+    ``shown``: what the caller adds to the page (plain values, part of the key). The clock is
+    filled in on each answer (:func:`_kept_clock`): its times run on without any entry.
+    """
+    key = _kept_key(template, loaded, reads, **shown)
+
+    def make() -> str:
+        context = _view(loaded, token, seat=reads["seat"], reads=reads)
+        return render_template(template, **{**context, **shown, "clock_slot": page_cache.slot("clock")})
+
+    kept = page_cache.render(key, make, held=(loaded.pack,))
+
+    def clock() -> str:
+        return _kept_clock(clocks.strip(store(), loaded.row, reads["can_edit"]))
+
+    return page_cache.fill(kept, {"clock": clock})
+
+
+def _kept_clock(strip: dict[str, Any]) -> str:
+    """The clock strip, kept while nobody's time runs: its times then change only with a tap.
+
+    Only the server's time (``now``, which the phone measures its offset from) is filled in.
+    """
+    if strip["running"] is not None:
+        return render_template("partials/_clock_strip.html", c=strip)
+    shown = sorted((name, value) for name, value in strip.items() if name != "now")
+    kept = page_cache.render(
+        ("clock", repr(shown)),
+        lambda: render_template("partials/_clock_strip.html", c={**strip, "now": page_cache.slot("now")}),
+    )
+    return page_cache.fill(kept, {"now": lambda: str(escape(strip["now"]))})
 
 
 # The last entry's words need the game replayed without it: kept per game and length of log,
@@ -456,21 +534,22 @@ def _welcomed(response: Any, game_id: str) -> Any:
 def show(game_id: str) -> Any:
     row, token, access = access_of(game_id)
     loaded = loaded_game(game_id, row)
-    context = _view(loaded, token, seat=access.seat)
     # Anyone may pass on the plain game link: it opens the game to watch, never to edit.
-    context["watch_url"] = url_for("games.show", game_id=game_id, _external=True)
+    shown: dict[str, Any] = {"watch_url": url_for("games.show", game_id=game_id, _external=True)}
     if token:
-        context["join_link"] = url_for("games.join_link", game_id=game_id)
+        shown["join_link"] = url_for("games.join_link", game_id=game_id)
         # A new game opens inviting the other player's phone, until one has joined; a game with
         # seats invites by its seats' codes instead.
-        context["invite"] = not loaded.system.seated and not store().games.joined(game_id)
-    context["welcome"] = bool(request.cookies.get(_WELCOME)) and context["can_edit"]
-    response = shaped(make_response(render_template("game.html", **context)), "Cookie")
+        shown["invite"] = not loaded.system.seated and not store().games.joined(game_id)
+    shown["welcome"] = bool(request.cookies.get(_WELCOME)) and (token is not None or access.seat is not None)
+    reads = _reads(loaded, token, access.seat)
+    html = _kept_page("game.html", loaded, token, reads, **shown)
+    response = shaped(make_response(html), "Cookie")
     if request.cookies.get(_WELCOME):
         response.delete_cookie(_WELCOME, path=f"/games/{game_id}")
     # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
     # other game page carries none (the join link is fetched when shown) and is kept offline.
-    if any(s.get("url") for s in context["seats"]):
+    if any(s.get("url") for s in reads["seats"]):
         return no_store(response)
     return private_page(response)
 
@@ -660,9 +739,13 @@ def record(game_id: str) -> Any:
     fragment = wants_fragment()
     if problem is None and not fragment:
         return redirect(url_for("games.show", game_id=game_id), code=303)
-    context = _view(loaded, token, error=problem, draft=request.form if problem else None, seat=access.seat)
+    if problem is None:  # the game part after the entry, kept for the phones that ask next
+        part = web_system_for(loaded.pack, loaded.row.scenario).game_template
+        html = _kept_page(part, loaded, token, _reads(loaded, token, access.seat))
+        return shaped(make_response(html), "Cookie")
+    context = _view(loaded, token, error=problem, draft=request.form, seat=access.seat)
     template = context["game_partial"] if fragment else "game.html"
-    response = make_response(render_template(template, **context), status if problem else 200)
+    response = make_response(render_template(template, **context), status)
     return refused(shaped(response, "Cookie"), problem)
 
 

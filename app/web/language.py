@@ -21,6 +21,7 @@ from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 
+from app.infra import pdf
 from app.rules import speech
 
 bp = Blueprint("language", __name__)
@@ -234,6 +235,7 @@ def register(app: Flask) -> None:
     app.after_request(_vary)
     app.after_request(_content_language)
     app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day)
+    pdf.speak({"number": number, "signed": signed, "when": when, "day": day}, current)
     app.jinja_env.globals.update(
         language=current,
         languages=lambda: [(code, name_of(code)) for code in spoken()],

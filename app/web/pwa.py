@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, url_for
+from flask_babel import force_locale
 from werkzeug.datastructures import MultiDict
 
+from app.rules.speech import say
 from app.web import language
 from app.web.assets import asset_url
 from app.web.services import packs
@@ -99,6 +101,7 @@ def service_worker() -> Response:
     shell += [url_for("pwa.catalogue", catalogue_id=c) for c in sorted(_catalogues())]
     # The scripts' words in every language Muster speaks: a switch made offline still reads.
     shell += [url_for("language.words", code=code) for code in language.spoken()]
+    shell += [url_for("pwa.offline_in", code=code) for code in language.spoken()]
     body = (
         source.replace('"__VERSION__"', json.dumps(version(app)))
         .replace('"__SHELL__"', json.dumps(shell))
@@ -130,6 +133,23 @@ def manifest() -> Response:
 def offline() -> Any:
     """What the service worker shows for a page this phone has never opened, offline."""
     return render_template("offline.html")
+
+
+@bp.get("/offline/<code>")
+def offline_in(code: str) -> Any:
+    """The offline page in one language: the worker keeps each (without the phone's cookies,
+    so the switch's choice cannot reach it) and shows the one the phone's pages are in."""
+    if code not in language.spoken():
+        abort(
+            404,
+            description=say(
+                "Muster does not speak {code}; it speaks {codes}.",
+                code=repr(code),
+                codes=", ".join(language.spoken()),
+            ),
+        )
+    with force_locale(code):
+        return render_template("offline.html")
 
 
 @bp.app_context_processor

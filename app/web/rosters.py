@@ -16,6 +16,7 @@ from app.rules import catalogue as catalogue_rules
 from app.rules.lists import FORMAT_NAMES
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say, say_plural
 from app.rules.text import clean_text
 from app.services import list_import, rosters
 from app.web import phone
@@ -82,7 +83,7 @@ def _builders() -> list[Pack]:
 def _loaded(roster_id: str) -> rosters.LoadedRoster:
     loaded = rosters.load(store(), packs(), roster_id)
     if loaded is None:
-        abort(404, description="There is no such roster. Check the link, or build a new one.")
+        abort(404, description=say("There is no such roster. Check the link, or build a new one."))
     return loaded
 
 
@@ -116,7 +117,7 @@ def index() -> Any:
 def new() -> Any:
     builders = _builders()
     if not builders:
-        abort(404, description="No installed rulepack builds armies.")
+        abort(404, description=say("No installed rulepack builds armies."))
     pack = packs().get(request.args.get("pack", "")) or builders[-1]
     if pack.army is None:
         pack = builders[-1]
@@ -141,7 +142,12 @@ def _typed(form: MultiDict[str, str], field: str, notes: bool = False) -> tuple[
     value = clean_text(form.get(field, ""), notes=notes)
     top = army.MAX_NOTES if notes else army.MAX_NAME
     if len(value) > top:
-        return value, f"{field} must be at most {top} characters; it has {len(value)}."
+        return value, say(
+            "{field} must be at most {top} characters; it has {count}.",
+            field=field,
+            top=top,
+            count=len(value),
+        )
     return value, None
 
 
@@ -179,7 +185,7 @@ def _details(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], str
 def create() -> Any:
     pack = packs().get(request.form.get("pack", ""))
     if pack is None or pack.army is None:
-        abort(400, description="pack must be a rulepack that builds armies.")
+        abort(400, description=say("pack must be a rulepack that builds armies."))
     details, problem = _details(pack, request.form)
     made: tuple[str, str] | Problem = (
         Problem.refusal(problem)
@@ -219,7 +225,7 @@ def import_roster() -> Any:
     made = (
         rosters.create(store(), packs(), data, phone.current_hash())
         if data is not None
-        else Problem.refusal("The file must be a roster exported from Muster as JSON.")
+        else Problem.refusal(say("The file must be a roster exported from Muster as JSON."))
     )
     if isinstance(made, Problem):
         builders = _builders()
@@ -241,7 +247,7 @@ def import_roster() -> Any:
 def _import_pack() -> Pack:
     builders = list_import.builders(packs())
     if not builders:
-        abort(404, description="No installed rulepack builds armies.")
+        abort(404, description=say("No installed rulepack builds armies."))
     wanted = request.values.get("pack", "")
     return packs().get(wanted) or next((p for p in builders if p.id == "aos-ghb-2021"), builders[0])
 
@@ -271,7 +277,10 @@ def _import_input(form: MultiDict[str, str]) -> tuple[str, bytes | str]:
         try:
             return carried, base64.b64decode(carried, validate=True)
         except (binascii.Error, ValueError):
-            abort(400, description="upload must be the file the last preview carried; choose the file again.")
+            abort(
+                400,
+                description=say("upload must be the file the last preview carried; choose the file again."),
+            )
     return "", _fixed_text(form)
 
 
@@ -393,7 +402,9 @@ def import_draft(draft_id: str) -> Any:
         return _import_page(
             _import_pack(),
             404,
-            error="This list is no longer kept here (a list waits a day at most): paste it or choose its file again.",
+            error=say(
+                "This list is no longer kept here (a list waits a day at most): paste it or choose its file again."
+            ),
         )
     pack = packs().get(draft.get("pack", "")) or _import_pack()
     seat = {"game": draft.get("game", ""), "player": draft.get("player", "")}
@@ -436,9 +447,12 @@ def import_save() -> Any:
 def import_save_for_game(game_id: str) -> Any:
     """Store the previewed roster and field it in a seat of the game, in one tap."""
     if store().games.get(game_id) is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     if edit_token(game_id) is None:
-        abort(403, description="Only this game's players can field a roster in it: open the join link first.")
+        abort(
+            403,
+            description=say("Only this game's players can field a roster in it: open the join link first."),
+        )
     return _save_import(game_id)
 
 
@@ -457,12 +471,16 @@ def _save_import(game_id: str | None) -> Any:
         return _to_draft(
             draft,
             made,
-            f"Line {first['line']} is still unread: say what it is (a unit, a note, ...) or drop it; "
-            f"{len(unread)} line{'s' if len(unread) != 1 else ''} left.",
+            say_plural(
+                "Line {line} is still unread: say what it is (a unit, a note, ...) or drop it; {count} line left.",
+                "Line {line} is still unread: say what it is (a unit, a note, ...) or drop it; {count} lines left.",
+                len(unread),
+                line=first["line"],
+            ),
         )
     player = whole(request.form.get("player", ""))
     if game_id is not None and player is None:
-        return _to_draft(draft, made, "Choose the player whose army this is, from the game's Armies.")
+        return _to_draft(draft, made, say("Choose the player whose army this is, from the game's Armies."))
     saved = rosters.create(store(), packs(), made["roster"], phone.current_hash())
     if isinstance(saved, Problem):
         return _to_draft(draft, made, saved.message)
@@ -472,7 +490,9 @@ def _save_import(game_id: str | None) -> Any:
         problem = games_service().attach_roster(game_id, player, roster_id)
         if problem:
             # The roster is saved all the same: it is on the phone's list to attach by hand.
-            error = f"{problem.message} The roster is saved: attach it from the game's Armies."
+            error = say(
+                "{problem} The roster is saved: attach it from the game's Armies.", problem=problem.message
+            )
             return no_store(_with_token(_to_draft(draft, made, error), roster_id, token))
         target = url_for("games.show", game_id=game_id)
     return no_store(_with_token(redirect(target, code=303), roster_id, token))
@@ -607,7 +627,7 @@ def show(roster_id: str) -> Any:
 def share_qr(roster_id: str) -> Any:
     """The QR code of the roster's read-only link."""
     if store().rosters.get(roster_id) is None:
-        abort(404, description="There is no such roster.")
+        abort(404, description=say("There is no such roster."))
     return qr_response(url_for("rosters.show", roster_id=roster_id, _external=True))
 
 
@@ -615,7 +635,7 @@ def share_qr(roster_id: str) -> Any:
 def join(roster_id: str, token: str) -> Any:
     _loaded(roster_id)
     if not store().rosters.token_ok(roster_id, token):
-        abort(403, description="This edit link is not valid for the roster.")
+        abort(403, description=say("This edit link is not valid for the roster."))
     return no_store(
         _with_token(redirect(url_for("rosters.show", roster_id=roster_id), code=303), roster_id, token)
     )
@@ -624,7 +644,7 @@ def join(roster_id: str, token: str) -> Any:
 def _editor(roster_id: str) -> str:
     token = _token(roster_id)
     if token is None:
-        abort(403, description="Only the roster's owner can change it: open its edit link first.")
+        abort(403, description=say("Only the roster's owner can change it: open its edit link first."))
     return token
 
 
@@ -664,15 +684,17 @@ def add(roster_id: str) -> Any:
         unit = _catalogue_unit(loaded, {"name": request.form["pick"]})
         rules = army.rules_for(loaded.pack)
         if unit is None or rules is None:
-            return _render(loaded, _editor(roster_id), 422, error="pick must be a unit of the catalogue.")
+            return _render(
+                loaded, _editor(roster_id), 422, error=say("pick must be a unit of the catalogue.")
+            )
         return _save(roster_id, rosters.add_entry(rules.catalogue_entry(unit)))
     if request.form.get("unit"):
         try:
             entry = json.loads(request.form["unit"])
         except ValueError:
-            abort(400, description="unit must be a remembered entry.")
+            abort(400, description=say("unit must be a remembered entry."))
         if not isinstance(entry, dict):
-            abort(400, description="unit must be a remembered entry.")
+            abort(400, description=say("unit must be a remembered entry."))
         return _save(roster_id, rosters.add_entry(entry))
     entry, problem = form_entry(loaded.pack, request.form)
     if problem:
@@ -686,7 +708,7 @@ def edit_form(roster_id: str, uid: str) -> Any:
     token = _editor(roster_id)
     entry = next((e for e in loaded.entries if e.get("uid") == uid), None)
     if entry is None:
-        abort(404, description="That entry is no longer in the roster.")
+        abort(404, description=say("That entry is no longer in the roster."))
     return _render(loaded, token, editing=uid, draft=entry_form_values(loaded.pack, entry))
 
 
@@ -712,7 +734,7 @@ def act(roster_id: str, uid: str, action: str) -> Any:
     if action == "general":
         return _save(roster_id, rosters.make_general(uid))
     if action not in edits:
-        abort(404, description="action must be duplicate, up, down, remove, bigger, smaller or general.")
+        abort(404, description=say("action must be duplicate, up, down, remove, bigger, smaller or general."))
     return _save(roster_id, edits[action]())
 
 
@@ -721,13 +743,18 @@ def _resize(roster_id: str, uid: str, step: int) -> Any:
     loaded = _loaded(roster_id)
     entry = next((e for e in loaded.entries if e.get("uid") == uid), None)
     if entry is None:
-        abort(404, description="That entry is no longer in the roster.")
+        abort(404, description=say("That entry is no longer in the roster."))
     unit = _catalogue_unit(loaded, entry)
     rules = army.rules_for(loaded.pack)
     resized = rules.resized(unit, dict(entry), step) if unit is not None and rules is not None else None
     if resized is None:
-        word = "bigger" if step > 0 else "smaller"
-        return _render(loaded, _editor(roster_id), 422, error=f"'{entry.get('name')}' cannot be {word}.")
+        name = entry.get("name")
+        cannot = (
+            say("'{name}' cannot be bigger.", name=name)
+            if step > 0
+            else say("'{name}' cannot be smaller.", name=name)
+        )
+        return _render(loaded, _editor(roster_id), 422, error=cannot)
     return _save(roster_id, rosters.replace_entry(uid, resized))
 
 
@@ -795,10 +822,10 @@ def roster_json(roster_id: str) -> Any:
 def _whole(form: MultiDict[str, str], name: str, required: bool = True) -> tuple[int | None, str | None]:
     raw = form.get(name, "").strip()
     if not raw:
-        return None, (f"{name}: enter a whole number." if required else None)
+        return None, (say("{field}: enter a whole number.", field=name) if required else None)
     number = whole(raw)
     if number is None:
-        return None, f"{name} must be a whole number, 0 or more."
+        return None, say("{field} must be a whole number, 0 or more.", field=name)
     return number, None
 
 

@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.rules import grid, terrain
 from app.rules.pack import Pack
+from app.rules.speech import say
 from app.rules.text import clean_text
 from app.services import terrain_library, terrain_sets
 from app.web import admin, phone
@@ -114,7 +115,9 @@ def show(game_id: str) -> Any:
 
 def _editor(game_id: str) -> None:
     if edit_token(game_id) is None and seat_of(game_id) is None:
-        abort(403, description="Only this game's players can change its terrain: open the join link first.")
+        abort(
+            403, description=say("Only this game's players can change its terrain: open the join link first.")
+        )
 
 
 def _done(game_id: str, problem: Any, draft: Any = None, editing: str | None = None) -> Any:
@@ -142,7 +145,7 @@ def _piece(game_id: str, uid: str) -> terrain.PieceState:
     """The set's piece of this uid, or a 404: no change ever makes a piece under a made-up uid."""
     found = _context(game_id)["loaded"].state.pieces.get(uid)
     if found is None:
-        abort(404, description="That piece is not in this game's terrain set; reload to see the latest.")
+        abort(404, description=say("That piece is not in this game's terrain set; reload to see the latest."))
     return found
 
 
@@ -158,18 +161,18 @@ def form_piece(pack: Pack, form: MultiDict[str, str]) -> tuple[dict[str, Any], s
         try:
             numbers[name] = float(raw)
         except ValueError:
-            return piece, f"{name} must be a number."
+            return piece, say("{name} must be a number.", name=name)
         if not math.isfinite(numbers[name] or 0.0):  # "inf" and "nan" read as floats too
-            return piece, f"{name} must be a number."
+            return piece, say("{name} must be a number.", name=name)
     for counted in ("size", "defense", "capacity", "elevation"):
         value = numbers[counted]
         if value is not None:
             if value != int(value):
-                return piece, f"{counted} must be a whole number."
+                return piece, say("{name} must be a whole number.", name=counted)
             piece[counted] = int(value)
     w, h = numbers["footprint_w"], numbers["footprint_h"]
     if (w is None) != (h is None):
-        return piece, "footprint: give both width and depth, or neither."
+        return piece, say("footprint: give both width and depth, or neither.")
     if w is not None and h is not None:
         piece["footprint"] = [w, h]
     if numbers["x"] is not None or numbers["y"] is not None:
@@ -214,7 +217,7 @@ def add(game_id: str) -> Any:
         offered = terrain_library.presets(store(), pack, phone.current_hash())
         chosen = next((p for p in offered if p["name"] == request.form["preset"]), None)
         if chosen is None:
-            abort(400, description="preset must be one of the presets shown.")
+            abort(400, description=say("preset must be one of the presets shown."))
         piece = terrain_library.piece_of(chosen)
         return _done(
             game_id, _record(game_id, "piece", {"piece_uid": terrain_sets.new_piece_uid(), "piece": piece})
@@ -259,7 +262,11 @@ def move(game_id: str, uid: str) -> Any:
     found = _piece(game_id, uid)
     board = loaded_game(game_id).state.scenario.board
     width, height = (board.width, board.height) if board else (terrain.MAX_INCHES, terrain.MAX_INCHES)
-    where = f"x and y must be inches on the table: x from 0 to {width:g}, y from 0 to {height:g}."
+    where = say(
+        "x and y must be inches on the table: x from 0 to {width}, y from 0 to {height}.",
+        width=f"{width:g}",
+        height=f"{height:g}",
+    )
     try:
         x, y = float(request.form.get("x", "")), float(request.form.get("y", ""))
     except ValueError:
@@ -302,7 +309,7 @@ def agree(game_id: str, uid: str) -> Any:
     if loaded_game(game_id).system.seated:
         seat = seat_of(game_id)
         if seat is None or player != seat:
-            abort(403, description="In a game with seats each player agrees on their own seat's phone.")
+            abort(403, description=say("In a game with seats each player agrees on their own seat's phone."))
         agreer = f"seat-{seat}"
     body = {"piece_uid": uid, "player": -1 if player is None else player, "phone": agreer}
     return _done(game_id, _record(game_id, "agree", body))
@@ -313,7 +320,7 @@ def seat(game_id: str) -> Any:
     """Bind this phone to the player it agrees for, before its first agreement."""
     _editor(game_id)
     if loaded_game(game_id).system.seated:
-        abort(403, description="In a game with seats each player agrees on their own seat's phone.")
+        abort(403, description=say("In a game with seats each player agrees on their own seat's phone."))
     player = whole(request.form.get("seat", ""))
     body = {"player": -1 if player is None else player, "phone": phone.current_hash()}
     return _done(game_id, _record(game_id, "seat", body))
@@ -339,7 +346,7 @@ def load_library(game_id: str, lib_id: str) -> Any:
     context = _context(game_id)
     saved = terrain_library.find_set(store(), context["pack"], phone.current_hash(), lib_id)
     if saved is None:
-        abort(404, description="There is no such saved terrain set for this phone or club.")
+        abort(404, description=say("There is no such saved terrain set for this phone or club."))
     # The form's id names the whole load, so a double tap adds the pieces once.
     try:
         base = uuid.UUID(request.form.get("id", ""))
@@ -369,7 +376,7 @@ def line_of_sight(game_id: str) -> Any:
         if form.get(f"b{i}.kind"):
             between.append(
                 {
-                    "name": form.get(f"b{i}.name") or f"Item {i + 1}",
+                    "name": form.get(f"b{i}.name") or say("Item {number}", number=i + 1),
                     "kind": form.get(f"b{i}.kind"),
                     "size": field(f"b{i}.size"),
                     "elevated_on": field(f"b{i}.elevated_on"),

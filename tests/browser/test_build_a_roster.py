@@ -35,7 +35,7 @@ def test_build_a_roster_on_a_phone(page: Page, live_server: str, shot) -> None:
     page.goto(live_server + "/rosters")
     page.get_by_role("link", name="New Pitched Battles 2021 roster").click()
     page.get_by_label("Roster name").fill("Hammerfest")
-    page.locator("label", has_text="1000").click()
+    page.locator("label", has_text="1,000").click()
     page.get_by_label("Faction", exact=True).select_option("Seraphon")
     page.get_by_label("Grand strategy").select_option("prized-sorcery")
     page.get_by_role("button", name="Start building").click()

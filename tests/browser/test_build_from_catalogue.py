@@ -87,7 +87,7 @@ def test_a_2000_point_list_of_nine_units_in_at_most_30_taps(page: Page, live_ser
     shot("builder-entry-menu")
     player.tap(page.get_by_role("button", name="Make general: Lord-Imperatant"))
     expect(page.get_by_test_id("roster-verdict")).to_have_text("Valid")
-    expect(page.get_by_test_id("roster-points")).to_have_text("1960")
+    expect(page.get_by_test_id("roster-points")).to_have_text("1,960")
     # Keywords and roles came with the units: nothing typed but the search.
     lord = page.locator(".entry", has=page.locator(".entry-name", has_text="Lord-Arcanum on Tauralon"))
     expect(lord.locator(".tag", has_text="Leader")).to_be_visible()

@@ -69,3 +69,20 @@ def test_offline_the_words_come_from_the_workers_cache(page: Page, live_server: 
     page.goto(live_server + "/rosters/never-opened-here")
     expect(page.get_by_role("heading", name="Muster est injoignable")).to_be_visible()
     expect(page.locator("main")).to_contain_text("Commencer une nouvelle partie demande le serveur une fois")
+
+
+def test_the_switch_chooses_the_offline_page_too(page: Page, live_server: str) -> None:
+    """A French phone that chose German with the switch gets the German offline page."""
+    open_in_french(page, live_server)
+    page.select_option("#language-choice", "de")
+    page.locator(".language-switch button").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    controlled(page)
+    # The worker has heard the phone's pages are German now (offline.js tells it once).
+    until(
+        page,
+        "caches.open('muster-settings').then(c => c.match('/__muster/language')).then(r => r && r.text()).then(t => t === 'de')",
+    )
+    page.context.set_offline(True)
+    page.goto(live_server + "/rosters/never-opened-here")
+    expect(page.get_by_role("heading", name="Muster ist nicht erreichbar")).to_be_visible()

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from app.web.assets import as_served
 from tests.certs import Authority
 from tests.server.conftest import ROOT, ServerProcess, free_port, https
 from tests.setups import pitched_battle
@@ -94,7 +95,8 @@ def test_https_with_secure_cookies_hsts_and_plain_http_sent_on(served: Any) -> N
     status, sheet, pdf, _ = https(server.port, "GET", f"/games/{game['id']}/scoresheet.pdf", context)
     assert status == 200 and sheet.getheader("Content-Type") == "application/pdf"
     assert pdf.startswith(b"%PDF") and pdf.rstrip().endswith(b"%%EOF")
-    script = (ROOT / "static" / "offline.js").read_bytes()
+    path = ROOT / "static" / "offline.js"
+    script = as_served(str(path), path.read_bytes())  # as Muster serves it: without comments
     assert len(script) > 48 * 1024
     status, _r, body, _ = https(
         server.port, "GET", "/static/offline.js", context, headers={"Accept-Encoding": "identity"}

@@ -56,7 +56,7 @@ def test_each_answer_places_the_line(client, answer: str, entries: list[str], po
     page = _preview(client, as_6=answer)
     assert page.select(".unread") == []
     assert [e.split(" × ")[-1] for e in _entries(page)] == entries
-    assert page.select_one("#import-preview .verdict strong").text.startswith(f"{points} / 1000")
+    assert page.select_one("#import-preview .verdict strong").text.startswith(f"{points} / 1,000")
 
 
 def test_answers_reach_the_saved_roster(client) -> None:

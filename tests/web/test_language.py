@@ -95,10 +95,15 @@ def test_scripts_say_plurals_by_the_languages_rule(client: FlaskClient) -> None:
     )
 
 
-def test_the_worker_keeps_every_languages_words(client: FlaskClient) -> None:
+def test_the_worker_keeps_every_languages_words_and_offline_page(client: FlaskClient) -> None:
     worker = client.get("/sw.js").get_data(as_text=True)
     for code in ("en", *SHIPPED):
         assert f'"/words/{code}.js"' in worker
+        assert f'"/offline/{code}"' in worker
+    # Each kept without the phone's cookies: the address alone says the language.
+    page = client.get("/offline/de", headers={"Accept-Language": "fr"})
+    assert soup(page).select_one("h1").get_text(strip=True) == "Muster ist nicht erreichbar"
+    assert client.get("/offline/xx").status_code == 404
 
 
 def _ids(catalogue) -> set[str]:

@@ -128,7 +128,7 @@ def test_import_screen_fix_a_line_then_save(app, client):
     page = soup(preview)
     assert [d["id"] for d in page.select(".unread")] == ["unread-14"]
     assert page.select_one("#fix-14")["value"] == "Saurus Knights - 120 pts"
-    assert "615 / 1000 points" in page.select_one(".verdict").text
+    assert "615 / 1,000 points" in page.select_one(".verdict").text
     # Saving with the line still unread is refused, naming it; nothing is stored.
     refused = client.post(
         "/rosters/import/save",
@@ -260,7 +260,7 @@ def test_imported_rosters_print_every_entry(client):
 
     old_world = client.post(IMPORT, json={"pack": "old-world-rosters", "text": OWB_TEXT}).json["roster"]
     text = _pdf_text(client, client.post("/api/v1/rosters", json=old_world).json["id"])
-    assert "Steam Tank" in text and "Rare" in text and "2140 / 2000" in text
+    assert "Steam Tank" in text and "Rare" in text and "2,140 / 2,000" in text
 
 
 def test_a_rosz_line_can_be_dropped_on_the_screen(app, client):

@@ -181,7 +181,7 @@ def test_preview_shows_the_total_as_you_type_without_saving(client):
     url = _new_roster(client)
     data = {"csrf_token": _csrf(client), "name": "Stegadon", "points": "1200", "roles": "Behemoth"}
     fragment = soup(client.post(f"{url}/preview", data=data))
-    assert fragment.select_one('[data-testid="roster-points"]').text == "1200"
+    assert fragment.select_one('[data-testid="roster-points"]').text == "1,200"
     assert "points-limit" in [li["data-rule"] for li in fragment.select(".problems li")]
     assert "not saved yet" in fragment.text
     assert soup(client.get(url)).select_one('[data-testid="roster-points"]').text == "0"

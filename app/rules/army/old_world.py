@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.rules import army
 from app.rules.lists.model import Line
+from app.rules.speech import say
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
@@ -46,8 +47,12 @@ def check(pack: Pack, roster: OwRoster) -> army.Verdict:
         verdict.problems.append(
             army.Problem(
                 "points-limit",
-                f"The army costs {total} points, {total - roster.points_limit} over the "
-                f"{roster.points_limit}-point limit.",
+                say(
+                    "The army costs {total} points, {over} over the {limit}-point limit.",
+                    total=total,
+                    over=total - roster.points_limit,
+                    limit=roster.points_limit,
+                ),
             )
         )
     verdict.counts = {"units": len(roster.entries)}
@@ -138,7 +143,18 @@ RULES = army.register_module(
     section=Section,
     roster=OwRoster,
     unit_kinds=("unit",),
-    screen=army.ArmyScreen(KIND),
+    screen=army.ArmyScreen(
+        KIND,
+        words=(
+            ("Characters", lambda: say("Characters")),
+            ("Core", lambda: say("Core")),
+            ("Special", lambda: say("Special")),
+            ("Rare", lambda: say("Rare")),
+            ("Mercenaries", lambda: say("Mercenaries")),
+            ("Allies", lambda: say("Allies")),
+            ("Other units", lambda: say("Other units")),
+        ),
+    ),
     list_game="old-world",
     groups=(
         ("characters", "Characters"),

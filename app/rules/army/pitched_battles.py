@@ -3,6 +3,7 @@ maxima, the general, allies and coalitions, reinforced units and the grand strat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
@@ -10,6 +11,7 @@ from pydantic import Field, field_validator
 from app.rules import army
 from app.rules.lists.model import Line
 from app.rules.pack_base import Text
+from app.rules.speech import say, say_plural
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
@@ -94,17 +96,25 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
         add(
             army.Problem(
                 "points-limit",
-                f"The roster costs {total} points, {total - roster.points_limit} over the "
-                f"{roster.points_limit}-point limit.",
+                say(
+                    "The roster costs {total} points, {over} over the {limit}-point limit.",
+                    total=total,
+                    over=total - roster.points_limit,
+                    limit=roster.points_limit,
+                ),
             )
         )
     if limit is None:
-        presets = " or ".join(str(p) for p in pack.points.presets)
+        presets = say(" or ").join(str(p) for p in pack.points.presets)
         add(
             army.Problem(
                 "points-limit",
-                f"Pitched Battles are played at {presets} points; {roster.points_limit} has no "
-                "row in the Pitched Battles table, so its limits cannot be checked.",
+                say(
+                    "Pitched Battles are played at {presets} points; {limit} has no row in the "
+                    "Pitched Battles table, so its limits cannot be checked.",
+                    presets=presets,
+                    limit=roster.points_limit,
+                ),
             )
         )
 
@@ -128,63 +138,130 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
     }
     verdict.counts = counts
     if limit is not None:
-        pts = f"{roster.points_limit} points"
+        pts = say("{points} points", points=roster.points_limit)
         if limit.leaders is not None:
-            fewest = limit.leaders.model_copy(update={"max": None})
-            most = limit.leaders.model_copy(update={"min": None})
             _range(
                 add,
                 "leaders",
                 counts["own_leaders"],
-                fewest,
-                "Leader",
-                pts,
-                "allies and coalition units do not count",
+                limit.leaders.model_copy(update={"max": None}),
+                least=lambda n, top: say_plural(
+                    "The army has {count} Leader (allies and coalition units do not count); {pts} needs at least {top}.",
+                    "The army has {count} Leaders (allies and coalition units do not count); {pts} needs at least {top}.",
+                    n,
+                    pts=pts,
+                    top=top,
+                ),
             )
-            _range(add, "leaders", counts["leaders"], most, "Leader", pts, "allies and coalition units count")
+            _range(
+                add,
+                "leaders",
+                counts["leaders"],
+                limit.leaders.model_copy(update={"min": None}),
+                most=lambda n, top: say_plural(
+                    "The army has {count} Leader (allies and coalition units count); {pts} allows at most {top}.",
+                    "The army has {count} Leaders (allies and coalition units count); {pts} allows at most {top}.",
+                    n,
+                    pts=pts,
+                    top=top,
+                ),
+            )
         _range(
             add,
             "battleline",
             counts["battleline"],
             limit.battleline,
-            "Battleline unit",
-            pts,
-            "allies and coalition units do not count",
+            least=lambda n, top: say_plural(
+                "The army has {count} Battleline unit (allies and coalition units do not count); {pts} needs at least {top}.",
+                "The army has {count} Battleline units (allies and coalition units do not count); {pts} needs at least {top}.",
+                n,
+                pts=pts,
+                top=top,
+            ),
+            most=lambda n, top: say_plural(
+                "The army has {count} Battleline unit (allies and coalition units do not count); {pts} allows at most {top}.",
+                "The army has {count} Battleline units (allies and coalition units do not count); {pts} allows at most {top}.",
+                n,
+                pts=pts,
+                top=top,
+            ),
         )
         _range(
             add,
             "behemoths",
             counts["behemoths"],
             limit.behemoths,
-            "Behemoth",
-            pts,
-            "a Battleline Behemoth is not counted",
+            least=lambda n, top: say_plural(
+                "The army has {count} Behemoth (a Battleline Behemoth is not counted); {pts} needs at least {top}.",
+                "The army has {count} Behemoths (a Battleline Behemoth is not counted); {pts} needs at least {top}.",
+                n,
+                pts=pts,
+                top=top,
+            ),
+            most=lambda n, top: say_plural(
+                "The army has {count} Behemoth (a Battleline Behemoth is not counted); {pts} allows at most {top}.",
+                "The army has {count} Behemoths (a Battleline Behemoth is not counted); {pts} allows at most {top}.",
+                n,
+                pts=pts,
+                top=top,
+            ),
         )
-        _range(add, "artillery", counts["artillery"], limit.artillery, "Artillery unit", pts, "")
+        _range(
+            add,
+            "artillery",
+            counts["artillery"],
+            limit.artillery,
+            least=lambda n, top: say_plural(
+                "The army has {count} Artillery unit; {pts} needs at least {top}.",
+                "The army has {count} Artillery units; {pts} needs at least {top}.",
+                n,
+                pts=pts,
+                top=top,
+            ),
+            most=lambda n, top: say_plural(
+                "The army has {count} Artillery unit; {pts} allows at most {top}.",
+                "The army has {count} Artillery units; {pts} allows at most {top}.",
+                n,
+                pts=pts,
+                top=top,
+            ),
+        )
         # The table's other maxima: (rule, count, bounds, the sentence when the count is over).
-        maxima = (
+        maxima: tuple[tuple[str, int, Any, Callable[[int, int], str]], ...] = (
             (
                 "reinforced-max",
                 counts["reinforced"],
                 limit.reinforced_units,
-                "The army has {n} reinforced units (a unit reinforced twice counts as 2); {pts} allows {top}.",
+                lambda n, top: say(
+                    "The army has {n} reinforced units (a unit reinforced twice counts as 2); {pts} allows {top}.",
+                    n=n,
+                    pts=pts,
+                    top=top,
+                ),
             ),
             (
                 "allies-points",
                 counts["allies_points"],
                 limit.allies_points,
-                "Allies cost {n} points; {pts} allows at most {top}.",
+                lambda n, top: say(
+                    "Allies cost {n} points; {pts} allows at most {top}.", n=n, pts=pts, top=top
+                ),
             ),
             (
                 "endless-spells-max",
                 counts["endless_spells"],
                 limit.endless_spells_and_invocations,
-                "The army has {n} endless spells and invocations; {pts} allows at most {top}.",
+                lambda n, top: say(
+                    "The army has {n} endless spells and invocations; {pts} allows at most {top}.",
+                    n=n,
+                    pts=pts,
+                    top=top,
+                ),
             ),
         )
         for rule, n, bounds, sentence in maxima:
             if bounds and bounds.max is not None and n > bounds.max:
-                add(army.Problem(rule, sentence.format(n=n, pts=pts, top=bounds.max)))
+                add(army.Problem(rule, sentence(n, bounds.max)))
 
     _check_general(entries, add)
     _check_allies_lead_nothing(entries, add)
@@ -193,7 +270,10 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "understrength",
-                    f"{army.label(e, i)} is understrength; Pitched Battle units are at least their minimum size.",
+                    say(
+                        "{entry} is understrength; Pitched Battle units are at least their minimum size.",
+                        entry=army.label(e, i),
+                    ),
                     i,
                 )
             )
@@ -201,7 +281,7 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "single-model-reinforced",
-                    f"{army.label(e, i)} is a single model and cannot be reinforced.",
+                    say("{entry} is a single model and cannot be reinforced.", entry=army.label(e, i)),
                     i,
                 )
             )
@@ -209,7 +289,10 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "reinforced-twice-battleline",
-                    f"{army.label(e, i)} is reinforced twice, but only Battleline units may be.",
+                    say(
+                        "{entry} is reinforced twice, but only Battleline units may be.",
+                        entry=army.label(e, i),
+                    ),
                     i,
                 )
             )
@@ -218,7 +301,10 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
             add(
                 army.Problem(
                     "warscroll-battalion",
-                    f"{army.label(e, i)} is a warscroll battalion; only core battalions are allowed.",
+                    say(
+                        "{entry} is a warscroll battalion; only core battalions are allowed.",
+                        entry=army.label(e, i),
+                    ),
                     i,
                 )
             )
@@ -231,21 +317,29 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
                 add(
                     army.Problem(
                         "endless-spells-unique",
-                        f"{army.label(e, i)} is already in the army as entry "
-                        f"{seen[key] + 1}; each endless spell or invocation only once.",
+                        say(
+                            "{entry} is already in the army as entry {number}; "
+                            "each endless spell or invocation only once.",
+                            entry=army.label(e, i),
+                            number=seen[key] + 1,
+                        ),
                         i,
                     )
                 )
             else:
                 seen[key] = i
     if roster.grand_strategy is None:
-        verdict.advice.append("Pick a grand strategy: the roster must name one before the battle.")
+        verdict.advice.append(say("Pick a grand strategy: the roster must name one before the battle."))
     elif pack.grand_strategy(roster.grand_strategy) is None:
         ids = ", ".join(g.id for g in pack.grand_strategies)
         add(
             army.Problem(
                 "grand-strategy",
-                f"grand_strategy {roster.grand_strategy!r} is not one of this battlepack's: {ids}.",
+                say(
+                    "grand_strategy {given} is not one of this battlepack's: {ids}.",
+                    given=repr(roster.grand_strategy),
+                    ids=ids,
+                ),
             )
         )
     return verdict
@@ -272,24 +366,22 @@ def _battleline_rule(pack: Pack, roster: AosRoster) -> Any:
     return battleline
 
 
-def _range(add: Any, what: str, value: int, bounds: Any, noun: str, pts: str, note: str) -> None:
+def _range(
+    add: Any,
+    what: str,
+    value: int,
+    bounds: Any,
+    least: Callable[[int, int], str] | None = None,
+    most: Callable[[int, int], str] | None = None,
+) -> None:
+    """A problem when ``value`` is under or over ``bounds``, said by ``least`` or ``most``
+    (a whole sentence a role, so a translation can order it as its language does)."""
     if bounds is None:
         return
-    aside = f" ({note})" if note else ""
-    if bounds.min is not None and value < bounds.min:
-        add(
-            army.Problem(
-                f"{what}-min",
-                f"The army has {army.plural(value, noun)}{aside}; {pts} needs at least {bounds.min}.",
-            )
-        )
-    if bounds.max is not None and value > bounds.max:
-        add(
-            army.Problem(
-                f"{what}-max",
-                f"The army has {army.plural(value, noun)}{aside}; {pts} allows at most {bounds.max}.",
-            )
-        )
+    if least is not None and bounds.min is not None and value < bounds.min:
+        add(army.Problem(f"{what}-min", least(value, bounds.min)))
+    if most is not None and bounds.max is not None and value > bounds.max:
+        add(army.Problem(f"{what}-max", most(value, bounds.max)))
 
 
 def _check_faction(roster: AosRoster, add: Any) -> None:
@@ -304,8 +396,11 @@ def _check_faction(roster: AosRoster, add: Any) -> None:
             add(
                 army.Problem(
                     "one-faction",
-                    f"The units come from {len(named)} factions ({', '.join(sorted(named.values()))}); "
-                    "only allies and coalition units may differ.",
+                    say(
+                        "The units come from {count} factions ({names}); only allies and coalition units may differ.",
+                        count=len(named),
+                        names=", ".join(sorted(named.values())),
+                    ),
                 )
             )
         return
@@ -314,8 +409,12 @@ def _check_faction(roster: AosRoster, add: Any) -> None:
             add(
                 army.Problem(
                     "one-faction",
-                    f"{army.label(e, i)} is from {e.faction}, not the army's faction ({own}); only "
-                    "allies and coalition units may be.",
+                    say(
+                        "{entry} is from {faction}, not the army's faction ({own}); only allies and coalition units may be.",
+                        entry=army.label(e, i),
+                        faction=e.faction,
+                        own=own,
+                    ),
                     i,
                 )
             )
@@ -331,10 +430,17 @@ def _advise_core_battalions(entries: list[AosEntry], advice: list[str]) -> None:
     for where in places.values():
         if len(where) > 1:
             first = entries[where[0]].name
-            numbers = ", ".join(str(i + 1) for i in where[:-1]) + f" and {where[-1] + 1}"
+            numbers = say(
+                "{some} and {last}", some=", ".join(str(i + 1) for i in where[:-1]), last=where[-1] + 1
+            )
             advice.append(
-                f"The core battalion '{first}' is in the army {len(where)} times (entries {numbers}): "
-                "the battlepack allows some core battalions only once, so check it against the list."
+                say(
+                    "The core battalion '{name}' is in the army {count} times (entries {numbers}): "
+                    "the battlepack allows some core battalions only once, so check it against the list.",
+                    name=first,
+                    count=len(where),
+                    numbers=numbers,
+                )
             )
 
 
@@ -346,19 +452,25 @@ def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
             add(
                 army.Problem(
                     "ally-general",
-                    f"The general, {army.label(e, i)}, is an ally; pick a unit of the army's own faction.",
+                    say(
+                        "The general, {entry}, is an ally; pick a unit of the army's own faction.",
+                        entry=army.label(e, i),
+                    ),
                     i,
                 )
             )
-        picked = ([f"the command trait {e.command_trait!r}"] if e.command_trait else []) + [
-            repr(x) for x in e.enhancements
-        ]
+        picked = (
+            [say("the command trait {trait}", trait=repr(e.command_trait))] if e.command_trait else []
+        ) + [repr(x) for x in e.enhancements]
         if picked:
             add(
                 army.Problem(
                     "ally-enhancement",
-                    f"{army.label(e, i)} is an ally and has {', '.join(picked)}; allies take no "
-                    "enhancements (coalition units may).",
+                    say(
+                        "{entry} is an ally and has {picked}; allies take no enhancements (coalition units may).",
+                        entry=army.label(e, i),
+                        picked=", ".join(picked),
+                    ),
                     i,
                 )
             )
@@ -367,15 +479,21 @@ def _check_allies_lead_nothing(entries: list[AosEntry], add: Any) -> None:
 def _check_general(entries: list[AosEntry], add: Any) -> None:
     generals = [(i, e) for i, e in enumerate(entries) if e.general]
     if not generals:
-        add(army.Problem("general-required", "No model is marked as the general; pick one Leader."))
+        add(army.Problem("general-required", say("No model is marked as the general; pick one Leader.")))
     elif len(generals) > 1:
-        names = " and ".join(army.label(e, i) for i, e in generals)
-        add(army.Problem("general-one", f"Only one general: {names} are both marked.", generals[1][0]))
+        names = say(" and ").join(army.label(e, i) for i, e in generals)
+        add(
+            army.Problem(
+                "general-one", say("Only one general: {names} are both marked.", names=names), generals[1][0]
+            )
+        )
     for i, e in generals:
         if e.kind != "unit" or not e.has("Leader"):
             add(
                 army.Problem(
-                    "general-leader", f"The general, {army.label(e, i)}, must have the Leader role.", i
+                    "general-leader",
+                    say("The general, {entry}, must have the Leader role.", entry=army.label(e, i)),
+                    i,
                 )
             )
     traits = [(i, e) for i, e in enumerate(entries) if e.command_trait]
@@ -383,7 +501,7 @@ def _check_general(entries: list[AosEntry], add: Any) -> None:
         add(
             army.Problem(
                 "command-trait-one",
-                f"The army has {len(traits)} command traits; at most one is allowed.",
+                say("The army has {count} command traits; at most one is allowed.", count=len(traits)),
                 traits[1][0],
             )
         )
@@ -392,7 +510,11 @@ def _check_general(entries: list[AosEntry], add: Any) -> None:
             add(
                 army.Problem(
                     "command-trait-general",
-                    f"{army.label(e, i)} has the command trait {e.command_trait!r} but is not the general.",
+                    say(
+                        "{entry} has the command trait {trait} but is not the general.",
+                        entry=army.label(e, i),
+                        trait=repr(e.command_trait),
+                    ),
                     i,
                 )
             )
@@ -400,7 +522,9 @@ def _check_general(entries: list[AosEntry], add: Any) -> None:
             add(
                 army.Problem(
                     "command-trait-hero",
-                    f"The general, {army.label(e, i)}, has a command trait but is not a HERO.",
+                    say(
+                        "The general, {entry}, has a command trait but is not a HERO.", entry=army.label(e, i)
+                    ),
                     i,
                 )
             )
@@ -599,6 +723,28 @@ RULES = army.register_module(
             ("enhancement", "An enhancement"),
             ("note", "A note"),
             ("drop", "Drop it"),
+        ),
+        words=(
+            ("Leader", lambda: say("Leader")),
+            ("Battleline", lambda: say("Battleline")),
+            ("Behemoth", lambda: say("Behemoth")),
+            ("Artillery", lambda: say("Artillery")),
+            ("Other", lambda: say("Other")),
+            ("Leaders", lambda: say("Leaders")),
+            ("Behemoths", lambda: say("Behemoths")),
+            ("Other units", lambda: say("Other units")),
+            ("A battalion", lambda: say("A battalion")),
+            ("An enhancement", lambda: say("An enhancement")),
+            # Sizes and kinds of entry, as the list and the sheet show them.
+            ("minimum", lambda: say("minimum")),
+            ("reinforced", lambda: say("reinforced")),
+            ("reinforced-twice", lambda: say("reinforced twice")),
+            ("understrength", lambda: say("understrength")),
+            ("core-battalion", lambda: say("core battalion")),
+            ("warscroll-battalion", lambda: say("warscroll battalion")),
+            ("endless-spell", lambda: say("endless spell")),
+            ("invocation", lambda: say("invocation")),
+            ("terrain", lambda: say("terrain")),
         ),
     ),
     list_game="aos",

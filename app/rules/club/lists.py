@@ -20,6 +20,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from app.rules.speech import say
+
+# The roster's fields a change names, said in the reader's language when the change is read.
+_FIELDS = {
+    "name": lambda: say("name"),
+    "faction": lambda: say("faction"),
+    "subfaction": lambda: say("subfaction"),
+    "grand_strategy": lambda: say("grand strategy"),
+}
+
 
 @dataclass(frozen=True)
 class RoundSeats:
@@ -35,7 +45,13 @@ def event_verdict(verdict: dict[str, Any], body: dict[str, Any], event_points: i
     problems = [p["message"] if isinstance(p, dict) else str(p) for p in verdict.get("problems", [])]
     points = int(verdict.get("points") or 0)
     if points > event_points:
-        problems.append(f"The list is {points:,} points, over the {event_points:,} the event is played at.")
+        problems.append(
+            say(
+                "The list is {points:,} points, over the {limit:,} the event is played at.",
+                points=points,
+                limit=event_points,
+            )
+        )
     return {
         "name": body.get("name") or "",
         "faction": body.get("faction") or "",
@@ -69,16 +85,33 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     old, new = _entries(before), _entries(after)
     for (name, points), count in sorted((new - old).items()):
-        lines.append(f"added: {name} ({points:,} points)" + (f" x{count}" if count > 1 else ""))
+        if count > 1:
+            lines.append(
+                say("added: {name} ({points:,} points) x{count}", name=name, points=points, count=count)
+            )
+        else:
+            lines.append(say("added: {name} ({points:,} points)", name=name, points=points))
     for (name, points), count in sorted((old - new).items()):
-        lines.append(f"removed: {name} ({points:,} points)" + (f" x{count}" if count > 1 else ""))
+        if count > 1:
+            lines.append(
+                say("removed: {name} ({points:,} points) x{count}", name=name, points=points, count=count)
+            )
+        else:
+            lines.append(say("removed: {name} ({points:,} points)", name=name, points=points))
     for key in ("name", "faction", "subfaction", "grand_strategy"):
         if (before.get(key) or "") != (after.get(key) or ""):
-            lines.append(f"{key.replace('_', ' ')}: {before.get(key) or 'none'} → {after.get(key) or 'none'}")
+            lines.append(
+                say(
+                    "{field}: {before} → {after}",
+                    field=_FIELDS[key](),
+                    before=before.get(key) or say("none"),
+                    after=after.get(key) or say("none"),
+                )
+            )
     total_before = sum(p * c for (_n, p), c in old.items())
     total_after = sum(p * c for (_n, p), c in new.items())
     if total_before != total_after:
-        lines.append(f"points: {total_before:,} → {total_after:,}")
+        lines.append(say("points: {before:,} → {after:,}", before=total_before, after=total_after))
     if not lines and before.get("entries") != after.get("entries"):
-        lines.append("details of an entry changed (roles, keywords or notes)")
+        lines.append(say("details of an entry changed (roles, keywords or notes)"))
     return lines

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from app.rules.speech import say
+
 
 @dataclass(frozen=True)
 class Entrant:
@@ -225,48 +227,96 @@ def _explain(
         a, b = (by_id[p] for p in table.players)
         notes = []
         if b.id == spare:
-            notes.append(f"{a.record or '–'} plays the spare: an odd number of players")
+            notes.append(say("{record} plays the spare: an odd number of players", record=a.record or "–"))
         else:
-            scores = f"{a.record or a.points} vs {b.record or b.points}"
-            notes.append(scores if group[a.id] == group[b.id] else f"{scores}: paired across scores")
+            scores = say("{a} vs {b}", a=a.record or a.points, b=b.record or b.points)
+            notes.append(
+                scores if group[a.id] == group[b.id] else say("{scores}: paired across scores", scores=scores)
+            )
         if b.id in a.opponents or a.id in b.opponents:
             rematches += 1
-            notes.append("a rematch")
-            warnings.append(f"{a.label()} and {b.label()} meet again: no pairing avoids every rematch.")
+            notes.append(say("a rematch"))
+            warnings.append(
+                say("{a} and {b} meet again: no pairing avoids every rematch.", a=a.label(), b=b.label())
+            )
         if _club_mates(a, b):
             clashes += 1
             if options.club_mates:
-                notes.append("club-mates")
+                notes.append(say("club-mates"))
                 warnings.append(
-                    f"{a.label()} and {b.label()} are both of {a.club}: no pairing keeps every club apart."
+                    say(
+                        "{a} and {b} are both of {club}: no pairing keeps every club apart.",
+                        a=a.label(),
+                        b=b.label(),
+                        club=a.club,
+                    )
                 )
         elif options.club_mates and (clubs[a.club] > 1 or clubs[b.club] > 1):
-            notes.append("club-mates avoided")
+            notes.append(say("club-mates avoided"))
         again = [p for p in (a, b) if table.number in p.tables]
         if not again:
-            notes.append("new table")
+            notes.append(say("new table"))
         else:
-            names = " and ".join(p.label() for p in again)
-            notes.append(f"table {table.number} again for {names}")
-            if options.repeat_tables:
-                warnings.append(f"{names} play at table {table.number} again: no numbering avoids it.")
+            if len(again) > 1:
+                notes.append(
+                    say(
+                        "table {number} again for {a} and {b}",
+                        number=table.number,
+                        a=again[0].label(),
+                        b=again[1].label(),
+                    )
+                )
+            else:
+                notes.append(
+                    say("table {number} again for {name}", number=table.number, name=again[0].label())
+                )
+            if options.repeat_tables and len(again) > 1:
+                warnings.append(
+                    say(
+                        "{a} and {b} play at table {number} again: no numbering avoids it.",
+                        a=again[0].label(),
+                        b=again[1].label(),
+                        number=table.number,
+                    )
+                )
+            elif options.repeat_tables:
+                warnings.append(
+                    say(
+                        "{name} plays at table {number} again: no numbering avoids it.",
+                        name=again[0].label(),
+                        number=table.number,
+                    )
+                )
         explained.append(Table(table.number, table.players, tuple(notes)))
     bye_note = None
     if bye is not None:
         player = by_id[bye]
         if player.had_bye:
-            bye_note = f"bye to {player.label()} ({player.record or player.points}), a second one"
-            warnings.append(f"{player.label()} has a second bye: nobody who has had none could take it.")
+            bye_note = say(
+                "bye to {name} ({record}), a second one",
+                name=player.label(),
+                record=player.record or player.points,
+            )
+            warnings.append(
+                say("{name} has a second bye: nobody who has had none could take it.", name=player.label())
+            )
         else:
             lowest = next((p for p in reversed(order) if not p.had_bye), None)
             why = (
-                "the lowest-ranked without one"
+                say("the lowest-ranked without one")
                 if lowest is not None and lowest.id == bye
-                else "a lower-ranked player's bye would have cost a rematch, a float or club-mates meeting"
+                else say(
+                    "a lower-ranked player's bye would have cost a rematch, a float or club-mates meeting"
+                )
             )
-            bye_note = f"bye to {player.label()} ({player.record or player.points}): {why}"
+            bye_note = say(
+                "bye to {name} ({record}): {why}",
+                name=player.label(),
+                record=player.record or player.points,
+                why=why,
+            )
     if spare is not None and any(spare in t.players for t in tables):
         player = next(by_id[p] for t in tables if spare in t.players for p in t.players if p != spare)
         if player.had_bye:
-            warnings.append(f"{player.label()} plays the spare again: nobody else could.")
+            warnings.append(say("{name} plays the spare again: nobody else could.", name=player.label()))
     return Round(tuple(explained), bye, rematches, clashes, repeated, tuple(warnings), bye_note)

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.rules.club import tournament_points as tp
 from app.rules.club.tournament_points import Scoring
+from app.rules.speech import say
 
 MAX_TP = 1000
 MAX_VP = 100_000
@@ -26,15 +27,6 @@ DEFAULT_TIE_BREAKS = ("wins", "points", "vp_diff", "sos", "h2h", "roll_off")
 # What events made before tie-breaks could be chosen were ranked by (kept for them by m016).
 LEGACY_TIE_BREAKS = ("points", "vp_diff", "sos", "roll_off")
 LEGACY = {"tie_breaks": list(LEGACY_TIE_BREAKS), "bye": {"points": None, "vp": 0}}
-TIE_BREAK_WORDS = {
-    "wins": "W-L-D",
-    "points": "tournament points",
-    "vp_diff": "VP difference",
-    "vp_for": "VP scored",
-    "sos": "strength of schedule",
-    "h2h": "head-to-head",
-    "roll_off": "roll-off",
-}
 SOS_BY = ("points", "wins")
 LATE = ("loss", "bye")
 REVEAL = ("pairing", "start")
@@ -128,23 +120,45 @@ class Settings:
 
     def order_words(self) -> str:
         """The ranking order in words, as the standings page and PDF state it."""
+        named = tie_break_words()
         words = []
         for name in self.tie_breaks:
-            text = TIE_BREAK_WORDS[name]
+            text = named[name]
             if name == "sos":
-                text += (
-                    " (opponents' average " + ("wins" if self.sos_by == "wins" else "tournament points") + ")"
-                )
+                if self.sos_by == "wins":
+                    text = say("strength of schedule (opponents' average wins)")
+                else:
+                    text = say("strength of schedule (opponents' average tournament points)")
             if name == "points" and any(s.weight for s in self.soft.values()):
-                soft = " and ".join(k for k, s in self.soft.items() if s.weight)
-                text += f" (with {soft})"
+                weighed = [k for k, s in self.soft.items() if s.weight]
+                if len(weighed) > 1:
+                    text = say("tournament points (with painting and sportsmanship)")
+                elif weighed == ["painting"]:
+                    text = say("tournament points (with painting)")
+                else:
+                    text = say("tournament points (with sportsmanship)")
             words.append(text)
         return ", ".join(words)
 
 
+def tie_break_words() -> dict[str, str]:
+    """Each tie-break of :data:`TIE_BREAKS` by name, in the reader's language."""
+    return {
+        "wins": say("W-L-D"),
+        "points": say("tournament points"),
+        "vp_diff": say("VP difference"),
+        "vp_for": say("VP scored"),
+        "sos": say("strength of schedule"),
+        "h2h": say("head-to-head"),
+        "roll_off": say("roll-off"),
+    }
+
+
 def _whole(value: Any, name: str, low: int, high: int) -> tuple[int, str | None]:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        return 0, f"{name} must be a whole number from {low:,} to {high:,}."
+        return 0, say(
+            "{name} must be a whole number from {low:,} to {high:,}.", name=name, low=low, high=high
+        )
     return value, None
 
 
@@ -153,10 +167,12 @@ def read_scoring(raw: Any, points_limit: int) -> Scoring | str:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        return 'scoring must be an object such as {"preset": "wdl", "win": 3, "draw": 1, "loss": 0}, or left out.'
+        return say(
+            'scoring must be an object such as {"preset": "wdl", "win": 3, "draw": 1, "loss": 0}, or left out.'
+        )
     preset = raw.get("preset", "wdl")
     if preset not in tp.PRESETS:
-        return f"scoring.preset must be one of {', '.join(tp.PRESETS)}."
+        return say("scoring.preset must be one of {presets}.", presets=", ".join(tp.PRESETS))
     values: dict[str, int] = {}
     for key, default in (("win", 3), ("draw", 1), ("loss", 0)):
         value, problem = _whole(raw.get(key, default), f"scoring.{key}", 0, MAX_TP)
@@ -164,7 +180,7 @@ def read_scoring(raw: Any, points_limit: int) -> Scoring | str:
             return problem
         values[key] = value
     if not values["win"] >= values["draw"] >= values["loss"]:
-        return "scoring must give a win at least a draw's points and a draw at least a loss's."
+        return say("scoring must give a win at least a draw's points and a draw at least a loss's.")
     bands: tuple[tp.Band, ...] = ()
     step = tp.default_step(points_limit)
     if preset == "tow-bands":
@@ -192,7 +208,10 @@ def read_tie_breaks(raw: Any) -> tuple[str, ...] | str:
         or any(name not in TIE_BREAKS for name in raw)
         or len(set(raw)) != len(raw)
     ):
-        return f"tie_breaks must list, in order and each at most once, some of: {', '.join(TIE_BREAKS)}."
+        return say(
+            "tie_breaks must list, in order and each at most once, some of: {names}.",
+            names=", ".join(TIE_BREAKS),
+        )
     return tuple(raw)
 
 
@@ -201,7 +220,7 @@ def read_bye(raw: Any, points_limit: int) -> Bye | str:
     if raw is None:
         return Bye()
     if not isinstance(raw, dict):
-        return 'bye must be an object such as {"points": 3, "vp": "full"}, or left out.'
+        return say('bye must be an object such as {"points": 3, "vp": "full"}, or left out.')
     points = raw.get("points")
     if points is not None:
         points, problem = _whole(points, "bye.points", 0, MAX_TP)
@@ -211,7 +230,9 @@ def read_bye(raw: Any, points_limit: int) -> Bye | str:
     if vp != "full":
         vp, problem = _whole(vp, "bye.vp", 0, MAX_VP)
         if problem:
-            return 'bye.vp must be "full" (the points the event is played at) or a whole number from 0 to 100,000.'
+            return say(
+                'bye.vp must be "full" (the points the event is played at) or a whole number from 0 to 100,000.'
+            )
     return Bye(points, vp)
 
 
@@ -220,14 +241,18 @@ def read_soft(raw: Any) -> dict[str, Soft] | str:
     if raw is None:
         return {}
     if not isinstance(raw, dict) or any(k not in SOFT_KINDS for k in raw):
-        return (
+        return say(
             'soft must be an object with painting and/or sportsmanship, such as {"painting": {"weight": 1}}.'
         )
     out: dict[str, Soft] = {}
     for kind, value in raw.items():
         if value is None:
             continue
-        shape = f'soft.{kind} must be {{"weight": 1 to {MAX_WEIGHT}}} (TP per point, in the standings) or {{"prize": true}} (a prize of its own).'
+        shape = say(
+            'soft.{kind} must be {{"weight": 1 to {most}}} (TP per point, in the standings) or {{"prize": true}} (a prize of its own).',
+            kind=kind,
+            most=MAX_WEIGHT,
+        )
         if not isinstance(value, dict):
             return shape
         if value.get("prize") is True and value.get("weight") in (None, 0):
@@ -245,17 +270,19 @@ def read_lists(raw: Any) -> Lists | str:
     if raw is None:
         return Lists()
     if not isinstance(raw, dict):
-        return 'lists must be an object such as {"reveal": "pairing", "deadline": "2026-12-05T18:00:00Z"}.'
+        return say(
+            'lists must be an object such as {"reveal": "pairing", "deadline": "2026-12-05T18:00:00Z"}.'
+        )
     reveal = raw.get("reveal", "pairing")
     if reveal not in REVEAL:
-        return (
+        return say(
             "lists.reveal must be pairing (opponents see lists when paired) or start (when the round starts)."
         )
     deadline = raw.get("deadline")
     if deadline is not None:
         when = moment(deadline)
         if when is None:
-            return "lists.deadline must be a date and time such as 2026-12-05T18:00:00Z, or null."
+            return say("lists.deadline must be a date and time such as 2026-12-05T18:00:00Z, or null.")
         deadline = when
     return Lists(reveal, deadline)
 
@@ -278,12 +305,14 @@ def read_pairing(raw: Any) -> PairingRules | str:
     if raw is None:
         return PairingRules()
     if not isinstance(raw, dict):
-        return 'pairing must be an object such as {"avoid_club_mates": true, "avoid_repeat_tables": true}.'
+        return say(
+            'pairing must be an object such as {"avoid_club_mates": true, "avoid_repeat_tables": true}.'
+        )
     values = []
     for key in ("avoid_club_mates", "avoid_repeat_tables"):
         value = raw.get(key, True)
         if not isinstance(value, bool):
-            return f"pairing.{key} must be true or false."
+            return say("pairing.{key} must be true or false.", key=key)
         values.append(value)
     return PairingRules(*values)
 
@@ -298,13 +327,15 @@ def read(data: dict[str, Any], points_limit: int) -> Settings | str:
         return tie_breaks
     sos_by = data.get("sos_by", "points")
     if sos_by not in SOS_BY:
-        return "sos_by must be points (opponents' average tournament points) or wins (their average wins)."
+        return say(
+            "sos_by must be points (opponents' average tournament points) or wins (their average wins)."
+        )
     bye = read_bye(data.get("bye"), points_limit)
     if isinstance(bye, str):
         return bye
     late = data.get("late", "loss")
     if late not in LATE:
-        return "late must be loss or bye: what a player who joins late gets for each round missed."
+        return say("late must be loss or bye: what a player who joins late gets for each round missed.")
     soft = read_soft(data.get("soft"))
     if isinstance(soft, str):
         return soft

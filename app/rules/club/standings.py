@@ -32,6 +32,7 @@ from typing import Any
 
 from app.rules.club import tournament_points as tp
 from app.rules.club.settings import Settings
+from app.rules.speech import say
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,10 @@ def bye_award(settings: Settings, points_limit: int) -> tuple[int, int, str]:
     """A bye's TP, its VP and the reason: the set TP, or what the scoring gives a win by its VP."""
     vp = settings.bye.vp_for(points_limit)
     if settings.bye.points is not None:
-        return settings.bye.points, vp, f"bye: {settings.bye.points} TP"
+        return settings.bye.points, vp, say("bye: {tp} TP", tp=settings.bye.points)
     given = tp.award(settings.scoring, 0, (vp, 0))
     rule = given.reasons[0].split(": ", 1)[-1]
-    return given.tp[0], vp, f"bye (a win by {vp:,} VP): {rule}"
+    return given.tp[0], vp, say("bye (a win by {vp:,} VP): {rule}", vp=vp, rule=rule)
 
 
 def standings(
@@ -199,7 +200,10 @@ def standings(
                 "bye",
                 (bye_vp, 0),
                 bye_tp,
-                {**detail, "tp_reason": f"missed (joined late), counted as a {bye_reason}"},
+                {
+                    **detail,
+                    "tp_reason": say("missed (joined late), counted as a {reason}", reason=bye_reason),
+                },
             )
         else:
             lowest = tp.lowest(settings.scoring)
@@ -208,7 +212,7 @@ def standings(
                 "loss",
                 (0, 0),
                 lowest,
-                {**detail, "tp_reason": f"missed (joined late): a loss, {lowest} TP"},
+                {**detail, "tp_reason": say("missed (joined late): a loss, {tp} TP", tp=lowest)},
             )
     for row in rows.values():
         row.rounds.sort(key=lambda r: r["round"])

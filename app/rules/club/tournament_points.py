@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.rules.speech import say
+
 PRESETS = ("wdl", "tow-bands", "twenty-zero", "wl-bonus")
 # The Old World's bands for a 2,000-point game: [low, high, more VP, fewer VP].
 TOW_BANDS_2000: tuple[tuple[int, int | None, int, int], ...] = (
@@ -49,8 +51,15 @@ class Band:
 
     def label(self) -> str:
         """The band as a player reads it: ``band 301–600, 4–2``."""
-        span = f"{self.low:,}+" if self.high is None else f"{self.low:,}–{self.high:,}"
-        return f"band {span}, {self.more}–{self.fewer}"
+        if self.high is None:
+            return say("band {low:,}+, {more}–{fewer}", low=self.low, more=self.more, fewer=self.fewer)
+        return say(
+            "band {low:,}–{high:,}, {more}–{fewer}",
+            low=self.low,
+            high=self.high,
+            more=self.more,
+            fewer=self.fewer,
+        )
 
     def as_list(self) -> list[int | None]:
         """The band as the API writes it."""
@@ -90,13 +99,20 @@ class Scoring:
     def describe(self) -> str:
         """One sentence naming how results score, for the standings page and PDF."""
         if self.preset == "tow-bands":
-            return "TP by VP difference: " + "; ".join(b.label() for b in self.bands) + "."
+            return say("TP by VP difference: {bands}.", bands="; ".join(b.label() for b in self.bands))
         if self.preset == "twenty-zero":
-            return f"TP by VP difference: 10–10 when level, a point more for each {self.step:,} VP, to 20–0."
-        words = f"win {self.win}, draw {self.draw}, loss {self.loss}"
+            return say(
+                "TP by VP difference: 10–10 when level, a point more for each {step:,} VP, to 20–0.",
+                step=self.step,
+            )
         if self.preset == "wl-bonus":
-            return f"TP: {words}, plus bonus points."
-        return f"TP: {words}."
+            return say(
+                "TP: win {win}, draw {draw}, loss {loss}, plus bonus points.",
+                win=self.win,
+                draw=self.draw,
+                loss=self.loss,
+            )
+        return say("TP: win {win}, draw {draw}, loss {loss}.", win=self.win, draw=self.draw, loss=self.loss)
 
 
 @dataclass(frozen=True)
@@ -131,26 +147,38 @@ def default_step(points_limit: int) -> int:
 
 def bands_problem(raw: object) -> str | None:
     """Why a list of bands cannot be used (one sentence), or ``None``."""
-    shape = (
+    shape = say(
         "scoring.bands must list [low, high, TP for more VP, TP for fewer VP] from 0 up, each band "
-        "starting one above the last, the last one's high null"
+        "starting one above the last, the last one's high null."
     )
     if not isinstance(raw, list) or not 1 <= len(raw) <= 20:
-        return shape + " (1 to 20 bands)."
+        return say(
+            "scoring.bands must list [low, high, TP for more VP, TP for fewer VP] from 0 up, each band "
+            "starting one above the last, the last one's high null (1 to 20 bands)."
+        )
     expected_low = 0
     for i, band in enumerate(raw):
         if not isinstance(band, list) or len(band) != 4:
-            return shape + "."
+            return shape
         low, high, more, fewer = band
         whole = [v for v in (low, more, fewer) if isinstance(v, int) and not isinstance(v, bool)]
         if len(whole) != 3 or low != expected_low or not 0 <= fewer <= more <= 1000:
-            return shape + f"; band {i + 1} does not (TP 0 to 1,000, more VP at least fewer)."
+            return say(
+                "scoring.bands must list [low, high, TP for more VP, TP for fewer VP] from 0 up, each band "
+                "starting one above the last, the last one's high null; band {number} does not "
+                "(TP 0 to 1,000, more VP at least fewer).",
+                number=i + 1,
+            )
         last = i == len(raw) - 1
         if last and high is not None:
-            return shape + "."
+            return shape
         if not last:
             if isinstance(high, bool) or not isinstance(high, int) or not low <= high <= 1_000_000:
-                return shape + f"; band {i + 1} does not."
+                return say(
+                    "scoring.bands must list [low, high, TP for more VP, TP for fewer VP] from 0 up, each band "
+                    "starting one above the last, the last one's high null; band {number} does not.",
+                    number=i + 1,
+                )
             expected_low = high + 1
     return None
 
@@ -172,14 +200,17 @@ def award(
         return _twenty_zero(scoring.step, vp)
     if winner is None:
         tp = (scoring.draw, scoring.draw)
-        words = (f"draw: {scoring.draw} TP", f"draw: {scoring.draw} TP")
+        words = (say("draw: {tp} TP", tp=scoring.draw),) * 2
     else:
         tp = (scoring.win, scoring.loss) if winner == 0 else (scoring.loss, scoring.win)
-        won, lost = f"win: {scoring.win} TP", f"loss: {scoring.loss} TP"
+        won, lost = say("win: {tp} TP", tp=scoring.win), say("loss: {tp} TP", tp=scoring.loss)
         words = (won, lost) if winner == 0 else (lost, won)
     if scoring.preset == "wl-bonus" and any(bonus):
         tp = (tp[0] + bonus[0], tp[1] + bonus[1])
-        words = (f"{words[0]} + {bonus[0]} bonus", f"{words[1]} + {bonus[1]} bonus")
+        words = (
+            say("{reason} + {bonus} bonus", reason=words[0], bonus=bonus[0]),
+            say("{reason} + {bonus} bonus", reason=words[1], bonus=bonus[1]),
+        )
     return Award(tp, words)
 
 
@@ -187,10 +218,10 @@ def _by_band(bands: Sequence[Band], vp: tuple[int, int]) -> Award:
     difference = abs(vp[0] - vp[1])
     band = next((b for b in bands if b.covers(difference)), bands[-1])
     if vp[0] == vp[1]:
-        return Award((band.more, band.fewer), (f"level on VP: {band.label()}",) * 2, band)
+        return Award((band.more, band.fewer), (say("level on VP: {band}", band=band.label()),) * 2, band)
     ahead = 0 if vp[0] > vp[1] else 1
-    more = f"won by {difference:,} VP: {band.label()}"
-    fewer = f"lost by {difference:,} VP: {band.label()}"
+    more = say("won by {difference:,} VP: {band}", difference=difference, band=band.label())
+    fewer = say("lost by {difference:,} VP: {band}", difference=difference, band=band.label())
     tp = (band.more, band.fewer) if ahead == 0 else (band.fewer, band.more)
     return Award(tp, (more, fewer) if ahead == 0 else (fewer, more), band)
 
@@ -198,12 +229,13 @@ def _by_band(bands: Sequence[Band], vp: tuple[int, int]) -> Award:
 def _twenty_zero(step: int, vp: tuple[int, int]) -> Award:
     difference = abs(vp[0] - vp[1])
     moved = min(10, difference // step)
-    split = f"{10 + moved}–{10 - moved}, a point for each {step:,} VP"
+    split = say("{more}–{fewer}, a point for each {step:,} VP", more=10 + moved, fewer=10 - moved, step=step)
     if moved == 0:
-        words = f"within {step - 1:,} VP: 10–10" if difference else "level on VP: 10–10"
+        words = say("within {vp:,} VP: 10–10", vp=step - 1) if difference else say("level on VP: 10–10")
         return Award((10, 10), (words, words))
     ahead = 0 if vp[0] > vp[1] else 1
-    more, fewer = f"won by {difference:,} VP: {split}", f"lost by {difference:,} VP: {split}"
+    more = say("won by {difference:,} VP: {split}", difference=difference, split=split)
+    fewer = say("lost by {difference:,} VP: {split}", difference=difference, split=split)
     tp = (10 + moved, 10 - moved) if ahead == 0 else (10 - moved, 10 + moved)
     return Award(tp, (more, fewer) if ahead == 0 else (fewer, more))
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from app.rules.pack_base import Entry, Id, Model, Text
 from app.rules.plugins import Registry
 from app.rules.problems import Problem
+from app.rules.speech import say, say_plural
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class Piece(BaseModel):
     @classmethod
     def _footprint(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
         if value is not None and (value[0] <= 0 or value[1] <= 0 or max(value) > 100):
-            raise ValueError("must be two sizes in inches, each more than 0 and at most 100")
+            raise ValueError(say("must be two sizes in inches, each more than 0 and at most 100"))
         return value
 
     @property
@@ -132,7 +133,7 @@ def _path(loc: tuple[int | str, ...]) -> str:
 def parse_pieces(pack: Pack, raw: Any) -> tuple[list[Piece] | None, str | None]:
     """Read a list of pieces; ``None`` and one sentence naming the field when it is not one."""
     if not isinstance(raw, list) or len(raw) > MAX_PIECES:
-        return None, f"pieces must be a list of at most {MAX_PIECES} terrain pieces."
+        return None, say("pieces must be a list of at most {most} terrain pieces.", most=MAX_PIECES)
     pieces = []
     known = {k.id for k in pack.terrain.keywords} if pack.terrain else set()
     for i, item in enumerate(raw):
@@ -144,10 +145,15 @@ def parse_pieces(pack: Pack, raw: Any) -> tuple[list[Piece] | None, str | None]:
             return None, f"{where}: {err['msg'].removeprefix('Value error, ')}."
         unknown = [k for k in piece.keywords if k not in known]
         if unknown:
-            allowed = ", ".join(sorted(known)) or "none in this pack"
-            return None, f"pieces[{i}].keywords: {unknown[0]!r} is not a terrain keyword here ({allowed})."
+            allowed = ", ".join(sorted(known)) or say("none in this pack")
+            return None, say(
+                "pieces[{i}].keywords: {word} is not a terrain keyword here ({allowed}).",
+                i=i,
+                word=repr(unknown[0]),
+                allowed=allowed,
+            )
         if (piece.x is None) != (piece.y is None):
-            return None, f"pieces[{i}]: give both x and y, or neither."
+            return None, say("pieces[{i}]: give both x and y, or neither.", i=i)
         pieces.append(piece)
     return pieces, None
 
@@ -217,7 +223,7 @@ class Verdict:
 
 def piece_name(pieces: list[Piece], i: int) -> str:
     """A piece as a finding names it: its name and its place in the set."""
-    return f"{pieces[i].name} (piece {i + 1})"
+    return say("{name} (piece {number})", name=pieces[i].name, number=i + 1)
 
 
 def inches(value: float) -> str:
@@ -255,7 +261,12 @@ def also_close(pieces: list[Piece], j: int, more: int) -> str:
     """The aside naming how many more pieces stand too close to piece ``j``."""
     if not more:
         return ""
-    return f" ({pieces[j].name} is too close to {more} more piece{'' if more == 1 else 's'} as well)"
+    return say_plural(
+        " ({name} is too close to {count} more piece as well)",
+        " ({name} is too close to {count} more pieces as well)",
+        more,
+        name=pieces[j].name,
+    )
 
 
 # --- the plug-ins ---------------------------------------------------------------------------------
@@ -387,10 +398,21 @@ def _regiment_size(part: dict[str, Any], role: str) -> tuple[int, str | None]:
             value = int(garrison.get("elevation", 0) or 0)
             return (
                 value,
-                f"The shooter volleys from a garrison: it counts as Size {value}, the garrison's Elevation.",
+                say(
+                    "The shooter volleys from a garrison: it counts as Size {size}, the garrison's Elevation.",
+                    size=value,
+                ),
             )
         value = int(garrison.get("size", 0) or 0)
-        return value, f"The {role} occupies a garrison: it counts as Size {value}, the garrison's Size."
+        occupies = {
+            "target": say(
+                "The target occupies a garrison: it counts as Size {size}, the garrison's Size.", size=value
+            ),
+            "regiment": say(
+                "The regiment occupies a garrison: it counts as Size {size}, the garrison's Size.", size=value
+            ),
+        }
+        return value, occupies[role]
     return effective_size(int(part.get("size", 0)), int(part.get("elevated_on", 0) or 0)), None
 
 
@@ -413,36 +435,68 @@ def line_of_sight(shooter: dict[str, Any], target: dict[str, Any], between: list
     blocked: list[str] = []
     reasons = [r for r in (why_a, why_b) if r]
     reasons.insert(
-        0, f"Shooter Size {a}, target Size {b}: anything of Size {reach} or more in between blocks the line."
+        0,
+        say(
+            "Shooter Size {a}, target Size {b}: anything of Size {reach} or more in between blocks the line.",
+            a=a,
+            b=b,
+            reach=reach,
+        ),
     )
     cover = False
     for i, item in enumerate(between):
-        name = str(item.get("name") or f"item {i + 1}")
+        name = str(item.get("name") or say("item {number}", number=i + 1))
         if item.get("kind") == "terrain":
             size = effective_size(int(item.get("size", 0)), int(item.get("elevated_on", 0) or 0))
             if item.get("cover") and not (item.get("shooter_on") and item.get("target_on")):
                 if b <= size:
                     cover = True
                     reasons.append(
-                        f"{name} is Cover of Size {size}: the volley's Barrage is halved (round up), "
-                        f"as the target (Size {b}) is no bigger."
+                        say(
+                            "{name} is Cover of Size {size}: the volley's Barrage is halved (round up), "
+                            "as the target (Size {b}) is no bigger.",
+                            name=name,
+                            size=size,
+                            b=b,
+                        )
                     )
                 else:
                     reasons.append(
-                        f"{name} is Cover of Size {size}, but the target (Size {b}) is bigger: it gains no cover."
+                        say(
+                            "{name} is Cover of Size {size}, but the target (Size {b}) is bigger: it gains no cover.",
+                            name=name,
+                            size=size,
+                            b=b,
+                        )
                     )
             if not item.get("obstructing"):
                 continue
             if item.get("shooter_on") or item.get("target_on"):
-                reasons.append(f"{name} is Obstructing, but a regiment stands on it: it does not block.")
+                reasons.append(
+                    say("{name} is Obstructing, but a regiment stands on it: it does not block.", name=name)
+                )
                 continue
         else:
             size, _why = _regiment_size(item, "regiment")
         if size >= reach:
             blocked.append(name)
-            reasons.append(f"{name} (Size {size}) blocks: it is not lower than Size {reach}.")
+            reasons.append(
+                say(
+                    "{name} (Size {size}) blocks: it is not lower than Size {reach}.",
+                    name=name,
+                    size=size,
+                    reach=reach,
+                )
+            )
         else:
-            reasons.append(f"{name} (Size {size}) is lower than Size {reach}: the line passes over it.")
+            reasons.append(
+                say(
+                    "{name} (Size {size}) is lower than Size {reach}: the line passes over it.",
+                    name=name,
+                    size=size,
+                    reach=reach,
+                )
+            )
     return Sight(a, b, not blocked, tuple(blocked), cover, tuple(reasons))
 
 
@@ -495,18 +549,24 @@ class TerrainSet:
 
     def seat_refusal(self, player: int, phone: str | None, names: list[str] | None = None) -> str | None:
         """Why this phone may not agree (or sit) as ``player``; ``None`` when it may."""
-        who = names[player] if names and 0 <= player < len(names) else f"Player {player + 1}"
+        who = (
+            names[player] if names and 0 <= player < len(names) else say("Player {number}", number=player + 1)
+        )
         if not phone:
-            return "This phone has no identity for agreeing yet; reload the terrain page and try again."
+            return say("This phone has no identity for agreeing yet; reload the terrain page and try again.")
         mine = self.seat_of(phone)
         if mine is not None and mine != player:
-            other = names[mine] if names and 0 <= mine < len(names) else f"Player {mine + 1}"
-            return (
-                f"This phone agrees for {other}; {who} agrees on their own phone (join by the game's link)."
+            other = (
+                names[mine] if names and 0 <= mine < len(names) else say("Player {number}", number=mine + 1)
+            )
+            return say(
+                "This phone agrees for {other}; {who} agrees on their own phone (join by the game's link).",
+                other=other,
+                who=who,
             )
         held = self.seats.get(player)
         if held is not None and held != phone:
-            return f"{who} already agrees on another phone; only that phone can agree for {who}."
+            return say("{who} already agrees on another phone; only that phone can agree for {who}.", who=who)
         return None
 
 
@@ -519,10 +579,10 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
     recorded before phones were told apart carry none and bind nothing).
     """
     state = TerrainSet(players=players)
-    names = names or [f"Player {i + 1}" for i in range(players)]
+    names = names or [say("Player {number}", number=i + 1) for i in range(players)]
 
     def who(player: Any) -> str:
-        return names[player] if isinstance(player, int) and 0 <= player < len(names) else "A player"
+        return names[player] if isinstance(player, int) and 0 <= player < len(names) else say("A player")
 
     for event in events:
         kind, uid, at = event.get("type"), event.get("piece_uid"), event.get("at", "")
@@ -537,24 +597,29 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
                 state.reopened.append(uid)
             if existing is None:
                 state.pieces[uid] = PieceState(uid, piece, set(), at)
-                what = "Added"
+                what = say("Added {piece}", piece=piece.name)
             else:
                 moved_only = existing.piece.model_dump(exclude={"x", "y"}) == piece.model_dump(
                     exclude={"x", "y"}
                 )
-                what = "Moved" if moved_only else "Changed"
+                what = (
+                    say("Moved {piece}", piece=piece.name)
+                    if moved_only
+                    else say("Changed {piece}", piece=piece.name)
+                )
                 existing.piece, existing.agreed, existing.changed_at = piece, set(), at
-            reopened = " (agreement reopened)" if existing is not None and uid in state.reopened else ""
-            state.history.append({"at": at, "what": f"{what} {piece.name}{reopened}"})
+            if existing is not None and uid in state.reopened:
+                what = say("{change} (agreement reopened)", change=what)
+            state.history.append({"at": at, "what": what})
         elif kind == "remove" and uid in state.pieces:
             gone = state.pieces.pop(uid)
-            state.history.append({"at": at, "what": f"Removed {gone.piece.name}"})
+            state.history.append({"at": at, "what": say("Removed {piece}", piece=gone.piece.name)})
         elif kind == "seat":
             player, phone = event.get("player"), event.get("phone")
             free = isinstance(player, int) and player not in state.seats
             if free and phone and state.seat_refusal(player, phone) is None:
                 state.seats[player] = phone
-                state.history.append({"at": at, "what": f"{who(player)} agrees on one phone"})
+                state.history.append({"at": at, "what": say("{who} agrees on one phone", who=who(player))})
         elif kind == "agree" and uid in state.pieces:
             player, phone = event.get("player"), event.get("phone")
             if phone and isinstance(player, int):
@@ -563,7 +628,12 @@ def fold(players: int, events: list[dict[str, Any]], names: list[str] | None = N
                 state.seats.setdefault(player, phone)
             state.pieces[uid].agreed.add(player)
             state.history.append(
-                {"at": at, "what": f"{who(player)} agreed to {state.pieces[uid].piece.name}"}
+                {
+                    "at": at,
+                    "what": say(
+                        "{who} agreed to {piece}", who=who(player), piece=state.pieces[uid].piece.name
+                    ),
+                }
             )
         if state.agreed:
             state.locked_at = state.locked_at or at

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.rules import terrain
 from app.rules.pack_base import Model, Text
+from app.rules.speech import say
 
 if TYPE_CHECKING:
     from app.rules.pack import Board, Objective, Pack, Scenario
@@ -66,8 +67,12 @@ def check(
                 v.problems.append(
                     terrain.Finding(
                         "edge-gap",
-                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(max(d, 0))} from the battlefield "
-                        f'edge; it must be more than {rules.edge_gap:g}".',
+                        say(
+                            '{piece} is {gap} from the battlefield edge; it must be more than {need}".',
+                            piece=terrain.piece_name(pieces, i),
+                            gap=terrain.inches(max(d, 0)),
+                            need=f"{rules.edge_gap:g}",
+                        ),
                         (i,),
                     )
                 )
@@ -78,12 +83,25 @@ def check(
     for i, j, d, more in terrain.too_close(pieces, placed, aos_need, inclusive=True):
         faction = pieces[i].faction or pieces[j].faction
         rule = "faction-gap" if faction else "terrain-gap"
-        kind = "faction terrain and another feature" if faction else "terrain features"
+        words = {
+            "a": terrain.piece_name(pieces, i),
+            "b": terrain.piece_name(pieces, j),
+            "gap": terrain.inches(d),
+            "more": terrain.also_close(pieces, j, more),
+            "need": f"{aos_need(i, j):g}",
+        }
         v.problems.append(
             terrain.Finding(
                 rule,
-                f"{terrain.piece_name(pieces, i)} and {terrain.piece_name(pieces, j)} are {terrain.inches(d)} apart{terrain.also_close(pieces, j, more)}; "
-                f'{kind} must be more than {aos_need(i, j):g}" apart.',
+                say(
+                    '{a} and {b} are {gap} apart{more}; faction terrain and another feature must be more than {need}" apart.',
+                    **words,
+                )
+                if faction
+                else say(
+                    '{a} and {b} are {gap} apart{more}; terrain features must be more than {need}" apart.',
+                    **words,
+                ),
                 (i, j),
             )
         )
@@ -99,8 +117,13 @@ def check(
                     v.problems.append(
                         terrain.Finding(
                             "objective-gap",
-                            f"{terrain.piece_name(pieces, i)} is {terrain.inches(d)} from objective "
-                            f'{o.label}; it must be more than {need:g}".',
+                            say(
+                                '{piece} is {gap} from objective {objective}; it must be more than {need}".',
+                                piece=terrain.piece_name(pieces, i),
+                                gap=terrain.inches(d),
+                                objective=o.label,
+                                need=f"{need:g}",
+                            ),
                             (i,),
                         )
                     )
@@ -110,9 +133,12 @@ def check(
             v.problems.append(
                 terrain.Finding(
                     "fortress-min",
-                    f"The fortress has {len(inside)} terrain features wholly within "
-                    f"the defender's territory; a siege needs at least "
-                    f"{rules.fortress_min}.",
+                    say(
+                        "The fortress has {count} terrain features wholly within the defender's territory; "
+                        "a siege needs at least {least}.",
+                        count=len(inside),
+                        least=rules.fortress_min,
+                    ),
                     tuple(inside),
                 )
             )
@@ -130,8 +156,12 @@ def _check_siege_battleplan(
         v.problems.append(
             terrain.Finding(
                 "fortress-min",
-                f"The fortress has {len(inside)} terrain features wholly within the defender's "
-                f"territory; a siege needs at least {rules.fortress_min}.",
+                say(
+                    "The fortress has {count} terrain features wholly within the defender's territory; "
+                    "a siege needs at least {least}.",
+                    count=len(inside),
+                    least=rules.fortress_min,
+                ),
                 tuple(inside),
             )
         )
@@ -139,7 +169,11 @@ def _check_siege_battleplan(
         v.problems.append(
             terrain.Finding(
                 "outside-max",
-                f"{len(outside)} terrain features stand outside the fortress; at most {rules.outside_max} may.",
+                say(
+                    "{count} terrain features stand outside the fortress; at most {most} may.",
+                    count=len(outside),
+                    most=rules.outside_max,
+                ),
                 tuple(outside),
             )
         )
@@ -153,8 +187,13 @@ def _check_siege_battleplan(
                 v.problems.append(
                     terrain.Finding(
                         "territory-gap",
-                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(p.defender_gap)} from the defender's territory; "
-                        f'a feature outside the fortress must be more than {rules.territory_gap:g}" away.',
+                        say(
+                            "{piece} is {gap} from the defender's territory; "
+                            'a feature outside the fortress must be more than {need}" away.',
+                            piece=terrain.piece_name(pieces, i),
+                            gap=terrain.inches(p.defender_gap),
+                            need=f"{rules.territory_gap:g}",
+                        ),
                         (i,),
                     )
                 )
@@ -167,8 +206,13 @@ def _check_siege_battleplan(
                 v.problems.append(
                     terrain.Finding(
                         "edge-gap",
-                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(max(d, 0))} from the battlefield edge; a feature "
-                        f'outside the fortress must be more than {rules.edge_gap:g}".',
+                        say(
+                            "{piece} is {gap} from the battlefield edge; a feature "
+                            'outside the fortress must be more than {need}".',
+                            piece=terrain.piece_name(pieces, i),
+                            gap=terrain.inches(max(d, 0)),
+                            need=f"{rules.edge_gap:g}",
+                        ),
                         (i,),
                     )
                 )
@@ -186,8 +230,15 @@ def _check_siege_battleplan(
                 v.problems.append(
                     terrain.Finding(
                         "outside-gap",
-                        f"{terrain.piece_name(pieces, j)} and {terrain.piece_name(pieces, i)} are {terrain.inches(d)} apart{terrain.also_close(pieces, i, len(close) - 1)}; "
-                        f'a feature outside the fortress must be more than {rules.terrain_gap:g}" from every other.',
+                        say(
+                            "{a} and {b} are {gap} apart{more}; "
+                            'a feature outside the fortress must be more than {need}" from every other.',
+                            a=terrain.piece_name(pieces, j),
+                            b=terrain.piece_name(pieces, i),
+                            gap=terrain.inches(d),
+                            more=terrain.also_close(pieces, i, len(close) - 1),
+                            need=f"{rules.terrain_gap:g}",
+                        ),
                         (j, i),
                     )
                 )
@@ -195,9 +246,14 @@ def _check_siege_battleplan(
         v.advice.append(
             terrain.Finding(
                 "measure-outside",
-                "Measure by hand what Muster cannot: each feature outside the fortress more than "
-                f'{rules.edge_gap or 0:g}" from the edge, more than {rules.territory_gap or 0:g}" from the '
-                f"defender's territory and more than {rules.terrain_gap or 0:g}\" from every other feature.",
+                say(
+                    "Measure by hand what Muster cannot: each feature outside the fortress more than "
+                    '{edge}" from the edge, more than {territory}" from the '
+                    "defender's territory and more than {gap}\" from every other feature.",
+                    edge=f"{rules.edge_gap or 0:g}",
+                    territory=f"{rules.territory_gap or 0:g}",
+                    gap=f"{rules.terrain_gap or 0:g}",
+                ),
                 tuple(i for i in outside if not pieces[i].placed or pieces[i].defender_gap is None),
             )
         )

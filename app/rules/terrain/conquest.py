@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.rules import terrain
 from app.rules.pack_base import Id
+from app.rules.speech import say
 
 if TYPE_CHECKING:
     from app.rules.pack import Markers, Objective, Pack, Scenario
@@ -47,70 +48,72 @@ def check(
     if rules.max_pieces is not None and n > rules.max_pieces:
         v.problems.append(
             terrain.Finding(
-                "max-pieces", f"The battlefield has {n} pieces; at most {rules.max_pieces} are allowed."
+                "max-pieces",
+                say(
+                    "The battlefield has {count} pieces; at most {most} are allowed.",
+                    count=n,
+                    most=rules.max_pieces,
+                ),
             )
         )
     if rules.suggested_pieces is not None and abs(n - rules.suggested_pieces) > 2:
         v.advice.append(
             terrain.Finding(
                 "suggested-pieces",
-                f"The battlefield has {n} pieces; about {rules.suggested_pieces} are recommended.",
+                say(
+                    "The battlefield has {count} pieces; about {about} are recommended.",
+                    count=n,
+                    about=rules.suggested_pieces,
+                ),
             )
         )
     counted = [
-        (
-            "max-garrison",
-            rules.max_garrison,
-            [i for i, p in enumerate(pieces) if p.kind == "garrison"],
-            "garrison pieces",
-            True,
-        ),
-        ("max-ruins", rules.max_ruins, [i for i, p in enumerate(pieces) if p.ruins], "Ruins pieces", True),
-        (
-            "min-obscuring",
-            rules.min_obscuring,
-            [i for i, p in enumerate(pieces) if p.obscuring],
-            "Obscuring pieces",
-            False,
-        ),
+        ("max-garrison", rules.max_garrison, [i for i, p in enumerate(pieces) if p.kind == "garrison"]),
+        ("max-ruins", rules.max_ruins, [i for i, p in enumerate(pieces) if p.ruins]),
+        ("min-obscuring", rules.min_obscuring, [i for i, p in enumerate(pieces) if p.obscuring]),
         (
             "min-obstructing",
             rules.min_obstructing,
             [i for i, p in enumerate(pieces) if "obstructing" in p.keywords],
-            "Obstructing pieces",
-            False,
         ),
     ]
-    for rule, limit, found, what, is_max in counted:
-        if limit is None:
+    for rule, limit, found in counted:
+        if limit is None or (len(found) <= limit if rule.startswith("max-") else len(found) >= limit):
             continue
-        if is_max and len(found) > limit:
-            bound = f"at most {limit} are allowed"
-        elif not is_max and len(found) < limit:
-            bound = f"at least {limit} are needed"
-        else:
-            continue
-        v.problems.append(
-            terrain.Finding(rule, f"The battlefield has {len(found)} {what}; {bound}.", tuple(found))
-        )
+        v.problems.append(terrain.Finding(rule, _counted(rule, len(found), limit), tuple(found)))
     low, high = rules.size_range or (None, None)
     for i, p in enumerate(pieces):
         if low is not None and high is not None and not low <= p.size <= high:
             v.problems.append(
                 terrain.Finding(
                     "size-range",
-                    f"{terrain.piece_name(pieces, i)} has Size {p.size}; a terrain Size runs from {low} to {high}.",
+                    say(
+                        "{piece} has Size {size}; a terrain Size runs from {low} to {high}.",
+                        piece=terrain.piece_name(pieces, i),
+                        size=p.size,
+                        low=low,
+                        high=high,
+                    ),
                     (i,),
                 )
             )
         # A pair of keywords on one piece: a conflict is a problem, a contradiction advice.
         pairs = (
-            (rules.conflicts, v.problems, "keyword-conflict", "{piece} cannot be both {a} and {b}."),
+            (
+                rules.conflicts,
+                v.problems,
+                "keyword-conflict",
+                lambda **words: say("{piece} cannot be both {a} and {b}.", **words),
+            ),
             (
                 rules.contradictions,
                 v.advice,
                 "keyword-contradiction",
-                "{piece} is both {a} and {b}, whose rules pull against each other; agree which one the piece keeps.",
+                lambda **words: say(
+                    "{piece} is both {a} and {b}, whose rules pull against each other; "
+                    "agree which one the piece keeps.",
+                    **words,
+                ),
             ),
         )
         for kept, findings, rule, sentence in pairs:
@@ -118,14 +121,18 @@ def check(
                 if a in p.keywords and b in p.keywords:
                     piece = terrain.piece_name(pieces, i)
                     findings.append(
-                        terrain.Finding(rule, sentence.format(piece=piece, a=a.title(), b=b.title()), (i,))
+                        terrain.Finding(rule, sentence(piece=piece, a=a.title(), b=b.title()), (i,))
                     )
         if rules.advised_keywords is not None and len(p.keywords) > rules.advised_keywords:
             v.advice.append(
                 terrain.Finding(
                     "keyword-count",
-                    f"{terrain.piece_name(pieces, i)} has {len(p.keywords)} keywords; the rulebook advises no more "
-                    f"than {rules.advised_keywords} a piece.",
+                    say(
+                        "{piece} has {count} keywords; the rulebook advises no more than {most} a piece.",
+                        piece=terrain.piece_name(pieces, i),
+                        count=len(p.keywords),
+                        most=rules.advised_keywords,
+                    ),
                     (i,),
                 )
             )
@@ -136,9 +143,14 @@ def check(
                 v.problems.append(
                     terrain.Finding(
                         "max-footprint",
-                        f"{terrain.piece_name(pieces, i)} measures {terrain.inches(p.footprint[0])} x "
-                        f"{terrain.inches(p.footprint[1])}; no footprint may exceed "
-                        f'{lim_big:g}" x {lim_small:g}".',
+                        say(
+                            '{piece} measures {width} x {depth}; no footprint may exceed {big}" x {small}".',
+                            piece=terrain.piece_name(pieces, i),
+                            width=terrain.inches(p.footprint[0]),
+                            depth=terrain.inches(p.footprint[1]),
+                            big=f"{lim_big:g}",
+                            small=f"{lim_small:g}",
+                        ),
                         (i,),
                     )
                 )
@@ -151,21 +163,25 @@ def check(
             placed,
             rules.min_gap,
             v.problems,
-            '{a} and {b} are {d} apart{more}; pieces stand at least {need}" apart.',
+            lambda **words: say(
+                '{a} and {b} are {d} apart{more}; pieces stand at least {need}" apart.', **words
+            ),
         ),
         (
             "garrison-gap",
             garrisons,
             rules.garrison_gap,
             v.advice,
-            'Garrisons {a} and {b} are {d} apart{more}; {need}" is recommended.',
+            lambda **words: say(
+                'Garrisons {a} and {b} are {d} apart{more}; {need}" is recommended.', **words
+            ),
         ),
     )
     for rule, among, need, findings, sentence in gaps:
         if need is None:
             continue
         for i, j, d, more in terrain.too_close(pieces, among, lambda i, j, need=need: need, inclusive=False):
-            words = sentence.format(
+            words = sentence(
                 a=terrain.piece_name(pieces, i),
                 b=terrain.piece_name(pieces, j),
                 d=terrain.inches(d),
@@ -180,8 +196,12 @@ def check(
                 v.advice.append(
                     terrain.Finding(
                         "garrison-edge",
-                        f"{terrain.piece_name(pieces, i)} is {terrain.inches(max(d, 0))} from the table "
-                        f'edge; garrisons are best {rules.garrison_edge:g}" in.',
+                        say(
+                            '{piece} is {gap} from the table edge; garrisons are best {need}" in.',
+                            piece=terrain.piece_name(pieces, i),
+                            gap=terrain.inches(max(d, 0)),
+                            need=f"{rules.garrison_edge:g}",
+                        ),
                         (i,),
                     )
                 )
@@ -194,7 +214,11 @@ def check(
                     v.problems.append(
                         terrain.Finding(
                             "objective-zone",
-                            f"{terrain.piece_name(pieces, i)} stands on the objective zone {z.label}; no terrain may.",
+                            say(
+                                "{piece} stands on the objective zone {label}; no terrain may.",
+                                piece=terrain.piece_name(pieces, i),
+                                label=z.label,
+                            ),
                             (i,),
                         )
                     )
@@ -211,11 +235,46 @@ def check(
                     v.problems.append(
                         terrain.Finding(
                             "objective-marker",
-                            f"{terrain.piece_name(pieces, i)} stands on the objective {o.kind} {o.label}; no terrain may.",
+                            say(
+                                "{piece} stands on the objective marker {label}; no terrain may.",
+                                piece=terrain.piece_name(pieces, i),
+                                label=o.label,
+                            )
+                            if o.kind == "marker"
+                            else say(
+                                "{piece} stands on the objective point {label}; no terrain may.",
+                                piece=terrain.piece_name(pieces, i),
+                                label=o.label,
+                            ),
                             (i,),
                         )
                     )
     v.checklist = [e.summary for e in rules.checklist]
+
+
+def _counted(rule: str, count: int, limit: int) -> str:
+    """The sentence of a piece count over its most or under its least (``rule`` names which)."""
+    if rule == "max-garrison":
+        return say(
+            "The battlefield has {count} garrison pieces; at most {limit} are allowed.",
+            count=count,
+            limit=limit,
+        )
+    if rule == "max-ruins":
+        return say(
+            "The battlefield has {count} Ruins pieces; at most {limit} are allowed.", count=count, limit=limit
+        )
+    if rule == "min-obscuring":
+        return say(
+            "The battlefield has {count} Obscuring pieces; at least {limit} are needed.",
+            count=count,
+            limit=limit,
+        )
+    return say(
+        "The battlefield has {count} Obstructing pieces; at least {limit} are needed.",
+        count=count,
+        limit=limit,
+    )
 
 
 MM_PER_INCH = 25.4

@@ -23,6 +23,7 @@ from app.rules.club.settings import Settings
 from app.rules.game import parse_setup
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.rules.text import clean_text, name_key
 from app.services.club.lists import EventLists
 from app.services.club.pairing import RoundPlans
@@ -55,14 +56,14 @@ def _text(
     if value is None and not required:
         return None, None
     if not isinstance(value, str):
-        return None, f"{field} must be text of 1 to {most} characters."
+        return None, say("{field} must be text of 1 to {most} characters.", field=field, most=most)
     text = clean_text(value).strip()
     if not text:
         if not required:
             return None, None
-        return None, f"{field} must be text of 1 to {most} characters."
+        return None, say("{field} must be text of 1 to {most} characters.", field=field, most=most)
     if len(text) > most:
-        return None, f"{field} must be text of 1 to {most} characters."
+        return None, say("{field} must be text of 1 to {most} characters.", field=field, most=most)
     return text, None
 
 
@@ -73,12 +74,12 @@ def _seat_left(name: str, names: list[str]) -> str | None:
     be told apart, so a name is taken whatever its capitals and spaces.
     """
     if len(names) >= MAX_PLAYERS:
-        return f"This event already has {MAX_PLAYERS} players, the most one may have."
+        return say("This event already has {most} players, the most one may have.", most=MAX_PLAYERS)
     taken = next((n for n in names if name_key(n) == name_key(name)), None)
     if taken is not None:
-        return (
-            f"name: {taken} is already signed up for this event; add an initial or a surname "
-            "so that the pairings tell you apart."
+        return say(
+            "name: {taken} is already signed up for this event; add an initial or a surname so that the pairings tell you apart.",
+            taken=taken,
         )
     return None
 
@@ -89,7 +90,9 @@ def _whole(
     if value is None and not required:
         return None, None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        return None, f"{field} must be a whole number from {low} to {high}."
+        return None, say(
+            "{field} must be a whole number from {low} to {high}.", field=field, low=low, high=high
+        )
     return value, None
 
 
@@ -108,7 +111,9 @@ class Events(EventLists, SoftScores, RoundPlans):
     def create(self, data: Any) -> tuple[str, str] | Problem:
         """A new event from ``{name, pack, points_limit, rounds, scenarios?, scoring?, round_minutes?}``."""
         if not isinstance(data, dict):
-            return Problem.refusal("The body must be an object with name, pack, points_limit and rounds.")
+            return Problem.refusal(
+                say("The body must be an object with name, pack, points_limit and rounds.")
+            )
         name, problem = _text(data.get("name"), "name", 80)
         if problem:
             return Problem.refusal(problem)
@@ -116,11 +121,11 @@ class Events(EventLists, SoftScores, RoundPlans):
         two = sorted(k for k, p in self.packs.items() if self.scenarios_for(p, None))
         if pack is None or pack.id not in two:
             return Problem.refusal(
-                f"pack must be one of the rulepacks two players can play: {', '.join(two)}."
+                say("pack must be one of the rulepacks two players can play: {packs}.", packs=", ".join(two))
             )
         points = data.get("points_limit")
         if isinstance(points, bool) or not isinstance(points, int):
-            return Problem.refusal("points_limit must be a whole number.")
+            return Problem.refusal(say("points_limit must be a whole number."))
         rounds, problem = _whole(data.get("rounds"), "rounds", 1, MAX_ROUNDS)
         if problem:
             return Problem.refusal(problem)
@@ -131,18 +136,26 @@ class Events(EventLists, SoftScores, RoundPlans):
             or len(scenarios) > 50
         ):
             return Problem.refusal(
-                "scenarios must be a list of scenario ids of the pack (one per round, repeated), or left out."
+                say(
+                    "scenarios must be a list of scenario ids of the pack (one per round, repeated), or left out."
+                )
             )
         fit = self.scenarios_for(pack, points)
         if not fit:
             _made, problem = parse_setup(
                 self._setup(pack, pack.playable[0].id, points, ("A", "B")), self.packs
             )
-            return Problem.refusal(problem or f"points_limit is not one {pack.name} allows.")
+            return Problem.refusal(
+                problem or say("points_limit is not one {pack_name} allows.", pack_name=pack.name)
+            )
         for i, scenario in enumerate(scenarios):
             if scenario not in fit:
                 return Problem.refusal(
-                    f"scenarios[{i}] must be the id of a playable scenario of {pack.name}."
+                    say(
+                        "scenarios[{i}] must be the id of a playable scenario of {pack_name}.",
+                        i=i,
+                        pack_name=pack.name,
+                    )
                 )
         settings = event_settings.read(data, points)
         if isinstance(settings, str):
@@ -375,13 +388,15 @@ class Events(EventLists, SoftScores, RoundPlans):
         (the organiser's choice) plays only when a round has an odd number of players."""
         event = self.store.club.get(event_id)
         if event is None:
-            return Problem.refusal("There is no such event.")
+            return Problem.refusal(say("There is no such event."))
         if not by_organiser and not event.signup_open:
             return Problem.refusal(
-                "Sign-up for this event is closed; ask the organiser to add you.", conflict=True
+                say("Sign-up for this event is closed; ask the organiser to add you."), conflict=True
             )
         if not isinstance(data, dict):
-            return Problem.refusal('The body must be an object such as {"name": "Ann", "club": "Hammer"}.')
+            return Problem.refusal(
+                say('The body must be an object such as {"name": "Ann", "club": "Hammer"}.')
+            )
         name, problem = _text(data.get("name"), "name")
         if problem:
             return Problem.refusal(problem)
@@ -393,16 +408,21 @@ class Events(EventLists, SoftScores, RoundPlans):
             stored = self.store.rosters.get(roster) if isinstance(roster, str) and len(roster) <= 64 else None
             if stored is None or stored.pack != event.pack:
                 return Problem.refusal(
-                    f"roster must be the id of a stored roster for {event.pack}, or left out."
+                    say("roster must be the id of a stored roster for {pack}, or left out.", pack=event.pack)
                 )
         spare = data.get("spare", False)
         if not isinstance(spare, bool) or (spare and not by_organiser):
-            return Problem.refusal("spare must be true (a stand-in who plays only in an odd round) or false.")
+            return Problem.refusal(
+                say("spare must be true (a stand-in who plays only in an odd round) or false.")
+            )
         snap = self.store.club.snapshot(event_id)
         other = next((p for p in snap.players if p.spare and not p.dropped), None) if snap else None
         if spare and other is not None:
             return Problem.refusal(
-                f"spare: {other.name} is this event's spare already; drop them first to name another.",
+                say(
+                    "spare: {other_name} is this event's spare already; drop them first to name another.",
+                    other_name=other.name,
+                ),
                 conflict=True,
             )
         added = self.store.club.add_player(
@@ -413,7 +433,7 @@ class Events(EventLists, SoftScores, RoundPlans):
     def set_dropped(self, snap: Snapshot, player: Any, dropped: bool) -> Problem | None:
         """Drop a player from the next rounds, or bring them back (they play from the next pairing)."""
         if not any(p.id == player for p in snap.players) or isinstance(player, bool):
-            return Problem.refusal("player must be the id of a player of this event.")
+            return Problem.refusal(say("player must be the id of a player of this event."))
         self.store.club.set_dropped(snap.event.id, player, dropped)
         return None
 
@@ -439,28 +459,38 @@ class Events(EventLists, SoftScores, RoundPlans):
             return tables
         if not self.store.club.save_round(snap.event.id, plan.number, plan.scenario, tables):
             self.store.club.archive_games([t["game_id"] for t in tables if t["game_id"]])
-            return Problem.refusal("Another pairing of this round was saved first; reload.", conflict=True)
+            return Problem.refusal(
+                say("Another pairing of this round was saved first; reload."), conflict=True
+            )
         fresh = self.store.club.snapshot(snap.event.id) or snap
         return Paired(plan.number, self.pairings_json(fresh, plan.number))
 
     def _may_pair_next(self, snap: Snapshot) -> Problem | None:
         number = self.current_round(snap)
         if number >= snap.event.rounds:
-            return Problem.refusal(f"All {snap.event.rounds} rounds of this event are paired.", conflict=True)
+            return Problem.refusal(
+                say("All {rounds} rounds of this event are paired.", rounds=snap.event.rounds), conflict=True
+            )
         if number and self.waiting(snap, number):
             tables = ", ".join(str(t.number) for t in self.waiting(snap, number))
             return Problem.refusal(
-                f"Round {number} still waits for the results of table(s) {tables}.", conflict=True
+                say(
+                    "Round {number} still waits for the results of table(s) {tables}.",
+                    number=number,
+                    tables=tables,
+                ),
+                conflict=True,
             )
         return None
 
     def _may_repair(self, snap: Snapshot) -> Problem | None:
         number = self.current_round(snap)
         if not number:
-            return Problem.refusal("No round is paired yet.", conflict=True)
+            return Problem.refusal(say("No round is paired yet."), conflict=True)
         if any(r.round == number for r in snap.results):
             return Problem.refusal(
-                f"Round {number} has a result in: it can no longer be paired again.", conflict=True
+                say("Round {number} has a result in: it can no longer be paired again.", number=number),
+                conflict=True,
             )
         return None
 
@@ -497,7 +527,8 @@ class Events(EventLists, SoftScores, RoundPlans):
         if not self.store.club.save_round(snap.event.id, number, plan.scenario, tables, replace=True):
             self.store.club.archive_games([t["game_id"] for t in tables if t["game_id"]])
             return Problem.refusal(
-                f"Round {number} has a result in: it can no longer be paired again.", conflict=True
+                say("Round {number} has a result in: it can no longer be paired again.", number=number),
+                conflict=True,
             )
         self._retire(self.tables_of(snap, number))
         fresh = self.store.club.snapshot(snap.event.id) or snap
@@ -523,14 +554,16 @@ class Events(EventLists, SoftScores, RoundPlans):
         """Swap two players of the current round before it starts (their tables get new games)."""
         number = self.current_round(snap)
         if not number:
-            return Problem.refusal("No round is paired yet.", conflict=True)
+            return Problem.refusal(say("No round is paired yet."), conflict=True)
         if snap.rounds[-1].started:
             return Problem.refusal(
-                f"Round {number} has started: players can no longer be swapped.", conflict=True
+                say("Round {number} has started: players can no longer be swapped.", number=number),
+                conflict=True,
             )
         if any(r.round == number for r in snap.results):
             return Problem.refusal(
-                f"Round {number} has a result in: players can no longer be swapped.", conflict=True
+                say("Round {number} has a result in: players can no longer be swapped.", number=number),
+                conflict=True,
             )
         tables = self.tables_of(snap, number)
         seat: dict[int, tuple[TableRow, int]] = {}
@@ -540,12 +573,18 @@ class Events(EventLists, SoftScores, RoundPlans):
                 seat[table.player_b] = (table, 1)
         for field, player in (("players[0]", first), ("players[1]", second)):
             if isinstance(player, bool) or not isinstance(player, int) or player not in seat:
-                return Problem.refusal(f"{field} must be the id of a player seated in round {number}.")
+                return Problem.refusal(
+                    say(
+                        "{field} must be the id of a player seated in round {number}.",
+                        field=field,
+                        number=number,
+                    )
+                )
         if first == second:
-            return Problem.refusal("players must name two different players.")
+            return Problem.refusal(say("players must name two different players."))
         (t1, s1), (t2, s2) = seat[first], seat[second]
         if t1.number == t2.number:
-            return Problem.refusal("players must sit at different tables to be swapped.")
+            return Problem.refusal(say("players must sit at different tables to be swapped."))
         seats = {t1.number: [t1.player_a, t1.player_b], t2.number: [t2.player_a, t2.player_b]}
         seats[t1.number][s1], seats[t2.number][s2] = second, first
         names = {p.id: p.name for p in snap.players}
@@ -563,7 +602,8 @@ class Events(EventLists, SoftScores, RoundPlans):
         if not self.store.club.swap(snap.event.id, number, changed):
             self.store.club.archive_games([t["game_id"] for t in changed if t["game_id"]])
             return Problem.refusal(
-                f"Round {number} has started: players can no longer be swapped.", conflict=True
+                say("Round {number} has started: players can no longer be swapped.", number=number),
+                conflict=True,
             )
         self._retire([t1, t2])
         return None
@@ -571,7 +611,7 @@ class Events(EventLists, SoftScores, RoundPlans):
     def start_round(self, snap: Snapshot) -> Problem | None:
         """Start the current round's clock."""
         if not snap.rounds:
-            return Problem.refusal("No round is paired yet.", conflict=True)
+            return Problem.refusal(say("No round is paired yet."), conflict=True)
         self.store.club.start_round(snap.event.id, snap.rounds[-1].number)
         return None
 
@@ -581,7 +621,9 @@ class Events(EventLists, SoftScores, RoundPlans):
         bonus?}`` (``bonus`` only where the event's scoring adds bonus points)."""
         if not isinstance(data, dict):
             return Problem.refusal(
-                'The body must be an object such as {"round": 1, "table": 2, "winner": 7, "vp": [20, 12]}.'
+                say(
+                    'The body must be an object such as {"round": 1, "table": 2, "winner": 7, "vp": [20, 12]}.'
+                )
             )
         number = data.get("round")
         if (
@@ -591,9 +633,9 @@ class Events(EventLists, SoftScores, RoundPlans):
         ):
             paired = self.current_round(snap)
             return Problem.refusal(
-                f"round must be a round of this event that is paired, 1 to {paired}."
+                say("round must be a round of this event that is paired, 1 to {paired}.", paired=paired)
                 if paired
-                else "round: no round is paired yet."
+                else say("round: no round is paired yet.")
             )
         table_no = data.get("table")
         table = next(
@@ -606,17 +648,31 @@ class Events(EventLists, SoftScores, RoundPlans):
         )
         if table is None:
             numbers = ", ".join(str(t.number) for t in self.tables_of(snap, number) if t.player_b is not None)
-            return Problem.refusal(f"table must be the number of a table of round {number}: {numbers}.")
+            return Problem.refusal(
+                say(
+                    "table must be the number of a table of round {number}: {numbers}.",
+                    number=number,
+                    numbers=numbers,
+                )
+            )
         assert table.player_b is not None
         players = (table.player_a, table.player_b)
         if "winner" not in data:
             return Problem.refusal(
-                f"winner must be {players[0]} or {players[1]} (the table's players) or null for a draw."
+                say(
+                    "winner must be {first} or {second} (the table's players) or null for a draw.",
+                    first=players[0],
+                    second=players[1],
+                )
             )
         winner = data.get("winner")
         if winner is not None and (isinstance(winner, bool) or winner not in players):
             return Problem.refusal(
-                f"winner must be {players[0]} or {players[1]} (the table's players) or null for a draw."
+                say(
+                    "winner must be {first} or {second} (the table's players) or null for a draw.",
+                    first=players[0],
+                    second=players[1],
+                )
             )
         vp = data.get("vp")
         if (
@@ -625,12 +681,15 @@ class Events(EventLists, SoftScores, RoundPlans):
             or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VP for v in vp)
         ):
             return Problem.refusal(
-                f"vp must be two whole numbers from 0 to {MAX_VP}, in the order of the table's players."
+                say(
+                    "vp must be two whole numbers from 0 to {most}, in the order of the table's players.",
+                    most=MAX_VP,
+                )
             )
         bonus = data.get("bonus")
         takes = self.settings(snap).scoring.takes_bonus
         if bonus is not None and not takes:
-            return Problem.refusal("bonus: this event's scoring has no bonus points; leave it out.")
+            return Problem.refusal(say("bonus: this event's scoring has no bonus points; leave it out."))
         bonus = bonus if bonus is not None else [0, 0]
         if (
             not isinstance(bonus, list)
@@ -638,7 +697,10 @@ class Events(EventLists, SoftScores, RoundPlans):
             or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_BONUS for v in bonus)
         ):
             return Problem.refusal(
-                f"bonus must be two whole numbers from 0 to {MAX_BONUS}, in the order of the table's players."
+                say(
+                    "bonus must be two whole numbers from 0 to {most}, in the order of the table's players.",
+                    most=MAX_BONUS,
+                )
             )
         index = None if winner is None else players.index(winner)
         self.store.club.add_result(
@@ -674,13 +736,20 @@ class Events(EventLists, SoftScores, RoundPlans):
             None,
         )
         if table is None or table.player_b is None:
-            return Problem.refusal("That table is not one of this round's: pick it from the list of tables.")
+            return Problem.refusal(
+                say("That table is not one of this round's: pick it from the list of tables.")
+            )
         players = (table.player_a, table.player_b)
         names = {p.id: p.name for p in snap.players}
-        who = (names.get(players[0], "the first player"), names.get(players[1], "the second player"))
+        who = (
+            names.get(players[0], say("the first player")),
+            names.get(players[1], say("the second player")),
+        )
         for name, value in zip(who, vp, strict=True):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VP:
-                return Problem.refusal(f"{name}'s VP must be a whole number from 0 to {MAX_VP:,}.")
+                return Problem.refusal(
+                    say("{name}'s VP must be a whole number from 0 to {most:,}.", name=name, most=MAX_VP)
+                )
         winner: int | None
         if draw:
             winner = None
@@ -690,14 +759,23 @@ class Events(EventLists, SoftScores, RoundPlans):
             winner = players[tiebreak]
         else:
             return Problem.refusal(
-                f"{who[0]} and {who[1]} are level on {vp[0]} VP: say who won the tiebreak, or tick Draw."
+                say(
+                    "{first} and {second} are level on {vp} VP: say who won the tiebreak, or tick Draw.",
+                    first=who[0],
+                    second=who[1],
+                    vp=vp[0],
+                )
             )
         body: dict[str, Any] = {"round": number, "table": table.number, "winner": winner, "vp": list(vp)}
         if bonus is not None:
             for name, value in zip(who, bonus, strict=True):
                 if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BONUS:
                     return Problem.refusal(
-                        f"{name}'s bonus points must be a whole number from 0 to {MAX_BONUS}."
+                        say(
+                            "{name}'s bonus points must be a whole number from 0 to {most}.",
+                            name=name,
+                            most=MAX_BONUS,
+                        )
                     )
             body["bonus"] = list(bonus)
         return self.enter_result(snap, body)
@@ -707,7 +785,7 @@ class Events(EventLists, SoftScores, RoundPlans):
         result = self.result_of(snap, table)
         if result is None:
             return Problem.refusal(
-                "This table has no result to confirm yet: finish the game first.", conflict=True
+                say("This table has no result to confirm yet: finish the game first."), conflict=True
             )
         self.store.club.confirm(snap.event.id, result.id, by)
         return None
@@ -732,7 +810,9 @@ class Events(EventLists, SoftScores, RoundPlans):
             or any(isinstance(p, bool) or not isinstance(p, int) or p not in ids for p in order)
         ):
             return Problem.refusal(
-                "players must list two or more different players of this event, the roll-off's winner first."
+                say(
+                    "players must list two or more different players of this event, the roll-off's winner first."
+                )
             )
         self.store.club.add_rolloff(snap.event.id, order)
         return None
@@ -741,7 +821,7 @@ class Events(EventLists, SoftScores, RoundPlans):
     def check_in(self, snap: Snapshot, player: Any, present: bool) -> Problem | None:
         """The organiser marks a player present (or not yet)."""
         if isinstance(player, bool) or not any(p.id == player for p in snap.players):
-            return Problem.refusal("player must be the id of a player of this event.")
+            return Problem.refusal(say("player must be the id of a player of this event."))
         self.store.club.check_in(snap.event.id, player, present)
         return None
 
@@ -750,14 +830,16 @@ class Events(EventLists, SoftScores, RoundPlans):
         field checked before any is written."""
         if not isinstance(data, dict) or not {"dropped", "checked_in", "painting"} & set(data):
             return Problem.refusal(
-                "dropped must be true (drop the player) or false (they re-join); or send checked_in or painting."
+                say(
+                    "dropped must be true (drop the player) or false (they re-join); or send checked_in or painting."
+                )
             )
         if not any(p.id == player for p in snap.players):
-            return Problem.refusal("player must be the id of a player of this event.")
+            return Problem.refusal(say("player must be the id of a player of this event."))
         if "dropped" in data and not isinstance(data["dropped"], bool):
-            return Problem.refusal("dropped must be true (drop the player) or false (they re-join).")
+            return Problem.refusal(say("dropped must be true (drop the player) or false (they re-join)."))
         if "checked_in" in data and not isinstance(data["checked_in"], bool):
-            return Problem.refusal("checked_in must be true (the player is here) or false.")
+            return Problem.refusal(say("checked_in must be true (the player is here) or false."))
         if "painting" in data:
             problem = self._painting_problem(snap, player, data["painting"])
             if problem:

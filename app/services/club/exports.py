@@ -11,6 +11,7 @@ import csv
 import io
 from typing import TYPE_CHECKING, Any
 
+from app.rules.speech import say
 from app.store.club import Snapshot
 
 if TYPE_CHECKING:
@@ -136,41 +137,75 @@ def summary(svc: Events, snap: Snapshot) -> str:
     names = {p.id: p.name for p in snap.players}
     lines = [
         snap.event.name,
-        f"{pack.name if pack else snap.event.pack} · {snap.event.points_limit:,} points · "
-        f"{snap.event.rounds} rounds · {snap.event.created[:10]}",
-        f"Ranked by {settings.order_words()}.",
+        say(
+            "{pack} · {points:,} points · {rounds} rounds · {day}",
+            pack=pack.name if pack else snap.event.pack,
+            points=snap.event.points_limit,
+            rounds=snap.event.rounds,
+            day=snap.event.created[:10],
+        ),
+        say("Ranked by {order}.", order=settings.order_words()),
         settings.scoring.describe(),
     ]
     for paired in snap.rounds:
         found = pack.scenario(paired.scenario) if pack else None
-        lines += ["", f"Round {paired.number} · {found.name if found else paired.scenario}"]
+        scenario = found.name if found else paired.scenario
+        lines += ["", say("Round {number} · {scenario}", number=paired.number, scenario=scenario)]
         for table in svc.tables_of(snap, paired.number):
             if table.player_b is None:
-                lines.append(f"  Bye: {names.get(table.player_a)}")
+                lines.append("  " + say("Bye: {name}", name=names.get(table.player_a)))
                 continue
             a, b = names.get(table.player_a), names.get(table.player_b)
             result = svc.result_of(snap, table)
             if result is None:
-                lines.append(f"  Table {table.number}: {a} v {b} · playing")
+                lines.append("  " + say("Table {number}: {a} v {b} · playing", number=table.number, a=a, b=b))
                 continue
             given = svc.award(snap, result)
-            who = "draw" if result.winner is None else f"{names.get(result.players[result.winner])} wins"
-            pending = "" if result.final else " (to confirm)"
-            lines.append(
-                f"  Table {table.number}: {a} {result.vp[0]:,} – {result.vp[1]:,} {b} · {who} · "
-                f"TP {given.tp[0]}–{given.tp[1]}{pending}"
-            )
+            if result.winner is None:
+                who = say("draw")
+            else:
+                who = say("{name} wins", name=names.get(result.players[result.winner]))
+            score = {
+                "number": table.number,
+                "a": a,
+                "b": b,
+                "vp_a": result.vp[0],
+                "vp_b": result.vp[1],
+                "outcome": who,
+                "tp_a": given.tp[0],
+                "tp_b": given.tp[1],
+            }
+            if result.final:
+                said = say(
+                    "Table {number}: {a} {vp_a:,} – {vp_b:,} {b} · {outcome} · TP {tp_a}–{tp_b}", **score
+                )
+            else:
+                said = say(
+                    "Table {number}: {a} {vp_a:,} – {vp_b:,} {b} · {outcome} · TP {tp_a}–{tp_b} (to confirm)",
+                    **score,
+                )
+            lines.append("  " + said)
     rows = svc.public_rows(snap)
     if rows:
         done = len(snap.rounds)
-        lines += ["", f"Standings after round {done}" if done else "Players"]
+        lines += ["", say("Standings after round {number}", number=done) if done else say("Players")]
         for row in rows:
             faction = f" ({row['faction']})" if row["faction"] else ""
             record = f"{row['wins']}-{row['losses']}-{row['draws']}"
             mark = "=" if row["tied"] and snap.results else ""
-            dropped = " · dropped" if row["dropped"] else ""
-            lines.append(
-                f"  {row['rank']}{mark}. {row['name']}{faction} · {record} · {row['total']} TP · "
-                f"VP {row['vp_diff']:+,} · SOS {row['sos']:g}{dropped}"
-            )
+            line = {
+                "rank": f"{row['rank']}{mark}",
+                "name": f"{row['name']}{faction}",
+                "record": record,
+                "tp": row["total"],
+                "diff": row["vp_diff"],
+                "sos": row["sos"],
+            }
+            if row["dropped"]:
+                said = say(
+                    "{rank}. {name} · {record} · {tp} TP · VP {diff:+,} · SOS {sos:g} · dropped", **line
+                )
+            else:
+                said = say("{rank}. {name} · {record} · {tp} TP · VP {diff:+,} · SOS {sos:g}", **line)
+            lines.append("  " + said)
     return "\n".join(lines) + "\n"

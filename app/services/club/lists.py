@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from app.rules.club import lists as event_lists
 from app.rules.pack import Pack, roster_packs
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.services import rosters as roster_service
 from app.store.club import ListRow, Snapshot
 
@@ -42,15 +43,18 @@ class EventLists:
         event. Refused once the organiser locked the lists or the deadline passed."""
         me = next((p for p in snap.players if p.id == player), None)
         if me is None or me.spare:
-            return Problem.refusal("Only a player of this event submits a list.", conflict=True)
+            return Problem.refusal(say("Only a player of this event submits a list."), conflict=True)
         if snap.event.lists_locked:
             return Problem.refusal(
-                "The organiser has locked the lists; ask them if yours must change.", conflict=True
+                say("The organiser has locked the lists; ask them if yours must change."), conflict=True
             )
         deadline = self.settings(snap).lists.deadline
         if deadline and (now or datetime.now(UTC)) > datetime.fromisoformat(deadline.replace("Z", "+00:00")):
             return Problem.refusal(
-                f"Lists were due by {deadline.replace('T', ' ').replace('Z', ' UTC')}; ask the organiser.",
+                say(
+                    "Lists were due by {due}; ask the organiser.",
+                    due=deadline.replace("T", " ").replace("Z", " UTC"),
+                ),
                 conflict=True,
             )
         allowed = roster_packs(self.packs, snap.event.pack)
@@ -62,14 +66,17 @@ class EventLists:
         )
         if loaded is None or loaded.pack.id not in allowed:
             return Problem.refusal(
-                f"roster must be one of your rosters for {pack.name if pack else snap.event.pack}."
+                say(
+                    "roster must be one of your rosters for {pack}.",
+                    pack=pack.name if pack else snap.event.pack,
+                )
             )
         verdict = event_lists.event_verdict(
             loaded.verdict.as_dict(), loaded.row.body, snap.event.points_limit
         )
         if not self.store.club.submit_list(snap.event.id, player, loaded.row.id, loaded.row.body, verdict):
             return Problem.refusal(
-                "The organiser has locked the lists; ask them if yours must change.", conflict=True
+                say("The organiser has locked the lists; ask them if yours must change."), conflict=True
             )
         return None
 
@@ -108,7 +115,7 @@ class EventLists:
             return []
         now_row = self.store.rosters.get(kept.roster_id)
         if now_row is None:
-            return ["the roster was deleted"]
+            return [say("the roster was deleted")]
         return event_lists.changes(kept.body, now_row.body)
 
     def list_json(self, snap: Snapshot, kept: ListRow, organiser: bool = False) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from app.rules.club import pairing
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.store.club import Snapshot, seating
 
 if TYPE_CHECKING:
@@ -144,11 +145,16 @@ class RoundPlans:
         body = self.kept_preview(snap, preview_id)
         if body is None or body["round"] != number or body["again"] != again:
             return Problem.refusal(
-                f"preview must be the id of a kept preview of round {number}; preview the round again."
+                say(
+                    "preview must be the id of a kept preview of round {number}; preview the round again.",
+                    number=number,
+                )
             )
         if body["fingerprint"] != self._fingerprint(snap, number):
             return Problem.refusal(
-                "The event changed since this preview (a result, a player or a drop): preview the round again.",
+                say(
+                    "The event changed since this preview (a result, a player or a drop): preview the round again."
+                ),
                 conflict=True,
             )
         made = pairing.Round(
@@ -165,7 +171,7 @@ class RoundPlans:
         entrants, options = self._entrants(snap)
         if len(entrants) < 2:
             return Problem.refusal(
-                "At least two players who have not dropped are needed to pair a round.", conflict=True
+                say("At least two players who have not dropped are needed to pair a round."), conflict=True
             )
         made = (
             pairing.first_round(entrants, self.rng, options)

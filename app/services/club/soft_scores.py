@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.rules.club import settings as event_settings
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.store.club import Snapshot
 
 if TYPE_CHECKING:
@@ -42,11 +43,13 @@ class SoftScores:
 
     def _painting_problem(self, snap: Snapshot, player: Any, value: Any) -> Problem | None:
         if "painting" not in self.settings(snap).soft:
-            return Problem.refusal("painting: this event has no painting scores.", conflict=True)
+            return Problem.refusal(say("painting: this event has no painting scores."), conflict=True)
         if isinstance(player, bool) or not any(p.id == player and not p.spare for p in snap.players):
-            return Problem.refusal("player must be the id of a player of this event.")
+            return Problem.refusal(say("player must be the id of a player of this event."))
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= event_settings.MAX_SOFT:
-            return Problem.refusal(f"painting must be a whole number from 0 to {event_settings.MAX_SOFT}.")
+            return Problem.refusal(
+                say("painting must be a whole number from 0 to {most}.", most=event_settings.MAX_SOFT)
+            )
         return None
 
     def opponents_met(self, snap: Snapshot, player: int) -> list[int]:
@@ -64,23 +67,27 @@ class SoftScores:
     def vote(self, snap: Snapshot, voter: int, choice: Any) -> Problem | None:
         """A player's secret sportsmanship ballot for one of their opponents: counted once."""
         if "sportsmanship" not in self.settings(snap).soft:
-            return Problem.refusal("This event has no sportsmanship votes.", conflict=True)
+            return Problem.refusal(say("This event has no sportsmanship votes."), conflict=True)
         if voter in snap.votes:
-            return Problem.refusal("You have voted already: a vote counts once.", conflict=True)
+            return Problem.refusal(say("You have voted already: a vote counts once."), conflict=True)
         if not self.voting_open(snap):
             return Problem.refusal(
-                "Voting opens once the last round is paired, so every opponent can be chosen.", conflict=True
+                say("Voting opens once the last round is paired, so every opponent can be chosen."),
+                conflict=True,
             )
         met = self.opponents_met(snap, voter)
         if not met:
-            return Problem.refusal("You can vote once you have played a game here.", conflict=True)
+            return Problem.refusal(say("You can vote once you have played a game here."), conflict=True)
         if isinstance(choice, bool) or choice not in met:
             names = {p.id: p.name for p in snap.players}
             return Problem.refusal(
-                "player must be one of the opponents you played: " + ", ".join(names[o] for o in met) + "."
+                say(
+                    "player must be one of the opponents you played: {names}.",
+                    names=", ".join(names[o] for o in met),
+                )
             )
         if not self.store.club.cast_vote(snap.event.id, voter, choice):
-            return Problem.refusal("You have voted already: a vote counts once.", conflict=True)
+            return Problem.refusal(say("You have voted already: a vote counts once."), conflict=True)
         return None
 
     def voting_open(self, snap: Snapshot) -> bool:

@@ -1,0 +1,157 @@
+"""Rendered game screens kept in memory: one rendering serves every phone that sees the same.
+
+A game page costs most of its time in Jinja, and on a club night every phone following a
+table asks for the same page after each entry. A rendering is kept per key (the caller's:
+the game's version, its system, the viewer kind and whatever else the page shows), in a
+bounded LRU per worker process. The parts that differ per request are rendered as marks
+and filled in on each answer:
+
+- the CSRF token of the phone's session (``csrf_token()`` in the templates);
+- each form's fresh entry id (``new_uuid()``): two phones sending the same cached form must
+  never send the same id, or the second entry would be taken for a resend of the first;
+- slots the caller renders itself each time (the game clock, whose times run on).
+
+The marks carry a random part drawn when the process starts: no text a player types can
+hold one, so nothing a player writes is ever replaced.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, current_app, g, request
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+# Renderings kept per worker process: a club night's games times their viewer kinds, with room.
+KEPT = 512
+
+_NONCE = secrets.token_hex(8)
+_CSRF = f"muster{_NONCE}csrf"
+_ID = f"muster{_NONCE}id"
+_SLOT = f"<!--muster{_NONCE}slot:"
+_MARKING = "muster_page_marks"
+_MARKS = re.compile(f"({_CSRF}|{_ID}|{re.escape(_SLOT)}[a-z_-]+-->)")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendering cut at its per-request parts: ``texts`` around ``holes`` (one fewer)."""
+
+    texts: tuple[str, ...]
+    holes: tuple[str, ...]
+    # What the key names by identity (a pack), held so no other object takes its id.
+    held: tuple[Any, ...] = ()
+
+
+class Pages:
+    """A bounded LRU of renderings, safe across a worker's request threads."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Rendered | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, rendered: Rendered) -> None:
+        with self._lock:
+            self._kept[key] = rendered
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def register(app: Flask) -> None:
+    """Give the templates the mark-aware ``csrf_token`` and ``new_uuid``, and the app its cache."""
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["new_uuid"] = new_uuid
+    # Flask-WTF also puts its own csrf_token in every template's context: this one, added later, wins.
+    app.context_processor(lambda: {"csrf_token": csrf_token})
+    app.extensions["muster.pages"] = Pages(app.config.get("PAGE_CACHE_SIZE", KEPT))
+
+
+def pages() -> Pages:
+    """This app's (this worker's) kept renderings."""
+    return current_app.extensions["muster.pages"]
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, or its mark while a rendering is made to be kept."""
+    return _CSRF if g.get(_MARKING) else generate_csrf()
+
+
+def new_uuid() -> str:
+    """A fresh id for a form's entry, or its mark while a rendering is made to be kept."""
+    return _ID if g.get(_MARKING) else str(uuid.uuid4())
+
+
+def slot(name: str) -> Markup:
+    """Where a kept rendering leaves room for a part the caller renders on each answer."""
+    return Markup(f"{_SLOT}{name}-->")  # noqa: S704 - a fixed comment, no outside text
+
+
+def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -> Rendered:
+    """The rendering kept under ``key``, made by ``make`` (with marks) when there is none.
+
+    The key must name everything the rendering shows except the marked parts, the address
+    the phone reached and its language (added here): a key that changes with each write to
+    the game (its log's length) is what keeps a page from going stale.
+    """
+    kept = pages()
+    # What every rendering depends on in the request: the address phones reach (links made
+    # whole) and the phone's language.
+    key = (key, request.host_url, str(get_locale()))
+    found = kept.get(key)
+    if found is not None:
+        return found
+    marking = g.get(_MARKING, False)
+    setattr(g, _MARKING, True)
+    try:
+        html = make()
+    finally:
+        setattr(g, _MARKING, marking)
+    # Belt and braces: a token made by Flask-WTF itself during the rendering becomes the mark.
+    token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    if isinstance(token, str) and token:
+        html = html.replace(token, _CSRF)
+    made = _cut(html, held)
+    kept.put(key, made)
+    return made
+
+
+def fill(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = None) -> str:
+    """The rendering for this request: its session's token, fresh ids, the slots rendered now."""
+    token = generate_csrf() if _CSRF in rendered.holes else ""
+    out = [rendered.texts[0]]
+    for hole, text in zip(rendered.holes, rendered.texts[1:], strict=True):
+        if hole == _CSRF:
+            out.append(token)
+        elif hole == _ID:
+            out.append(str(uuid.uuid4()))
+        else:
+            out.append((slots or {})[hole]())
+        out.append(text)
+    return "".join(out)
+
+
+def _cut(html: str, held: tuple[Any, ...]) -> Rendered:
+    parts = _MARKS.split(html)  # text, mark, text, mark, ..., text
+    holes = tuple(m[len(_SLOT) : -3] if m.startswith(_SLOT) else m for m in parts[1::2])
+    return Rendered(tuple(parts[0::2]), holes, held)

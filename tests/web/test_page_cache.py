@@ -1,0 +1,178 @@
+"""Issue 32: a game page rendered once serves every phone that sees the same, and is never stale.
+
+Each test runs the app on a real SQLite file with CSRF checked as served. A kept page must show
+the game as it is after any phone's entry or undo, hold each phone's own CSRF token and fresh
+form ids, and give a seat's secrets to that seat alone.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask, template_rendered
+from flask.testing import FlaskClient
+
+from app import create_app
+from tests.conftest import fresh_database
+from tests.setups import new_game
+from tests.web.conftest import Api, form_fields, soup
+from tests.web.helpers import catalogue_free, made, phone, post, seat
+
+HELD = ("hidden-pitfalls", "Hidden Pitfalls")  # the ploy Ann buys and keeps hidden
+
+
+@pytest.fixture
+def app(tmp_path: Path, migrated: Path) -> Flask:
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
+    return create_app(
+        {"DATABASE": str(database), "TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": True}
+    )
+
+
+@contextmanager
+def renders(app: Flask) -> Iterator[list[str]]:
+    """The names of the templates rendered while the block runs."""
+    seen: list[str] = []
+
+    def record(sender: Any, template: Any, context: Any, **extra: Any) -> None:
+        seen.append(template.name)
+
+    with template_rendered.connected_to(record, app):
+        yield seen
+
+
+def tokens(page: Any) -> set[str]:
+    """Every CSRF token a page holds: its forms' and the one htmx sends."""
+    html = soup(page)
+    found = {i["value"] for i in html.select('input[name="csrf_token"]')}
+    found.add(html.select_one('meta[name="csrf-token"]')["content"])
+    return found
+
+
+def entry_ids(page: Any) -> list[str]:
+    return [i["value"] for i in soup(page).select('form input[name="id"]')]
+
+
+def test_one_rendering_serves_every_phone_with_its_own_token_and_form_ids(app: Flask) -> None:
+    creator = app.test_client()
+    game = new_game(creator)
+    first, second = app.test_client(), app.test_client()
+    for client in (first, second):  # two phones that joined by the join link: the same page
+        assert client.get(game["join_url"]).status_code == 303
+    url = f"/games/{game['id']}"
+    page_one = first.get(url)
+    with renders(app) as seen:
+        page_two = second.get(url)
+    assert "game.html" not in seen, "the second phone's page was rendered again"
+    assert page_two.status_code == 200
+    # Each page holds its own session's token, everywhere, and its own entry ids.
+    assert len(tokens(page_one)) == 1 and len(tokens(page_two)) == 1
+    assert tokens(page_one) != tokens(page_two)
+    assert entry_ids(page_one) and not set(entry_ids(page_one)) & set(entry_ids(page_two))
+    assert len(set(entry_ids(page_two))) == len(entry_ids(page_two))
+    # Each token is good for its own phone's form post only.
+    action, fields = form_fields(page_two, "#clock form.clock-tap")
+    borrowed = second.post(action, data={**fields, "csrf_token": next(iter(tokens(page_one)))})
+    assert borrowed.status_code == 400
+    own = second.post(action, data=fields, headers={"HX-Request": "true"})
+    assert own.status_code == 200, own.data[:300]
+
+
+def test_a_kept_page_shows_another_phones_entry_and_an_undo(app: Flask) -> None:
+    creator = app.test_client()
+    game = new_game(creator)
+    watcher = app.test_client()
+    url = f"/games/{game['id']}"
+    api = Api(creator, game)
+    api.ok({"type": "battle_round", "round": 1, "first": 1})
+    before = soup(watcher.get(url)).select_one("[data-testid=last-entry]").text
+    watcher.get(url)  # kept now
+    api.ok({"type": "turn", "round": 1, "player": 1, "control": {"defender-border": 1}})
+    after = soup(watcher.get(url)).select_one("[data-testid=last-entry]").text
+    assert after == "Bo's turn recorded: +1 VP" and after != before
+    # The table's phone undoes Bo's turn with its page's form: every phone's next page shows it.
+    assert creator.get(game["join_url"]).status_code == 303
+    action, fields = form_fields(creator.get(url), "#last-entry .undo-form")
+    assert creator.post(action, data=fields, headers={"HX-Request": "true"}).status_code == 200
+    for client in (watcher, creator):
+        shown = soup(client.get(url)).select_one("[data-testid=last-entry]").text
+        assert shown == "Undone: Bo's turn, round 1 (1 VP)"
+
+
+def test_a_seats_secret_stays_on_its_seat_and_its_own_entry_shows_at_once(app: Flask) -> None:
+    game = made(app.test_client())
+    post(app.test_client(), game, {"type": "battle_round", "round": 1}, edit=game["edit_token"])
+    url = f"/games/{game['id']}"
+    ann, bo, table, watcher = (phone(app, game, who) for who in (0, 1, "table", None))
+    for client in (ann, bo, table, watcher):
+        client.get(url)  # every viewer's page kept before the secret is bought
+    # Ann buys a ploy with her page's form: her answer and her next page hold it.
+    action, fields = form_fields(ann.get(url), "#buy-form")
+    answer = ann.post(action, data={**fields, "ploy": HELD[0]}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    for shown in (answer, ann.get(url), ann.get(url)):
+        assert [li["data-ploy"] for li in soup(shown).select("#hand li.ploy")] == [HELD[0]]
+    # Nobody else's page holds it, asked once (rendered) or twice (kept), a second Bo phone too.
+    bo_again = phone(app, game, 1)
+    for client in (bo, table, watcher, bo, table, watcher, bo_again):
+        html = catalogue_free(client.get(url).data)
+        assert HELD[1].lower() not in html.lower() and HELD[0] not in html
+    # Ann takes it back: her next page no longer holds it.
+    last = ann.get(f"/api/v1/games/{game['id']}/events", headers={"X-Seat-Token": seat(game, 0)}).json[-1]
+    undone = post(ann, game, {"type": "undo", "event": last["id"]}, seat=seat(game, 0))
+    assert undone.status_code == 201
+    assert not soup(ann.get(url)).select("#hand li.ploy")
+
+
+def test_the_cache_keeps_a_bounded_number_of_pages(tmp_path: Path, migrated: Path) -> None:
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
+    app = create_app({"DATABASE": str(database), "TESTING": True, "SECRET_KEY": "t", "PAGE_CACHE_SIZE": 3})
+    client: FlaskClient = app.test_client()
+    games = [new_game(client) for _ in range(5)]
+    for game in games:
+        assert client.get(f"/games/{game['id']}").status_code == 200
+    assert len(app.extensions["muster.pages"]) == 3
+    # The first game's page, pushed out, is rendered again, and right.
+    Api(client, games[0]).ok({"type": "battle_round", "round": 1, "first": 0})
+    with renders(app) as seen:
+        page = client.get(f"/games/{games[0]['id']}")
+    assert "game.html" in seen
+    assert soup(page).select_one("[data-testid=last-entry]").text == "Round 1 started: Ann goes first"
+    assert len(app.extensions["muster.pages"]) == 3
+    assert all(uuid.UUID(made).version == 4 for made in entry_ids(page))  # no mark left
+
+
+def test_a_kept_clock_shows_each_tap_and_the_servers_time_now(app: Flask) -> None:
+    creator = app.test_client()
+    game = new_game(creator)
+    assert creator.get(game["join_url"]).status_code == 303
+    watcher = app.test_client()
+    url = f"/games/{game['id']}"
+
+    def clock(client: FlaskClient) -> Any:
+        return soup(client.get(url)).select_one("#clock")
+
+    first, again = clock(watcher), clock(watcher)
+    assert first["data-version"] == again["data-version"] == "0"
+    assert first["data-now"] and first["data-now"] <= again["data-now"]
+    assert "muster" not in again["data-now"]  # the server's time, never a mark
+    for expected_running, expected_taps in (("0", "1"), ("", "2")):  # start, then pause
+        page = creator.get(url)
+        which = "[data-clock-when=running]" if expected_running == "" else "form.clock-tap"
+        action, fields = form_fields(page, f"#clock {which}")
+        assert creator.post(action, data=fields, headers={"HX-Request": "true"}).status_code == 200
+        shown = clock(watcher)
+        assert (shown["data-running"], shown["data-version"]) == (expected_running, expected_taps)
+
+
+def test_a_kept_page_is_in_each_phones_language(app: Flask) -> None:
+    game = new_game(app.test_client())
+    url = f"/games/{game['id']}"
+    for language in ("en", "de", "en", "de", "fr"):
+        page = soup(app.test_client().get(url, headers={"Accept-Language": language}))
+        assert page.select_one("html")["lang"] == language
