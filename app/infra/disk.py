@@ -7,6 +7,7 @@ the organiser is warned while there is still room to archive or back up.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,10 +45,11 @@ def usage(database: str | Path, pdf_cache: str | Path | None = None) -> DiskUsag
     return DiskUsage(database=size, pdf_cache=cached, free=disk.free, total=disk.total)
 
 
-def readable(size: int) -> str:
-    """A byte count as people read it: 820 KB, 12.4 MB, 28.9 GB."""
+def readable(size: int, written: Callable[[float], str] = str) -> str:
+    """A byte count as people read it: 820 KB, 12.4 MB, 28.9 GB (``written`` writes the number
+    the reader's way: 12,4 MB in German)."""
     if size < 1000 * 1000:
-        return f"{size / 1000:.0f} KB"
+        return f"{written(round(size / 1000))} KB"
     if size < 1000**3:
-        return f"{size / 1000**2:.1f} MB"
-    return f"{size / 1000**3:.1f} GB"
+        return f"{written(round(size / 1000**2, 1))} MB"
+    return f"{written(round(size / 1000**3, 1))} GB"

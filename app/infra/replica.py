@@ -28,6 +28,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import yaml
 
+from app.rules.speech import say_plural
+
 SCHEMES = ("file", "sftp", "s3")
 # Litestream's own default, written into the config so that the docs and the file agree:
 # a change reaches the replica at most about this long after it was committed.
@@ -266,7 +268,8 @@ def how_long(seconds: float) -> str:
         return f"{seconds / 60:.0f} min"
     if seconds < 48 * 3600:
         return f"{seconds / 3600:.0f} h"
-    return f"{seconds / 86400:.0f} days"
+    days = round(seconds / 86400)
+    return say_plural("{count} day", "{count} days", days)
 
 
 def _when(text: str | None) -> datetime | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.rules.rolls import parse_roll
+from app.rules.speech import say, say_plural
 from app.rules.text import clean_text
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class GameState:
 def _words(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    return say("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | None]:
@@ -118,38 +119,59 @@ def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | 
     and what is allowed.
     """
     if not isinstance(data, dict):
-        return None, "The body must be a JSON object with pack, scenario, points_limit and players."
+        return None, say("The body must be a JSON object with pack, scenario, points_limit and players.")
     playable = sorted(k for k, v in packs.items() if v.playable)
     pack_id = data.get("pack")
     if not isinstance(pack_id, str) or pack_id not in playable:
-        return None, f"pack must be one of the installed rulepacks with scenarios: {_words(playable)}."
+        return None, say(
+            "pack must be one of the installed rulepacks with scenarios: {packs}.", packs=_words(playable)
+        )
     pack = packs[pack_id]
     scenario_id = data.get("scenario")
     scenario = pack.scenario(scenario_id) if isinstance(scenario_id, str) else None
     if scenario is None:
         return (
             None,
-            f"scenario must be the id of a scenario in {pack.name}, such as {pack.playable[0].id!r}.",
+            say(
+                "scenario must be the id of a scenario in {pack}, such as {example}.",
+                pack=pack.name,
+                example=repr(pack.playable[0].id),
+            ),
         )
     if not scenario.playable:
-        return None, f"scenario {scenario.name} cannot be played: {scenario.not_playable_reason}"
+        return None, say(
+            "scenario {name} cannot be played: {reason}",
+            name=scenario.name,
+            reason=scenario.not_playable_reason,
+        )
     points = data.get("points_limit")
     # Decimal digits only ("²" is a digit int() refuses) and few of them (int() refuses past 4,300).
     if isinstance(points, str) and points.strip().isdecimal() and len(points.strip()) <= 9:
         points = int(points)
     if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_POINTS:
-        return None, f"points_limit must be a whole number from 1 to {MAX_POINTS}."
+        return None, say("points_limit must be a whole number from 1 to {most}.", most=MAX_POINTS)
     if pack.points.presets_only and points not in pack.points.presets:
         allowed = _words([str(p) for p in pack.points.presets])
-        return None, f"points_limit must be {allowed} in {pack.name}."
+        return None, say("points_limit must be {allowed} in {pack}.", allowed=allowed, pack=pack.name)
     raw_players = data.get("players")
     # A scenario may take its own number of players (a two-player siege in a multiplayer pack).
     counts = pack.players_for(scenario)
     low = counts.min or 1
     high = counts.max or 4
     if not isinstance(raw_players, list) or not low <= len(raw_players) <= high:
-        count = str(low) if low == high else f"{low} to {high}"
-        return None, f"players must be a list of {count} players for {pack.name}."
+        if low == high:
+            return None, say_plural(
+                "players must be a list of {count} player for {pack}.",
+                "players must be a list of {count} players for {pack}.",
+                low,
+                pack=pack.name,
+            )
+        return None, say(
+            "players must be a list of {low} to {high} players for {pack}.",
+            low=low,
+            high=high,
+            pack=pack.name,
+        )
     players: list[Player] = []
     for i, raw in enumerate(raw_players):
         player, problem = _parse_player(raw, i, pack, pack.sides_for(scenario))
@@ -161,7 +183,10 @@ def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | 
         if len(set(sides)) != len(sides):
             return (
                 None,
-                f"players[*].side must differ: one player each is {_words(pack.sides_for(scenario))}.",
+                say(
+                    "players[*].side must differ: one player each is {sides}.",
+                    sides=_words(pack.sides_for(scenario)),
+                ),
             )
     return Setup(pack.id, scenario.id, points, tuple(players)), None
 
@@ -169,20 +194,22 @@ def parse_setup(data: Any, packs: dict[str, Pack]) -> tuple[Setup | None, str | 
 def _parse_player(raw: Any, i: int, pack: Pack, sides: list[str]) -> tuple[Player, str | None]:
     blank = Player(name="")
     if not isinstance(raw, dict):
-        return blank, f"players[{i}] must be an object with name, side and grand_strategy."
+        return blank, say("players[{i}] must be an object with name, side and grand_strategy.", i=i)
     name = clean_text(raw["name"]) if isinstance(raw.get("name"), str) else None
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-        return blank, f"players[{i}].name must be 1 to {MAX_NAME} characters."
+        return blank, say("players[{i}].name must be 1 to {most} characters.", i=i, most=MAX_NAME)
     side = raw.get("side")
     if sides:
         if side not in sides:
-            return blank, f"players[{i}].side must be {_words(sides)}."
+            return blank, say("players[{i}].side must be {sides}.", i=i, sides=_words(sides))
     elif side is not None:
-        return blank, f"players[{i}].side must be left out: {pack.name} has no sides."
+        return blank, say("players[{i}].side must be left out: {pack} has no sides.", i=i, pack=pack.name)
     strategy = raw.get("grand_strategy") or None
     if strategy is not None and (not isinstance(strategy, str) or pack.grand_strategy(strategy) is None):
         if not pack.grand_strategies:
-            return blank, f"players[{i}].grand_strategy must be left out: {pack.name} has none."
+            return blank, say(
+                "players[{i}].grand_strategy must be left out: {pack} has none.", i=i, pack=pack.name
+            )
         ids = [g.id for g in pack.grand_strategies]
-        return blank, f"players[{i}].grand_strategy must be one of {_words(ids)}."
+        return blank, say("players[{i}].grand_strategy must be one of {ids}.", i=i, ids=_words(ids))
     return Player(name=" ".join(name.split()), side=side, grand_strategy=strategy), None

@@ -31,6 +31,7 @@ from app.rules.army import parse_section as army_section
 from app.rules.catalogue import parse_catalogue
 from app.rules.pack_base import Entry, FactName, Id, Model, Text, unique
 from app.rules.pack_files import PackError, read_yaml
+from app.rules.speech import say
 from app.rules.terrain import TerrainSection
 from app.rules.terrain import parse_section as terrain_section
 
@@ -552,7 +553,7 @@ class Pack(WithSections):
         if len(sides) != 2 or (counts.max or 2) != 2:
             return None
         asked = (scenario.first_side_question if scenario is not None else None) or self.first_side_question
-        return asked or f"Who is {self.side_label(sides[0])}?"
+        return asked or say("Who is {side}?", side=self.side_label(sides[0]))
 
     def home_cards(self) -> list[HomeCard]:
         """The cards the home screen shows for this pack: its own, else one named after it."""

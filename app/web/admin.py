@@ -34,10 +34,12 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import format_decimal
 
 from app.infra import disk, replica
 from app.rules import terrain
 from app.rules.pack import parse_pack
+from app.rules.speech import say, say_plural
 from app.services import terrain_library
 from app.serving import tls
 from app.web.prints import pdf_cache
@@ -83,7 +85,14 @@ def password_given(given: str, password: str) -> bool:
     attempt = store().admin.claim_login_attempt(_address(), _stamp(FAILURE_WINDOW), MAX_FAILURES)
     if attempt is None:
         minutes = int(FAILURE_WINDOW.total_seconds() // 60)
-        abort(429, description=f"Too many wrong passwords from this address; try again in {minutes} minutes.")
+        abort(
+            429,
+            description=say_plural(
+                "Too many wrong passwords from this address; try again in {count} minute.",
+                "Too many wrong passwords from this address; try again in {count} minutes.",
+                minutes,
+            ),
+        )
     if not hmac.compare_digest(given.encode(), password.encode()):
         return False
     store().admin.forget_login_attempt(attempt)
@@ -117,9 +126,13 @@ def _logged_in() -> bool:
 
 def _require_admin() -> None:
     if _password() is None:
-        abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
+        abort(403, description=_switched_off())
     if not _logged_in():
-        abort(403, description="This needs the admin password: log in at /admin first.")
+        abort(403, description=say("This needs the admin password: log in at /admin first."))
+
+
+def _switched_off() -> str:
+    return say("Admin is switched off: set {setting} and restart Muster.", setting="MUSTER_ADMIN_PASSWORD")
 
 
 @bp.get("")
@@ -141,12 +154,19 @@ def _dashboard(error: str | None = None, problems: list[str] | None = None, code
         total=store().games.count(),
         club_terrain=_club_terrain(),
         disk=disk.usage(current_app.config["DATABASE"], pdf_cache().folder),
-        disk_size=disk.readable,
+        disk_size=_disk_size,
         replication=_replication(),
         how_long=replica.how_long,
         https=_https(),
     )
     return html, code
+
+
+def _disk_size(size: int) -> str:
+    """A byte count in the page's language (12.4 MB, 12,4 MB): one decimal kept, as in English."""
+    return disk.readable(
+        size, written=lambda n: format_decimal(n, "#,##0.0" if isinstance(n, float) else "#,##0")
+    )
 
 
 def _https() -> dict[str, Any]:
@@ -183,9 +203,11 @@ def _replication() -> replica.ReplicaStatus | str | None:
 def login() -> Any:
     password = _password()
     if password is None:
-        abort(403, description="Admin is switched off: set MUSTER_ADMIN_PASSWORD and restart Muster.")
+        abort(403, description=_switched_off())
     if not password_given(request.form.get("password", ""), password):
-        return render_template("admin_login.html", enabled=True, error="That is not the admin password."), 403
+        return render_template(
+            "admin_login.html", enabled=True, error=say("That is not the admin password.")
+        ), 403
     store().admin.end_sessions(before=_stamp(timedelta(hours=SESSION_HOURS)))  # old logins tidied away
     session_id = secrets.token_urlsafe(32)
     store().admin.start_session(session_id, _password_mark(password))
@@ -208,7 +230,7 @@ def logout() -> Any:
 def delete_game(game_id: str) -> Any:
     _require_admin()
     if not store().games.delete(game_id):
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     return redirect(url_for("admin.index"), code=303)
 
 
@@ -226,22 +248,25 @@ def install_pack() -> Any:
     _require_admin()
     upload = request.files.get("pack")
     if upload is None or not upload.filename:
-        return _dashboard(error="pack: choose a rulepack YAML file to upload.", code=422)
+        return _dashboard(error=say("pack: choose a rulepack YAML file to upload."), code=422)
     raw = upload.read()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return _dashboard(error="pack: the file is not UTF-8 text.", code=422)
+        return _dashboard(error=say("pack: the file is not UTF-8 text."), code=422)
     if _nesting(text) > MAX_PACK_DEPTH:
         return _dashboard(
-            error=f"pack: the YAML nests more than {MAX_PACK_DEPTH} levels deep; a rulepack nests a handful.",
+            error=say(
+                "pack: the YAML nests more than {levels} levels deep; a rulepack nests a handful.",
+                levels=MAX_PACK_DEPTH,
+            ),
             code=422,
         )
     pack, errors = parse_pack(text, "upload.yaml")
     if pack is None:
-        return _dashboard(error="The rulepack is refused:", problems=[str(e) for e in errors], code=422)
+        return _dashboard(error=say("The rulepack is refused:"), problems=[str(e) for e in errors], code=422)
     if not PACK_ID.match(pack.id):  # the models check it too; the file name depends on it
-        return _dashboard(error="id must be lowercase words joined by hyphens.", code=422)
+        return _dashboard(error=say("id must be lowercase words joined by hyphens."), code=422)
     folder = Path(current_app.config["RULEPACKS"])
     # Written next to the others under its own id, then moved in one step.
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp", delete=False) as out:
@@ -255,7 +280,7 @@ def install_pack() -> Any:
 def remove_pack(pack_id: str) -> Any:
     _require_admin()
     if pack_id not in packs() or not PACK_ID.match(pack_id):
-        abort(404, description="There is no such rulepack installed.")
+        abort(404, description=say("There is no such rulepack installed."))
     path = Path(current_app.config["RULEPACKS"]) / f"{pack_id}.yaml"
     if path.is_file():
         path.unlink()
@@ -330,7 +355,7 @@ def _club_terrain() -> list[dict[str, Any]]:
 def _terrain_pack(pack_id: str) -> Any:
     pack = packs().get(pack_id)
     if pack is None or pack.terrain is None:
-        abort(404, description="There is no such rulepack with terrain rules installed.")
+        abort(404, description=say("There is no such rulepack with terrain rules installed."))
     return pack
 
 
@@ -355,7 +380,7 @@ def remove_club_preset(pack_id: str) -> Any:
     _require_admin()
     pack = _terrain_pack(pack_id)
     if not terrain_library.remove_club_preset(store(), pack, request.form.get("name", "")):
-        abort(404, description="The club has no preset of that name for this rulepack.")
+        abort(404, description=say("The club has no preset of that name for this rulepack."))
     return redirect(url_for("admin.index", _anchor="terrain-h"), code=303)
 
 
@@ -364,5 +389,5 @@ def remove_club_set(pack_id: str, set_id: str) -> Any:
     _require_admin()
     pack = _terrain_pack(pack_id)
     if not terrain_library.remove_club_set(store(), pack, set_id):
-        abort(404, description="The club has no such saved terrain set.")
+        abort(404, description=say("The club has no such saved terrain set."))
     return redirect(url_for("admin.index", _anchor="terrain-h"), code=303)

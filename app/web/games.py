@@ -25,6 +25,7 @@ from werkzeug.datastructures import MultiDict
 from app.rules import dice, entry_words, log, seizing
 from app.rules.pack import roster_packs
 from app.rules.problems import Problem
+from app.rules.speech import say, say_plural
 from app.services import clocks, games, terrain_sets
 from app.store import GameRow
 from app.web import page_cache, phone, phone_games
@@ -109,7 +110,7 @@ def _playable_packs() -> list[Any]:
 def _default_pack() -> Any:
     available = _playable_packs()
     if not available:
-        abort(404, description="No rulepack with scenarios is installed, so no game can start.")
+        abort(404, description=say("No rulepack with scenarios is installed, so no game can start."))
     chosen = packs().get(request.values.get("pack", ""))
     return chosen if chosen in available else available[0]
 
@@ -186,14 +187,16 @@ def roll_battleplan() -> Any:
     """
     pack = _default_pack()
     form = request.form
-    names = [form.get(f"name{i}") or f"Player {i + 1}" for i in range(pack.players.max or 2)]
+    names = [
+        form.get(f"name{i}") or say("Player {number}", number=i + 1) for i in range(pack.players.max or 2)
+    ]
     rng = random.SystemRandom()
     if pack.battleplan_roll is not None:
         rolled: Any = dice.battleplan_roll(rng, pack)
     elif pack.scenario_roll is not None:
         rolled = dice.scenario_roll(rng, pack)
     else:
-        abort(404, description=f"{pack.name} has no battleplan tables or scenario roll.")
+        abort(404, description=say("{pack} has no battleplan tables or scenario roll.", pack=pack.name))
     events = dice.roll_events(pack, rolled)
     html = render_template(
         "partials/_battleplan_field.html",
@@ -291,11 +294,11 @@ def _players(pack: Any, scenario: Any, form: MultiDict[str, str]) -> tuple[list[
     the scenario takes (a form shown for another scenario) are refused, never dropped unseen.
     """
     if scenario is None:
-        what = "battleplan" if pack.battleplan_roll else "scenario"
-        return (
-            [],
-            f"Choose a {what} from the list{' or roll for it' if pack.battleplan_roll or pack.scenario_roll else ''}.",
-        )
+        if pack.battleplan_roll:
+            return [], say("Choose a battleplan from the list or roll for it.")
+        if pack.scenario_roll:
+            return [], say("Choose a scenario from the list or roll for it.")
+        return [], say("Choose a scenario from the list.")
     seating = _seating(pack, scenario)
     low, high = seating["low"], seating["high"]
     players = []
@@ -307,7 +310,12 @@ def _players(pack: Any, scenario: Any, form: MultiDict[str, str]) -> tuple[list[
             {"name": name, "side": form.get(f"side{i}"), "grand_strategy": form.get(f"strategy{i}")}
         )
     if len(players) > high:
-        return [], (f"{scenario.name} is played by {_count(low, high)}: clear the names past player {high}.")
+        return [], say(
+            "{scenario} is played by {players}: clear the names past player {high}.",
+            scenario=scenario.name,
+            players=_count(low, high),
+            high=high,
+        )
     sides = seating["sides"]
     if not sides:
         for player in players:
@@ -322,7 +330,9 @@ def _players(pack: Any, scenario: Any, form: MultiDict[str, str]) -> tuple[list[
 
 
 def _count(low: int, high: int) -> str:
-    return f"{low} players" if low == high else f"{low} to {high} players"
+    if low == high:
+        return say_plural("{count} player", "{count} players", low)
+    return say("{low} to {high} players", low=low, high=high)
 
 
 # --- a game -----------------------------------------------------------------------------
@@ -489,7 +499,7 @@ def _seat_links(loaded: games.Loaded, token: str | None) -> list[dict[str, Any]]
     for player, seat_token in enumerate(tokens):
         seat: dict[str, Any] = {
             "player": player,
-            "name": names[player] if player < len(names) else f"Player {player + 1}",
+            "name": names[player] if player < len(names) else say("Player {number}", number=player + 1),
             "taken": player in taken,
         }
         if player in taken:
@@ -554,7 +564,7 @@ def join_link(game_id: str) -> Any:
     url = url_for("games.join", game_id=game_id, token=token, _external=True)
     template = "partials/_token_link.html" if wants_fragment() else "token_link.html"
     back = url_for("games.show", game_id=game_id)
-    response = make_response(render_template(template, url=url, label="Join link", back=back))
+    response = make_response(render_template(template, url=url, label=say("Join link"), back=back))
     response.vary.add("HX-Request")
     return no_store(response)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from app.rules.speech import say
 from app.services.games import Loaded
 
 # A player's part of an event, and the fact in it: players[1].marker_wounds['marker-a'].
@@ -76,18 +77,41 @@ def players_named(message: str, names: list[str]) -> str:
 # A new game's set-up as the API names its fields (players[1].name, players[*].side).
 _SETUP_PLAYER = re.compile(r"players\[(\d+)\]\.([a-z_]+)")
 _SETUP_COUNT = re.compile(r"^players must be a list of ([0-9 to]+) players for [^.]+\.")
-_SETUP_FIELDS = {"points_limit": "The points limit", "scenario": "The scenario", "pack": "The game"}
+_SETUP_FIELDS = ("points_limit", "scenario", "pack")
+# A set-up field opening a sentence in another language ("points_limit doit être…"): the field
+# names stay English; the verbs after them do not.
+_SETUP_LEADING = re.compile(r"^(points_limit|scenario|pack)(?= )")
 
 
 def setup_in_player_words(message: str, what: str) -> str:
     """A refused new game's sentence as the new-game screen shows it: "Player 2's name", not
-    ``players[1].name``; ``what`` names the scenario (or the game) a count refers to."""
+    ``players[1].name``; ``what`` names the scenario (or the game) a count refers to.
+
+    The sentence comes in the page's language with the API's field names kept (docs/translating.md),
+    so a field is found by its name at the start, whatever the language's verb after it."""
     message = _SETUP_COUNT.sub(lambda m: f"{what} is played by {m.group(1)} players.", message)
     message = _SETUP_PLAYER.sub(
-        lambda m: f"Player {int(m.group(1)) + 1}'s {m.group(2).replace('_', ' ')}", message
+        lambda m: _player_field(int(m.group(1)) + 1, m.group(2)) or m.group(0), message
     )
-    message = message.replace("players[*].side", "The players' sides")
-    field = _LEADING_FIELD.match(message)
+    message = message.replace("players[*].side", say("The players' sides"))
+    field = _LEADING_FIELD.match(message) or _SETUP_LEADING.match(message)
     if field and field.group(1) in _SETUP_FIELDS:
-        message = _SETUP_FIELDS[field.group(1)] + message[field.end() :]
+        message = _setup_field(field.group(1)) + message[field.end() :]
     return message[:1].upper() + message[1:]
+
+
+def _player_field(number: int, field: str) -> str | None:
+    """A player's field of the set-up in the screen's words ("Player 2's name"), if it has any."""
+    if field == "name":
+        return say("Player {number}'s name", number=number)
+    if field == "side":
+        return say("Player {number}'s side", number=number)
+    if field == "grand_strategy":
+        return say("Player {number}'s grand strategy", number=number)
+    return None
+
+
+def _setup_field(field: str) -> str:
+    """A set-up field opening a sentence, in the screen's words ("The points limit")."""
+    said = {"points_limit": say("The points limit"), "scenario": say("The scenario"), "pack": say("The game")}
+    return said[field]

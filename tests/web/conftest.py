@@ -104,9 +104,9 @@ def login(client: FlaskClient, password: str) -> Any:
     )
 
 
-@pytest.fixture
-def club(tmp_path: Path, migrated: Path) -> Flask:
-    """An app with an admin password and its own copy of the rulepacks (installs write there)."""
+def club_app(tmp_path: Path, migrated: Path, **config: Any) -> Flask:
+    """An app with an admin password and its own copy of the rulepacks (installs write there);
+    ``config`` adds to its settings."""
     folder = tmp_path / "rulepacks"
     shutil.copytree(ROOT / "rulepacks", folder)
     return create_app(
@@ -116,8 +116,15 @@ def club(tmp_path: Path, migrated: Path) -> Flask:
             "TESTING": True,
             "SECRET_KEY": "test",
             "ADMIN_PASSWORD": CLUB_PASSWORD,
+            **config,
         }
     )
+
+
+@pytest.fixture
+def club(tmp_path: Path, migrated: Path) -> Flask:
+    """An app with an admin password and its own copy of the rulepacks (installs write there)."""
+    return club_app(tmp_path, migrated)
 
 
 @pytest.fixture

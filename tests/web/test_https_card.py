@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from babel.dates import format_date
 from flask import Flask
 
 from app import create_app
@@ -43,7 +44,8 @@ def test_the_card_names_the_certificate_its_end_and_the_address(tmp_path: Path, 
     assert card.select_one("#https-on").get_text(" ", strip=True) == (
         "On: phones open https://ourclub.duckdns.org:8443 ."
     )
-    ends = (datetime.now(UTC) + timedelta(days=89, hours=1)).strftime("%-d %B %Y")
+    # The end's date as the page's language writes it (English here: the |day filter).
+    ends = format_date(datetime.now(UTC) + timedelta(days=89, hours=1), "medium", locale="en")
     assert card.select_one("#https-certificate").get_text(" ", strip=True) == (
         f"The certificate is for ourclub.duckdns.org , from Muster Test CA; it ends on {ends}, in 89 days."
     )
