@@ -38,7 +38,7 @@ def test_paste_a_list_fix_a_line_and_save(page: Page, live_server: str, shot) ->
     unread = page.locator(".unread")
     expect(unread).to_have_count(1)
     expect(unread.get_by_text("Line 14")).to_be_visible()
-    expect(page.locator("#import-preview .verdict")).to_contain_text("615 / 1000 points")
+    expect(page.locator("#import-preview .verdict")).to_contain_text("615 / 1,000 points")
     shot("import-preview")
 
     # The line offers the catalogue's nearest names and what else it might be, as buttons.
@@ -49,7 +49,7 @@ def test_paste_a_list_fix_a_line_and_save(page: Page, live_server: str, shot) ->
     line.get_by_text("Saurus Knights", exact=True).click()
     page.get_by_role("button", name="Read the list again").click()
     expect(page.locator(".unread")).to_have_count(0)
-    expect(page.locator("#import-preview .verdict")).to_contain_text("735 / 1000 points · valid")
+    expect(page.locator("#import-preview .verdict")).to_contain_text("735 / 1,000 points · valid")
     # The header's constellation is kept as the subfaction; nothing of the header is dropped.
     expect(page.locator("#import-preview")).to_contain_text("Seraphon (Koatl's Claw)")
     shot("import-fixed")
@@ -74,7 +74,7 @@ def test_upload_a_rosz_and_save(page: Page, live_server: str, tmp_path) -> None:
     page.goto(live_server + "/rosters/import")
     page.get_by_label("Or its file").set_input_files(str(rosz))
     page.get_by_role("button", name="Read the list").click()
-    expect(page.locator("#import-preview .verdict")).to_contain_text("690 / 1000 points")
+    expect(page.locator("#import-preview .verdict")).to_contain_text("690 / 1,000 points")
     expect(page.locator("#import-preview")).to_contain_text("BattleScribe .rosz files")
     # The file travels with the preview: saving reads it again, with no second upload.
     page.get_by_role("button", name="Save roster").click()

@@ -40,7 +40,7 @@ def test_the_import_preview_survives_a_reload_with_its_fixes(page: Page, live_se
     expect(page.locator(".import-entries")).to_contain_text("Skinks")
     _reload(page)
     expect(page.locator(".import-entries")).to_contain_text("Skinks")
-    expect(page.locator(".verdict")).to_contain_text("500 / 1000 points")
+    expect(page.locator(".verdict")).to_contain_text("500 / 1,000 points")
     shot("import-preview-reloaded")
     page.get_by_role("button", name="Save roster").click()
     # Named after its faction (issue 24): the list names none.
