@@ -141,7 +141,7 @@ clean:
 # compile. The .po and .mo files are committed: a checkout runs without this step.
 BABEL := $(VENV)/bin/pybabel
 translations: $(STAMP)
-	$(BABEL) -q extract -F babel.cfg -k _l -k say -k say_plural:1,2 --no-wrap --sort-by-file --project Muster -o app/translations/messages.pot .
+	$(BABEL) -q extract -F babel.cfg -k _l -k say -k say_plural:1,2 -k words -k plural_words:1,2 --no-wrap --sort-by-file --project Muster -o app/translations/messages.pot .
 	$(BABEL) -q extract -F babel-scripts.cfg -k tr -k trn:1,2 --no-wrap --sort-by-file --project Muster -o app/translations/scripts.pot .
 	$(BABEL) -q update --no-wrap --ignore-obsolete -D messages -i app/translations/messages.pot -d app/translations
 	$(BABEL) -q update --no-wrap --ignore-obsolete -D scripts -i app/translations/scripts.pot -d app/translations

@@ -3,8 +3,8 @@
 The rules stay plain functions of their data: a sentence is written in English with named
 blanks, ``say("{name} must be {allowed}.", name=..., allowed=...)``, and said in the language
 the web layer chose for the request (:func:`speaking`). Outside a request (a test, a script, a
-replay in the background) it is said in English. `make translations` extracts every ``say``
-and ``say_plural`` into the catalogues (docs/translating.md).
+replay in the background) it is said in English. `make translations` extracts every ``say``,
+``say_plural``, ``words`` and ``plural_words`` into the catalogues (docs/translating.md).
 """
 
 from __future__ import annotations
@@ -30,6 +30,18 @@ def say_plural(one: str, many: str, count: int, /, **blanks: Any) -> str:
     reader's language has), ``{count}`` and the other blanks filled in."""
     said = _catalogue.get().ngettext(one, many, count)
     return said.format(count=count, **blanks)
+
+
+def words(sentence: str, /) -> str:
+    """``sentence`` as it is, marked for `make translations` where a table holds it (the gettext
+    "noop" idiom); :func:`say` says it when its blanks are known."""
+    return sentence
+
+
+def plural_words(one: str, many: str, /) -> tuple[str, str]:
+    """``one`` and ``many`` as they are, marked for `make translations` where a table holds them
+    (the gettext "noop" idiom); :func:`say_plural` says them when a count is known."""
+    return one, many
 
 
 def catalogue() -> gettext.NullTranslations:

@@ -113,7 +113,18 @@ def _ids(catalogue) -> set[str]:
 def test_the_catalogues_hold_every_string_of_the_code(tmp_path: Path) -> None:
     """`make translations` was run: the templates hold every string the code and screens have."""
     keywords = {
-        "messages": ["-k", "_l", "-k", "say", "-k", "say_plural:1,2"],
+        "messages": [
+            "-k",
+            "_l",
+            "-k",
+            "say",
+            "-k",
+            "say_plural:1,2",
+            "-k",
+            "words",
+            "-k",
+            "plural_words:1,2",
+        ],
         "scripts": ["-k", "tr", "-k", "trn:1,2"],
     }
     for domain, config in (("messages", "babel.cfg"), ("scripts", "babel-scripts.cfg")):

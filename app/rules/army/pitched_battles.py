@@ -3,7 +3,6 @@ maxima, the general, allies and coalitions, reinforced units and the grand strat
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
@@ -11,7 +10,7 @@ from pydantic import Field, field_validator
 from app.rules import army
 from app.rules.lists.model import Line
 from app.rules.pack_base import Text
-from app.rules.speech import say, say_plural
+from app.rules.speech import plural_words, say, say_plural, words
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
@@ -140,128 +139,20 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
     if limit is not None:
         pts = say("{points} points", points=roster.points_limit)
         if limit.leaders is not None:
-            _range(
-                add,
-                "leaders",
-                counts["own_leaders"],
-                limit.leaders.model_copy(update={"max": None}),
-                least=lambda n, top: say_plural(
-                    "The army has {count} Leader (allies and coalition units do not count); {pts} needs at least {top}.",
-                    "The army has {count} Leaders (allies and coalition units do not count); {pts} needs at least {top}.",
-                    n,
-                    pts=pts,
-                    top=top,
-                ),
-            )
-            _range(
-                add,
-                "leaders",
-                counts["leaders"],
-                limit.leaders.model_copy(update={"min": None}),
-                most=lambda n, top: say_plural(
-                    "The army has {count} Leader (allies and coalition units count); {pts} allows at most {top}.",
-                    "The army has {count} Leaders (allies and coalition units count); {pts} allows at most {top}.",
-                    n,
-                    pts=pts,
-                    top=top,
-                ),
-            )
-        _range(
-            add,
-            "battleline",
-            counts["battleline"],
-            limit.battleline,
-            least=lambda n, top: say_plural(
-                "The army has {count} Battleline unit (allies and coalition units do not count); {pts} needs at least {top}.",
-                "The army has {count} Battleline units (allies and coalition units do not count); {pts} needs at least {top}.",
-                n,
-                pts=pts,
-                top=top,
-            ),
-            most=lambda n, top: say_plural(
-                "The army has {count} Battleline unit (allies and coalition units do not count); {pts} allows at most {top}.",
-                "The army has {count} Battleline units (allies and coalition units do not count); {pts} allows at most {top}.",
-                n,
-                pts=pts,
-                top=top,
-            ),
-        )
-        _range(
-            add,
-            "behemoths",
-            counts["behemoths"],
-            limit.behemoths,
-            least=lambda n, top: say_plural(
-                "The army has {count} Behemoth (a Battleline Behemoth is not counted); {pts} needs at least {top}.",
-                "The army has {count} Behemoths (a Battleline Behemoth is not counted); {pts} needs at least {top}.",
-                n,
-                pts=pts,
-                top=top,
-            ),
-            most=lambda n, top: say_plural(
-                "The army has {count} Behemoth (a Battleline Behemoth is not counted); {pts} allows at most {top}.",
-                "The army has {count} Behemoths (a Battleline Behemoth is not counted); {pts} allows at most {top}.",
-                n,
-                pts=pts,
-                top=top,
-            ),
-        )
-        _range(
-            add,
-            "artillery",
-            counts["artillery"],
-            limit.artillery,
-            least=lambda n, top: say_plural(
-                "The army has {count} Artillery unit; {pts} needs at least {top}.",
-                "The army has {count} Artillery units; {pts} needs at least {top}.",
-                n,
-                pts=pts,
-                top=top,
-            ),
-            most=lambda n, top: say_plural(
-                "The army has {count} Artillery unit; {pts} allows at most {top}.",
-                "The army has {count} Artillery units; {pts} allows at most {top}.",
-                n,
-                pts=pts,
-                top=top,
-            ),
-        )
-        # The table's other maxima: (rule, count, bounds, the sentence when the count is over).
-        maxima: tuple[tuple[str, int, Any, Callable[[int, int], str]], ...] = (
-            (
-                "reinforced-max",
-                counts["reinforced"],
-                limit.reinforced_units,
-                lambda n, top: say(
-                    "The army has {n} reinforced units (a unit reinforced twice counts as 2); {pts} allows {top}.",
-                    n=n,
-                    pts=pts,
-                    top=top,
-                ),
-            ),
-            (
-                "allies-points",
-                counts["allies_points"],
-                limit.allies_points,
-                lambda n, top: say(
-                    "Allies cost {n} points; {pts} allows at most {top}.", n=n, pts=pts, top=top
-                ),
-            ),
-            (
-                "endless-spells-max",
-                counts["endless_spells"],
-                limit.endless_spells_and_invocations,
-                lambda n, top: say(
-                    "The army has {n} endless spells and invocations; {pts} allows at most {top}.",
-                    n=n,
-                    pts=pts,
-                    top=top,
-                ),
-            ),
-        )
-        for rule, n, bounds, sentence in maxima:
+            # Allies and coalition units count toward the Leader maximum only.
+            leaders = limit.leaders
+            _range(add, "leaders", counts["own_leaders"], leaders.model_copy(update={"max": None}), pts)
+            _range(add, "leaders", counts["leaders"], leaders.model_copy(update={"min": None}), pts)
+        for role in ("battleline", "behemoths", "artillery"):
+            _range(add, role, counts[role], getattr(limit, role), pts)
+        # The table's other maxima: (rule, count, bounds); the sentence is _MAXIMUM's.
+        for rule, n, bounds in (
+            ("reinforced-max", counts["reinforced"], limit.reinforced_units),
+            ("allies-points", counts["allies_points"], limit.allies_points),
+            ("endless-spells-max", counts["endless_spells"], limit.endless_spells_and_invocations),
+        ):
             if bounds and bounds.max is not None and n > bounds.max:
-                add(army.Problem(rule, sentence(n, bounds.max)))
+                add(army.Problem(rule, say(_MAXIMUM[rule], n=n, pts=pts, top=bounds.max)))
 
     _check_general(entries, add)
     _check_allies_lead_nothing(entries, add)
@@ -366,22 +257,45 @@ def _battleline_rule(pack: Pack, roster: AosRoster) -> Any:
     return battleline
 
 
-def _range(
-    add: Any,
-    what: str,
-    value: int,
-    bounds: Any,
-    least: Callable[[int, int], str] | None = None,
-    most: Callable[[int, int], str] | None = None,
-) -> None:
-    """A problem when ``value`` is under or over ``bounds``, said by ``least`` or ``most``
-    (a whole sentence a role, so a translation can order it as its language does)."""
+# The sentence for a role's count under ("min") or over ("max") the table's bounds, one and many
+# (a whole sentence a role and bound, so a translation can order it as its language does); one
+# row a line, to read as a table.
+# fmt: off
+_ROLE_COUNT: dict[tuple[str, str], tuple[str, str]] = {
+    ("leaders", "min"): plural_words("The army has {count} Leader (allies and coalition units do not count); {pts} needs at least {top}.", "The army has {count} Leaders (allies and coalition units do not count); {pts} needs at least {top}."),
+    ("leaders", "max"): plural_words("The army has {count} Leader (allies and coalition units count); {pts} allows at most {top}.", "The army has {count} Leaders (allies and coalition units count); {pts} allows at most {top}."),
+    ("battleline", "min"): plural_words("The army has {count} Battleline unit (allies and coalition units do not count); {pts} needs at least {top}.", "The army has {count} Battleline units (allies and coalition units do not count); {pts} needs at least {top}."),
+    ("battleline", "max"): plural_words("The army has {count} Battleline unit (allies and coalition units do not count); {pts} allows at most {top}.", "The army has {count} Battleline units (allies and coalition units do not count); {pts} allows at most {top}."),
+    ("behemoths", "min"): plural_words("The army has {count} Behemoth (a Battleline Behemoth is not counted); {pts} needs at least {top}.", "The army has {count} Behemoths (a Battleline Behemoth is not counted); {pts} needs at least {top}."),
+    ("behemoths", "max"): plural_words("The army has {count} Behemoth (a Battleline Behemoth is not counted); {pts} allows at most {top}.", "The army has {count} Behemoths (a Battleline Behemoth is not counted); {pts} allows at most {top}."),
+    ("artillery", "min"): plural_words("The army has {count} Artillery unit; {pts} needs at least {top}.", "The army has {count} Artillery units; {pts} needs at least {top}."),
+    ("artillery", "max"): plural_words("The army has {count} Artillery unit; {pts} allows at most {top}.", "The army has {count} Artillery units; {pts} allows at most {top}."),
+}
+# fmt: on
+
+
+# The sentence for a count over the table's other maxima, by rule.
+# fmt: off
+_MAXIMUM: dict[str, str] = {
+    "reinforced-max": words("The army has {n} reinforced units (a unit reinforced twice counts as 2); {pts} allows {top}."),
+    "allies-points": words("Allies cost {n} points; {pts} allows at most {top}."),
+    "endless-spells-max": words("The army has {n} endless spells and invocations; {pts} allows at most {top}."),
+}
+# fmt: on
+
+
+def _range(add: Any, what: str, value: int, bounds: Any, pts: str) -> None:
+    """A problem when the count of role ``what`` is under or over ``bounds`` (``pts``: the
+    points the bounds are for), said from :data:`_ROLE_COUNT`."""
     if bounds is None:
         return
-    if least is not None and bounds.min is not None and value < bounds.min:
-        add(army.Problem(f"{what}-min", least(value, bounds.min)))
-    if most is not None and bounds.max is not None and value > bounds.max:
-        add(army.Problem(f"{what}-max", most(value, bounds.max)))
+    for bound, top, out in (
+        ("min", bounds.min, bounds.min is not None and value < bounds.min),
+        ("max", bounds.max, bounds.max is not None and value > bounds.max),
+    ):
+        if out:
+            one, many = _ROLE_COUNT[what, bound]
+            add(army.Problem(f"{what}-{bound}", say_plural(one, many, value, pts=pts, top=top)))
 
 
 def _check_faction(roster: AosRoster, add: Any) -> None:

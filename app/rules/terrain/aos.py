@@ -128,43 +128,31 @@ def check(
                         )
                     )
     if siege and rules.fortress_min is not None:
-        inside = [i for i, p in enumerate(pieces) if p.fortress]
-        if len(inside) < rules.fortress_min:
-            v.problems.append(
-                terrain.Finding(
-                    "fortress-min",
-                    say(
-                        "The fortress has {count} terrain features wholly within the defender's territory; "
-                        "a siege needs at least {least}.",
-                        count=len(inside),
-                        least=rules.fortress_min,
-                    ),
-                    tuple(inside),
-                )
-            )
+        v.problems.extend(_fortress_short(pieces, rules.fortress_min))
     unplaced = len(pieces) - len(placed)
     v.checklist = [e.summary for e in rules.checklist if e.id != "without-positions" or unplaced]
+
+
+def _fortress_short(pieces: list[terrain.Piece], least: int) -> list[terrain.Finding]:
+    """The finding when fewer than ``least`` pieces are marked ``fortress`` (none when enough)."""
+    inside = [i for i, p in enumerate(pieces) if p.fortress]
+    if len(inside) >= least:
+        return []
+    sentence = say(
+        "The fortress has {count} terrain features wholly within the defender's territory; "
+        "a siege needs at least {least}.",
+        count=len(inside),
+        least=least,
+    )
+    return [terrain.Finding("fortress-min", sentence, tuple(inside))]
 
 
 def _check_siege_battleplan(
     rules: SiegeTerrain, pieces: list[terrain.Piece], board: Board | None, v: terrain.Verdict
 ) -> None:
     """The fortress (pieces marked ``fortress``) and the features outside it, by the battleplan."""
-    inside = [i for i, p in enumerate(pieces) if p.fortress]
     outside = [i for i, p in enumerate(pieces) if not p.fortress]
-    if len(inside) < rules.fortress_min:
-        v.problems.append(
-            terrain.Finding(
-                "fortress-min",
-                say(
-                    "The fortress has {count} terrain features wholly within the defender's territory; "
-                    "a siege needs at least {least}.",
-                    count=len(inside),
-                    least=rules.fortress_min,
-                ),
-                tuple(inside),
-            )
-        )
+    v.problems.extend(_fortress_short(pieces, rules.fortress_min))
     if rules.outside_max is not None and len(outside) > rules.outside_max:
         v.problems.append(
             terrain.Finding(
