@@ -141,17 +141,24 @@ def script_words(code: str) -> tuple[dict[str, str | list[str]], str]:
     return {}, Catalog(locale=SOURCE).plural_expr
 
 
+def spoken_or_404(code: str) -> str:
+    """``code`` when Muster speaks it; else a 404 that says which languages it speaks."""
+    if code not in spoken():
+        codes = ", ".join(spoken())
+        abort(
+            404,
+            description=speech.say(
+                "Muster does not speak {code}; it speaks {codes}.", code=repr(code), codes=codes
+            ),
+        )
+    return code
+
+
 @bp.get("/words/<code>.js")
 def words(code: str) -> Response:
     """A script that gives the other scripts their words in one language: ``musterSay(text,
     values)`` and, for a sentence that has a plural, ``musterSayPlural(one, many, count, values)``."""
-    if code not in spoken():
-        abort(
-            404,
-            description=speech.say(
-                "Muster does not speak {code}; it speaks {codes}.", code=repr(code), codes=", ".join(spoken())
-            ),
-        )
+    spoken_or_404(code)
     found, plural = script_words(code)
     table = json.dumps(found, ensure_ascii=False, sort_keys=True)
     # Gettext's plural rule is a C expression of n, which JavaScript reads as it is (a

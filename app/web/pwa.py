@@ -12,11 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, url_for
 from flask_babel import force_locale
 from werkzeug.datastructures import MultiDict
 
-from app.rules.speech import say
 from app.web import language
 from app.web.assets import asset_url
 from app.web.services import found_or_404, packs
@@ -138,16 +137,7 @@ def offline() -> Any:
 def offline_in(code: str) -> Any:
     """The offline page in one language: the worker keeps each (without the phone's cookies,
     so the switch's choice cannot reach it) and shows the one the phone's pages are in."""
-    if code not in language.spoken():
-        abort(
-            404,
-            description=say(
-                "Muster does not speak {code}; it speaks {codes}.",
-                code=repr(code),
-                codes=", ".join(language.spoken()),
-            ),
-        )
-    with force_locale(code):
+    with force_locale(language.spoken_or_404(code)):
         return render_template("offline.html")
 
 
