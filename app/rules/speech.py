@@ -44,6 +44,13 @@ def plural_words(one: str, many: str, /) -> tuple[str, str]:
     return one, many
 
 
+def told(text: str, /) -> str:
+    """A pack's own-words text (a summary, a reminder, a hint) in the reader's language where the
+    pack gives a translation of it; as the pack wrote it otherwise. Names from the books are
+    never passed through here: they stay as the pack gives them."""
+    return text
+
+
 def catalogue() -> gettext.NullTranslations:
     """The catalogue sentences are said from now (print templates take their words from it too)."""
     return _catalogue.get()

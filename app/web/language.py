@@ -241,8 +241,8 @@ def register(app: Flask) -> None:
     app.teardown_request(_stop_speaking)
     app.after_request(_vary)
     app.after_request(_content_language)
-    app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day)
-    pdf.speak({"number": number, "signed": signed, "when": when, "day": day}, current)
+    app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day, told=speech.told)
+    pdf.speak({"number": number, "signed": signed, "when": when, "day": day, "told": speech.told}, current)
     app.jinja_env.globals.update(
         language=current,
         languages=lambda: [(code, name_of(code)) for code in spoken()],
