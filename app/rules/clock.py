@@ -30,13 +30,13 @@ from pydantic_core import PydanticCustomError
 
 from app.rules.event_models import SAYS, Part, Player, check
 from app.rules.log import Refused
+from app.rules.speech import say, words
 
 ACTIONS = ("start", "pass", "pause", "limit")
 # The longest limit a clock takes: a day, far past any game.
 MOST_SECONDS = 24 * 3600
 # How many taps one game's clock keeps: a tap a turn, with room to spare.
 MOST_TAPS = 5000
-EXAMPLE_ID = "a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11"
 # How long a phone may have held a tap in its outbox (offline at the table) and still have
 # it count from when it was made; a tap replayed later counts from its arrival.
 MOST_BACKDATE = timedelta(minutes=15)
@@ -123,15 +123,16 @@ def usable_at(at: datetime | None, received: datetime, replayed: bool) -> tuple[
     if at is None:
         return None, None
     if not replayed:
-        return None, (
+        return None, say(
             "at counts only for a tap replayed from the phone's outbox (X-Muster-Replay: outbox), "
             "so this tap counts from the server's time."
         )
     if received - at > MOST_BACKDATE:
         minutes = int(MOST_BACKDATE.total_seconds() // 60)
-        return None, (
-            f"at was more than {minutes} minutes before the server received the tap, "
-            "so the tap counts from the server's time."
+        return None, say(
+            "at was more than {minutes} minutes before the server received the tap, "
+            "so the tap counts from the server's time.",
+            minutes=minutes,
         )
     return at, None
 
@@ -191,16 +192,21 @@ def _start_player(player: int | None, last: int | None) -> int:
 def refusal(state: ClockState, tap: Tap, names: Sequence[str]) -> str | None:
     """Why the clock cannot take ``tap`` after the taps folded into ``state``, or ``None``."""
     if state.taps >= MOST_TAPS:
-        return f"This game's clock holds {MOST_TAPS} taps, the most it keeps; start a new game for more."
+        return say(
+            "This game's clock holds {most} taps, the most it keeps; start a new game for more.",
+            most=MOST_TAPS,
+        )
     if tap.action == "start" and state.running is not None:
-        return f"The clock is already running ({names[state.running]}'s time): pass it or pause it."
+        return say(
+            "The clock is already running ({name}'s time): pass it or pause it.", name=names[state.running]
+        )
     if tap.action == "pass":
         if state.running is None:
-            return "The clock is paused, so there is nothing to pass: start it first."
+            return say("The clock is paused, so there is nothing to pass: start it first.")
         if tap.player == state.running:
-            return f"{names[state.running]} already has the clock: pass it to another player."
+            return say("{name} already has the clock: pass it to another player.", name=names[state.running])
     if tap.action == "pause" and state.running is None:
-        return "The clock is not running, so there is nothing to pause."
+        return say("The clock is not running, so there is nothing to pause.")
     return None
 
 
@@ -218,11 +224,14 @@ class Request:
 class ClockTap(Part):
     """A tap on the game's clock (start, pass, pause, limit), apart from the game's events."""
 
-    what: ClassVar[str] = "a clock tap"
+    what: ClassVar[str] = words("a clock tap")
     id: Annotated[
         str,
         Field(
-            json_schema_extra={"format": "uuid", SAYS: f"a UUID made by the client, such as '{EXAMPLE_ID}'"}
+            json_schema_extra={
+                "format": "uuid",
+                SAYS: words("a UUID made by the client, such as 'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'"),
+            }
         ),
         AfterValidator(_uuid),
     ]
@@ -236,7 +245,7 @@ class ClockTap(Part):
             description="When the tap was made (ISO 8601 with its offset), for a tap replayed from offline.",
             json_schema_extra={
                 "format": "date-time",
-                SAYS: "a time in ISO 8601 with its offset, such as 2026-12-01T20:15:00Z, or left out",
+                SAYS: words("a time in ISO 8601 with its offset, such as 2026-12-01T20:15:00Z, or left out"),
             },
         ),
         AfterValidator(_at),
@@ -247,7 +256,7 @@ class ClockTap(Part):
             ge=1,
             le=MOST_SECONDS,
             description="With limit only (and required there); null for no limit.",
-            json_schema_extra={SAYS: f"a whole number from 1 to {MOST_SECONDS}, or none for no limit"},
+            json_schema_extra={SAYS: words("a whole number from 1 to {top}, or none for no limit")},
         ),
     ] = None
 
@@ -257,20 +266,23 @@ def parse(data: Any, players: int) -> tuple[Request | None, str | None]:
     or one sentence naming the field. ``player`` goes with start and pass, ``seconds`` (none for
     no limit) with limit."""
     if not isinstance(data, dict):
-        return None, 'The body must be one JSON object such as {"id": "<uuid>", "action": "pass"}.'
+        return None, say(
+            "The body must be one JSON object such as {example}.",
+            example='{"id": "<uuid>", "action": "pass"}',
+        )
     try:
         tap = check(ClockTap, data, {"players": players})
     except Refused as exc:
         return None, str(exc)
     action, player, seconds = tap["action"], tap.get("player"), tap.get("seconds")
     if player is not None and action not in ("start", "pass"):
-        return None, f"player goes only with start and pass, not with {action}."
+        return None, say("player goes only with start and pass, not with {action}.", action=action)
     if "seconds" in tap and action != "limit":
-        return None, f"seconds goes only with limit, not with {action}."
+        return None, say("seconds goes only with limit, not with {action}.", action=action)
     if action == "limit" and "seconds" not in tap:
         return (
             None,
-            "seconds must be given with limit: the seconds each player may use, or none for no limit.",
+            say("seconds must be given with limit: the seconds each player may use, or none for no limit."),
         )
     at = tap.get("at")
     return Request(tap["id"], action, player, seconds, _client_time(at) if at is not None else None), None

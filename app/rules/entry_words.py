@@ -14,6 +14,10 @@ from typing import Any
 
 from app.rules import log, systems
 from app.rules.pack import Pack
+from app.rules.speech import say, words
+
+#: The entries every system shares that are said the usual way, by their name at the table.
+_SHARED = {"turn": words("turn")}
 
 
 @dataclass(frozen=True)
@@ -51,14 +55,23 @@ def player_of(event: dict[str, Any], names: Sequence[str]) -> int | None:
     return next((event[k] for k in ("player", "by", "from") if who(names, event.get(k)) is not None), None)
 
 
-def recorded(event: dict[str, Any], names: Sequence[str], words: str) -> Said:
-    """An entry said the usual way: "Bo's ``words``, round 2" and "Bo's ``words`` recorded"."""
+def recorded(event: dict[str, Any], names: Sequence[str], thing: str) -> Said:
+    """An entry said the usual way: "Bo's ``thing``, round 2" and "Bo's ``thing`` recorded"
+    (``thing``: the entry's name in the reader's language)."""
     player = player_of(event, names)
     name = who(names, player)
-    base = f"{name}'s {words}" if name else f"the {words}"
     round_ = event.get("round")
-    in_round = f", round {round_}" if isinstance(round_, int) else ""
-    return Said(base + in_round, f"{base[:1].upper()}{base[1:]} recorded", player)
+    if name:
+        sentence = say("{name}'s {thing} recorded", name=name, thing=thing)
+        if isinstance(round_, int):
+            return Said(
+                say("{name}'s {thing}, round {round}", name=name, thing=thing, round=round_), sentence, player
+            )
+        return Said(say("{name}'s {thing}", name=name, thing=thing), sentence, player)
+    sentence = say("The {thing} recorded", thing=thing)
+    if isinstance(round_, int):
+        return Said(say("the {thing}, round {round}", thing=thing, round=round_), sentence, player)
+    return Said(say("the {thing}", thing=thing), sentence, player)
 
 
 def named(kinds: dict[str, str]) -> Callable[[dict[str, Any], Sequence[str], Any], Said | None]:
@@ -67,7 +80,7 @@ def named(kinds: dict[str, str]) -> Callable[[dict[str, Any], Sequence[str], Any
 
     def said(event: dict[str, Any], names: Sequence[str], pack: Any) -> Said | None:
         kind = event.get("type")
-        return recorded(event, names, kinds[kind]) if isinstance(kind, str) and kind in kinds else None
+        return recorded(event, names, say(kinds[kind])) if isinstance(kind, str) and kind in kinds else None
 
     return said
 
@@ -101,20 +114,32 @@ def said(event: dict[str, Any], names: Sequence[str], pack: Pack, system: Any = 
     name = who(names, player)
     if kind == "battle_round":
         first = who(names, event.get("first"))
-        tail = f": {first} goes first" if first else ""
-        return Said(f"the start of round {round_}", f"Round {round_} started{tail}", None)
+        started = (
+            say("Round {round} started: {name} goes first", round=round_, name=first)
+            if first
+            else say("Round {round} started", round=round_)
+        )
+        return Said(say("the start of round {round}", round=round_), started, None)
     if kind == "roll":
         dice = ", ".join(str(d) for d in event.get("results", []) if isinstance(d, int))
-        purpose = (
-            f" for {event['purpose']}" if isinstance(event.get("purpose"), str) and event["purpose"] else ""
-        )
-        return Said(f"the dice roll{purpose}", f"Dice rolled{purpose}: {dice}", None)
+        purpose = event.get("purpose")
+        if isinstance(purpose, str) and purpose:
+            return Said(
+                say("the dice roll for {purpose}", purpose=purpose),
+                say("Dice rolled for {purpose}: {dice}", purpose=purpose, dice=dice),
+                None,
+            )
+        return Said(say("the dice roll"), say("Dice rolled: {dice}", dice=dice), None)
     if kind == "end":
         if name:
-            return Said(f"{name}'s end of the battle", f"{name}'s end of the battle recorded", player)
-        return Said("the end of the battle", "The end of the battle recorded", None)
+            return Said(
+                say("{name}'s end of the battle", name=name),
+                say("{name}'s end of the battle recorded", name=name),
+                player,
+            )
+        return Said(say("the end of the battle"), say("The end of the battle recorded"), None)
     # A turn, and any kind no system words: its name in words ("Bo's turn, round 2").
-    return recorded(event, names, kind.replace("_", " "))
+    return recorded(event, names, say(_SHARED[kind]) if kind in _SHARED else kind.replace("_", " "))
 
 
 def _gain(before: Callable[[int], int], after: Callable[[int], int], count: int) -> list[int]:
@@ -129,11 +154,11 @@ def _vp_words(gains: list[int], names: Sequence[str], player: int | None, signed
     if changed == [player] or len(changed) == 1:
         vp = gains[changed[0]]
         amount = f"{vp:+d}" if signed else str(vp)
-        return amount + " VP" if changed == [player] else f"{names[changed[0]]} {amount} VP"
-    return (
-        ", ".join(f"{names[i]} {gains[i]:+d}" if signed else f"{names[i]} {gains[i]}" for i in changed)
-        + " VP"
-    )
+        if changed == [player]:
+            return say("{amount} VP", amount=amount)
+        return say("{name} {amount} VP", name=names[changed[0]], amount=amount)
+    each = ", ".join(f"{names[i]} {gains[i]:+d}" if signed else f"{names[i]} {gains[i]}" for i in changed)
+    return say("{each} VP", each=each)
 
 
 def last_entry(
@@ -163,12 +188,16 @@ def last_entry(
             words = said(seen(target), names, pack, system)
             undone = before(events[:-1])
             vp = _vp_words(_gain(state.vp, undone.vp, count), names, words.player, signed=False)
-            line = f"Undone: {words.noun}" + (f" ({vp})" if vp else "")
+            line = (
+                say("Undone: {entry} ({vp})", entry=words.noun, vp=vp)
+                if vp
+                else say("Undone: {entry}", entry=words.noun)
+            )
     elif latest.get("id") in state.effective:
         words = said(seen(latest), names, pack, system)
         earlier = before(events[:-1])
         vp = _vp_words(_gain(earlier.vp, state.vp, count), names, words.player, signed=True)
-        line = words.sentence + (f": {vp}" if vp else "")
+        line = say("{entry}: {vp}", entry=words.sentence, vp=vp) if vp else words.sentence
     if line:
         line = line[:1].upper() + line[1:]
     undo_event = state.effective[-1] if state.effective else None
@@ -179,5 +208,9 @@ def last_entry(
             words = said(seen(target), names, pack, system)
             taken = before([*events, {"id": "undo", "type": "undo", "event": undo_event}])
             vp = _vp_words(_gain(taken.vp, state.vp, count), names, words.player, signed=False)
-            undo_label = f"Undo {words.noun}" + (f" ({vp})" if vp else "")
+            undo_label = (
+                say("Undo {entry} ({vp})", entry=words.noun, vp=vp)
+                if vp
+                else say("Undo {entry}", entry=words.noun)
+            )
     return LastEntry(line, undo_event, undo_label)

@@ -34,6 +34,7 @@ from pydantic_core import PydanticCustomError
 
 from app.rules.log import Refused
 from app.rules.problems import field_name
+from app.rules.speech import catalogue, say, say_plural, words
 from app.rules.text import clean_text
 
 MAX_PLAYERS = 6
@@ -47,11 +48,12 @@ REF = "#/components/schemas/{model}"
 class EventModel(BaseModel):
     """One event type: its fields, nothing more (an unknown field is refused), nothing coerced.
 
-    ``what`` names the event in a refusal of a field it does not take ("a siege tactic").
+    ``what`` names the event in a refusal of a field it does not take ("a siege tactic"): the
+    subject of a sentence (marked with ``words``; German and French say it in the nominative).
     """
 
     model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
-    what: ClassVar[str] = "this event"
+    what: ClassVar[str] = words("this event")
 
     id: Annotated[str, Field(json_schema_extra={"format": "uuid"}, description="A UUID made by the client.")]
 
@@ -91,7 +93,7 @@ def name(limit: int = MAX_NAME, empty: bool = False) -> Any:
     """A short name a player typed (a unit, a terrain feature), 1 to ``limit`` characters;
     ``empty``: or nothing at all (an empty name is as good as none)."""
     if empty:
-        says = {SAYS: f"a name of at most {limit} characters, or left out"}
+        says = {SAYS: words("a name of at most {most} characters, or left out")}
         return Annotated[str, Field(max_length=limit, json_schema_extra=says), AfterValidator(clean_text)]
     return Annotated[str, Field(min_length=1, max_length=limit), _name(limit)]
 
@@ -100,7 +102,7 @@ def text(limit: int, notes: bool = False) -> Any:
     """Free text of at most ``limit`` characters (a note, a purpose); may be empty."""
     return Annotated[
         str,
-        Field(max_length=limit, json_schema_extra={SAYS: f"text of at most {limit} characters"}),
+        Field(max_length=limit, json_schema_extra={SAYS: words("text of at most {most} characters")}),
         AfterValidator(lambda v: clean_text(v, notes=notes)),
     ]
 
@@ -138,20 +140,20 @@ Round = Annotated[
     within("rounds"),
 ]
 Battle = Annotated[
-    int, Field(ge=1, le=3, json_schema_extra={SAYS: "a battle from 1 to {battles}"}), within("battles")
+    int, Field(ge=1, le=3, json_schema_extra={SAYS: words("a battle from 1 to {battles}")}), within("battles")
 ]
-Die = Annotated[int, Field(ge=1, le=6, json_schema_extra={SAYS: "the die as it landed, 1 to 6"})]
-D3 = Annotated[int, Field(ge=1, le=3, json_schema_extra={SAYS: "a D3 as it landed, 1 to 3"})]
+Die = Annotated[int, Field(ge=1, le=6, json_schema_extra={SAYS: words("the die as it landed, 1 to 6")})]
+D3 = Annotated[int, Field(ge=1, le=3, json_schema_extra={SAYS: words("a D3 as it landed, 1 to 3")})]
 Dice2 = Annotated[
     list[Die],
     Field(
         min_length=2,
         max_length=2,
-        json_schema_extra={SAYS: "a list of the 2 dice as they landed, each 1 to 6"},
+        json_schema_extra={SAYS: words("a list of the 2 dice as they landed, each 1 to 6")},
     ),
 ]
 #: True or false; left out (or sent empty) counts as false.
-Flag = Annotated[bool | None, Field(json_schema_extra={SAYS: "true or false"})]
+Flag = Annotated[bool | None, Field(json_schema_extra={SAYS: words("true or false")})]
 ObjectiveId = Annotated[str, Field(json_schema_extra={VOCABULARY: "objectives"})]
 
 
@@ -159,7 +161,7 @@ ObjectiveId = Annotated[str, Field(json_schema_extra={VOCABULARY: "objectives"})
 class RollEvent(EventModel):
     """A dice roll that decided something (any game, any time); it scores nothing."""
 
-    what: ClassVar[str] = "a roll"
+    what: ClassVar[str] = words("a roll")
     type: Literal["roll"]
     dice: Literal["d3", "d6", "d12", "2d6", "roll-off"]
     results: Annotated[
@@ -168,11 +170,12 @@ class RollEvent(EventModel):
             min_length=1,
             max_length=24,
             description="The dice as they fell, each from 1 to the die's faces (two for 2d6).",
-            json_schema_extra={SAYS: "a list of 1 to 24 dice, each from 1 to 12 (the die's faces)"},
+            json_schema_extra={SAYS: words("a list of 1 to 24 dice, each from 1 to 12 (the die's faces)")},
         ),
     ]
     purpose: Annotated[
-        str | None, Field(max_length=120, json_schema_extra={SAYS: "text of at most 120 characters"})
+        str | None,
+        Field(max_length=120, json_schema_extra={SAYS: words("text of at most {most} characters")}),
     ] = None
     winner: Player | None = None
 
@@ -180,7 +183,7 @@ class RollEvent(EventModel):
 class UndoEvent(EventModel):
     """Undo the last entry still in force (both stay in the log)."""
 
-    what: ClassVar[str] = "an undo"
+    what: ClassVar[str] = words("an undo")
     type: Literal["undo"]
     event: Annotated[str, Field(description="The id of the last entry still in force.")]
 
@@ -190,7 +193,7 @@ class BattleRoundStart(EventModel):
     """A battle round starts, before its first turn: its number, and who takes the first turn
     when the players said. A system's own start adds what its rules record then."""
 
-    what: ClassVar[str] = "a battle round's start"
+    what: ClassVar[str] = words("a battle round's start")
     type: Literal["battle_round"]
     round: Round
     first: Player | None = None
@@ -208,7 +211,7 @@ class PlayerInRound(EventModel):
 class TurnEnd(PlayerInRound):
     """The end of a player's turn in a battle round; a system's own turn adds what it scores."""
 
-    what: ClassVar[str] = "a turn"
+    what: ClassVar[str] = words("a turn")
     type: Literal["turn"]
 
 
@@ -216,7 +219,7 @@ class PickAgain(EventModel):
     """A player asks to pick the shown secret picks again (from their own seat, X-Seat-Token);
     when every player has asked, all pick again. A system adds what the picks were for."""
 
-    what: ClassVar[str] = "an agreement to pick again"
+    what: ClassVar[str] = words("an agreement to pick again")
     type: Literal["repick"]
     player: Player
 
@@ -257,7 +260,9 @@ class EventSet:
         """
         kind = event.get("type")
         if not isinstance(kind, str) or kind not in self.models:
-            raise Refused(f"type must be one of {', '.join([*self.models, 'undo'])}.", "type")
+            raise Refused(
+                say("type must be one of {types}.", types=", ".join([*self.models, "undo"])), "type"
+            )
         return check(self.models[kind], event, self.limits(state))
 
     def fields(self, kind: str, event: dict[str, Any]) -> dict[str, Any]:
@@ -298,9 +303,21 @@ def refusal(model: type[BaseModel], error: Any, limits: dict[str, int]) -> Refus
         # The key is the last part of the location; the object it is in says what it takes.
         holder, path = _walk(schema, defs, loc[:-1])
         key = field_name(loc[-1])
-        where = _path(path) if path else getattr(model, "what", "this event")
+        where = _path(path) if path else say(getattr(model, "what", "this event"))
         takes = sorted(k for k in _resolve(holder, defs).get("properties", {}) if k not in ("id", "type"))
-        return Refused(f"{key} is not part of {where}; it takes {', '.join(takes) or 'nothing more'}.", key)
+        if not takes:
+            return Refused(
+                say("{key} is not part of {where}; it takes nothing more.", key=key, where=where), key
+            )
+        return Refused(
+            say(
+                "{key} is not part of {where}; it takes {fields}.",
+                key=key,
+                where=where,
+                fields=", ".join(takes),
+            ),
+            key,
+        )
     node, path = _walk(schema, defs, loc)
     # An item of a list that says what it holds ("a list of different marker ids") is refused
     # as that list, unless the item has words of its own.
@@ -312,7 +329,12 @@ def refusal(model: type[BaseModel], error: Any, limits: dict[str, int]) -> Refus
             node, path = outer, path[:depth]
             break
     rule = str(path[0]) if path else "refused"
-    return Refused(f"{_path(path) or 'The event'} must be {allowed(node, defs, limits)}.", rule)
+    what = allowed(node, defs, limits)
+    if not path:
+        return Refused(say("The event must be {allowed}.", allowed=what), rule)
+    if _may_be_left_out(node, defs):
+        return Refused(say("{field} must be {allowed}, or left out.", field=_path(path), allowed=what), rule)
+    return Refused(say("{field} must be {allowed}.", field=_path(path), allowed=what), rule)
 
 
 def _walk(schema: dict[str, Any], defs: dict[str, Any], loc: list[Any]) -> tuple[dict[str, Any], list[Any]]:
@@ -369,56 +391,80 @@ def _nullable(node: dict[str, Any]) -> bool:
     return any(p.get("type") == "null" for p in node.get("anyOf", []))
 
 
-def _words(items: list[str], last: str = "or") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+def _may_be_left_out(raw: dict[str, Any], defs: dict[str, Any]) -> bool:
+    """Whether a refusal adds that the field may be left out: a nullable field, unless its own
+    words (or true or false) say all there is."""
+    node = _resolve(raw, defs)
+    return _nullable(raw) and SAYS not in node and node.get("type") != "boolean"
+
+
+def _either(items: list[str]) -> str:
+    if len(items) == 2:
+        return say("{first} or {second}", first=items[0], second=items[1])
+    return "".join(items)
 
 
 def allowed(raw: dict[str, Any], defs: dict[str, Any], limits: dict[str, int]) -> str:
-    """What a field may be, in player words, from its schema (and the game's bounds)."""
+    """What a field may be, in player words, from its schema (and the game's bounds): a phrase
+    in the reader's language that completes "{field} must be ..." (a refusal adds ", or left
+    out" for a field that may be)."""
     node = _resolve(raw, defs)
-    tail = ", or left out" if _nullable(raw) else ""
     if SAYS in node:  # the field's own words, whole (with the game's bounds filled in)
         bounds = _Bounds(limits, last_player=limits.get("players", MAX_PLAYERS) - 1)
         bounds.top = node.get("maximum")
-        return str(node[SAYS]).format_map(bounds)
+        if node.get("maxLength") is not None:
+            bounds["most"] = node["maxLength"]
+        return catalogue().gettext(str(node[SAYS])).format_map(bounds)
     vocabulary = node.get(VOCABULARY)
     if vocabulary == "players":
-        top = limits.get("players", MAX_PLAYERS) - 1
-        return f"a player's index in this game, 0 to {top}{tail}"
+        return say("a player's index in this game, 0 to {last}", last=limits.get("players", MAX_PLAYERS) - 1)
     if vocabulary == "rounds":
-        return f"a battle round from 1 to {limits.get('rounds', node.get('maximum', MAX_ROUNDS))}{tail}"
+        top = limits.get("rounds", node.get("maximum", MAX_ROUNDS))
+        return say("a battle round from 1 to {last}", last=top)
     if "const" in node:
-        return f"{node['const']}{tail}"
+        return str(node["const"])
     if "enum" in node:
-        words = [str(v) for v in node["enum"] if v is not None]
-        return (f"one of {', '.join(words)}" if len(words) > 2 else _words(words)) + tail
+        values = [str(v) for v in node["enum"] if v is not None]
+        return say("one of {values}", values=", ".join(values)) if len(values) > 2 else _either(values)
     kind = node.get("type")
     if kind == "boolean":
-        return "true or false"
+        return say("true or false")
     if kind in ("integer", "number"):
-        low, high = node.get("minimum", node.get("exclusiveMinimum")), node.get("maximum")
-        noun = "a whole number" if kind == "integer" else "a number"
-        if "exclusiveMinimum" in node:
-            return f"{noun} above {low} and at most {high}{tail}"
-        if low is not None and high is not None:
-            return f"{noun} from {low} to {high}{tail}"
-        return f"{noun} of {low} or more{tail}" if low is not None else noun + tail
+        return _number(kind == "integer", node.get("minimum", node.get("exclusiveMinimum")), node)
     if kind == "string":
         most = node.get("maxLength")
         if most and node.get("minLength"):
-            return f"a name of {node['minLength']} to {most} characters{tail}"
-        return (f"text of at most {most} characters" if most else "text") + tail
+            return say("a name of {least} to {most} characters", least=node["minLength"], most=most)
+        return say("text of at most {most} characters", most=most) if most else say("text")
     if kind == "array":
         low, high = node.get("minItems", 0), node.get("maxItems")
         if low == high:
-            count = f"{low}"
-        elif high is None:
-            count = f"{low} or more"
-        else:
-            count = f"{low} to {high}" if low else f"at most {high}"
-        return f"a list of {count} entries{tail}"
+            return say_plural("a list of {count} entry", "a list of {count} entries", low)
+        if high is None:
+            return say("a list of {least} or more entries", least=low)
+        if low:
+            return say("a list of {least} to {most} entries", least=low, most=high)
+        return say("a list of at most {most} entries", most=high)
     if kind == "object":
-        return "an object of the fields it takes" + tail
-    return "as described in docs/openapi.yaml"
+        return say("an object of the fields it takes")
+    return say("as described in docs/openapi.yaml")
+
+
+def _number(whole: bool, low: Any, node: dict[str, Any]) -> str:
+    """A number's bounds in words (a whole number or any)."""
+    high = node.get("maximum")
+    if "exclusiveMinimum" in node:
+        if whole:
+            return say("a whole number above {least} and at most {most}", least=low, most=high)
+        return say("a number above {least} and at most {most}", least=low, most=high)
+    if low is not None and high is not None:
+        if whole:
+            return say("a whole number from {least} to {most}", least=low, most=high)
+        return say("a number from {least} to {most}", least=low, most=high)
+    if low is not None:
+        return (
+            say("a whole number of {least} or more", least=low)
+            if whole
+            else say("a number of {least} or more", least=low)
+        )
+    return say("a whole number") if whole else say("a number")

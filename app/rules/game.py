@@ -52,7 +52,7 @@ class Setup:
         """The player's name, or a placeholder when the index is out of range."""
         if 0 <= index < len(self.players):
             return self.players[index].name
-        return f"player {index}"
+        return say("player {number}", number=index)
 
 
 @dataclass

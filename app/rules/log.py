@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.rules.problems import Problem
+from app.rules.speech import say
 
 if TYPE_CHECKING:
     from app.rules.game import Setup
@@ -45,7 +46,8 @@ class Refused(Exception):
         """The sentence as a screen shows it beside what it refuses: without the field it names."""
         text = str(self)
         head, sep, rest = text.partition(": ")
-        if sep and " " not in head:
+        # French sets a space before the colon ("player : ..."): the field is the same.
+        if sep and head.strip() and " " not in head.rstrip(" \u00a0\u202f"):
             return rest[:1].upper() + rest[1:]
         return text
 
@@ -92,7 +94,7 @@ def by_type(apply: Mapping[str, Apply]) -> Apply:
 def event_id(event: Any) -> str:
     """The event's UUID in canonical form; raises :class:`Refused` if it has none."""
     if not isinstance(event, dict):
-        raise Refused("The body must be one JSON object, the event.", "body")
+        raise Refused(say("The body must be one JSON object, the event."), "body")
     raw = event.get("id")
     try:
         if isinstance(raw, str):
@@ -100,7 +102,11 @@ def event_id(event: Any) -> str:
     except ValueError:
         pass
     raise Refused(
-        "id must be a UUID made by the client, such as 'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'.", "id"
+        say(
+            "id must be a UUID made by the client, such as {example}.",
+            example="'a6f0c2de-1b9e-4c35-9d55-0f0e7f1c2b11'",
+        ),
+        "id",
     )
 
 
@@ -197,7 +203,8 @@ def _type(system: GameSystem, state: Any, event: dict[str, Any]) -> str:
         return kind
     if kind not in system.event_types:
         refusal = system.unknown_event(state, kind)
-        raise Refused(refusal or f"type must be one of {', '.join([*system.event_types, 'undo'])}.", "type")
+        types = ", ".join([*system.event_types, "undo"])
+        raise Refused(refusal or say("type must be one of {types}.", types=types), "type")
     return str(kind)
 
 
@@ -213,9 +220,9 @@ def _check_undo(state: Any, event: dict[str, Any]) -> None:
 
     check(UndoEvent, event)
     if not state.effective:
-        raise Refused("There is nothing to undo.", "undo")
+        raise Refused(say("There is nothing to undo."), "undo")
     if event.get("event") != state.effective[-1]:
         raise Refused(
-            "event must be the id of the last entry still in force: only the last entry can be undone.",
+            say("event must be the id of the last entry still in force: only the last entry can be undone."),
             "undo",
         )

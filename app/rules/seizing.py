@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.pack import Pack
+from app.rules.speech import say
 
 # More models of one class than any table holds: counts are refused above it (API) or read as
 # it (screens), so a huge number never overflows the float arithmetic of the weights.
@@ -44,7 +45,11 @@ def count_problem(pack: Pack, models_by_player: list[dict[str, Any]]) -> str | N
         for weight in pack.seizing:
             raw = models.get(weight.id, 0)
             if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_MODELS:
-                return f"players[{i}][{weight.id!r}] must be a whole number of models from 0 to {MAX_MODELS}."
+                return say(
+                    "{field} must be a whole number of models from 0 to {most}.",
+                    field=f"players[{i}][{weight.id!r}]",
+                    most=MAX_MODELS,
+                )
     return None
 
 
