@@ -136,6 +136,25 @@ def _environment() -> Environment:
     return _env
 
 
+#: The page footer's words (print.css lays them in every page's bottom-right margin box).
+PAGE_OF = speech.words("Page {page} of {pages}")
+
+
+def _css_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+    return f'"{escaped}"'
+
+
+def page_footer() -> str:
+    """The footer of every page ("Page 1 of 2") in the printing page's language, as a style
+    that puts it in the margin box print.css holds it in: the counters are CSS's, the words
+    around them the catalogue's."""
+    said = speech.catalogue().gettext(PAGE_OF)
+    parts = [p for p in re.split(r"(\{pages?\})", said) if p]
+    content = " ".join(f"counter({p[1:-1]})" if p in ("{page}", "{pages}") else _css_string(p) for p in parts)
+    return f"@page {{ @bottom-right {{ content: {content}; }} }}"
+
+
 def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> str:
     """The print template rendered to HTML (what WeasyPrint lays out).
 
@@ -146,8 +165,8 @@ def render_html(template: str, context: dict[str, Any], paper: str = "a4") -> st
     """
     env = _environment()
     html = env.get_template(template).render(**context, paper=PAPERS[paper])
-    style = _own_style(env, template)
-    return html.replace("</head>", f"<style>{style}</style></head>", 1) if style else html
+    style = "\n".join(s for s in (page_footer(), _own_style(env, template)) if s)
+    return html.replace("</head>", f"<style>{style}</style></head>", 1)
 
 
 def _own_style(env: Environment, template: str) -> str | None:

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import Any
 
+from babel.numbers import format_decimal
+
 _ENGLISH = gettext.NullTranslations()
 _catalogue: ContextVar[gettext.NullTranslations] = ContextVar("muster_catalogue", default=_ENGLISH)
 
@@ -30,6 +32,11 @@ def say_plural(one: str, many: str, count: int, /, **blanks: Any) -> str:
     reader's language has), ``{count}`` and the other blanks filled in."""
     said = _catalogue.get().ngettext(one, many, count)
     return said.format(count=count, **blanks)
+
+
+def number(value: float, /) -> str:
+    """A number in a sentence, written the reader's way (1,000; 1.000; 1 000)."""
+    return format_decimal(value, locale=_catalogue.get().info().get("language") or "en")
 
 
 def words(sentence: str, /) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from app.rules import army, log, systems, terrain
+from app.rules import army, log, speech, systems, terrain
 from app.rules.game import Player, Setup, parse_setup
 from app.rules.pack import Pack, roster_packs
 from app.rules.problems import Problem
@@ -26,10 +26,13 @@ EXPORT_FORMAT = "muster-game/1"
 # The most events one game may hold: a long battle records under 200, and every screen and
 # check of a game reads its whole log.
 MAX_EVENTS = 1000
-FULL = (
-    f"This game already holds {MAX_EVENTS:,} events, the most one game may hold; "
-    "start a new game to record more."
-)
+
+
+def _full() -> str:
+    return speech.say(
+        "This game already holds {most} events, the most one game may hold; start a new game to record more.",
+        most=speech.number(MAX_EVENTS),
+    )
 
 
 @dataclass(frozen=True)
@@ -112,9 +115,15 @@ def _missing(row: GameRow, packs: dict[str, Pack]) -> str | None:
     """Why this server cannot play the stored game any more (its pack or scenario is gone)."""
     pack = packs.get(row.pack)
     if pack is None:
-        return f"This game uses the rulepack {row.pack!r}, which is not installed here."
+        return speech.say(
+            "This game uses the rulepack {pack}, which is not installed here.", pack=repr(row.pack)
+        )
     if pack.scenario(row.scenario) is None:
-        return f"This game's scenario {row.scenario!r} is not in the rulepack {row.pack!r} installed here."
+        return speech.say(
+            "This game's scenario {scenario} is not in the rulepack {pack} installed here.",
+            scenario=repr(row.scenario),
+            pack=repr(row.pack),
+        )
     return None
 
 
@@ -189,7 +198,7 @@ class Games:
         """
         setup, problem = parse_setup(data, self.packs)
         if setup is None:
-            return Problem.refusal(problem or "The set-up is not valid.")
+            return Problem.refusal(problem or speech.say("The set-up is not valid."))
         seats = len(setup.players) if systems.system_for(self.packs[setup.pack], setup.scenario).seated else 0
         game_id, token = self.store.games.create(setup.as_dict(), seats=seats, table_phone=table_phone)
         return Made(game_id, token, self.seat_tokens(game_id, token))
@@ -244,7 +253,7 @@ class Games:
             return Outcome("refused", str(exc))
         row = row or self.store.games.get(game_id)
         if row is None:
-            return Outcome("refused", "There is no such game.")
+            return Outcome("refused", speech.say("There is no such game."))
         # A scenario gone from an updated pack is as unplayable as a pack gone: replaying would raise.
         missing = _missing(row, self.packs)
         if missing:
@@ -265,7 +274,7 @@ class Games:
             judged[:] = [None, []]
             forbidden.clear()
             if len(events) >= MAX_EVENTS:
-                return FULL
+                return _full()
             if by is not None:
                 problem = _forbidden(system, setup, body, events, by)
                 if problem:
@@ -297,18 +306,24 @@ class Games:
         """Let a player of the game field a stored roster of the same pack (a copy as it is now)."""
         row = self.store.games.get(game_id)
         if row is None:
-            return Problem.refusal("There is no such game.")
+            return Problem.refusal(speech.say("There is no such game."))
         count = len(row.players)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < count:
-            return Problem.refusal(f"player must be a player's index in this game, 0 to {count - 1}.")
+            return Problem.refusal(
+                speech.say("player must be a player's index in this game, 0 to {last}.", last=count - 1)
+            )
         roster = self.store.rosters.get(roster_id) if isinstance(roster_id, str) else None
         if roster is None:
-            return Problem.refusal("roster must be the id of a stored roster.")
+            return Problem.refusal(speech.say("roster must be the id of a stored roster."))
         allowed = roster_packs(self.packs, row.pack)
         if roster.pack not in allowed:
             return Problem.refusal(
-                f"roster is for {roster.pack}, but this game is played with {row.pack}: "
-                f"attach a roster of {' or '.join(allowed)}."
+                speech.say(
+                    "roster is for {roster}, but this game is played with {pack}: attach a roster of {allowed}.",
+                    roster=roster.pack,
+                    pack=row.pack,
+                    allowed=" or ".join(allowed),
+                )
             )
         self.store.rosters.attach(game_id, player, roster.id, roster.body)
         return None
@@ -360,30 +375,41 @@ class Games:
         """
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             return Problem.refusal(
-                f"format must be {EXPORT_FORMAT!r}: send a game exported from /api/v1/games/<id>/export."
+                speech.say(
+                    "format must be {format}: send a game exported from /api/v1/games/<id>/export.",
+                    format=repr(EXPORT_FORMAT),
+                )
             )
         setup, problem = parse_setup(data, self.packs)
         if setup is None:
-            return Problem.refusal(problem or "The set-up is not valid.")
+            return Problem.refusal(problem or speech.say("The set-up is not valid."))
         game_id = data.get("id")
         if not isinstance(game_id, str) or not 16 <= len(game_id) <= 64 or not _url_safe(game_id):
-            return Problem.refusal("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
+            return Problem.refusal(
+                speech.say("id must be 16 to 64 URL-safe characters (letters, digits, - and _).")
+            )
         if self.store.games.exists(game_id):
             return Problem.refusal(
-                "id is already a game on this server; delete it first or import under a new id.",
+                speech.say("id is already a game on this server; delete it first or import under a new id."),
                 conflict=True,
             )
         created = _past_time(data.get("created"))
         if created is None:
             return Problem.refusal(
-                "created must be the ISO 8601 time the game was created, from the year 2000 up to now."
+                speech.say(
+                    "created must be the ISO 8601 time the game was created, from the year 2000 up to now."
+                )
             )
         events = data.get("events")
         if not isinstance(events, list):
-            return Problem.refusal("events must be a list of the game's events.")
+            return Problem.refusal(speech.say("events must be a list of the game's events."))
         if len(events) > MAX_EVENTS:
             return Problem.refusal(
-                f"events must hold at most {MAX_EVENTS:,} events; this export has {len(events):,}."
+                speech.say(
+                    "events must hold at most {most} events; this export has {count}.",
+                    most=speech.number(MAX_EVENTS),
+                    count=speech.number(len(events)),
+                )
             )
         pack = self.packs[setup.pack]
         system = systems.system_for(pack, setup.scenario)
@@ -392,26 +418,33 @@ class Games:
         clean: list[dict[str, Any]] = []
         for i, event in enumerate(events):
             if not isinstance(event, dict):
-                return Problem.refusal(f"events[{i}] must be an object.")
+                return Problem.refusal(speech.say("{field} must be an object.", field=f"events[{i}]"))
             body = {k: v for k, v in event.items() if k != "recorded"}
             recorded = event.get("recorded")
             if recorded is not None and not isinstance(recorded, str):
-                return Problem.refusal(f"events[{i}].recorded must be a time as text.")
+                return Problem.refusal(
+                    speech.say("{field} must be a time as text.", field=f"events[{i}].recorded")
+                )
             try:
                 eid = log.event_id(body)
             except log.Refused as exc:
-                return Problem.refusal(f"events[{i}]: {exc}")
+                return Problem.refusal(speech.say("{field}: {refusal}", field=f"events[{i}]", refusal=exc))
             if eid in seen:
-                return Problem.refusal(f"events[{i}].id repeats an earlier event.")
+                return Problem.refusal(
+                    speech.say("{field} repeats an earlier event.", field=f"events[{i}].id")
+                )
             seen.add(eid)
             body["id"] = eid
             state, refused = log.apply(system, state, body, clean)
             if refused:
-                return Problem.refusal(f"events[{i}] is refused: {refused.message}")
+                return Problem.refusal(
+                    speech.say("{field} is refused: {refusal}", field=f"events[{i}]", refusal=refused.message)
+                )
             clean.append({**body, "recorded": recorded} if recorded else body)
         if self.store.games.events_exist(sorted(seen)):
             return Problem.refusal(
-                "events: some event ids are already recorded on this server in another game.", conflict=True
+                speech.say("events: some event ids are already recorded on this server in another game."),
+                conflict=True,
             )
         seats = len(setup.players) if system.seated else 0
         token = self.store.games.import_game(
@@ -442,11 +475,12 @@ def pack_mark(pack: Pack) -> str:
 
 
 # What an attached roster fields, kept per process by a hash of the roster as attached (a copy
-# that never changes; attaching again adds another): every event POST and game page parsed it
-# again, 1.3-1.6 ms of CPU for two rosters, as much as the rest of the POST. Kept while the
-# packs it was parsed against are the ones loaded.
+# that never changes; attaching again adds another) and the reader's language (its summary line
+# is said in it): every event POST and game page parsed it again, 1.3-1.6 ms of CPU for two
+# rosters, as much as the rest of the POST. Kept while the packs it was parsed against are the
+# ones loaded.
 _FIELDED_SIZE = 256  # two players of each of a club night's tables, with room to spare
-_fielded_kept: OrderedDict[bytes, tuple[dict[str, Pack], dict[str, Any]]] = OrderedDict()
+_fielded_kept: OrderedDict[tuple[bytes, int], tuple[dict[str, Pack], Any, dict[str, Any]]] = OrderedDict()
 _fielded_lock = threading.Lock()
 
 
@@ -455,22 +489,23 @@ def _fielded(attached: dict[str, Any], packs: dict[str, Pack]) -> dict[str, Any]
 
     The values are shared by every request that reads this attachment: nobody changes them.
     """
-    key = attached["mark"]
+    spoken = speech.catalogue()
+    key = (attached["mark"], id(spoken))
     with _fielded_lock:
         kept = _fielded_kept.get(key)
-        if kept is not None and kept[0] is packs:
+        if kept is not None and kept[0] is packs and kept[1] is spoken:
             _fielded_kept.move_to_end(key)
-            return kept[1]
+            return kept[2]
     roster, _pack, _problem = army.parse_roster(attached["roster"], packs)
     made = {
         "summary": army.army_summary(roster) if roster is not None else None,
         # Names for the contingent forms; with their keywords for the forms that read them.
         "units": army.fielded_units(roster) if roster is not None else [],
         "roster_units": army.units_of(roster) if roster is not None else None,
-        "name": attached["roster"].get("name") or "Roster",
+        "name": attached["roster"].get("name") or speech.say("Roster"),
     }
     with _fielded_lock:
-        _fielded_kept[key] = (packs, made)
+        _fielded_kept[key] = (packs, spoken, made)
         _fielded_kept.move_to_end(key)
         while len(_fielded_kept) > _FIELDED_SIZE:
             _fielded_kept.popitem(last=False)

@@ -12,7 +12,7 @@ from pydantic import Field
 from app.rules import army
 from app.rules.lists.model import Line
 from app.rules.pack_base import Id, Model, Text
-from app.rules.speech import say
+from app.rules.speech import say, say_plural
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
@@ -216,7 +216,20 @@ def summary(roster: FbRoster) -> dict[str, Any]:
         "battleline": [],
         "wizards": [],
         "priests": [],
-        "line": f"character {character or 'not named'} · {len(monsters)} monsters",
+        "line": (
+            say_plural(
+                "character {name} · {count} monster",
+                "character {name} · {count} monsters",
+                len(monsters),
+                name=character,
+            )
+            if character
+            else say_plural(
+                "character not named · {count} monster",
+                "character not named · {count} monsters",
+                len(monsters),
+            )
+        ),
     }
 
 

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from app.rules import army
 from app.rules.lists.model import Line
-from app.rules.speech import say
+from app.rules.speech import say, say_plural
 
 if TYPE_CHECKING:
     from app.rules.catalogue import Unit
@@ -69,7 +69,7 @@ def summary(roster: OwRoster) -> dict[str, Any]:
         "battleline": [],
         "wizards": [],
         "priests": [],
-        "line": f"{entries} {'entry' if entries == 1 else 'entries'}",
+        "line": say_plural("{count} entry", "{count} entries", entries),
     }
 
 

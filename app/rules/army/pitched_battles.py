@@ -460,8 +460,20 @@ def summary(roster: AosRoster) -> dict[str, Any]:
         "wizards": with_keyword("WIZARD"),
         "priests": with_keyword("PRIEST"),
         "line": (
-            f"general {general or 'not named'} · {len(with_keyword('HERO'))} HEROES · "
-            f"{len(with_keyword('MONSTER'))} MONSTERS · {sum(1 for e in units if e.has('Battleline'))} Battleline"
+            say(
+                "general {general} · {heroes} HEROES · {monsters} MONSTERS · {battleline} Battleline",
+                general=general,
+                heroes=len(with_keyword("HERO")),
+                monsters=len(with_keyword("MONSTER")),
+                battleline=sum(1 for e in units if e.has("Battleline")),
+            )
+            if general
+            else say(
+                "general not named · {heroes} HEROES · {monsters} MONSTERS · {battleline} Battleline",
+                heroes=len(with_keyword("HERO")),
+                monsters=len(with_keyword("MONSTER")),
+                battleline=sum(1 for e in units if e.has("Battleline")),
+            )
         ),
     }
 
