@@ -62,24 +62,75 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\]")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _DAY = re.compile(r"\b\d{1,2} \w{3,}\.? \d{4}\b")
 _ADDRESS = re.compile(r"https?://\S+")
+_SPACES = re.compile(r"\s+")
+# Elements that sit inside a sentence (a catalogue's sentence may hold them, a link or a name
+# built in the template too): their text is read with the block around them.
+INLINE = frozenset(
+    [
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "bdo",
+        "br",
+        "cite",
+        "code",
+        "data",
+        "dfn",
+        "em",
+        "i",
+        "kbd",
+        "mark",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "u",
+        "var",
+        "wbr",
+    ]
+)
+# Not read: what no page shows as text, and a textarea's typed text.
+UNREAD = "script, style, template, textarea"
 
 
-def english_left(main: Tag, allowed: set[str]) -> list[str]:
-    """Every text of a page's ``<main>`` (a parsed element) that still holds a word outside the
-    brackets, less ``allowed`` (what the test typed, the names from the pack's books), addresses
-    and dates; comments, scripts and a textarea's typed text are not read."""
-    left = []
+def _block(node: NavigableString, top: Tag) -> Tag:
+    """The element whose text ``node`` is part of: its nearest ancestor that is not inline."""
+    parent = node.parent
+    while parent is not None and parent is not top and parent.name in INLINE:
+        parent = parent.parent
+    return parent if parent is not None else top
+
+
+def english_left(main: Tag, allowed: set[str], skip: str = "") -> list[str]:
+    """Every block of a page's part (a parsed element: ``<main>``, a fragment) whose text still
+    holds a word outside the brackets, less ``allowed`` (what the test typed, the names from the
+    packs' books), addresses and dates. A block's text is read whole, so a sentence with
+    ``<code>`` or ``<strong>`` inside is one sentence, not pieces. Comments, scripts and a
+    textarea's typed text are not read, nor what ``skip`` selects (``"code, .map-wrap"``)."""
+    unread = {id(t) for t in main.select(", ".join(filter(None, (UNREAD, skip))))}
+    blocks: dict[int, tuple[Tag, list[str]]] = {}
     for node in main.find_all(string=True):
         if not isinstance(node, NavigableString) or isinstance(node, Comment):
             continue
-        if node.parent is not None and node.parent.name in ("script", "style", "textarea"):
+        if any(id(p) in unread for p in node.parents):
             continue
-        text = str(node)
+        block = _block(node, main)
+        blocks.setdefault(id(block), (block, []))[1].append(str(node))
+    left = []
+    for _block_tag, pieces in blocks.values():
+        said = "".join(pieces)
+        text = said
         for name in sorted(allowed, key=len, reverse=True):
             text = text.replace(name, "")
         while _BRACKETED.search(text):
             text = _BRACKETED.sub("", text)
         text = _DAY.sub("", _ADDRESS.sub("", text))  # a date the |day filter wrote, as the language writes it
         if _WORD.search(text):
-            left.append(str(node).strip())
+            left.append(_SPACES.sub(" ", said).strip())
     return left
