@@ -14,6 +14,7 @@ from typing import Any
 
 from app.rules.pack import Objective, Scenario
 from app.rules.problems import Problem
+from app.rules.speech import say
 
 Point = tuple[float, float]
 
@@ -165,7 +166,7 @@ def svg(
     """
     board = scenario.board
     w, h = (board.width, board.height) if board else (48.0, 48.0)
-    names = names or [f"Player {i + 1}" for i in range(len(sides))]
+    names = names or [say("Player {number}", number=i + 1) for i in range(len(sides))]
     side_index = {side: i for i, side in enumerate(sides)}
 
     def sy(y: float) -> float:
@@ -175,15 +176,16 @@ def svg(
     drawn = [
         kind
         for kind, present in (
-            ("deployment zone", scenario.deployment_zones),
-            ("reinforcement zone", scenario.reinforcement_zones),
+            (say("deployment zone"), scenario.deployment_zones),
+            (say("reinforcement zone"), scenario.reinforcement_zones),
         )
         if present
     ]
+    map_of = say("Map of {scenario}", scenario=scenario.name)
     tall = h + (19 if drawn else 13)  # the board, its edge names, and the legend if any
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="-5 -5 {_f(w + 10)} {_f(tall)}" '
-        f'role="img" aria-label="Map of {escape(scenario.name)}">',
+        f'role="img" aria-label="{escape(map_of)}">',
         "<defs>"
         '<pattern id="hatch" width="1.6" height="1.6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
         '<line x1="0" y1="0" x2="0" y2="1.6" stroke="#000000" stroke-width="0.25"/></pattern>'
@@ -246,10 +248,8 @@ def svg(
         attrs = f' data-holder="{"" if holder is None else holder}"'
         if interactive and tappable:
             classes.append("tap")
-            attrs += (
-                f' data-objective="{escape(o.id)}" tabindex="0" role="button" '
-                f'aria-label="{escape(o.label)}: tap to change who seized it"'
-            )
+            tap = escape(say("{objective}: tap to change who seized it", objective=o.label))
+            attrs += f' data-objective="{escape(o.id)}" tabindex="0" role="button" aria-label="{tap}"'
         held_by = escape(names[holder]) if holder is not None and holder < len(names) else ""
         owned_by = escape(names[owner]) if owner is not None and owner < len(names) else ""
         out.append(f'<g class="{" ".join(classes)}"{attrs}>')
@@ -262,7 +262,7 @@ def svg(
             out.append(f'<text x="{_f(x)}" y="{_f(y + 0.5)}" {PAINT["label"]}>{escape(o.label)}</text>')
             note = f'{_f(o.diameter)}"'
             if owned_by:
-                note += f" · {owned_by}'s"
+                note += " · " + escape(say("{name}'s", name=names[owner]))
             out.append(f'<text x="{_f(x)}" y="{_f(y + 2.1)}" {PAINT["sub"]}>{note}</text>')
             if held_by:
                 out.append(
@@ -311,8 +311,10 @@ def svg(
 
     # Edge names and the legend: which style is whose.
     if len(names) > 1:
-        out.append(f'<text x="{_f(w / 2)}" y="-2.2" {PAINT["inch"]}>{escape(names[1])}\'s edge</text>')
-    out.append(f'<text x="{_f(w / 2)}" y="{_f(h + 6)}" {PAINT["inch"]}>{escape(names[0])}\'s edge</text>')
+        edge = escape(say("{name}'s edge", name=names[1]))
+        out.append(f'<text x="{_f(w / 2)}" y="-2.2" {PAINT["inch"]}>{edge}</text>')
+    edge = escape(say("{name}'s edge", name=names[0]))
+    out.append(f'<text x="{_f(w / 2)}" y="{_f(h + 6)}" {PAINT["inch"]}>{edge}</text>')
     ly = h + 8
     for i, name in enumerate(names[:2] if drawn else []):
         y0 = ly + i * 2.8

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.rules import clock
 from app.rules.clock import ClockState, Tap
+from app.rules.speech import say
 from app.store import GameRow, Store
 
 
@@ -31,7 +32,7 @@ class Recorded:
 
 def names(row: GameRow) -> list[str]:
     """The game's players' names, in order."""
-    return [str(p.get("name") or f"Player {i + 1}") for i, p in enumerate(row.players)]
+    return [str(p.get("name") or say("Player {number}", number=i + 1)) for i, p in enumerate(row.players)]
 
 
 def _tap(stored: dict[str, Any]) -> Tap:
@@ -105,7 +106,7 @@ def record(store: Store, row: GameRow, data: Any, replayed: bool = False) -> Rec
     client_time = counted[index][1]
     note = refused_at
     if client_at is not None and not client_time:
-        note = (
+        note = say(
             "at was not between the clock's previous tap and the server's time, "
             "so the tap counts from the server's time."
         )
@@ -140,9 +141,9 @@ def view(state: ClockState, row: GameRow, can_edit: bool, error: str | None = No
         "taps": state.taps,
         # What a tap waiting on a phone says it is, by the player it gives the clock to.
         "words": {
-            "start": [f"Start the clock for {name}" for name in players],
-            "pass": [f"Pass the clock to {name}" for name in players],
-            "pause": "Pause the clock",
+            "start": [say("Start the clock for {name}", name=name) for name in players],
+            "pass": [say("Pass the clock to {name}", name=name) for name in players],
+            "pause": say("Pause the clock"),
         },
         "out": [players[p] for p in out],
         "players": [

@@ -56,7 +56,7 @@ def _event_id(raw: Any) -> str | Problem:
     try:
         return str(uuid.UUID(str(raw)))
     except ValueError:
-        return Problem.refusal("id must be a UUID made by the page; reload and try again.")
+        return Problem.refusal(say("id must be a UUID made by the page; reload and try again."))
 
 
 def record(

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from app.rules import army, log, seizing, terrain
 from app.rules.pack import Pack
 from app.rules.problems import Problem
+from app.rules.speech import say
 from app.rules.systems import system_for
 from app.services import clocks, list_import, rosters, terrain_sets
 from app.services import games as game_service
@@ -142,7 +143,10 @@ def show_catalogue(pack_id: str) -> Any:
     catalogue = pack.unit_catalogue
     if catalogue is None:
         abort(
-            404, description=f"The rulepack {pack_id!r} has no unit catalogue; its rosters take typed units."
+            404,
+            description=say(
+                "The rulepack {pack} has no unit catalogue; its rosters take typed units.", pack=repr(pack_id)
+            ),
         )
     answer = catalogue.as_dict() | {
         "pack": pack.id,
@@ -157,7 +161,12 @@ def seize(pack_id: str) -> Any:
     """Who seizes a zone or point, from the models each player has in range, by class."""
     pack = packs().get(pack_id)
     if pack is None or not pack.seizing:
-        abort(404, description=f"There is no rulepack {pack_id!r} with seizing rules on this server.")
+        abort(
+            404,
+            description=say(
+                "There is no rulepack {pack} with seizing rules on this server.", pack=repr(pack_id)
+            ),
+        )
     models = json_field("players")
     if not isinstance(models, list) or not models or not all(isinstance(m, dict) for m in models):
         classes = ", ".join(w.id for w in pack.seizing)
@@ -246,7 +255,7 @@ def _private(response: Any) -> Any:
 def list_events(game_id: str) -> Any:
     row = store().games.get(game_id)
     if row is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     try:
         events = games_service().events_seen(row, _seat(game_id))
     except game_service.PackMissing as exc:
@@ -258,7 +267,7 @@ def list_events(game_id: str) -> Any:
 def post_event(game_id: str) -> Any:
     row, access = _access(game_id)
     if row is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     if not access.may_record:
         return _refuse(
             "X-Edit-Token must hold this game's edit token (or X-Seat-Token a seat's token) to record events.",
@@ -272,7 +281,7 @@ def post_event(game_id: str) -> Any:
         return _refuse(outcome.error or "The event is refused.")
     loaded = games_service().after(row, outcome)
     if loaded is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     code = 201 if outcome.status == "recorded" else 200
     game = game_service.summary(loaded, access.seat)
     return _private(jsonify(status=outcome.status, id=log.event_id(event), game=game)), code
@@ -283,7 +292,7 @@ def post_clock(game_id: str) -> Any:
     """A tap on the game's clock (start, pass, pause, limit): 201 with the clock after it."""
     row, token_ok = store().games.get_for_edit(game_id, request.headers.get("X-Edit-Token"))
     if row is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     if not token_ok and _seat(game_id) is None:
         # A seat's phone uses the clock too (issue 24 item 8): it is no secret of anyone's.
         return _refuse(
@@ -309,7 +318,7 @@ def export_game(game_id: str) -> Any:
     except game_service.PackMissing as exc:
         abort(409, description=str(exc))
     if data is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     response = jsonify(data)
     response.headers["Content-Disposition"] = f'attachment; filename="muster-{game_id}.json"'
     return _private(response)
@@ -381,7 +390,7 @@ def create_roster() -> Any:
 def _loaded_roster(roster_id: str) -> rosters.LoadedRoster:
     loaded = rosters.load(store(), packs(), roster_id)
     if loaded is None:
-        abort(404, description="There is no such roster.")
+        abort(404, description=say("There is no such roster."))
     return loaded
 
 

@@ -21,6 +21,8 @@ import brotli
 from flask import Flask, abort, current_app, request, url_for
 from werkzeug.security import safe_join
 
+from app.rules.speech import say
+
 
 @functools.lru_cache(maxsize=256)
 def _asset(path: str, mtime: float) -> tuple[bytes, str]:
@@ -85,7 +87,7 @@ def static_file(filename: str) -> Any:
     """Static files as whole responses (so they are compressed), cached for a year when versioned."""
     path = safe_join(current_app.static_folder or "", filename)
     if path is None or not os.path.isfile(path):
-        abort(404, description="There is no such file.")
+        abort(404, description=say("There is no such file."))
     mtime = os.path.getmtime(path)
     data, version = _asset(path, mtime)
     mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"

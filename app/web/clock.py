@@ -8,6 +8,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from werkzeug.datastructures import MultiDict
 
 from app.rules.clock import MOST_SECONDS
+from app.rules.speech import say
 from app.services import clocks
 from app.store import GameRow
 from app.web.forms import whole
@@ -38,14 +39,16 @@ def strip(game_id: str) -> Any:
     """The clock strip alone: a phone refreshes it to see the other phone's taps."""
     row, _token, access = access_of(game_id)
     if row is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     return _strip(row, access.may_record)
 
 
 @bp.post("/games/<game_id>/clock")
 def tap(game_id: str) -> Any:
     """A tap from the strip's forms: the same tap the JSON API takes; answers the new strip."""
-    row, _token, _access = recorder_of(game_id, "use its clock")
+    row, _token, _access = recorder_of(
+        game_id, say("Only this game's players can use its clock: open the join link first.")
+    )
     data, problem = form_tap(request.form)
     outcome = clocks.record(store(), row, data, replayed=replayed()) if problem is None else None
     if outcome is not None and outcome.status == "refused":
@@ -69,7 +72,7 @@ def form_tap(form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
     if raw_player:
         player = whole(raw_player)
         if player is None:
-            return data, "player must be a whole number."
+            return data, say("player must be a whole number.")
         data["player"] = player
     if form.get("at", "").strip():
         data["at"] = form["at"].strip()
@@ -77,6 +80,8 @@ def form_tap(form: MultiDict[str, str]) -> tuple[dict[str, Any], str | None]:
         raw = form.get("minutes", "").strip()
         minutes = whole(raw) if raw else None
         if raw and (minutes is None or not 1 <= minutes <= MOST_MINUTES):
-            return data, f"minutes must be a whole number from 1 to {MOST_MINUTES}, or empty for no limit."
+            return data, say(
+                "minutes must be a whole number from 1 to {most}, or empty for no limit.", most=MOST_MINUTES
+            )
         data["seconds"] = minutes * 60 if minutes else None
     return data, None

@@ -560,7 +560,7 @@ def join_link(game_id: str) -> Any:
     token, so it is kept by no cache, and the game page it is shown on carries none."""
     token = edit_token(game_id)
     if token is None:
-        abort(403, description="Only a phone that records in this game can show its join link.")
+        abort(403, description=say("Only a phone that records in this game can show its join link."))
     url = url_for("games.join", game_id=game_id, token=token, _external=True)
     template = "partials/_token_link.html" if wants_fragment() else "token_link.html"
     back = url_for("games.show", game_id=game_id)
@@ -578,7 +578,7 @@ def version(game_id: str) -> Any:
     """
     length = store().games.log_length(game_id)
     if length is None:
-        abort(404, description="There is no such game. Check the link, or start a new game.")
+        abort(404, description=say("There is no such game. Check the link, or start a new game."))
     # ``joined``: a second phone opened the join link (the first phone's invite panel closes).
     return no_store(jsonify({"version": length, "joined": store().games.joined(game_id)}))
 
@@ -602,7 +602,7 @@ def held(game_id: str) -> Any:
         raw = request.args.get(name, "").strip()
         place[name] = number(raw)
         if raw and place[name] is None:
-            abort(422, description=f"{name} must be a whole number.")
+            abort(422, description=say("{field} must be a whole number.", field=name))
     kind = request.args.get("type", "")
     mine, unread = form_event(loaded, request.args)
     system = loaded.system
@@ -634,7 +634,7 @@ def _in_force_at(loaded: games.Loaded, kind: str, round_: int | None, player: in
 def watch_qr(game_id: str) -> Any:
     """The QR code of the link to watch the game (anyone may have it)."""
     if not store().games.exists(game_id):
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     return qr_response(url_for("games.show", game_id=game_id, _external=True))
 
 
@@ -643,7 +643,7 @@ def join_qr(game_id: str) -> Any:
     """The QR code of the join link: only for a phone that can already edit the game."""
     token = edit_token(game_id)
     if token is None:
-        abort(403, description="Only a phone that records in this game can show its join code.")
+        abort(403, description=say("Only a phone that records in this game can show its join code."))
     return qr_response(url_for("games.join", game_id=game_id, token=token, _external=True), private=True)
 
 
@@ -655,15 +655,21 @@ def seat_qr(game_id: str, player: int) -> Any:
     if not is_table(game_id, token):
         abort(
             403,
-            description="Only the table's phone (the one that started the game) can show the seats' codes.",
+            description=say(
+                "Only the table's phone (the one that started the game) can show the seats' codes."
+            ),
         )
     tokens = games_service().seat_tokens(game_id, token or "")
     if not 0 <= player < len(tokens):
-        abort(404, description="player must be a seat of this game, 0 to the number of players less one.")
+        abort(
+            404, description=say("player must be a seat of this game, 0 to the number of players less one.")
+        )
     if player in store().games.seats.taken(game_id):
         abort(
             403,
-            description="This seat is taken on a phone: invite it again on the table screen to show its code.",
+            description=say(
+                "This seat is taken on a phone: invite it again on the table screen to show its code."
+            ),
         )
     url = url_for("games.take_seat", game_id=game_id, token=tokens[player], _external=True)
     return qr_response(url, private=True)
@@ -673,11 +679,12 @@ def seat_qr(game_id: str, player: int) -> Any:
 def take_seat(game_id: str, token: str) -> Any:
     """A player opens their seat on their phone: it keeps the seat's token and shows their secrets."""
     if not store().games.exists(game_id):
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     player = store().games.seats.player_of(game_id, token)
     if player is None:
         abort(
-            403, description="This seat link is not valid for the game; ask the table for your seat's code."
+            403,
+            description=say("This seat link is not valid for the game; ask the table for your seat's code."),
         )
     store().games.seats.take(game_id, player)  # the table stops showing it
     response = _with_token(
@@ -690,13 +697,18 @@ def take_seat(game_id: str, token: str) -> Any:
 def invite_seat(game_id: str, player: int) -> Any:
     """The table shows a taken seat's link again, on purpose (a player's new phone)."""
     if not store().games.exists(game_id):
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     if not is_table(game_id, edit_token(game_id)):
         abort(
-            403, description="Only the table's phone (the one that started the game) can invite a seat again."
+            403,
+            description=say(
+                "Only the table's phone (the one that started the game) can invite a seat again."
+            ),
         )
     if not 0 <= player < store().games.seats.player_count(game_id):
-        abort(404, description="player must be a seat of this game, 0 to the number of players less one.")
+        abort(
+            404, description=say("player must be a seat of this game, 0 to the number of players less one.")
+        )
     store().games.seats.invite_again(game_id, player)
     return redirect(url_for("games.show", game_id=game_id, _anchor="seats"), code=303)
 
@@ -704,9 +716,9 @@ def invite_seat(game_id: str, player: int) -> Any:
 @bp.get("/games/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Any:
     if not store().games.exists(game_id):
-        abort(404, description="There is no such game.")
+        abort(404, description=say("There is no such game."))
     if not store().games.token_ok(game_id, token):
-        abort(403, description="This join link is not valid for the game; ask for a new one.")
+        abort(403, description=say("This join link is not valid for the game; ask for a new one."))
     if edit_token(game_id) is None:  # another phone than the one that holds the game already
         store().games.mark_joined(game_id)
     response = _with_token(redirect(url_for("games.show", game_id=game_id), code=303), game_id, token)
@@ -723,7 +735,7 @@ def record(game_id: str) -> Any:
     row, token, access = access_of(game_id)
     loaded = loaded_game(game_id, row)
     if not access.may_record:
-        abort(403, description="Only this game's players can record in it: open the join link first.")
+        abort(403, description=say("Only this game's players can record in it: open the join link first."))
     event, problem = form_event(loaded, request.form)
     status = 422
     if problem is None:
@@ -749,25 +761,30 @@ def record(game_id: str) -> Any:
     return refused(shaped(response, "Cookie"), problem)
 
 
-def recorder_of(game_id: str, doing: str) -> tuple[GameRow, str | None, games.Access]:
+def recorder_of(game_id: str, refusal: str) -> tuple[GameRow, str | None, games.Access]:
     """``access_of`` for a form that changes the game: 404 when there is no such game, 403
-    (saying only its players can do ``doing``) when this phone has not joined it."""
+    with ``refusal`` (only its players can do this) when this phone has not joined it."""
     row, token, access = access_of(game_id)
     if row is None:
-        abort(404, description="There is no such game. Check the link, or start a new game.")
+        abort(404, description=say("There is no such game. Check the link, or start a new game."))
     if not access.may_record:
-        abort(403, description=f"Only this game's players can {doing}: open the join link first.")
+        abort(403, description=refusal)
     return row, token, access
 
 
 @bp.post("/games/<game_id>/armies")
 def attach(game_id: str) -> Any:
     """A player fields a stored roster: the score sheet then knows their army."""
-    row, token, access = recorder_of(game_id, "attach rosters")
+    row, token, access = recorder_of(
+        game_id, say("Only this game's players can attach rosters: open the join link first.")
+    )
     player = request.form.get("player", "")
     if not access.may_field(number(player)):
         abort(
-            403, description="A seat's phone attaches its own player's roster only: the others attach theirs."
+            403,
+            description=say(
+                "A seat's phone attaches its own player's roster only: the others attach theirs."
+            ),
         )
     problem = games_service().attach_roster(game_id, number(player), request.form.get("roster"))
     fragment = wants_fragment()
@@ -780,7 +797,12 @@ def attach(game_id: str) -> Any:
         # The tap is answered in one line, where the army now shows.
         army = context["armies"].get(number(player)) or {}
         name = context["game"].setup.players[number(player)].name
-        context["attached"] = f"{name}'s army: {army.get('name') or 'the roster'}, attached."
+        roster = army.get("name")
+        context["attached"] = (
+            say("{name}'s army: {roster}, attached.", name=name, roster=roster)
+            if roster
+            else say("{name}'s army is attached.", name=name)
+        )
     template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), 422 if problem else 200)
     return refused(shaped(response, "Cookie"), message)

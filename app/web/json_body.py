@@ -11,10 +11,14 @@ from typing import Any
 from flask import abort, request
 
 from app.rules.problems import field_name
+from app.rules.speech import say
 
 # Muster's own bodies nest a handful of levels; deeper is not a body Muster sent.
 MAX_DEPTH = 64
-TOO_DEEP = f"The body nests more than {MAX_DEPTH} levels deep; JSON here nests at most {MAX_DEPTH}."
+
+
+def _too_deep() -> str:
+    return say("The body nests more than {most} levels deep; JSON here nests at most {most}.", most=MAX_DEPTH)
 
 
 def read_json() -> Any:
@@ -23,9 +27,9 @@ def read_json() -> Any:
         data = request.get_json(silent=True)
     except RecursionError:
         # The json module gives up on deep nesting with RecursionError, which is not a ValueError.
-        abort(400, description=TOO_DEEP)
+        abort(400, description=_too_deep())
     if data is None:
-        abort(400, description="The body must be JSON (Content-Type: application/json).")
+        abort(400, description=say("The body must be JSON (Content-Type: application/json)."))
     problem = _unreadable(data)
     if problem:
         abort(400, description=problem)
@@ -61,18 +65,35 @@ def _unreadable(data: Any) -> str | None:
     string cannot be written to SQLite or to a page, so a stored one would break every screen
     that shows it. The walk is iterative so that depth is counted rather than recursed into.
     """
-    half = "holds half a character (a lone surrogate such as \\ud800): send whole characters."
     stack: list[tuple[Any, str, int]] = [(data, "", 1)]
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return TOO_DEEP
+            return _too_deep()
         if isinstance(value, str) and not _is_text(value):
-            return f"{path or 'The body'} {half}"
+            if not path:
+                return say(
+                    "The body holds half a character (a lone surrogate such as {example}): send whole characters.",
+                    example="\\ud800",
+                )
+            return say(
+                "{field} holds half a character (a lone surrogate such as {example}): send whole characters.",
+                field=path,
+                example="\\ud800",
+            )
         if isinstance(value, dict):
             for key, item in value.items():
                 if not _is_text(key):
-                    return f"A key of {path or 'the body'} {half}"
+                    if not path:
+                        return say(
+                            "A key of the body holds half a character (a lone surrogate such as {example}): send whole characters.",
+                            example="\\ud800",
+                        )
+                    return say(
+                        "A key of {field} holds half a character (a lone surrogate such as {example}): send whole characters.",
+                        field=path,
+                        example="\\ud800",
+                    )
                 stack.append((item, _field(path, key), depth + 1))
         elif isinstance(value, list):
             stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))

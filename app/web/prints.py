@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, current_app, request
 from app.infra import pdf
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say, told
 from app.rules.systems import system_for
 from app.services import games
 from app.web import limits
@@ -25,7 +26,7 @@ def chosen_paper() -> str:
     """The paper a print is asked for (``?paper=a4`` or ``letter``); 400 for any other."""
     chosen = request.args.get("paper", "a4").lower()
     if chosen not in pdf.PAPERS:
-        abort(400, description="paper must be a4 or letter.")
+        abort(400, description=say("paper must be a4 or letter."))
     return chosen
 
 
@@ -72,7 +73,7 @@ def _scenario(pack_id: str, scenario_id: str) -> tuple[Pack, Scenario]:
     pack = packs().get(pack_id)
     scenario = pack.scenario(scenario_id) if pack else None
     if pack is None or scenario is None:
-        abort(404, description="There is no such rulepack or scenario.")
+        abort(404, description=say("There is no such rulepack or scenario."))
     return pack, scenario
 
 
@@ -157,7 +158,14 @@ def blank_sheet(pack_id: str, scenario_id: str) -> Any:
     paper = chosen_paper()
     pack, scenario = _scenario(pack_id, scenario_id)
     if not scenario.playable:
-        abort(404, description=f"{scenario.name} cannot be played: {scenario.not_playable_reason}")
+        abort(
+            404,
+            description=say(
+                "{scenario} cannot be played: {reason}",
+                scenario=scenario.name,
+                reason=told(scenario.not_playable_reason),
+            ),
+        )
     count = _players_asked(pack, scenario)
     name = f"muster-{scenario.id}-{count}-players-blank.pdf" if count else f"muster-{scenario.id}-blank.pdf"
     return _pdf(_sheet(pack, scenario, None, paper, count), name)
@@ -171,7 +179,15 @@ def _players_asked(pack: Pack, scenario: Scenario) -> int | None:
     counts = pack.players_for(scenario)
     low, high = counts.min or 2, counts.max or counts.min or 2
     if not raw.isdigit() or not low <= int(raw) <= high:
-        abort(400, description=f"players must be a whole number from {low} to {high} for {scenario.name}.")
+        abort(
+            400,
+            description=say(
+                "players must be a whole number from {least} to {most} for {scenario}.",
+                least=low,
+                most=high,
+                scenario=scenario.name,
+            ),
+        )
     return int(raw)
 
 
@@ -182,7 +198,7 @@ def map_pdf(pack_id: str, scenario_id: str) -> Any:
     paper = chosen_paper()
     pack, scenario = _scenario(pack_id, scenario_id)
     if scenario.board is None:
-        abort(404, description=f"{scenario.name} has no map.")
+        abort(404, description=say("{scenario} has no map.", scenario=scenario.name))
     context = {
         "pack": pack,
         "scenario": scenario,
@@ -196,7 +212,7 @@ def map_pdf(pack_id: str, scenario_id: str) -> Any:
 def map_svg(pack_id: str, scenario_id: str) -> Any:
     pack, scenario = _scenario(pack_id, scenario_id)
     if scenario.board is None:
-        abort(404, description=f"{scenario.name} has no map.")
+        abort(404, description=say("{scenario} has no map.", scenario=scenario.name))
     response = Response(grid.svg(scenario, pack.sides), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response

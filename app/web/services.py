@@ -14,6 +14,7 @@ from typing import TypeVar
 from flask import abort, current_app, g
 
 from app.rules.pack import Pack, PackError
+from app.rules.speech import say
 from app.services import games as game_service
 from app.store import GameRow, Store
 
@@ -83,7 +84,7 @@ def loaded_game(game_id: str, row: GameRow | None = None) -> game_service.Loaded
     except game_service.PackMissing as exc:
         abort(409, description=str(exc))
     if loaded is None:
-        abort(404, description="There is no such game. Check the link, or start a new game.")
+        abort(404, description=say("There is no such game. Check the link, or start a new game."))
     return loaded
 
 
