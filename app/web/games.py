@@ -28,7 +28,7 @@ from app.rules.problems import Problem
 from app.rules.speech import say, say_plural
 from app.services import clocks, games, terrain_sets
 from app.store import GameRow
-from app.web import page_cache, phone, phone_games
+from app.web import language, page_cache, phone, phone_games
 from app.web.forms import number, whole
 from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
@@ -459,15 +459,16 @@ def _kept_clock(strip: dict[str, Any]) -> str:
     return page_cache.fill(kept, {"now": lambda: str(escape(strip["now"]))})
 
 
-# The last entry's words need the game replayed without it: kept per game and length of log,
-# as every phone following a table asks for the same page after each entry.
+# The last entry's words need the game replayed without it: kept per game, length of log and
+# language, as every phone following a table asks for the same page after each entry.
 _SAID_KEPT = 256
 
 
 def said_last(loaded: games.Loaded) -> entry_words.LastEntry:
     """The line about the game's latest entry and the Undo of its last entry in force."""
     kept = current_app.extensions.setdefault("muster_last_entries", {})
-    key = (loaded.row.id, len(loaded.log), loaded.log[-1].get("id") if loaded.log else None)
+    last = loaded.log[-1].get("id") if loaded.log else None
+    key = (loaded.row.id, len(loaded.log), last, language.current())
     if key not in kept:
         if len(kept) >= _SAID_KEPT:
             # Another request thread may be trimming too: whichever wins, the dict stays small.
