@@ -12,6 +12,7 @@ record of how far it got) is Litestream's.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import os
@@ -28,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import yaml
 
-from app.rules.speech import say_plural
+from app.rules.speech import say, say_plural
 
 SCHEMES = ("file", "sftp", "s3")
 # Litestream's own default, written into the config so that the docs and the file agree:
@@ -51,9 +52,10 @@ def replica_url(value: str | None) -> str | None:
     value = (value or "").strip()
     if not value:
         return None
-    allowed = (
+    allowed = say(
         "MUSTER_REPLICA must be a replica address: file:///folder, sftp://user@host/folder "
-        f"or s3://bucket/folder, not {masked(value)!r}."
+        "or s3://bucket/folder, not {value}.",
+        value=repr(masked(value)),
     )
     try:
         parts = urlsplit(value)
@@ -309,7 +311,7 @@ def _local_txid(base: tuple[str, ...], database: str) -> int | None:
 def _replica_newest(base: tuple[str, ...], database: str) -> tuple[int | None, datetime | None, str | None]:
     code, out, err = _litestream("ltx", "-json", "-level", "all", *base, database)
     if code != 0:
-        return None, None, f"The replica could not be read: {_last_line(err)}."
+        return None, None, say("The replica could not be read: {reason}.", reason=_last_line(err))
     try:
         files = json.loads(out) or []
         if not files:
@@ -317,7 +319,7 @@ def _replica_newest(base: tuple[str, ...], database: str) -> tuple[int | None, d
         newest = max(files, key=lambda f: (int(f["max_txid"], 16), f["timestamp"]))
         return int(newest["max_txid"], 16), _when(newest["timestamp"]), None
     except (ValueError, TypeError, KeyError):
-        return None, None, "Litestream's list of the replica's files could not be read."
+        return None, None, say("Litestream's list of the replica's files could not be read.")
 
 
 def unreachable(database: str | Path, url: str, timeout: float = 20) -> str | None:
@@ -369,7 +371,8 @@ def status(database: str | Path, url: str) -> ReplicaStatus:
         base = ("-no-expand-env", "-config", str(config))
         asked_running = pool.submit(_running, database)
         asked_local = pool.submit(_local_txid, base, database)
-        asked_remote = pool.submit(_replica_newest, base, database)
+        # Its problem is said in the asking page's language (the pool's thread has none of its own).
+        asked_remote = pool.submit(contextvars.copy_context().run, _replica_newest, base, database)
         running, last_sync = asked_running.result()
         replica_txid, replica_time, problem = asked_remote.result()
         local_txid = asked_local.result()

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from app.rules.speech import say
 from app.rules.text import clean_text
 
 # A key a client sent is named back in a refusal; anything that is not a plain field name
@@ -53,3 +54,33 @@ def field_name(key: object) -> str:
         return text
     shown = clean_text(text)[:40]
     return repr(shown)
+
+
+def checked_field(path: str, error: dict[str, Any]) -> str:
+    """One sentence for a pydantic error of a roster's or a terrain piece's field (``path``), in
+    the reader's language: the common kinds in Muster's words, a validator's own sentence (said
+    when it was raised) after the field's name, anything else in pydantic's words."""
+    kind, limits = error.get("type", ""), error.get("ctx") or {}
+    if kind == "missing":
+        return say("{field} is missing.", field=path)
+    if kind == "extra_forbidden":
+        return say("{field} is not a field Muster takes here.", field=path)
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return say("{field} must be a whole number.", field=path)
+    if kind in ("string_type",):
+        return say("{field} must be text.", field=path)
+    if kind in ("bool_type", "bool_parsing"):
+        return say("{field} must be true or false.", field=path)
+    if kind in ("list_type",):
+        return say("{field} must be a list.", field=path)
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return say("{field} must be an object.", field=path)
+    if kind == "greater_than_equal" and "ge" in limits:
+        return say("{field} must be at least {least}.", field=path, least=limits["ge"])
+    if kind == "less_than_equal" and "le" in limits:
+        return say("{field} must be at most {most}.", field=path, most=limits["le"])
+    if kind == "literal_error" and "expected" in limits:
+        return say("{field} must be {allowed}.", field=path, allowed=limits["expected"])
+    return say(
+        "{field}: {problem}.", field=path, problem=str(error.get("msg", "")).removeprefix("Value error, ")
+    )

@@ -11,16 +11,28 @@ import ssl
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from cryptography import x509
 from cryptography.x509.oid import ExtensionOID, NameOID
+
+from app.rules.speech import say, words
 
 # The admin page warns this many days before the certificate ends (a renewal runs from 30).
 WARN_DAYS = 20
 
 
 class CertificateError(ValueError):
-    """A certificate or key Muster cannot serve, said in one sentence."""
+    """A certificate or key Muster cannot serve, said in one sentence: in English as the
+    exception's text (the console's), in the reader's language by :meth:`said` (the admin page's)."""
+
+    def __init__(self, sentence: str, **blanks: Any) -> None:
+        super().__init__(sentence.format(**blanks))
+        self.sentence, self.blanks = sentence, blanks
+
+    def said(self) -> str:
+        """The sentence in the language it is read in now."""
+        return say(self.sentence, **self.blanks)
 
 
 @dataclass(frozen=True)
@@ -46,17 +58,30 @@ class Certificate:
         return self.days_left(now) <= WARN_DAYS
 
 
+# Why a setting's file cannot be read, by what it names.
+_EMPTY = {
+    "certificate": words("{setting} must name the certificate file (a PEM file); it is empty."),
+    "private key": words("{setting} must name the private key file (a PEM file); it is empty."),
+}
+_MISSING = {
+    "certificate": words("{setting} names {path}, which does not exist: give the certificate file."),
+    "private key": words("{setting} names {path}, which does not exist: give the private key file."),
+}
+
+
 def _readable(path: str, setting: str, what: str) -> bytes:
     if not path:
-        raise CertificateError(f"{setting} must name the {what} file (a PEM file); it is empty.")
+        raise CertificateError(_EMPTY[what], setting=setting)
     file = Path(path)
     if not file.is_file():
-        raise CertificateError(f"{setting} names {path}, which does not exist: give the {what} file.")
+        raise CertificateError(_MISSING[what], setting=setting, path=path)
     try:
         return file.read_bytes()
     except OSError:
         raise CertificateError(
-            f"{setting} names {path}, which Muster cannot read: let the user Muster runs as read it."
+            words("{setting} names {path}, which Muster cannot read: let the user Muster runs as read it."),
+            setting=setting,
+            path=path,
         ) from None
 
 
@@ -72,8 +97,11 @@ def read(cert_path: str, key_path: str) -> Certificate:
         leaf = x509.load_pem_x509_certificates(data)[0]
     except ValueError:
         raise CertificateError(
-            f"MUSTER_TLS_CERT names {cert_path}, which holds no certificate: give the PEM file "
-            "that begins with BEGIN CERTIFICATE (fullchain.pem)."
+            words(
+                "MUSTER_TLS_CERT names {path}, which holds no certificate: give the PEM file "
+                "that begins with BEGIN CERTIFICATE (fullchain.pem)."
+            ),
+            path=cert_path,
         ) from None
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
@@ -81,12 +109,19 @@ def read(cert_path: str, key_path: str) -> Certificate:
     except ssl.SSLError as exc:
         if "KEY_VALUES_MISMATCH" in str(exc):
             raise CertificateError(
-                f"MUSTER_TLS_KEY names {key_path}, which is not the key of the certificate in "
-                f"{cert_path}: give the key that was made with it (privkey.pem)."
+                words(
+                    "MUSTER_TLS_KEY names {path}, which is not the key of the certificate in "
+                    "{cert}: give the key that was made with it (privkey.pem)."
+                ),
+                path=key_path,
+                cert=cert_path,
             ) from None
         raise CertificateError(
-            f"MUSTER_TLS_KEY names {key_path}, which holds no private key Muster can use: give the "
-            "PEM file that begins with BEGIN PRIVATE KEY (privkey.pem)."
+            words(
+                "MUSTER_TLS_KEY names {path}, which holds no private key Muster can use: give the "
+                "PEM file that begins with BEGIN PRIVATE KEY (privkey.pem)."
+            ),
+            path=key_path,
         ) from None
     return describe(leaf)
 

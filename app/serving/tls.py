@@ -96,21 +96,21 @@ def address_of(config: dict[str, Any]) -> str | None:
     return certificate.address(config.get("HTTPS_NAME") or status.name, int(config.get("HTTPS_PORT") or 443))
 
 
-_status: dict[tuple[str, str], tuple[tuple[Any, ...], Certificate | str]] = {}
+_status: dict[tuple[str, str], tuple[tuple[Any, ...], Certificate | CertificateError]] = {}
 
 
 def status_of(cert: str, key: str) -> Certificate | str:
     """The served certificate, or the sentence saying why it cannot be served (for the admin card)."""
     stamp = (_stamp(cert), _stamp(key))
     known = _status.get((cert, key))
-    if known is not None and known[0] == stamp:
-        return known[1]
-    try:
-        result: Certificate | str = certificate.read(cert, key)
-    except CertificateError as exc:
-        result = str(exc)
-    _status[(cert, key)] = (stamp, result)
-    return result
+    if known is None or known[0] != stamp:
+        try:
+            result: Certificate | CertificateError = certificate.read(cert, key)
+        except CertificateError as exc:
+            result = exc
+        known = _status[(cert, key)] = (stamp, result)
+    # The refusal is kept and said in the language of whoever reads it.
+    return known[1].said() if isinstance(known[1], CertificateError) else known[1]
 
 
 def _stamp(path: str) -> tuple[int, int, int] | None:

@@ -235,7 +235,16 @@ def test_filled_score_sheet_pdf(client):
         }
     )
     text = _pdf_text(client.get(f"/games/{api.id}/scoresheet.pdf"))
-    for expected in ("Savage Gains", "Ann", "Bo", "Hold the Line", "Vendetta", "Conquer", "2000", "Total VP"):
+    for expected in (
+        "Savage Gains",
+        "Ann",
+        "Bo",
+        "Hold the Line",
+        "Vendetta",
+        "Conquer",
+        "2,000",
+        "Total VP",
+    ):
         assert expected in text
     assert "Controls W (in neither territory) +2" in text
 

@@ -33,7 +33,7 @@ def test_check_a_legal_and_an_illegal_roster(client):
 
 def test_check_refuses_only_what_is_not_a_roster(client):
     assert client.post("/api/v1/rosters/check", json={"pack": "aos-ghb-2021"}).json == {
-        "error": "points_limit: Field required."
+        "error": "points_limit is missing."
     }
     assert client.post("/api/v1/rosters/check", json=[1]).status_code == 422
     assert (

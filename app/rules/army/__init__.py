@@ -323,7 +323,7 @@ def _sentence(path: str, err: Any) -> str:
         return say("{field} may hold at most {limit} items.", field=path, limit=limit)
     if err["type"] in ("string_too_short", "too_short") and text:
         return say("{field} must not be blank.", field=path)
-    return f"{path}: {err['msg'].removeprefix('Value error, ')}."
+    return problems.checked_field(path, err)
 
 
 def parse_roster(data: Any, packs: dict[str, Pack]) -> tuple[Roster | None, Pack | None, str | None]:

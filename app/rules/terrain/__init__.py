@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from app.rules.pack_base import Entry, Id, Model, Text
 from app.rules.plugins import Registry
-from app.rules.problems import Problem
+from app.rules.problems import Problem, checked_field
 from app.rules.speech import say, say_plural
 from app.rules.text import clean_text
 
@@ -142,7 +142,7 @@ def parse_pieces(pack: Pack, raw: Any) -> tuple[list[Piece] | None, str | None]:
         except ValidationError as exc:
             err = exc.errors(include_url=False)[0]
             where = _path(("pieces", i, *err["loc"]))
-            return None, f"{where}: {err['msg'].removeprefix('Value error, ')}."
+            return None, checked_field(where, err)
         unknown = [k for k in piece.keywords if k not in known]
         if unknown:
             allowed = ", ".join(sorted(known)) or say("none in this pack")
