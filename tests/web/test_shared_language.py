@@ -4,10 +4,14 @@ the line about the latest entry, an army's summary, the clock, and the foot of e
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from app import create_app
+from tests import pseudo
+from tests.conftest import fresh_database
 from tests.pdfs import pdf_text
 from tests.setups import new_game, seraphon_roster
 from tests.web.conftest import csrf_token, form_fields, soup
@@ -120,3 +124,42 @@ def test_a_printed_page_says_its_number_in_german(client: FlaskClient) -> None:
     assert "Punktelimit" in text and "Punkteblatt" in text
     english = pdf_text(client.get("/packs/aos-ghb-2021/scenarios/savage-gains/scoresheet.pdf").data)
     assert "Page 1 of 1" in english
+
+
+# --- the pseudo-language: no English left in what every game screen shares ------------------
+def test_the_shared_parts_of_a_game_screen_leave_no_english(tmp_path: Path, migrated: Path) -> None:
+    """The score bar, the clock, the dice, the last entry, the armies and the prints of a game
+    screen (a game system's own part is its own)."""
+    folder = pseudo.build(tmp_path / "pseudo")
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "t", "TRANSLATION_FOLDERS": [str(folder)]})
+    client = app.test_client()
+    game = new_game(client)
+    client.get(game["join_url"], follow_redirects=True)
+    roster = client.post("/api/v1/rosters", json=seraphon_roster()).json
+    url = f"/games/{game['id']}"
+    client.post(
+        f"{url}/armies", data={"csrf_token": csrf_token(client, url), "player": "0", "roster": roster["id"]}
+    )
+    _post(client, game, {"type": "roll", "dice": "2d6", "results": [3, 4], "purpose": "Priority"}, "en")
+    page = soup(client.get(url, headers={"Accept-Language": pseudo.CODE}))
+    shared = "header.scorebar, #clock, #dice, #last-entry, .armies, nav.prints"
+    parts = page.select(shared)
+    assert len(parts) == 6
+    typed = {
+        "Ann",
+        "Bo",
+        "Savage Gains",
+        "Hammerfest",
+        "Seraphon",
+        "Lord Kroak",
+        "Priority",
+        "D3",
+        "D6",
+        "2D6",
+    }
+    # What the game system gives these parts (its status, its line under each score, the name
+    # of its sheet) is the system's to say.
+    system_words = ".scorebar-title .muted, .score-sub, .score .tag, nav.prints > span"
+    left = [text for part in parts for text in pseudo.english_left(part, typed, system_words)]
+    assert left == [], left
