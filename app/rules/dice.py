@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.pack import Pack
+from app.rules.speech import say
 
 
 def roll(rng: random.Random, sides: int = 6) -> int:
@@ -95,15 +96,29 @@ def roll_events(pack: Pack, rolled: BattleplanRoll | ScenarioRoll) -> list[dict[
         out = []
         for n in rolled.rolls:
             found = next((s for s in pack.scenarios if s.number == n), None)
-            what = found.name if found else f"no scenario {n}"
-            again = found is None or not found.playable
-            purpose = f"Scenario roll: {n}, {what}" + (" (not playable: roll again)" if again else "")
+            # Kept in the log in the words of the phone that rolled, as a purpose typed there is.
+            if found is None:
+                purpose = say(
+                    "Scenario roll: {number}, no scenario {number} (not playable: roll again)", number=n
+                )
+            elif not found.playable:
+                purpose = say(
+                    "Scenario roll: {number}, {scenario} (not playable: roll again)",
+                    number=n,
+                    scenario=found.name,
+                )
+            else:
+                purpose = say("Scenario roll: {number}, {scenario}", number=n, scenario=found.name)
             out.append({"dice": f"d{rolled.die}", "results": [n], "purpose": purpose[:120]})
         return out
     out = []
     for i, both in enumerate(rolled.roll_off.rounds):
         last = i == len(rolled.roll_off.rounds) - 1
-        event: dict[str, Any] = {"dice": "roll-off", "results": list(both), "purpose": "Battleplan roll-off"}
+        event: dict[str, Any] = {
+            "dice": "roll-off",
+            "results": list(both),
+            "purpose": say("Battleplan roll-off"),
+        }
         if last:
             event["winner"] = rolled.roll_off.winner
         out.append(event)
@@ -111,9 +126,17 @@ def roll_events(pack: Pack, rolled: BattleplanRoll | ScenarioRoll) -> list[dict[
     table = next(t for t in pack.battleplan_roll.tables if t.id == rolled.table)
     plan = pack.scenario(rolled.scenario)
     out.append(
-        {"dice": "d6", "results": [rolled.table_roll], "purpose": f"Battleplan table: {table.name}"[:120]}
+        {
+            "dice": "d6",
+            "results": [rolled.table_roll],
+            "purpose": say("Battleplan table: {table}", table=table.name)[:120],
+        }
     )
     out.append(
-        {"dice": "d6", "results": [rolled.battleplan_roll], "purpose": f"Battleplan: {plan.name}"[:120]}
+        {
+            "dice": "d6",
+            "results": [rolled.battleplan_roll],
+            "purpose": say("Battleplan: {battleplan}", battleplan=plan.name)[:120],
+        }
     )
     return out

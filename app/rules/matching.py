@@ -21,6 +21,7 @@ from app.rules import army
 from app.rules.army import MAX_ENTRIES, MAX_NAME, MAX_NOTES
 from app.rules.lists.model import GAMES, Line, Reading
 from app.rules.pack import Pack
+from app.rules.speech import say
 
 # "2 x " before a name, " x2" or " 2x" after it. The blanks before a count are tried from the
 # start of their run only ((?<!\s)), never from each blank of it.
@@ -58,8 +59,14 @@ def wrong_game(reading: Reading, pack: Pack, builders: list[Pack]) -> str | None
     if reading.game is None or game is None or reading.game == game:
         return None
     fits = [p.id for p in builders if (r := army.rules_for(p)) is not None and r.list_game == reading.game]
-    where = f"; import it into {' or '.join(fits)}" if fits else ""
-    return f"pack: this is a list for {GAMES[reading.game]}, not for {pack.name}{where}."
+    if fits:
+        return say(
+            "pack: this is a list for {game}, not for {pack}; import it into {packs}.",
+            game=GAMES[reading.game],
+            pack=pack.name,
+            packs=" or ".join(fits),
+        )
+    return say("pack: this is a list for {game}, not for {pack}.", game=GAMES[reading.game], pack=pack.name)
 
 
 class Catalogue:

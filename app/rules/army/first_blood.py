@@ -201,7 +201,7 @@ def entry_problem(pack: Pack, roster: FbRoster) -> str | None:
     types = [t.id for t in pack.army.regiment_types]
     for i, entry in enumerate(roster.entries):
         if types and entry.type not in types:
-            return f"entries[{i}].type must be one of {', '.join(types)}."
+            return say("{field} must be one of {types}.", field=f"entries[{i}].type", types=", ".join(types))
     return None
 
 
