@@ -276,9 +276,9 @@ def post_event(game_id: str) -> Any:
     event = read_json()
     outcome = games_service().record(game_id, event, row, access)
     if outcome.status == "forbidden":
-        return _refuse(outcome.error or "This entry is another player's secret.", 403)
+        return _refuse(outcome.error or say("This entry is another player's secret."), 403)
     if outcome.status == "refused":
-        return _refuse(outcome.error or "The event is refused.")
+        return _refuse(outcome.error or say("The event is refused."))
     loaded = games_service().after(row, outcome)
     if loaded is None:
         abort(404, description=say("There is no such game."))
@@ -302,7 +302,7 @@ def post_clock(game_id: str) -> Any:
         store(), row, read_json(), replayed=request.headers.get("X-Muster-Replay") == "outbox"
     )
     if outcome.status == "refused" or outcome.state is None:
-        return _refuse(outcome.error or "The tap is refused.")
+        return _refuse(outcome.error or say("The tap is refused."))
     answer: dict[str, Any] = {"status": outcome.status, "id": outcome.id, "clock": outcome.state.as_dict()}
     if outcome.status == "recorded":
         answer["time"] = "client" if outcome.client_time else "server"
@@ -339,7 +339,7 @@ def check_roster() -> Any:
     """The verdict on a roster, storing nothing: 200 for any roster, valid or not."""
     roster, pack, problem = army.parse_roster(read_json(), packs())
     if roster is None or pack is None:
-        return _refuse(problem or "The body is not a roster.")
+        return _refuse(problem or say("The body is not a roster."))
     return jsonify(army.check(pack, roster).as_dict())
 
 

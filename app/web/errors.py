@@ -9,6 +9,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from app.infra.pdf import PrintBusy, PrintFailed, PrintTooSlow
+from app.rules.speech import say, words
 from app.web import pages
 
 
@@ -19,14 +20,15 @@ def _error(exc: HTTPException) -> Any:
         page = pages.nearest_page(request.path)
         if page is not None:
             return redirect(page, code=303)
-    message = {
-        400: "The request could not be read.",
-        403: "This needs the game's edit token.",
-        404: "There is nothing at this address.",
-        405: f"{request.method} is not allowed here.",
-        413: "The request is too large.",
-        429: "Too many requests; wait a moment and try again.",
-    }.get(exc.code or 500, exc.description or "The request failed.")
+    stock = {
+        400: words("The request could not be read."),
+        403: words("This needs the game's edit token."),
+        404: words("There is nothing at this address."),
+        405: words("{method} is not allowed here."),
+        413: words("The request is too large."),
+        429: words("Too many requests; wait a moment and try again."),
+    }.get(exc.code or 500)
+    message = say(stock, method=request.method) if stock else exc.description or say("The request failed.")
     # A description we wrote (not werkzeug's stock one) is the plain sentence to show.
     if exc.description and exc.description != type(exc).description:
         message = exc.description
@@ -39,22 +41,26 @@ def _print_failed(exc: Exception) -> Any:
     current_app.logger.error("PDF failed: %s", exc)
     headers = {}
     if isinstance(exc, PrintBusy):
-        message = f"Other sheets are being printed just now; try again in {exc.retry_after} seconds."
+        message = say(
+            "Other sheets are being printed just now; try again in {seconds} seconds.",
+            seconds=exc.retry_after,
+        )
         headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, PrintTooSlow):
-        message = (
-            f"This sheet took longer than {exc.seconds:g} seconds to lay out and was stopped; "
-            "shorten it (fewer entries or shorter notes) and print it again."
+        message = say(
+            "This sheet took longer than {seconds} seconds to lay out and was stopped; "
+            "shorten it (fewer entries or shorter notes) and print it again.",
+            seconds=f"{exc.seconds:g}",
         )
     else:
-        message = "The PDF could not be made just now; try again in a moment."
+        message = say("The PDF could not be made just now; try again in a moment.")
     if pages.wants_json():
         return jsonify(error=message), 503, headers
     return render_template("error.html", message=message, code=503), 503, headers
 
 
 def _csrf_error(exc: CSRFError) -> Any:
-    message = "The form has expired or did not come from Muster; reload the page and try again."
+    message = say("The form has expired or did not come from Muster; reload the page and try again.")
     if pages.wants_json():
         return jsonify(error=message), 400
     return _error_page(message, 400)

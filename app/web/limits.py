@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 from flask import abort, current_app, jsonify, make_response, render_template, request
 
+from app.rules.speech import say, words
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 WINDOW_SECONDS = 60
@@ -37,13 +39,15 @@ DEFAULTS = {"games": 6, "rosters": 6, "imports": 10, "terrain": 12, "pdfs": 12, 
 # Budgets: what is counted is an amount, not requests: "layout" is the seconds of PDF layout
 # one address may take a minute (a print served from the PDF cache takes none). Two layout
 # places a worker: 20 s leaves the rest of the minute's layout to every other phone.
-BUDGETS = {"layout": "seconds of page layout"}
+BUDGETS = {
+    "layout": words("Too much printing from this device: at most {most} seconds of page layout a minute.")
+}
 WHAT = {
-    "games": "new games",
-    "rosters": "new rosters",
-    "imports": "imports",
-    "terrain": "saved terrain sets",
-    "pdfs": "PDFs",
+    "games": words("Too many new games from this device: at most {most} a minute."),
+    "rosters": words("Too many new rosters from this device: at most {most} a minute."),
+    "imports": words("Too many imports from this device: at most {most} a minute."),
+    "terrain": words("Too many saved terrain sets from this device: at most {most} a minute."),
+    "pdfs": words("Too many PDFs from this device: at most {most} a minute."),
 }
 
 _local = threading.local()
@@ -157,7 +161,7 @@ def check_budget(kind: str) -> None:
     used, left = spent(counts_file(current_app.config["DATABASE"]), kind, request.remote_addr or "unknown")
     if used < most * 1000:
         return
-    _refuse(f"Too much printing from this device: at most {most} {BUDGETS[kind]} a minute.", left)
+    _refuse(say(BUDGETS[kind], most=most), left)
 
 
 def spend(kind: str, seconds: float) -> None:
@@ -194,7 +198,7 @@ def check(kind: str) -> None:
     n, left = count(counts_file(current_app.config["DATABASE"]), kind, request.remote_addr or "unknown")
     if n <= most:
         return
-    _refuse(f"Too many {WHAT[kind]} from this device: at most {most} a minute.", left)
+    _refuse(say(WHAT[kind], most=most), left)
 
 
 def _refuse(sentence: str, left: float) -> None:

@@ -114,7 +114,12 @@ def seats(
         sides = (scenario.sides if scenario is not None else None) or pack.sides
         labels = [pack.side_label(s) for s in sides] if len(sides) == count else []
         return [
-            {"index": i, "label": labels[i] if labels else f"Player {i + 1}", "player": None, "army": None}
+            {
+                "index": i,
+                "label": labels[i] if labels else say("Player {number}", number=i + 1),
+                "player": None,
+                "army": None,
+            }
             for i in range(count)
         ]
     players = list(enumerate(loaded.setup.players))
@@ -123,7 +128,7 @@ def seats(
     return [
         {
             "index": i,
-            "label": pack.side_label(p.side) if p.side else f"Player {i + 1}",
+            "label": pack.side_label(p.side) if p.side else say("Player {number}", number=i + 1),
             "player": p,
             "army": army_words(loaded.armies.get(i)),
         }

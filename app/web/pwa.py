@@ -16,6 +16,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from flask_babel import force_locale
 from werkzeug.datastructures import MultiDict
 
+from app.rules.speech import say
 from app.web import language
 from app.web.assets import asset_url
 from app.web.services import found_or_404, packs
@@ -115,7 +116,7 @@ def service_worker() -> Response:
 @bp.get("/catalogues/<catalogue_id>.json")
 def catalogue(catalogue_id: str) -> Response:
     """One unit catalogue, as the API answers it: what the service worker keeps on the phone."""
-    missing = f"There is no unit catalogue {catalogue_id!r} on this server."
+    missing = say("There is no unit catalogue {catalogue} on this server.", catalogue=repr(catalogue_id))
     found = found_or_404(_catalogues(), catalogue_id, missing)
     return _no_cache(jsonify(found.as_dict()))
 

@@ -62,7 +62,9 @@ def found_or_404(things: Mapping[str, T], key: str, missing: str) -> T:
 
 def pack_or_404(pack_id: str) -> Pack:
     """The installed rulepack ``pack_id``, or a 404 that names it."""
-    return found_or_404(packs(), pack_id, f"There is no rulepack {pack_id!r} on this server.")
+    return found_or_404(
+        packs(), pack_id, say("There is no rulepack {pack} on this server.", pack=repr(pack_id))
+    )
 
 
 def pack_errors() -> list[PackError]:

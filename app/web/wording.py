@@ -15,8 +15,10 @@ from app.services.games import Loaded
 
 # A player's part of an event, and the fact in it: players[1].marker_wounds['marker-a'].
 _PLAYER_PATH = re.compile(r"players\[(\d+)\]\.([a-z_]+)(?:\[[^\]]*\])?")
-# A top-level field opening the sentence, before what is said of it.
+# A top-level field opening the sentence, before what is said of it (in any language: only a
+# field the game system labels is replaced).
 _LEADING_FIELD = re.compile(r"^([a-z_]+)(?:\[[^\]]*\])?(?=:| must | needs | names | is )")
+_LEADING_NAME = re.compile(r"^([a-z_]+)(?:\[[^\]]*\])?(?= |:)")
 
 
 def in_player_words(loaded: Loaded, message: str | None) -> str | None:
@@ -28,7 +30,7 @@ def in_player_words(loaded: Loaded, message: str | None) -> str | None:
 
     def player_part(match: re.Match[str]) -> str:
         i, name = int(match.group(1)), match.group(2)
-        who = names[i] if i < len(names) else f"player {i + 1}"
+        who = names[i] if i < len(names) else say("player {number}", number=i + 1)
         label = labels.get(name, name.replace("_", " "))
         if "this player" in label.lower():
             return re.sub("(?i)this player", who, label, count=1)
@@ -36,7 +38,7 @@ def in_player_words(loaded: Loaded, message: str | None) -> str | None:
 
     message = _PLAYER_PATH.sub(player_part, message)
     message = players_named(message, names)
-    field = _LEADING_FIELD.match(message)
+    field = _LEADING_FIELD.match(message) or _LEADING_NAME.match(message)
     if field and field.group(1) in labels:
         message = labels[field.group(1)] + message[field.end() :]
     return message
@@ -66,11 +68,20 @@ _IDS = (
 def players_named(message: str, names: list[str]) -> str:
     """``message`` with "a player's index, 0 to 2" said as the screen says it: by their names,
     and "null" as nobody."""
-    words = ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + (names[-1] if names else "")
-    players = f"one of the players ({words})" if names else "one of the players"
+    listed = (
+        say("{first} or {second}", first=", ".join(names[:-1]), second=names[-1]) if len(names) > 1 else ""
+    )
+    players = say("one of the players ({names})", names=listed or "".join(names)) if names else ""
+    players = players or say("one of the players")
     message = _PLAYER_INDEX.sub(lambda m: players + (", or nobody" if m.group("none") else ""), message)
+    # The same words as the rules said them in the reader's language.
+    for last in range(len(names)):
+        message = message.replace(say("a player's index in this game, 0 to {last}", last=last), players)
     for api, said in _IDS:
         message = message.replace(api, said)
+    undo = say("event must be the id of the last entry still in force: only the last entry can be undone.")
+    if message == undo:
+        message = say("Only the last entry can be undone, and it has changed: the screen now shows it.")
     return _NULL.sub(", or nobody", message)
 
 
