@@ -10,6 +10,7 @@ replay in the background) it is said in English. `make translations` extracts ev
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -18,6 +19,7 @@ from typing import Any
 from babel.numbers import format_decimal
 
 _ENGLISH = gettext.NullTranslations()
+_LANGUAGE = re.compile(r"^Language: ([A-Za-z_-]+)", re.MULTILINE)
 _catalogue: ContextVar[gettext.NullTranslations] = ContextVar("muster_catalogue", default=_ENGLISH)
 
 
@@ -36,7 +38,9 @@ def say_plural(one: str, many: str, count: int, /, **blanks: Any) -> str:
 
 def number(value: float, /) -> str:
     """A number in a sentence, written the reader's way (1,000; 1.000; 1 000)."""
-    return format_decimal(value, locale=_catalogue.get().info().get("language") or "en")
+    # The catalogue's header names its language (a merged catalogue keeps no other record of it).
+    found = _LANGUAGE.search(_catalogue.get().gettext(""))
+    return format_decimal(value, locale=found.group(1) if found else "en")
 
 
 def words(sentence: str, /) -> str:

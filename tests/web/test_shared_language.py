@@ -163,3 +163,19 @@ def test_the_shared_parts_of_a_game_screen_leave_no_english(tmp_path: Path, migr
     system_words = ".scorebar-title .muted, .score-sub, .score .tag, nav.prints > span"
     left = [text for part in parts for text in pseudo.english_left(part, typed, system_words)]
     assert left == [], left
+
+
+def test_numbers_in_a_refusal_are_written_the_languages_way(client: FlaskClient) -> None:
+    game = new_game(client)
+    exported = client.get(
+        f"/api/v1/games/{game['id']}/export", headers={"X-Edit-Token": game["edit_token"]}
+    ).json
+    exported |= {"id": "a-new-game-id-of-twenty", "events": [{}] * 1001}
+    answers = {
+        code: client.post("/api/v1/games/import", json=exported, headers={"Accept-Language": code})
+        for code in ("en", "de")
+    }
+    assert answers["en"].json["error"] == "events must hold at most 1,000 events; this export has 1,001."
+    assert answers["de"].json["error"] == (
+        "events darf höchstens 1.000 Ereignisse enthalten; dieser Export hat 1.001."
+    )
