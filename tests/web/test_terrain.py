@@ -178,7 +178,7 @@ def test_garrison_elevation_is_kept_on_a_piece(client):
             "pieces": [{"name": "Tower", "kind": "garrison", "elevation": 1.5}],
         },
     )
-    assert bad.status_code == 422 and bad.json["error"].startswith("pieces[0].elevation:")
+    assert bad.status_code == 422 and bad.json["error"] == "pieces[0].elevation must be a whole number."
 
 
 def test_no_terrain_on_a_marker_or_point_api(client):
