@@ -48,42 +48,29 @@ def _is_prose(annotation: Any) -> bool:
     return any(_is_prose(arg) for arg in get_args(annotation))
 
 
-def _texts(value: Any) -> Iterator[str]:
-    """The strings of a prose field's value (a mapping's values: its keys are ids)."""
+def _found(value: Any, prose: bool) -> Iterator[str]:
+    """The own words in a field's value: its strings when the field is prose (a mapping's
+    values: its keys are ids), else those of every model inside it."""
     if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _texts(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _texts(item)
-
-
-def _within(value: Any) -> Iterator[str]:
-    """The own words of every model inside a value that is not itself prose."""
-    if isinstance(value, BaseModel):
+        if prose:
+            yield value
+    elif isinstance(value, BaseModel):
         yield from _own_words(value)
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _within(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _within(item)
+    elif isinstance(value, (Mapping, list, tuple)):
+        for item in value.values() if isinstance(value, Mapping) else value:
+            yield from _found(item, prose)
 
 
 def _own_words(model: BaseModel) -> Iterator[str]:
     for name, field in type(model).model_fields.items():
         value = getattr(model, name)
-        prose = OWN_WORDS in field.metadata or _is_prose(field.annotation)
-        yield from _texts(value) if prose else _within(value)
+        yield from _found(value, OWN_WORDS in field.metadata or _is_prose(field.annotation))
     # A game system's own sections (WithSections' extra fields), typed by their declarations.
     extra = model.__pydantic_extra__ or {}
     level = getattr(type(model), "level", None)
     declared = systems.own_sections(level) if level and extra else {}
     for key, value in extra.items():
-        shape = declared.get(key, (None, None))[0]
-        yield from _texts(value) if _is_prose(shape) else _within(value)
+        yield from _found(value, _is_prose(declared.get(key, (None, None))[0]))
 
 
 def own_words(pack: BaseModel) -> list[str]:
