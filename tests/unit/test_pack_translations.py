@@ -155,3 +155,15 @@ def test_told_says_the_text_in_the_language_spoken_and_english_outside(shipped) 
         assert shipped[GHB].side_label("attacker") == "Angreifer"
     assert speech.told(TACTIC_SUMMARY) == TACTIC_SUMMARY
     assert shipped[GHB].side_label("attacker") == "Attacker"
+
+
+def test_the_authors_tool_lists_what_a_translation_still_lacks(tmp_path: Path) -> None:
+    from tools.pack_texts import lacking
+
+    folder = _copy(tmp_path, GHB)
+    german = (RULEPACKS / "translations" / f"{GHB}.de.yaml").read_text(encoding="utf-8")
+    entry = "- en: Who is the attacker?\n  de: Wer ist der Angreifer?\n"
+    assert entry in german
+    (folder / "translations" / f"{GHB}.de.yaml").write_text(german.replace(entry, ""), encoding="utf-8")
+    assert lacking(folder, "de", []) == ({GHB: ["Who is the attacker?"]}, [])
+    assert lacking(folder, "fr", [])[0][GHB] == own_words(load_packs(folder)[0][GHB])
