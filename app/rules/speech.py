@@ -3,9 +3,10 @@
 The rules stay plain functions of their data: a sentence is written in English with named
 blanks, ``say("{name} must be {allowed}.", name=..., allowed=...)``, and said in the language
 the web layer chose for the request (:func:`speaking`). Outside a request (a test, a script, a
-replay in the background) it is said in English. A pack's own words are :func:`told` the same
-way, from the translations the packs give (app/rules/pack_translations.py). `make translations` extracts every ``say``,
-``say_plural``, ``words`` and ``plural_words`` into the catalogues (docs/translating.md).
+replay in the background) it is said in English. `make translations` extracts every ``say``,
+``say_plural``, ``words`` and ``plural_words`` into the catalogues (docs/translating.md). A
+pack's own words are :func:`told` the same way, from the translations the packs give
+(app/rules/pack_translations.py).
 """
 
 from __future__ import annotations
