@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import secrets
@@ -57,7 +58,11 @@ def _secret_key(instance: Path) -> str:
 def _rulepack_files(folder: Path) -> tuple[tuple[str, int, int], ...]:
     files = []
     # A pack's catalogue (rulepacks/catalogues/) changing reloads the packs too.
-    for path in [*folder.glob("*.yaml"), *folder.glob("catalogues/*.yaml")]:
+    for path in [
+        *folder.glob("*.yaml"),
+        *folder.glob("catalogues/*.yaml"),
+        *folder.glob("translations/*.yaml"),
+    ]:
         try:
             stat = path.stat()
         except OSError:
@@ -106,6 +111,7 @@ def refresh_rulepacks(app: Flask) -> dict[str, Any]:
     next request (a listing of a few files costs microseconds).
     """
     from app.rules.pack import load_packs
+    from app.web.language import spoken
 
     # The folder is looked at no more than once a second: a listing costs a request 0.2 ms.
     checked = app.extensions.get("muster.pack_checked", 0.0)
@@ -114,19 +120,21 @@ def refresh_rulepacks(app: Flask) -> dict[str, Any]:
         return app.extensions["muster.packs"]
     app.extensions["muster.pack_checked"] = time.monotonic()
     folders = pack_folders(app)
+    # A pack's translations are read for the languages Muster speaks, and no other.
+    languages = spoken(app)
     files = tuple((str(folder), _rulepack_files(folder)) for folder in folders)
-    if app.extensions.get("muster.pack_files") != files:
-        key = (str([str(f.resolve()) for f in folders]), files)
+    if app.extensions.get("muster.pack_files") != (files, languages):
+        key = (str([str(f.resolve()) for f in folders]), files, languages)
         if key not in _LOADED:
             if len(_LOADED) >= 8:  # old listings are forgotten, oldest first
                 del _LOADED[next(iter(_LOADED))]
-            _LOADED[key] = _load_packs(folders, load_packs)
+            _LOADED[key] = _load_packs(folders, functools.partial(load_packs, languages=languages))
         packs, errors = _LOADED[key]
         for error in errors:
             log.error("rulepack refused: %s", error)
         app.extensions["muster.packs"] = packs
         app.extensions["muster.pack_errors"] = errors
-        app.extensions["muster.pack_files"] = files
+        app.extensions["muster.pack_files"] = (files, languages)
     return app.extensions["muster.packs"]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -29,9 +30,10 @@ from app.rules import systems
 from app.rules.army import ArmySection
 from app.rules.army import parse_section as army_section
 from app.rules.catalogue import parse_catalogue
-from app.rules.pack_base import Entry, FactName, Id, Model, Text, unique
+from app.rules.pack_base import Entry, FactName, Id, Model, Prose, Text, unique
 from app.rules.pack_files import PackError, read_yaml
-from app.rules.speech import say
+from app.rules.pack_translations import load_translations
+from app.rules.speech import say, told
 from app.rules.terrain import TerrainSection
 from app.rules.terrain import parse_section as terrain_section
 
@@ -48,7 +50,7 @@ class Source(Model):
     book: Text
     edition: Text | None = None
     date: Text | None = None
-    notes: Text | None = None
+    notes: Prose | None = None
     extra: list[SourceRef] = []
 
 
@@ -80,12 +82,12 @@ class Points(Model):
     # When true a game must use one of the presets (Pitched Battles: 1000 or 2000 only).
     presets_only: bool = False
     limits: list[PointsLimit] = []
-    note: Text | None = None
+    note: Prose | None = None
 
 
 class Bonus(Model):
     vp: int = Field(gt=0)
-    when: Text
+    when: Prose
 
 
 class Tactic(Entry):
@@ -93,7 +95,7 @@ class Tactic(Entry):
 
 
 class TacticRules(Model):
-    summary: Text
+    summary: Prose
 
 
 class RollEntry(Model):
@@ -109,16 +111,16 @@ class RollTable(Model):
 
 
 class BattleplanRoll(Model):
-    summary: Text
+    summary: Prose
     tables: list[RollTable] = Field(min_length=1)
 
 
 class ScenarioRoll(Model):
     """One die picks the scenario whose ``number`` it shows (Conquest: First Blood)."""
 
-    summary: Text
+    summary: Prose
     die: int = Field(ge=2, le=20)  # faces: 12 for a D12
-    reading: Text | None = None
+    reading: Prose | None = None
 
 
 class Board(Model):
@@ -208,7 +210,7 @@ class Reinforcement(Model):
 
     first: int = Field(ge=1)
     last: int | None = Field(default=None, ge=1)
-    summary: Text
+    summary: Prose
 
     def covers(self, round_: int) -> bool:
         return self.first <= round_ and (self.last is None or round_ <= self.last)
@@ -219,7 +221,7 @@ class RoundFact(Model):
 
     name: FactName
     kind: Literal["objective"]
-    label: Text
+    label: Prose
 
 
 # The victory check every system knows; the others are each system's own (its section.py's
@@ -259,7 +261,7 @@ class Victory(Model):
 class Contingents(Model):
     """How an army is split into contingents, and the limits on their sizes."""
 
-    summary: Text
+    summary: Prose
     # The contingents' ids, in order (garrison, relief-force; or first, second, third).
     ids: list[Id] = Field(min_length=2)
     # (at least, per): the first contingent needs at least one unit per unit of the second.
@@ -339,13 +341,13 @@ class Scenario(WithSections):
     id: Id
     name: Text
     number: int | None = None
-    summary: Text | None = None
+    summary: Prose | None = None
     table: Id | None = None
     roll: int | None = None
     board: Board | None = None
     grid: float | None = Field(default=None, gt=0)
     battle_rounds: int | None = Field(default=None, ge=1, le=20)
-    deployment: Text | None = None
+    deployment: Prose | None = None
     deployment_zones: list[Area] = []
     reinforcement_zones: list[EdgeZone] = []
     objectives: list[Objective] = []
@@ -355,7 +357,7 @@ class Scenario(WithSections):
     scoring: Annotated[list[Any], BeforeValidator(systems.read_scoring)] = []
     victory: Victory | None = None
     playable: bool = True
-    not_playable_reason: Text | None = None
+    not_playable_reason: Prose | None = None
     # A scenario played by another system than the pack's (a two-player siege in a multiplayer
     # pack), with its own player counts; left out, the pack's.
     system: Id | None = None
@@ -363,7 +365,7 @@ class Scenario(WithSections):
     sides: list[Id] | None = None
     # The new-game screen's question when this scenario's two players take its two sides
     # ("Who attacks?"); left out, the pack's.
-    first_side_question: Text | None = None
+    first_side_question: Prose | None = None
     contingents: Contingents | None = None
     # A game system's own sections of a scenario (a siege's relief force, Tunnel Wars' series)
     # are extra fields, each read with its system's model (WithSections).
@@ -398,8 +400,8 @@ class Scenario(WithSections):
 class HomeCard(Model):
     """A game as the home screen offers it: a name players know, and what it opens."""
 
-    title: Text
-    summary: Text | None = None
+    title: Prose
+    summary: Prose | None = None
     # The scenario the new-game screen opens on; left out, the player picks one.
     scenario: Id | None = None
 
@@ -414,10 +416,10 @@ class Pack(WithSections):
     players: Range = Range(min=2, max=2)
     sides: list[Id] = []
     # How the screens and sheets name each side, and what the new-game screen says about them.
-    side_labels: dict[Id, Text] = {}
-    sides_note: Text | None = None
+    side_labels: dict[Id, Prose] = {}
+    sides_note: Prose | None = None
     # The new-game screen's question for two players and two sides ("Who is the attacker?").
-    first_side_question: Text | None = None
+    first_side_question: Prose | None = None
     points: Points
     # The game system that plays the pack's scenarios (app/rules/systems): "turns" records each
     # player's turn (Age of Sigmar), "rounds" one Victory Phase a round (First Blood).
@@ -435,7 +437,7 @@ class Pack(WithSections):
     # season the pack plays, and a line on where the catalogue's season differs from it.
     catalogue: Id | None = None
     season: Text | None = None
-    catalogue_note: Text | None = None
+    catalogue_note: Prose | None = None
     battleplan_roll: BattleplanRoll | None = None
     scenario_roll: ScenarioRoll | None = None
     tactics: list[Tactic] = []
@@ -451,6 +453,7 @@ class Pack(WithSections):
     # How the home screen offers the pack's games (left out: one card, the pack's name).
     cards: list[HomeCard] = []
     _catalogue: Any = PrivateAttr(default=None)
+    _translations: dict[str, dict[str, str]] = PrivateAttr(default_factory=dict)
 
     @classmethod
     def _renamed(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -469,6 +472,12 @@ class Pack(WithSections):
     def unit_catalogue(self) -> Any:
         """The loaded :class:`app.rules.catalogue.Catalogue` the pack names, or ``None``."""
         return self.__pydantic_private__.get("_catalogue") if self.__pydantic_private__ else None
+
+    @property
+    def translations(self) -> dict[str, dict[str, str]]:
+        """The pack's own words in other languages, from its translation files: by language,
+        each English text to its translation (app/rules/pack_translations.py)."""
+        return self.__pydantic_private__.get("_translations", {}) if self.__pydantic_private__ else {}
 
     @model_validator(mode="after")
     def _consistent(self) -> Pack:
@@ -513,8 +522,10 @@ class Pack(WithSections):
         return next((s for s in self.scenarios if s.id == scenario_id), None)
 
     def side_label(self, side: str) -> str:
-        """A side as players read it: the pack's label, else its id in words."""
-        return self.side_labels.get(side) or side.replace("-", " ").capitalize()
+        """A side as players read it: the pack's label (in the reader's language where the pack
+        translates it), else its id in words."""
+        label = self.side_labels.get(side)
+        return told(label) if label else side.replace("-", " ").capitalize()
 
     def tactic(self, tactic_id: str) -> Tactic | None:
         """The battle tactic with that id, if any."""
@@ -553,7 +564,7 @@ class Pack(WithSections):
         if len(sides) != 2 or (counts.max or 2) != 2:
             return None
         asked = (scenario.first_side_question if scenario is not None else None) or self.first_side_question
-        return asked or say("Who is {side}?", side=self.side_label(sides[0]))
+        return told(asked) if asked else say("Who is {side}?", side=self.side_label(sides[0]))
 
     def home_cards(self) -> list[HomeCard]:
         """The cards the home screen shows for this pack: its own, else one named after it."""
@@ -618,11 +629,15 @@ def parse_pack(text: str, file: str) -> tuple[Pack | None, list[PackError]]:
     return pack, []
 
 
-def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
-    """Load every ``*.yaml`` pack in a directory.
+def load_packs(
+    directory: Path, languages: Collection[str] | None = None
+) -> tuple[dict[str, Pack], list[PackError]]:
+    """Load every ``*.yaml`` pack in a directory, with its translations (``translations/``).
 
     Returns the packs that validated, keyed by id, and the problems of those that did not.
-    A pack whose id does not match its file name, or repeats another pack's id, is refused.
+    A pack whose id does not match its file name, or repeats another pack's id, is refused;
+    so is a translation into a language not in ``languages`` (``None``: any), or of a text the
+    pack no longer has (the pack loads, that text said in English).
     """
     packs: dict[str, Pack] = {}
     errors: list[PackError] = []
@@ -644,6 +659,10 @@ def load_packs(directory: Path) -> tuple[dict[str, Pack], list[PackError]]:
         else:
             packs[pack.id] = pack
     _attach_catalogues(directory, packs, errors)
+    translations, problems = load_translations(directory, packs, languages)
+    errors += problems
+    for pack_id, by_language in translations.items():
+        packs[pack_id]._translations = by_language
     return packs, errors
 
 

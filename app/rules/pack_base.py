@@ -14,6 +14,21 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 
+
+class OwnWords:
+    """Marks a pack field whose text is the pack's own words (a summary, a reading, a reminder),
+    which a pack's translation files may translate; a plain :data:`Text` is a name from the
+    books (a battleplan, a unit, a ploy) and stays as the pack gives it."""
+
+    def __repr__(self) -> str:
+        return "OwnWords()"
+
+
+OWN_WORDS = OwnWords()
+#: A text in the pack's own words: translated where the pack's translation files give it
+#: (app/rules/pack_translations.py; told in the reader's language by app/rules/speech.py).
+Prose = Annotated[Text, OWN_WORDS]
+
 # A fact a pack asks players to record: a snake_case name that is not a key every event has.
 RESERVED_FACTS = frozenset(
     {"id", "type", "round", "player", "players", "first", "control", "tactic", "event", "rule", "facts"}
@@ -51,9 +66,9 @@ class Entry(Model):
 
     id: Id
     name: Text
-    summary: Text
+    summary: Prose
     # Where the source can be read two ways: the reading Muster takes, and why.
-    reading: Text | None = None
+    reading: Prose | None = None
     targets: list[Target] = []
 
 

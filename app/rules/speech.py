@@ -4,23 +4,30 @@ The rules stay plain functions of their data: a sentence is written in English w
 blanks, ``say("{name} must be {allowed}.", name=..., allowed=...)``, and said in the language
 the web layer chose for the request (:func:`speaking`). Outside a request (a test, a script, a
 replay in the background) it is said in English. `make translations` extracts every ``say``,
-``say_plural``, ``words`` and ``plural_words`` into the catalogues (docs/translating.md).
+``say_plural``, ``words`` and ``plural_words`` into the catalogues (docs/translating.md). A
+pack's own words are :func:`told` the same way, from the translations the packs give
+(app/rules/pack_translations.py).
 """
 
 from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
-from typing import Any
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, overload
 
 from babel.numbers import format_decimal
 
 _ENGLISH = gettext.NullTranslations()
 _LANGUAGE = re.compile(r"^Language: ([A-Za-z_-]+)", re.MULTILINE)
+_NOTHING_TOLD: Mapping[str, str] = MappingProxyType({})
 _catalogue: ContextVar[gettext.NullTranslations] = ContextVar("muster_catalogue", default=_ENGLISH)
+# The packs' own words in the reader's language: English text to translation (app/rules/pack_translations.py).
+_told: ContextVar[Mapping[str, str]] = ContextVar("muster_told", default=_NOTHING_TOLD)
 
 
 def say(sentence: str, /, **blanks: Any) -> str:
@@ -55,11 +62,17 @@ def plural_words(one: str, many: str, /) -> tuple[str, str]:
     return one, many
 
 
-def told(text: str, /) -> str:
+@overload
+def told(text: str, /) -> str: ...
+@overload
+def told(text: None, /) -> None: ...
+def told(text: str | None, /) -> str | None:
     """A pack's own-words text (a summary, a reminder, a hint) in the reader's language where the
-    pack gives a translation of it; as the pack wrote it otherwise. Names from the books are
-    never passed through here: they stay as the pack gives them."""
-    return text
+    pack gives a translation of it; as the pack wrote it otherwise (and ``None`` as ``None``).
+    Names from the books are never passed through here: they stay as the pack gives them."""
+    if not text:
+        return text
+    return _told.get().get(text, text)
 
 
 def catalogue() -> gettext.NullTranslations:
@@ -67,21 +80,32 @@ def catalogue() -> gettext.NullTranslations:
     return _catalogue.get()
 
 
+@dataclass(frozen=True)
+class Spoken:
+    """What :func:`begin` changed, for :func:`end` to put back."""
+
+    catalogue: Token[gettext.NullTranslations]
+    told: Token[Mapping[str, str]]
+
+
 @contextmanager
-def speaking(catalogue: gettext.NullTranslations) -> Iterator[None]:
-    """Say every sentence inside the block from ``catalogue`` (a request's language)."""
-    token = _catalogue.set(catalogue)
+def speaking(catalogue: gettext.NullTranslations, told: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Say every sentence inside the block from ``catalogue`` (a request's language), and the
+    packs' own words from ``told`` (English text to translation; none: as the packs wrote them)."""
+    spoken = begin(catalogue, told)
     try:
         yield
     finally:
-        _catalogue.reset(token)
+        end(spoken)
 
 
-def begin(catalogue: gettext.NullTranslations) -> Token[gettext.NullTranslations]:
-    """Say the sentences from ``catalogue`` until :func:`end` (a request, start to teardown)."""
-    return _catalogue.set(catalogue)
+def begin(catalogue: gettext.NullTranslations, told: Mapping[str, str] | None = None) -> Spoken:
+    """Say the sentences from ``catalogue``, and the packs' own words from ``told``, until
+    :func:`end` (a request, start to teardown)."""
+    return Spoken(_catalogue.set(catalogue), _told.set(_NOTHING_TOLD if told is None else told))
 
 
-def end(token: Token[gettext.NullTranslations]) -> None:
-    """Say them as before :func:`begin` gave back ``token``."""
-    _catalogue.reset(token)
+def end(spoken: Spoken) -> None:
+    """Say them as before :func:`begin` gave back ``spoken``."""
+    _told.reset(spoken.told)
+    _catalogue.reset(spoken.catalogue)

@@ -37,7 +37,7 @@ from flask import (
 from flask_babel import format_decimal
 
 from app.infra import disk, replica
-from app.rules import terrain
+from app.rules import pack_translations, terrain
 from app.rules.pack import parse_pack
 from app.rules.speech import say, say_plural
 from app.services import terrain_library
@@ -281,9 +281,13 @@ def remove_pack(pack_id: str) -> Any:
     _require_admin()
     if pack_id not in packs() or not PACK_ID.match(pack_id):
         abort(404, description=say("There is no such rulepack installed."))
-    path = Path(current_app.config["RULEPACKS"]) / f"{pack_id}.yaml"
+    folder = Path(current_app.config["RULEPACKS"])
+    path = folder / f"{pack_id}.yaml"
     if path.is_file():
         path.unlink()
+    # Its translations go with it (app/rules/pack_translations.py: <pack id>.<language>.yaml).
+    for translation in (folder / pack_translations.FOLDER).glob(f"{pack_id}.*.yaml"):
+        translation.unlink()
     _look_again()
     return redirect(url_for("admin.index"), code=303)
 

@@ -117,6 +117,9 @@ def pack_json(pack: Pack) -> dict[str, Any]:
         "markers": pack.markers.model_dump() if pack.markers else None,
         "battleplan_roll": pack.battleplan_roll.model_dump() if pack.battleplan_roll else None,
         "scenario_roll": pack.scenario_roll.model_dump() if pack.scenario_roll else None,
+        # The pack's own words in other languages, keyed by its English text: the pack above is
+        # as written, whatever the phone's language (docs/rulepacks.md, "Translations").
+        "translations": pack.translations,
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, r
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 
 from app.infra import pdf
-from app.rules import speech
+from app.rules import pack_translations, speech
+from app.web.services import packs
 
 bp = Blueprint("language", __name__)
 
@@ -50,6 +52,8 @@ def _folders(app: Flask) -> list[Path]:
 def spoken(app: Flask | None = None) -> tuple[str, ...]:
     """The language codes Muster speaks: English and every language with a compiled catalogue."""
     app = app or current_app
+    if "muster.languages" not in app.extensions:  # asked by the packs' loader before register()
+        app.extensions["muster.languages"] = _find_languages(app)
     return app.extensions["muster.languages"]
 
 
@@ -219,9 +223,25 @@ def _content_language(response: Response) -> Response:
     return response
 
 
+def told_words(code: str) -> Mapping[str, str]:
+    """The installed packs' own words in the language ``code``: English text to translation
+    (made once for each load of the packs and language)."""
+    if code == SOURCE:
+        return {}
+    installed = packs()
+    made = current_app.extensions.get("muster.told")
+    if made is None or made[0] is not installed:
+        made = (installed, {})
+        current_app.extensions["muster.told"] = made
+    if code not in made[1]:
+        made[1][code] = pack_translations.told_words((p.translations for p in installed.values()), code)
+    return made[1][code]
+
+
 def _speak() -> None:
-    # The rules' sentences (refusals, verdicts) are said in this request's language.
-    g.muster_speech = speech.begin(get_translations())
+    # The rules' sentences (refusals, verdicts) and the packs' own words are said in this
+    # request's language.
+    g.muster_speech = speech.begin(get_translations(), told_words(current()))
 
 
 def _stop_speaking(_error: BaseException | None) -> None:

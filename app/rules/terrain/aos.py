@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from app.rules import terrain
-from app.rules.pack_base import Model, Text
+from app.rules.pack_base import Model, Prose, Text
 from app.rules.speech import say
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class TableEntry(Model):
 
     roll: int = Field(ge=1)
     name: Text
-    summary: Text
+    summary: Prose
 
 
 class Section(terrain.TerrainSection):
@@ -35,7 +35,7 @@ class Section(terrain.TerrainSection):
     faction_gap: float | None = None
     fortress_min: int | None = None
     mysterious: list[TableEntry] = []
-    mysterious_note: Text | None = None
+    mysterious_note: Prose | None = None
 
     @property
     def card_note(self) -> str | None:

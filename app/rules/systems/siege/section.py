@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from app.rules.pack_base import Id, Model, Text, unique
+from app.rules.pack_base import Id, Model, Prose, Text, unique
 
 
 class SiegeTactic(Model):
@@ -19,7 +19,7 @@ class SiegeTactic(Model):
     side: Literal["attacker", "defender"]
     id: Id
     name: Text
-    summary: Text
+    summary: Prose
 
 
 class SiegeCell(Model):
@@ -35,7 +35,7 @@ class SiegeCell(Model):
 class SiegeRules(Model):
     """Siege Warfare: the tactics, the siege table and the thresholds of the siege rolls."""
 
-    summary: Text
+    summary: Prose
     tactics: list[SiegeTactic] = Field(min_length=2)
     table: list[SiegeCell] = Field(min_length=1)
     # A batter or starve die (modified) at or above this succeeds.
@@ -93,7 +93,7 @@ class EdgeRoll(Model):
 class Relief(Model):
     """The Relief Force: 2D6 plus the battle round at the end of the defender's movement phase."""
 
-    summary: Text
+    summary: Prose
     target: int = Field(ge=2)
     edges: list[EdgeRoll] = Field(min_length=1)
 
@@ -120,7 +120,7 @@ class ObjectiveResult(Model):
 class SiegeTerrain(Model):
     """A siege battleplan's terrain rules: the fortress and the features outside it."""
 
-    summary: Text
+    summary: Prose
     fortress_min: int = Field(ge=1)
     outside_max: int | None = Field(default=None, ge=0)
     # Each feature outside the fortress stands more than these distances (inches) away from

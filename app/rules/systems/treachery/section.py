@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from app.rules.pack_base import Entry, Id, Model, Text, unique
+from app.rules.pack_base import Entry, Id, Model, Prose, Text, unique
 
 
 class Phase(Model):
@@ -15,7 +15,7 @@ class Phase(Model):
 
     id: Id
     name: Text
-    neutral: Text
+    neutral: Prose
 
 
 class PloyTable(Model):
@@ -126,7 +126,7 @@ class ZoneDice(Model):
 
     block: Literal["zone-dice"]
     die: int = Field(default=6, ge=2, le=20)
-    zones: Text
+    zones: Prose
 
 
 #: The scoring blocks the Triumph & Treachery system scores.
@@ -140,7 +140,7 @@ BLOCKS = (DestroyedPoints, TurnEndControl, ObjectiveDice, ZoneDice)
 PACK_SECTIONS = {"treachery": (Treachery | None, None)}
 SCENARIO_SECTIONS = {
     "reinforcements_after_movement": (Annotated[int, Field(ge=1)] | None, None),
-    "renown": (Text | None, None),
+    "renown": (Prose | None, None),
 }
 # "ranking" ranks every player by VP (first wins, second a minor victory); "monolith" and
 # "closest" are Convergence of Fate's end facts.

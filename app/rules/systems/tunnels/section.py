@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from app.rules.pack_base import Model, Text
+from app.rules.pack_base import Model, Prose
 
 
 class SeriesResult(Model):
@@ -20,7 +20,7 @@ class SeriesResult(Model):
 class TunnelFighting(Model):
     """Tunnel Fighting's dice: unstable surroundings, falling stalactites and Cunning Traps."""
 
-    summary: Text
+    summary: Prose
     # The hero-phase die that lets a player pick a cave-in or falling stalactites.
     unstable_on: int = Field(default=6, ge=1, le=6)
     # Each stalactite die at or above this deals one mortal wound.
@@ -28,7 +28,7 @@ class TunnelFighting(Model):
     # Cunning Traps: the enemy unit is within this range; 2D6 at least the distance wounds.
     trap_range: float = Field(default=12, gt=0)
     # What changes underground, one short line each, shown on every screen and sheet of the battle.
-    reminders: list[Text] = []
+    reminders: list[Prose] = []
 
 
 # The sections the tunnels system reads, each key with its model and its value when left out:

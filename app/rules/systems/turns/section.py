@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.rules.pack_base import CountBlock, FactName, Model, Text, VpBlock
+from app.rules.pack_base import CountBlock, FactName, Model, Prose, VpBlock
 
 
 class Counted(CountBlock):
@@ -42,7 +42,7 @@ class ControlRoundMultiplied(Model):
 class FactCount(Model):
     block: Literal["fact-count"]
     fact: FactName
-    label: Text
+    label: Prose
     vp: int = Field(ge=0)
     max_total: int | None = Field(default=None, ge=0)
 
