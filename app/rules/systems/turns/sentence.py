@@ -4,7 +4,7 @@ A state is folded once and kept between requests (app/services/replays.py), what
 language of the request that folded it; so it keeps its sentences in English with their
 blanks, and each page says them in its reader's language. The English text is the string
 itself: the API, the logs and any code that reads it as a plain string see what they always
-saw. A page shows :meth:`Sentence.said` (Jinja calls ``__html__``).
+saw. A page or a print shows :meth:`Sentence.said` (``str()`` and Jinja's ``__html__``).
 """
 
 from __future__ import annotations
@@ -53,6 +53,11 @@ class Sentence(str):
         if self.many is not None and self.count is not None:
             return say_plural(self.sentence, self.many, self.count, **blanks)
         return say(self.sentence, **blanks)
+
+    def __str__(self) -> str:
+        # A page or a print that writes it out (``{{ award.rule }}``, with or without
+        # autoescape) reads it in its reader's language; JSON writes the English string.
+        return self.said()
 
     def __html__(self) -> str:
         return str(escape(self.said()))
