@@ -90,10 +90,17 @@ def test_the_first_blood_screen_holds_no_plain_english_in_the_pseudo_language(
     client.set_cookie(PHONES_LANGUAGE, pseudo.CODE)
     page = soup(client.get(f"/games/{made['id']}"))
     main = page.select_one("main")
-    # The pack's own words (rules, reinforcements, what the rules card says) come from the pack's
-    # catalogues, told as written until the pack carries them; the map draws the book's labels.
-    for packs_own in main.select("details.rules, #phase-form > .hint, svg, #armies"):
+    # The pack's own words (its rules, its reinforcement rule) come from the pack's catalogues,
+    # told as written until the pack carries them; the map draws the book's labels and the
+    # calculator names the book's classes of models.
+    for packs_own in main.select("details.rules, svg, .calc-row span"):
         packs_own.decompose()
+    for later in main.find_all(class_="reinforcements"):  # in the rounds rendered ahead too
+        later.decompose()
+    # Every system's parts (the clock, the dice, the last entry, the Letter print) are the shared
+    # screen's, not this system's.
+    for shared in main.select(".clock, #dice, #last-entry, nav.prints a[href*=letter]"):
+        shared.decompose()
     game = client.get(f"/api/v1/games/{made['id']}").json
     allowed = set(NAMES) | {"Raid", "Dice"} | {o["label"] for o in game["objectives"]}
     left = pseudo.english_left(main, allowed)
