@@ -7,12 +7,12 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
+from tests import pseudo
 from tests.pdfs import pdf_text
 from tests.setups import NAMES, first_blood_game, join
 from tests.web.conftest import form_fields, soup
+from tests.web.game_language import PHONES_LANGUAGE, pseudo_phone, system_words
 from tests.web.games_played import SCRIPTS
-
-PHONES_LANGUAGE = "muster-lang"  # the switch's cookie
 
 
 def _post(client: FlaskClient, made: dict, event: dict, language: str = "en"):
@@ -78,30 +78,13 @@ def test_the_first_blood_score_sheet_prints_in_german(client: FlaskClient) -> No
 def test_the_first_blood_screen_holds_no_plain_english_in_the_pseudo_language(
     tmp_path: Path, migrated: Path
 ) -> None:
-    from app import create_app
-    from tests import pseudo
-    from tests.conftest import fresh_database
-
-    folder = pseudo.build(tmp_path / "pseudo")
-    database = fresh_database(migrated, tmp_path / "muster.sqlite")
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "t", "TRANSLATION_FOLDERS": [str(folder)]})
-    client = app.test_client()
+    client = pseudo_phone(tmp_path, migrated)
     made = _raid(client, 2)
-    client.set_cookie(PHONES_LANGUAGE, pseudo.CODE)
-    page = soup(client.get(f"/games/{made['id']}"))
-    main = page.select_one("main")
     # The pack's own words (its rules, its reinforcement rule) come from the pack's catalogues,
     # told as written until the pack carries them; the map draws the book's labels and the
     # calculator names the book's classes of models.
-    for packs_own in main.select("details.rules, svg, .calc-row span"):
-        packs_own.decompose()
-    for later in main.find_all(class_="reinforcements"):  # in the rounds rendered ahead too
-        later.decompose()
-    # Every system's parts (the clock, the dice, the last entry, the Letter print) are the shared
-    # screen's, not this system's.
-    for shared in main.select(".clock, #dice, #last-entry, nav.prints a[href*=letter]"):
-        shared.decompose()
+    main = system_words(client, made["id"], "details.rules, svg, .calc-row span", ("reinforcements",))
     game = client.get(f"/api/v1/games/{made['id']}").json
-    allowed = set(NAMES) | {"Raid", "Dice"} | {o["label"] for o in game["objectives"]}
+    allowed = set(NAMES) | {"Raid"} | {o["label"] for o in game["objectives"]}
     left = pseudo.english_left(main, allowed)
     assert left == [], "\n".join(left)

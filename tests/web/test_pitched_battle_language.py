@@ -7,11 +7,11 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
+from tests import pseudo
 from tests.pdfs import pdf_text
 from tests.setups import NAMES, join, new_game
 from tests.web.conftest import Api, soup
-
-PHONES_LANGUAGE = "muster-lang"  # the switch's cookie
+from tests.web.game_language import PHONES_LANGUAGE, pseudo_phone, system_words
 
 
 def _battle(client: FlaskClient) -> tuple[dict, Api]:
@@ -89,28 +89,11 @@ def test_the_pitched_battle_score_sheet_prints_in_german(client: FlaskClient) ->
 def test_the_pitched_battle_screen_holds_no_plain_english_in_the_pseudo_language(
     tmp_path: Path, migrated: Path
 ) -> None:
-    from app import create_app
-    from tests import pseudo
-    from tests.conftest import fresh_database
-
-    folder = pseudo.build(tmp_path / "pseudo")
-    database = fresh_database(migrated, tmp_path / "muster.sqlite")
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "t", "TRANSLATION_FOLDERS": [str(folder)]})
-    client = app.test_client()
+    client = pseudo_phone(tmp_path, migrated)
     made, _api = _battle(client)
-    client.set_cookie(PHONES_LANGUAGE, pseudo.CODE)
-    page = soup(client.get(f"/games/{made['id']}"))
-    main = page.select_one("main")
-    # The pack's own words (its rules and readings, a strategy's or tactic's summary) come from
-    # the pack's catalogues, told as written until the pack carries them.
-    for packs_own in main.select("details.rules, .reading, .tactic-targets"):
-        packs_own.decompose()
-    for later in main.find_all(class_="pack-hint"):  # in the turns rendered ahead too
-        later.decompose()
-    # Every system's parts (the clock, the dice, the last entry, the Letter print) are the shared
-    # screen's, not this system's.
-    for shared in main.select(".clock, #dice, .dice-dock, #last-entry, nav.prints a[href*=letter]"):
-        shared.decompose()
+    # The pack's own words (its rules and readings, a strategy's or tactic's summary, a fact's
+    # hint) come from the pack's catalogues, told as written until the pack carries them.
+    main = system_words(client, made["id"], "details.rules, .reading, .tactic-targets", ("pack-hint",))
     pack = client.get("/api/v1/packs/aos-ghb-2021").json
     game = client.get(f"/api/v1/games/{made['id']}").json
     books = {t["name"] for t in pack["tactics"]} | {o["label"] for o in game["objectives"]}
