@@ -88,3 +88,17 @@ def test_the_first_blood_screen_holds_no_plain_english_in_the_pseudo_language(
     allowed = set(NAMES) | {"Raid"} | {o["label"] for o in game["objectives"]}
     left = pseudo.english_left(main, allowed)
     assert left == [], "\n".join(left)
+
+
+def test_the_api_says_what_scored_in_the_phones_language(client: FlaskClient) -> None:
+    made = _raid(client, len(SCRIPTS["raid"][0]))
+    said = {
+        code: client.get(f"/api/v1/games/{made['id']}", headers={"Accept-Language": code}).json
+        for code in ("en", "fr")
+    }
+    rules = {
+        code: [b["rule"] for b in game["rounds"][1]["players"][0]["breakdown"]] for code, game in said.items()
+    }
+    assert "Seizes the enemy zone B" in rules["en"] and "Prend la zone ennemie B" in rules["fr"]
+    assert said["en"]["result"]["reason"] == "16 VP reached in round 3: Ann has the most VP (21 to 8)."
+    assert said["fr"]["result"]["reason"] == "16 PV atteints au round 3 : Ann a le plus de PV (21 à 8)."

@@ -14,6 +14,7 @@ from app.rules.speech import say
 from app.rules.systems import EngineSystem, register
 from app.rules.systems.rounds import scoring
 from app.rules.systems.rounds.scoring import RoundGame
+from app.rules.systems.turns.sentence import said
 
 
 class Rounds(EngineSystem):
@@ -75,7 +76,7 @@ class Rounds(EngineSystem):
                 for o in state.scenario.objectives
             ],
             "rolls": [r.as_dict() for r in state.rolls],
-            "result": result.as_dict() if result else None,
+            "result": {**result.as_dict(), "reason": said(result.reason)} if result else None,
         }
 
 

@@ -45,7 +45,7 @@ class PlayerPhase:
     def as_dict(self) -> dict[str, Any]:
         return {
             "vp": self.vp,
-            "breakdown": [a.as_dict() for a in self.awards],
+            "breakdown": [{**a.as_dict(), "rule": said(a.rule)} for a in self.awards],
             "markers_destroyed": self.markers_destroyed,
             "marker_wounds": self.marker_wounds,
             "character_slain": self.character_slain,
