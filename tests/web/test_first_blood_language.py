@@ -102,3 +102,15 @@ def test_the_api_says_what_scored_in_the_phones_language(client: FlaskClient) ->
     assert "Seizes the enemy zone B" in rules["en"] and "Prend la zone ennemie B" in rules["fr"]
     assert said["en"]["result"]["reason"] == "16 VP reached in round 3: Ann has the most VP (21 to 8)."
     assert said["fr"]["result"]["reason"] == "16 PV atteints au round 3 : Ann a le plus de PV (21 à 8)."
+
+
+def test_both_versions_of_a_refused_victory_phase_in_german(client: FlaskClient) -> None:
+    made = _raid(client, 2)
+    client.set_cookie(PHONES_LANGUAGE, "de")
+    held = soup(client.get(f"/games/{made['id']}/held?type=round&round=2&p0.character_slain=on"))
+    mine = [li.text.strip() for li in held.select(".version.mine li")]
+    theirs = [li.text.strip() for li in held.select(".version.theirs li")]
+    assert mine[0] == "Runde 2: Siegphase"
+    assert "Was Ann in dieser Runde tat: Feindliches Charakterregiment getötet" in mine
+    assert theirs[0] == "Runde 2: Ann +13 SP, Bo +8 SP"
+    assert held.select_one(".totals").text == "Summen: Ann 13 SP, Bo 8 SP"

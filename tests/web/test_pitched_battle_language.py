@@ -102,3 +102,18 @@ def test_the_pitched_battle_screen_holds_no_plain_english_in_the_pseudo_language
     allowed = set(NAMES) | {"Savage Gains", "MONSTER", "Predators and Prey"} | books | sides
     left = pseudo.english_left(main, allowed)
     assert left == [], "\n".join(left)
+
+
+def test_both_versions_of_a_refused_turn_in_french(client: FlaskClient) -> None:
+    made, _api = _battle(client)
+    client.set_cookie(PHONES_LANGUAGE, "fr")
+    held = soup(client.get(f"/games/{made['id']}/held?type=turn&round=1&player=0&control.west=1"))
+    mine = [li.text.strip() for li in held.select(".version.mine li")]
+    theirs = [li.text.strip() for li in held.select(".version.theirs li")]
+    assert mine[:2] == ["Round de bataille 1 : tour de Ann", "Tactique de bataille : aucune"]
+    assert theirs[:2] == [
+        "Round de bataille 1 : tour de Ann, 6 PV",
+        "Tactique de bataille : Conquer, accomplie",
+    ]
+    assert "W : Bo" in mine and "W : Ann" in theirs
+    assert held.select_one(".totals").text == "Totaux : Ann 6 PV, Bo 2 PV"
