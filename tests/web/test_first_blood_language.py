@@ -114,3 +114,16 @@ def test_both_versions_of_a_refused_victory_phase_in_german(client: FlaskClient)
     assert "Was Ann in dieser Runde tat: Feindliches Charakterregiment getötet" in mine
     assert theirs[0] == "Runde 2: Ann +13 SP, Bo +8 SP"
     assert held.select_one(".totals").text == "Summen: Ann 13 SP, Bo 8 SP"
+
+
+def test_a_game_kept_between_requests_speaks_each_phones_language(client: FlaskClient) -> None:
+    # The replayed game is kept in memory between requests: folded for a German phone, it
+    # still reads in English to the next, and in German again after that.
+    made = _raid(client, 2)
+    url = f"/games/{made['id']}"
+    logs = {}
+    for code in ("de", "en", "de"):
+        client.set_cookie(PHONES_LANGUAGE, code)
+        logs.setdefault(code, []).append(soup(client.get(url)).select_one(".log").text)
+    assert all("Nimmt die feindliche Zone B ein" in log for log in logs["de"])
+    assert "Seizes the enemy zone B" in logs["en"][0] and "Nimmt" not in logs["en"][0]
