@@ -10,9 +10,11 @@ from typing import Any
 
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say
 from app.rules.systems import EngineSystem, register
 from app.rules.systems.rounds import scoring
 from app.rules.systems.rounds.scoring import RoundGame
+from app.rules.systems.turns.sentence import said
 
 
 class Rounds(EngineSystem):
@@ -21,9 +23,10 @@ class Rounds(EngineSystem):
     def unknown_event(self, state: RoundGame, kind: Any) -> str | None:
         if kind == "claim":
             # The claim event exists for rules such as Predators and Prey; no First Blood rule has one.
-            return (
-                f"rule: {state.scenario.name} has no rule a player claims (such as predators-and-prey), "
-                "so no claim can be recorded."
+            return say(
+                "rule: {scenario} has no rule a player claims (such as predators-and-prey), "
+                "so no claim can be recorded.",
+                scenario=state.scenario.name,
             )
         return None
 
@@ -73,7 +76,7 @@ class Rounds(EngineSystem):
                 for o in state.scenario.objectives
             ],
             "rolls": [r.as_dict() for r in state.rolls],
-            "result": result.as_dict() if result else None,
+            "result": {**result.as_dict(), "reason": said(result.reason)} if result else None,
         }
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field
 
 from app.rules.event_models import SAYS, EventModel, EventSet, Flag, Part, Round, ids, whole, within
+from app.rules.speech import words
 from app.rules.systems.turns.event_models import Control
 
 MAX_COUNT = 200
@@ -22,7 +23,7 @@ class PlayerPhase(Part):
             str,
             Annotated[
                 int | None,
-                Field(json_schema_extra={SAYS: "a whole number from 0 to {marker_wounds}"}),
+                Field(json_schema_extra={SAYS: words("a whole number from 0 to {marker_wounds}")}),
                 Field(ge=0, le=5),
                 within("marker_wounds"),
             ],
@@ -42,9 +43,9 @@ class PlayerPhase(Part):
 class VictoryPhaseEvent(EventModel):
     """First Blood: one round's Victory Phase."""
 
-    what: ClassVar[str] = "a Victory Phase"
+    what: ClassVar[str] = words("a Victory Phase")
     type: Literal["round"]
-    round: Annotated[Round, Field(json_schema_extra={SAYS: "a round from 1 to {rounds}"})]
+    round: Annotated[Round, Field(json_schema_extra={SAYS: words("a round from 1 to {rounds}")})]
     control: Control = None
     players: Annotated[
         list[PlayerPhase | None] | None,

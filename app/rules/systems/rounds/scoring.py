@@ -19,7 +19,9 @@ from app.rules.facts import FactSpec
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused, open_entry
 from app.rules.outcome import Award, Result
+from app.rules.speech import plural_words, say, told, words
 from app.rules.systems.rounds.event_models import EVENTS
+from app.rules.systems.turns.sentence import Sentence, said
 
 __all__ = ["EVENTS"]
 
@@ -43,7 +45,7 @@ class PlayerPhase:
     def as_dict(self) -> dict[str, Any]:
         return {
             "vp": self.vp,
-            "breakdown": [a.as_dict() for a in self.awards],
+            "breakdown": [{**a.as_dict(), "rule": said(a.rule)} for a in self.awards],
             "markers_destroyed": self.markers_destroyed,
             "marker_wounds": self.marker_wounds,
             "character_slain": self.character_slain,
@@ -134,7 +136,7 @@ class RoundGame(GameState):
     def reinforcements(self, round_: int) -> str | None:
         """The pack's reinforcement rule in force in that round, in a sentence (``None``: none)."""
         found = next((r for r in self.pack.reinforcements if r.covers(round_)), None)
-        return found.summary.replace("{round}", str(round_)) if found else None
+        return told(found.summary).replace("{round}", str(round_)) if found else None
 
     def end_reminder(self, round_: int) -> str | None:
         """Before the last Victory Phase: the VP that regiments never brought on change.
@@ -149,9 +151,11 @@ class RoundGame(GameState):
         parts = self._off_table_scores()
         if not parts:
             return None
-        return (
-            f"Round {round_} is the last: regiments that never came on from reinforcements are "
-            f"destroyed now. Record them in this Victory Phase: {'; '.join(parts)}."
+        return say(
+            "Round {round} is the last: regiments that never came on from reinforcements are "
+            "destroyed now. Record them in this Victory Phase: {scores}.",
+            round=round_,
+            scores="; ".join(parts),
         )
 
     def early_end_reminder(self) -> str | None:
@@ -167,9 +171,11 @@ class RoundGame(GameState):
         parts = self._off_table_scores()
         if not parts:
             return None
-        return (
-            f"The game ended in round {self.phases[-1].round}: regiments that never came on count as "
-            f"destroyed in it. If any did not, undo that Victory Phase and record them: {'; '.join(parts)}."
+        return say(
+            "The game ended in round {round}: regiments that never came on count as "
+            "destroyed in it. If any did not, undo that Victory Phase and record them: {scores}.",
+            round=self.phases[-1].round,
+            scores="; ".join(parts),
         )
 
     def _off_table_scores(self) -> list[str]:
@@ -179,11 +185,13 @@ class RoundGame(GameState):
             (b for b in self.scenario.scoring if b.block in order), key=lambda b: order.index(b.block)
         ):
             if block.block == "regiments-destroyed":
-                parts.append(f"each counts as an enemy regiment destroyed ({block.vp} VP each)")
+                parts.append(say("each counts as an enemy regiment destroyed ({vp} VP each)", vp=block.vp))
             elif block.block == "officers-slain":
-                parts.append(f"count their officers as slain ({block.vp} VP each)")
+                parts.append(say("count their officers as slain ({vp} VP each)", vp=block.vp))
             elif block.block == "character-slain":
-                parts.append(f"an enemy Character Regiment among them counts as slain ({block.vp} VP)")
+                parts.append(
+                    say("an enemy Character Regiment among them counts as slain ({vp} VP)", vp=block.vp)
+                )
         return parts
 
 
@@ -222,13 +230,22 @@ class Context:
         return owner is not None and owner != self.player
 
 
-def _count_word(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
+COUNT_WORDS = {1: words("one"), 2: words("two"), 3: words("three"), 4: words("four")}
+
+
+def _count_word(n: int) -> str | Sentence:
+    """A small count as a word ("two"), said in the reader's language when read."""
+    return Sentence(COUNT_WORDS[n]) if n in COUNT_WORDS else str(n)
 
 
 def _zone_seized(b: Any, c: Context) -> list[Award]:
     return [
-        Award(f"Seizes {z.label}" + (f' ({z.diameter:g}" zone)' if b.diameter else ""), b.vp)
+        Award(
+            Sentence(words('Seizes {zone} ({size}" zone)'), zone=z.label, size=f"{z.diameter:g}")
+            if b.diameter
+            else Sentence(words("Seizes {zone}"), zone=z.label),
+            b.vp,
+        )
         for z in c.zones_seized()
         if b.diameter is None or z.diameter == b.diameter
     ]
@@ -236,12 +253,16 @@ def _zone_seized(b: Any, c: Context) -> list[Award]:
 
 def _zones_held_bonus(b: Any, c: Context) -> list[Award]:
     if len(c.zones_seized()) >= b.count:
-        return [Award(f"Seizes {_count_word(b.count)} or more zones", b.vp)]
+        return [Award(Sentence(words("Seizes {count} or more zones"), count=_count_word(b.count)), b.vp)]
     return []
 
 
 def _enemy_zone(b: Any, c: Context) -> list[Award]:
-    return [Award(f"Seizes the enemy zone {z.label}", b.vp) for z in c.zones_seized() if c.enemy(z)]
+    return [
+        Award(Sentence(words("Seizes the enemy zone {zone}"), zone=z.label), b.vp)
+        for z in c.zones_seized()
+        if c.enemy(z)
+    ]
 
 
 def _marker_counts(b: Any, c: Context, marker: p.Objective) -> bool:
@@ -254,12 +275,21 @@ def _marker_counts(b: Any, c: Context, marker: p.Objective) -> bool:
 
 
 def _marker_destroyed(b: Any, c: Context) -> list[Award]:
-    return [Award(f"Destroyed marker {m.label}", b.vp) for m in c.destroyed_now() if _marker_counts(b, c, m)]
+    return [
+        Award(Sentence(words("Destroyed marker {marker}"), marker=m.label), b.vp)
+        for m in c.destroyed_now()
+        if _marker_counts(b, c, m)
+    ]
 
 
 def _markers_destroyed_bonus(b: Any, c: Context) -> list[Award]:
     if len(c.destroyed_now()) >= b.count:
-        return [Award(f"Destroyed {_count_word(b.count)} or more markers this round", b.vp)]
+        return [
+            Award(
+                Sentence(words("Destroyed {count} or more markers this round"), count=_count_word(b.count)),
+                b.vp,
+            )
+        ]
     return []
 
 
@@ -270,21 +300,26 @@ def _zone_bonus_after_marker(b: Any, c: Context) -> list[Award]:
     )
     if not down:
         return []
-    return [Award(f"Enemy marker down: extra VP for seizing {z.label}", b.vp) for z in c.zones_seized()]
+    return [
+        Award(Sentence(words("Enemy marker down: extra VP for seizing {zone}"), zone=z.label), b.vp)
+        for z in c.zones_seized()
+    ]
 
 
 def _character_slain(b: Any, c: Context) -> list[Award]:
-    return [Award("Slew the enemy Character Regiment", b.vp)] if c.mine.character_slain else []
+    return (
+        [Award(Sentence(words("Slew the enemy Character Regiment")), b.vp)] if c.mine.character_slain else []
+    )
 
 
 def _regiments_destroyed(b: Any, c: Context) -> list[Award]:
     n = c.mine.regiments_destroyed
-    return [Award(f"Enemy regiments destroyed: {n}", n * b.vp)] if n else []
+    return [Award(Sentence(words("Enemy regiments destroyed: {count}"), count=n), n * b.vp)] if n else []
 
 
 def _officers_slain(b: Any, c: Context) -> list[Award]:
     n = c.mine.officers_slain
-    return [Award(f"Enemy officers slain: {n}", n * b.vp)] if n else []
+    return [Award(Sentence(words("Enemy officers slain: {count}"), count=n), n * b.vp)] if n else []
 
 
 def _moving_markers(c: Context) -> list[p.Objective]:
@@ -293,7 +328,7 @@ def _moving_markers(c: Context) -> list[p.Objective]:
 
 def _marker_seized(b: Any, c: Context) -> list[Award]:
     return [
-        Award(f"Seizes the marker {m.label}", b.vp)
+        Award(Sentence(words("Seizes the marker {marker}"), marker=m.label), b.vp)
         for m in _moving_markers(c)
         if c.phase.seized.get(m.id) == c.player
     ]
@@ -302,7 +337,11 @@ def _marker_seized(b: Any, c: Context) -> list[Award]:
 def _enemy_zone_and_marker(b: Any, c: Context) -> list[Award]:
     marker = any(c.phase.seized.get(m.id) == c.player for m in _moving_markers(c))
     enemy_zone = any(c.enemy(z) for z in c.zones_seized())
-    return [Award("Seizes both the enemy zone and the marker", b.vp)] if marker and enemy_zone else []
+    return (
+        [Award(Sentence(words("Seizes both the enemy zone and the marker")), b.vp)]
+        if marker and enemy_zone
+        else []
+    )
 
 
 def _marker_home(b: Any, c: Context) -> list[Award]:
@@ -311,14 +350,23 @@ def _marker_home(b: Any, c: Context) -> list[Award]:
     for m in _moving_markers(c):
         for z in c.game.kind("zone"):
             if c.game.owner(z) == c.player and grid.in_zone(c.game.where(m), z, reach):
-                out.append(Award(f"The marker is in range of your zone {z.label}", b.vp))
+                out.append(
+                    Award(Sentence(words("The marker is in range of your zone {zone}"), zone=z.label), b.vp)
+                )
     return out
 
 
 def _points_held(b: Any, c: Context) -> list[Award]:
     held = [o for o in c.game.kind("point") if c.game.holders.get(o.id) == c.player]
     return (
-        [Award(f"Holds {len(held)} point{'s' if len(held) != 1 else ''}", len(held) * b.vp)] if held else []
+        [
+            Award(
+                Sentence.plural(plural_words("Holds {count} point", "Holds {count} points"), len(held)),
+                len(held) * b.vp,
+            )
+        ]
+        if held
+        else []
     )
 
 
@@ -331,7 +379,18 @@ def _held_chains(game: RoundGame, player: int) -> list[set[str]]:
 
 def _chain_bonus(b: Any, c: Context) -> list[Award]:
     longest = max((len(ch) for ch in _held_chains(c.game, c.player)), default=0)
-    return [Award(f"A chain of {b.length} or more points ({longest})", b.vp)] if longest >= b.length else []
+    return (
+        [
+            Award(
+                Sentence(
+                    words("A chain of {length} or more points ({longest})"), length=b.length, longest=longest
+                ),
+                b.vp,
+            )
+        ]
+        if longest >= b.length
+        else []
+    )
 
 
 ROUND_RULES: dict[str, Callable[[Any, Context], list[Award]]] = {
@@ -351,30 +410,55 @@ ROUND_RULES: dict[str, Callable[[Any, Context], list[Award]]] = {
     "chain-bonus": _chain_bonus,
 }
 
+# Which markers score when destroyed (whose, and whether one in range of a zone counts).
+_MARKER_DESTROYED = {
+    (True, False): words("{vp} VP for each enemy marker you destroy, in the round it falls."),
+    (True, True): words(
+        "{vp} VP for each enemy marker you destroy that is not in range of a zone, in the round it falls."
+    ),
+    (False, False): words("{vp} VP for each marker you destroy, in the round it falls."),
+    (False, True): words(
+        "{vp} VP for each marker you destroy that is not in range of a zone, in the round it falls."
+    ),
+}
+
 DESCRIBE: dict[str, Callable[[Any], str]] = {
     "zone-seized": lambda b: (
-        f"{b.vp} VP for each {f'{b.diameter:g}-inch ' if b.diameter else ''}zone you seize."
+        say("{vp} VP for each {size}-inch zone you seize.", vp=b.vp, size=f"{b.diameter:g}")
+        if b.diameter
+        else say("{vp} VP for each zone you seize.", vp=b.vp)
     ),
-    "zones-held-bonus": lambda b: f"{b.vp} VP more for seizing {_count_word(b.count)} or more zones.",
-    "enemy-zone": lambda b: f"{b.vp} VP more for seizing the enemy's zone.",
-    "marker-destroyed": lambda b: (
-        f"{b.vp} VP for each {'enemy' if b.whose == 'enemy' else ''} marker you destroy"
-        f"{' that is not in range of a zone' if b.outside_zones else ''}, in the round it falls."
-    ).replace("each  marker", "each marker"),
-    "markers-destroyed-bonus": lambda b: (
-        f"{b.vp} VP more for destroying {_count_word(b.count)} or more markers in a round."
+    "zones-held-bonus": lambda b: say(
+        "{vp} VP more for seizing {count} or more zones.", vp=b.vp, count=said(_count_word(b.count))
     ),
-    "zone-bonus-after-marker": lambda b: (
-        f"{b.vp} VP more for each zone you seize once the enemy marker is destroyed."
+    "enemy-zone": lambda b: say("{vp} VP more for seizing the enemy's zone.", vp=b.vp),
+    "marker-destroyed": lambda b: say(
+        _MARKER_DESTROYED[(b.whose == "enemy", bool(b.outside_zones))], vp=b.vp
     ),
-    "character-slain": lambda b: f"{b.vp} VP once, in the round you slay the enemy Character Regiment.",
-    "regiments-destroyed": lambda b: f"{b.vp} VP for each enemy regiment destroyed in the round.",
-    "officers-slain": lambda b: f"{b.vp} VP for each enemy officer slain.",
-    "marker-seized": lambda b: f"{b.vp} VP for seizing the marker.",
-    "enemy-zone-and-marker": lambda b: f"{b.vp} VP more for seizing both the enemy zone and the marker.",
-    "marker-home": lambda b: f"{b.vp} VP each Victory Phase the marker is in range of your own zone.",
-    "points-held": lambda b: f"{b.vp} VP for each point you hold.",
-    "chain-bonus": lambda b: f"{b.vp} VP more for a chain of {b.length} or more points.",
+    "markers-destroyed-bonus": lambda b: say(
+        "{vp} VP more for destroying {count} or more markers in a round.",
+        vp=b.vp,
+        count=said(_count_word(b.count)),
+    ),
+    "zone-bonus-after-marker": lambda b: say(
+        "{vp} VP more for each zone you seize once the enemy marker is destroyed.", vp=b.vp
+    ),
+    "character-slain": lambda b: say(
+        "{vp} VP once, in the round you slay the enemy Character Regiment.", vp=b.vp
+    ),
+    "regiments-destroyed": lambda b: say("{vp} VP for each enemy regiment destroyed in the round.", vp=b.vp),
+    "officers-slain": lambda b: say("{vp} VP for each enemy officer slain.", vp=b.vp),
+    "marker-seized": lambda b: say("{vp} VP for seizing the marker.", vp=b.vp),
+    "enemy-zone-and-marker": lambda b: say(
+        "{vp} VP more for seizing both the enemy zone and the marker.", vp=b.vp
+    ),
+    "marker-home": lambda b: say(
+        "{vp} VP each Victory Phase the marker is in range of your own zone.", vp=b.vp
+    ),
+    "points-held": lambda b: say("{vp} VP for each point you hold.", vp=b.vp),
+    "chain-bonus": lambda b: say(
+        "{vp} VP more for a chain of {length} or more points.", vp=b.vp, length=b.length
+    ),
 }
 
 
@@ -386,13 +470,26 @@ def describe_scoring(pack: p.Pack, scenario: p.Scenario) -> list[str]:
         a, b = (scenario.objective(x) for x in victory.immediate.link)
         if a and b:
             lines.append(
-                f"A chain of your points joining {a.label} and {b.label} wins at once "
-                f"(counting as {victory.immediate.counts_as_vp} VP)."
+                say(
+                    "A chain of your points joining {a} and {b} wins at once (counting as {vp} VP).",
+                    a=a.label,
+                    b=b.label,
+                    vp=victory.immediate.counts_as_vp,
+                )
             )
-    end = f"The game ends after round {scenario.battle_rounds}"
     if victory.threshold:
-        end += f", or at the end of the round in which a player reaches {victory.threshold} VP"
-    lines.append(end + "; the most VP wins, level is a draw.")
+        end = say(
+            "The game ends after round {rounds}, or at the end of the round in which a player reaches "
+            "{threshold} VP; the most VP wins, level is a draw.",
+            rounds=scenario.battle_rounds,
+            threshold=victory.threshold,
+        )
+    else:
+        end = say(
+            "The game ends after round {rounds}; the most VP wins, level is a draw.",
+            rounds=scenario.battle_rounds,
+        )
+    lines.append(end)
     return lines
 
 
@@ -400,25 +497,29 @@ def round_facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
     """What a Victory Phase records in this scenario."""
     blocks = {b.block for b in scenario.scoring}
     facts = [
-        FactSpec("control", "round", "control", "Who seized each zone or point this round", required=True)
+        FactSpec(
+            "control", "round", "control", say("Who seized each zone or point this round"), required=True
+        )
     ]
     if any(o.kind == "marker" and not o.moves_toward_friendly_zone for o in scenario.objectives):
         facts += [
-            FactSpec("markers_destroyed", "player", "objectives", "Markers this player destroyed this round"),
             FactSpec(
-                "marker_wounds", "player", "wounds", "Wounds this player dealt to each marker this round"
+                "markers_destroyed", "player", "objectives", say("Markers this player destroyed this round")
+            ),
+            FactSpec(
+                "marker_wounds", "player", "wounds", say("Wounds this player dealt to each marker this round")
             ),
         ]
     facts.append(
-        FactSpec("character_slain", "player", "flag", "Slew the enemy Character Regiment this round")
+        FactSpec("character_slain", "player", "flag", say("Slew the enemy Character Regiment this round"))
     )
     if "regiments-destroyed" in blocks:
         facts.append(
-            FactSpec("regiments_destroyed", "player", "count", "Enemy regiments destroyed this round")
+            FactSpec("regiments_destroyed", "player", "count", say("Enemy regiments destroyed this round"))
         )
     if "officers-slain" in blocks:
-        facts.append(FactSpec("officers_slain", "player", "count", "Enemy officers slain this round"))
-    facts.append(FactSpec("wiped_out", "player", "flag", "This player's army is wiped out"))
+        facts.append(FactSpec("officers_slain", "player", "count", say("Enemy officers slain this round")))
+    facts.append(FactSpec("wiped_out", "player", "flag", say("This player's army is wiped out")))
     return facts
 
 
@@ -459,13 +560,17 @@ def _check_marker(game: RoundGame, field_name: str, marker_id: Any, player: int,
     if marker is None or marker.kind != "marker" or marker.moves_toward_friendly_zone:
         ids = ", ".join(m.id for m in game.kind("marker") if not m.moves_toward_friendly_zone) or "none"
         raise Refused(
-            f"{field_name} names {marker_id!r}, which is not a marker that can be destroyed here "
-            f"(markers: {ids})."
+            say(
+                "{field} names {id}, which is not a marker that can be destroyed here (markers: {ids}).",
+                field=field_name,
+                id=repr(marker_id),
+                ids=ids,
+            )
         )
     if round_ == 1:
-        raise Refused(f"{field_name}: markers cannot be damaged or destroyed in round 1.")
+        raise Refused(say("{field}: markers cannot be damaged or destroyed in round 1.", field=field_name))
     if why := attack_problem(game, marker, player):
-        raise Refused(f"{field_name}: {why}")
+        raise Refused(say("{field}: {why}", field=field_name, why=why))
     return marker
 
 
@@ -473,9 +578,18 @@ def attack_problem(game: RoundGame, marker: p.Objective, player: int) -> str | N
     """Why ``player`` may not damage or destroy ``marker``: it fell already, or it is theirs."""
     if marker.id in game.destroyed:
         rnd, by = game.destroyed[marker.id]
-        return f"marker {marker.label} was already destroyed by {game.name(by)} in round {rnd}."
+        return say(
+            "marker {marker} was already destroyed by {name} in round {round}.",
+            marker=marker.label,
+            name=game.name(by),
+            round=rnd,
+        )
     if game.owner(marker) == player:
-        return f"marker {marker.label} is friendly to {game.name(player)}, who cannot attack it."
+        return say(
+            "marker {marker} is friendly to {name}, who cannot attack it.",
+            marker=marker.label,
+            name=game.name(player),
+        )
     return None
 
 
@@ -495,7 +609,10 @@ def over_problem(game: RoundGame) -> Refused | None:
     """Why nothing more may be recorded: the game is over (``None`` while it is not)."""
     if game.finished:
         return Refused(
-            f"The game is over ({game.ended.reason if game.ended else ''}); undo the last entry to change it."
+            say(
+                "The game is over ({reason}); undo the last entry to change it.",
+                reason=said(game.ended.reason) if game.ended else "",
+            )
         )
     return None
 
@@ -504,9 +621,13 @@ def phase_problem(game: RoundGame, round_: int) -> Refused | None:
     """Why round ``round_``'s Victory Phase may not be recorded now: one a round, in order."""
     now = game.current_round
     if round_ < now:
-        return Refused(f"Round {round_}'s Victory Phase is already recorded; undo it to change it.")
+        return Refused(
+            say("Round {round}'s Victory Phase is already recorded; undo it to change it.", round=round_)
+        )
     if round_ > now:
-        return Refused(f"Round {round_} cannot be recorded yet: round {now} comes first.")
+        return Refused(
+            say("Round {round} cannot be recorded yet: round {now} comes first.", round=round_, now=now)
+        )
     return None
 
 
@@ -548,7 +669,10 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
     raw_players = event.get("players") or []
     if len(raw_players) > game.player_count:
         raise Refused(
-            f"players must be a list of up to {game.player_count} objects, one per player in game order."
+            say(
+                "players must be a list of up to {count} objects, one per player in game order.",
+                count=game.player_count,
+            )
         )
     players = [
         _parse_player(raw_players[i] if i < len(raw_players) else None) for i in range(game.player_count)
@@ -565,12 +689,18 @@ def _apply_round(game: RoundGame, event: dict[str, Any], eid: str) -> None:
         for marker_id in part.markers_destroyed:
             marker = _check_marker(game, f"players[{i}].markers_destroyed", marker_id, i, round_)
             if marker.id in fallen and fallen[marker.id] != i:
-                raise Refused(f"marker {marker.label} can only be destroyed by one player.")
+                raise Refused(
+                    say("marker {marker} can only be destroyed by one player.", marker=marker.label)
+                )
             fallen[marker.id] = i
     for i, part in enumerate(players):
         if part.character_slain and slew_character(game, i):
             raise Refused(
-                f"players[{i}].character_slain: {game.name(i)} already slew the enemy Character Regiment."
+                say(
+                    "{field}: {name} already slew the enemy Character Regiment.",
+                    field=f"players[{i}].character_slain",
+                    name=game.name(i),
+                )
             )
 
     seized = _check_control(game, control, round_, fallen)
@@ -614,14 +744,18 @@ def _check_control(
         if obj is None or obj not in seizable(game):
             ids = ", ".join(o.id for o in seizable(game))
             raise Refused(
-                f"control names {oid!r}, which is not a zone or point of {game.scenario.name} "
-                f"(these are: {ids})."
+                say(
+                    "control names {id}, which is not a zone or point of {scenario} (these are: {ids}).",
+                    id=repr(oid),
+                    scenario=game.scenario.name,
+                    ids=ids,
+                )
             )
         assert obj is not None
         if who is None:
             continue
         if round_ == 1:
-            raise Refused(f"control[{oid!r}]: nothing can be seized in round 1.")
+            raise Refused(say("{field}: nothing can be seized in round 1.", field=f"control[{oid!r}]"))
         if obj.kind == "point":
             # A point stays with whoever took it until an opponent seizes it: A and B too.
             # "Friendly" only says who holds them at the start; it never bars retaking one.
@@ -631,14 +765,25 @@ def _check_control(
             continue
         if game.owner(obj) == who:
             raise Refused(
-                f"control[{oid!r}]: {obj.label} is friendly to {game.name(who)}, who cannot seize it."
+                say(
+                    "{field}: {objective} is friendly to {name}, who cannot seize it.",
+                    field=f"control[{oid!r}]",
+                    objective=obj.label,
+                    name=game.name(who),
+                )
             )
         if obj.kind == "zone":
             contested = [m for m in game.standing_enemy_markers(obj, who) if m.id not in fallen]
             if contested:
                 raise Refused(
-                    f"control[{oid!r}]: {obj.label} is contested for {game.name(who)} while the enemy "
-                    f"marker {contested[0].label} stands in range of it."
+                    say(
+                        "{field}: {objective} is contested for {name} while the enemy marker {marker} "
+                        "stands in range of it.",
+                        field=f"control[{oid!r}]",
+                        objective=obj.label,
+                        name=game.name(who),
+                        marker=contested[0].label,
+                    )
                 )
         seized[oid] = who
     return seized
@@ -656,14 +801,22 @@ def _check_end(game: RoundGame, phase: VictoryPhase) -> None:
                 short = max(0, target - game.vp(i))
                 if short:
                     phase.players[i].awards.append(
-                        Award(f"Chain joining the two end points: counts as {target} VP", short)
+                        Award(
+                            Sentence(words("Chain joining the two end points: counts as {vp} VP"), vp=target),
+                            short,
+                        )
                     )
                 game.won_outright = True
                 game.ended = Result(
                     "win",
                     i,
-                    f"{game.name(i)}'s points form a chain from A to B in round "
-                    f"{phase.round}, which wins at once.",
+                    Sentence(
+                        words(
+                            "{name}'s points form a chain from A to B in round {round}, which wins at once."
+                        ),
+                        name=game.name(i),
+                        round=phase.round,
+                    ),
                 )
                 return
     out = [i for i in range(n) if phase.players[i].wiped_out]
@@ -673,26 +826,39 @@ def _check_end(game: RoundGame, phase: VictoryPhase) -> None:
             game.ended = Result(
                 "win",
                 standing[0],
-                f"{', '.join(game.name(i) for i in out)}'s army was wiped out in round {phase.round}.",
+                Sentence(
+                    words("{names}'s army was wiped out in round {round}."),
+                    names=", ".join(game.name(i) for i in out),
+                    round=phase.round,
+                ),
             )
         else:
-            game.ended = Result("draw", None, f"Every army was wiped out in round {phase.round}.")
+            game.ended = Result(
+                "draw", None, Sentence(words("Every army was wiped out in round {round}."), round=phase.round)
+            )
         return
     totals = [game.vp(i) for i in range(n)]
-    score = " to ".join(str(v) for v in sorted(totals, reverse=True))
+    ordered = sorted(totals, reverse=True)
+    score: str | Sentence = str(ordered[0])
+    for value in ordered[1:]:
+        score = Sentence(words("{high} to {low}"), high=score, low=value)
     threshold = victory.threshold
     if threshold is not None and max(totals) >= threshold:
-        game.ended = _most(totals, f"{threshold} VP reached in round {phase.round}", score, game)
+        why = Sentence(words("{vp} VP reached in round {round}"), vp=threshold, round=phase.round)
+        game.ended = _most(totals, why, score, game)
     elif phase.round >= game.last_round:
-        game.ended = _most(totals, f"End of round {phase.round}, the last", score, game)
+        game.ended = _most(
+            totals, Sentence(words("End of round {round}, the last"), round=phase.round), score, game
+        )
 
 
-def _most(totals: list[int], why: str, score: str, game: RoundGame) -> Result:
+def _most(totals: list[int], why: Sentence, score: str | Sentence, game: RoundGame) -> Result:
     best = max(totals)
     leaders = [i for i, v in enumerate(totals) if v == best]
     if len(leaders) == 1:
-        return Result("win", leaders[0], f"{why}: {game.name(leaders[0])} has the most VP ({score}).")
-    return Result("draw", None, f"{why}: level on VP ({score}).")
+        most = words("{why}: {name} has the most VP ({score}).")
+        return Result("win", leaders[0], Sentence(most, why=why, name=game.name(leaders[0]), score=score))
+    return Result("draw", None, Sentence(words("{why}: level on VP ({score})."), why=why, score=score))
 
 
 def apply_event(game: RoundGame, event: dict[str, Any], eid: str) -> None:

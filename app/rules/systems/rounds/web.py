@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from app.rules import grid
 from app.rules.pack import Pack, Scenario
 from app.rules.problems import field_name
+from app.rules.speech import say
 from app.rules.systems.rounds import scoring
 from app.services.games import Loaded
 from app.web.forms import number, numbers_named
@@ -46,7 +47,7 @@ class RoundsWeb(WebSide):
         """A Victory Phase from the form: control per zone or point, then each player's part."""
         if event["type"] != "round":
             types = ", ".join([*loaded.system.event_types, "undo"])
-            return f"type must be one of {types}."
+            return say("type must be one of {types}.", types=types)
         event["round"] = number(form.get("round"))
         event["control"] = numbers_named(form, "control")
         players = []
@@ -63,7 +64,11 @@ class RoundsWeb(WebSide):
                     n = number(value)
                     if n is None:
                         top = scoring.marker_wounds(loaded.pack)
-                        return f"{field_name(key)}: wounds must be a whole number from 0 to {top}."
+                        return say(
+                            "{field}: wounds must be a whole number from 0 to {top}.",
+                            field=field_name(key),
+                            top=top,
+                        )
                     if n:
                         wounds[key.removeprefix(prefix + "wounds.")] = n
             part["marker_wounds"] = wounds
@@ -72,7 +77,7 @@ class RoundsWeb(WebSide):
                 if raw:
                     n = number(raw)
                     if n is None:
-                        return f"{prefix}{name} must be a whole number, 0 or more."
+                        return say("{field} must be a whole number, 0 or more.", field=prefix + name)
                     part[name] = n
             players.append(part)
         event["players"] = players

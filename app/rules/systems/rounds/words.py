@@ -7,6 +7,7 @@ from typing import Any
 
 from app.rules.entry_words import Said
 from app.rules.pack import Pack
+from app.rules.speech import say
 
 
 def said(event: dict[str, Any], names: Sequence[str], pack: Pack) -> Said | None:
@@ -14,4 +15,8 @@ def said(event: dict[str, Any], names: Sequence[str], pack: Pack) -> Said | None
     if event.get("type") != "round":
         return None
     round_ = event.get("round")
-    return Said(f"round {round_}'s Victory Phase", f"Round {round_}'s Victory Phase recorded", None)
+    return Said(
+        say("round {round}'s Victory Phase", round=round_),
+        say("Round {round}'s Victory Phase recorded", round=round_),
+        None,
+    )

@@ -12,6 +12,7 @@ from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
 from app.rules.systems import EngineSystem, register
 from app.rules.systems.turns import scoring
+from app.rules.systems.turns.sentence import said
 from app.rules.systems.turns.state import Game
 
 
@@ -67,14 +68,14 @@ class Turns(EngineSystem):
                     "label": o.label,
                     "in_play": o in state.in_play(min(current, last)),
                     "removed": (
-                        {"round": state.removed[o.id].round, "why": state.removed[o.id].why}
+                        {"round": state.removed[o.id].round, "why": said(state.removed[o.id].why)}
                         if o.id in state.removed
                         else None
                     ),
                 }
                 for o in state.scenario.objectives
             ],
-            "result": result.as_dict() if result else None,
+            "result": {**result.as_dict(), "reason": said(result.reason)} if result else None,
             "rolls": [r.as_dict() for r in state.rolls],
         }
 
@@ -87,7 +88,7 @@ def _scored(entry: Any, **facts: Any) -> dict[str, Any]:
         "player": entry.player,
         **facts,
         "vp": entry.vp,
-        "breakdown": [a.as_dict() for a in entry.awards],
+        "breakdown": [{**a.as_dict(), "rule": said(a.rule)} for a in entry.awards],
     }
 
 

@@ -25,11 +25,16 @@ from app.rules.event_models import (
     ids,
     whole,
 )
+from app.rules.speech import words
 
 #: Who controls each objective: objective id -> player, or none for nobody.
 Holder = Annotated[
     Player | None,
-    Field(json_schema_extra={SAYS: "a player's index in this game, 0 to {last_player}, or none for nobody"}),
+    Field(
+        json_schema_extra={
+            SAYS: words("a player's index in this game, 0 to {last_player}, or none for nobody")
+        }
+    ),
 ]
 Control = Annotated[
     dict[str, Holder] | None,
@@ -115,10 +120,10 @@ class EndEvent(EventModel):
     """Age of Sigmar: the end of the battle, once per player."""
 
     model_config = FACTS
-    what: ClassVar[str] = "the end"
+    what: ClassVar[str] = words("the end")
     type: Literal["end"]
     player: Player
-    grand_strategy_completed: Annotated[bool | None, Field(json_schema_extra={SAYS: "true or false"})]
+    grand_strategy_completed: Annotated[bool | None, Field(json_schema_extra={SAYS: words("true or false")})]
 
 
 class ClaimEvent(EventModel):
@@ -127,7 +132,7 @@ class ClaimEvent(EventModel):
     first `end`; once per player per round (their turn's `enemy_monsters_slain` counts). 422
     for a second claim, a finished round, or a battleplan without the rule."""
 
-    what: ClassVar[str] = "a claim"
+    what: ClassVar[str] = words("a claim")
     type: Literal["claim"]
     round: Round
     player: Player

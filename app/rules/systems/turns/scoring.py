@@ -17,8 +17,10 @@ from app.rules.game import GameState, Setup
 from app.rules.log import Refused, by_type, open_entry
 from app.rules.outcome import Result
 from app.rules.problems import field_name
+from app.rules.speech import say, told, words
 from app.rules.systems.turns.blocks import RULES, Rule, check_objective_in_play
 from app.rules.systems.turns.event_models import EVENTS
+from app.rules.systems.turns.sentence import Sentence
 from app.rules.systems.turns.state import Claim, End, Game, RoundStart, Turn
 
 __all__ = ["EVENTS"]
@@ -30,29 +32,40 @@ __all__ = ["EVENTS"]
 def scenario_facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
     """Every fact a player records in this scenario, by event type."""
     facts = [
-        FactSpec("first", "battle_round", "player", "Player taking the first turn"),
+        FactSpec("first", "battle_round", "player", say("Player taking the first turn")),
         FactSpec(
-            "control", "turn", "control", "Who controls each objective at the end of the turn", required=True
+            "control",
+            "turn",
+            "control",
+            say("Who controls each objective at the end of the turn"),
+            required=True,
         ),
     ]
     if pack.tactics:
         facts += [
-            FactSpec("tactic", "turn", "tactic", "Battle tactic picked this turn"),
-            FactSpec("tactic_completed", "turn", "flag", "Battle tactic completed"),
+            FactSpec("tactic", "turn", "tactic", say("Battle tactic picked this turn")),
+            FactSpec("tactic_completed", "turn", "flag", say("Battle tactic completed")),
         ]
     for rule in _rules(scenario):
         facts += rule.facts(pack, scenario)
     for rf in scenario.round_facts:
-        facts.append(FactSpec(rf.name, "battle_round", rf.kind, rf.label, none_label="Not recorded"))
+        facts.append(
+            FactSpec(rf.name, "battle_round", rf.kind, told(rf.label), none_label=say("Not recorded"))
+        )
     if any(o.placed_by_roll for o in scenario.objectives):
         facts.append(
             FactSpec(
-                "placed", "battle_round", "placements", "Objectives set up this round, each with its 2D6 roll"
+                "placed",
+                "battle_round",
+                "placements",
+                say("Objectives set up this round, each with its 2D6 roll"),
             )
         )
     if scenario.block("grand-strategy") is not None or pack.grand_strategies:
         facts.append(
-            FactSpec("grand_strategy_completed", "end", "flag", "Grand strategy completed", required=True)
+            FactSpec(
+                "grand_strategy_completed", "end", "flag", say("Grand strategy completed"), required=True
+            )
         )
     return facts
 
@@ -104,11 +117,11 @@ def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) 
             # A fact of another battleplan left empty is harmless; a set one is a mistake.
             if value in (None, False, 0, [], {}):
                 continue
-            takes = ", ".join(sorted(allowed - known)) or "no battleplan facts"
-            raise Refused(
-                f"{field_name(key)} is not recorded in {game.scenario.name}; "
-                f"its {kind.replace('_', ' ')} takes {takes}."
-            )
+            takes = ", ".join(sorted(allowed - known))
+            field, scenario = field_name(key), game.scenario.name
+            if not takes:
+                raise Refused(say(_TAKES_NONE[kind], field=field, scenario=scenario))
+            raise Refused(say(_TAKES[kind], field=field, scenario=scenario, takes=takes))
         facts[key] = value
     return facts
 
@@ -116,7 +129,20 @@ def _extra_facts(game: Game, event: dict[str, Any], known: set[str], kind: str) 
 # ---------------------------------------------------------------------------------------
 # Applying events
 # ---------------------------------------------------------------------------------------
-OVER_NOW = "The battle is over; undo the last entry to change it."
+OVER_NOW = words("The battle is over; undo the last entry to change it.")
+# A fact another battleplan records, refused by the kind of entry it came with.
+_TAKES = {
+    "turn": words("{field} is not recorded in {scenario}; its turn takes {takes}."),
+    "battle_round": words("{field} is not recorded in {scenario}; its battle round takes {takes}."),
+    "end": words("{field} is not recorded in {scenario}; its end takes {takes}."),
+}
+_TAKES_NONE = {
+    "turn": words("{field} is not recorded in {scenario}; its turn takes no battleplan facts."),
+    "battle_round": words(
+        "{field} is not recorded in {scenario}; its battle round takes no battleplan facts."
+    ),
+    "end": words("{field} is not recorded in {scenario}; its end takes no battleplan facts."),
+}
 #: The entry of :func:`open_entries` each event type belongs to: closed, it refuses the event.
 ENTRIES = {"battle_round": "battle", "turn": "battle"}
 
@@ -125,19 +151,30 @@ def round_problem(game: Game, round_: int) -> Refused | None:
     """Why battle round ``round_`` may not start now (once, in order, before its first turn)."""
     now = game.current_round
     if round_ in game.rounds:
-        return Refused(f"Battle round {round_} has already been started; undo that entry to change it.")
+        return Refused(
+            say("Battle round {round} has already been started; undo that entry to change it.", round=round_)
+        )
     if round_ < now or game.turns_in(round_):
         return Refused(
-            f"Battle round {round_} is already under way; its start must be recorded before its first turn."
+            say(
+                "Battle round {round} is already under way; its start must be recorded before its first turn.",
+                round=round_,
+            )
         )
     if round_ > now:
-        return Refused(f"Battle round {round_} cannot start yet: battle round {now} is not finished.")
+        return Refused(
+            say(
+                "Battle round {round} cannot start yet: battle round {now} is not finished.",
+                round=round_,
+                now=now,
+            )
+        )
     return None
 
 
 def _apply_round(game: Game, event: dict[str, Any], eid: str) -> None:
     if game.finished:
-        raise Refused(OVER_NOW)
+        raise Refused(say(OVER_NOW))
     round_ = event["round"]
     first = event.get("first")
     if problem := round_problem(game, round_):
@@ -168,11 +205,19 @@ def _check_placements(game: Game, facts: dict[str, Any], round_: int) -> None:
         obj = game.objective(oid)
         if obj is None or not obj.placed_by_roll:
             ids = ", ".join(o.id for o in game.scenario.objectives if o.placed_by_roll)
-            raise Refused(f"placed names {oid!r}; the objectives placed by a roll are {ids}.")
+            raise Refused(
+                say("placed names {id}; the objectives placed by a roll are {ids}.", id=repr(oid), ids=ids)
+            )
         if obj.from_round != round_:
-            raise Refused(f"placed: {obj.label} is set up at the start of battle round {obj.from_round}.")
+            raise Refused(
+                say(
+                    "placed: {objective} is set up at the start of battle round {round}.",
+                    objective=obj.label,
+                    round=obj.from_round,
+                )
+            )
         if oid in seen or oid in game.placed:
-            raise Refused(f"placed: {obj.label} is already placed.")
+            raise Refused(say("placed: {objective} is already placed.", objective=obj.label))
         seen.add(oid)
 
 
@@ -181,25 +226,38 @@ def turn_problem(game: Game, round_: int, player: int) -> Refused | None:
     turn once a round, the rounds in order, the first player's turn first."""
     now = game.current_round
     if round_ < now or any(t.player == player for t in game.turns_in(round_)):
-        return Refused(f"{game.name(player)} has already taken their turn in battle round {round_}.")
+        return Refused(
+            say(
+                "{name} has already taken their turn in battle round {round}.",
+                name=game.name(player),
+                round=round_,
+            )
+        )
     if round_ > now:
         missing = ", ".join(game.name(q) for q in game.next_players())
         return Refused(
-            f"Battle round {round_} cannot be recorded yet: battle round {now} still "
-            f"needs the turn of {missing}."
+            say(
+                "Battle round {round} cannot be recorded yet: battle round {now} still needs the turn of {names}.",
+                round=round_,
+                now=now,
+                names=missing,
+            )
         )
     expected = game.next_players()
     if player not in expected:
         return Refused(
-            f"{game.name(expected[0])} takes the first turn in battle round {round_}, "
-            "so their turn is recorded first."
+            say(
+                "{name} takes the first turn in battle round {round}, so their turn is recorded first.",
+                name=game.name(expected[0]),
+                round=round_,
+            )
         )
     return None
 
 
 def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
     if game.finished:
-        raise Refused(OVER_NOW)
+        raise Refused(say(OVER_NOW))
     round_ = event["round"]
     player = event["player"]
     if problem := turn_problem(game, round_, player):
@@ -213,18 +271,21 @@ def _apply_turn(game: Game, event: dict[str, Any], eid: str) -> None:
         found = game.pack.tactic(tactic)
         if found is None:
             ids = ", ".join(t.id for t in game.pack.tactics)
-            raise Refused(f"tactic must be one of {ids}.")
+            raise Refused(say("tactic must be one of {ids}.", ids=ids))
         if tactic in game.tactics_used(player):
             raise Refused(
-                f"{name} has already used the battle tactic {found.name}; "
-                "each tactic can be picked once per battle."
+                say(
+                    "{name} has already used the battle tactic {tactic}; each tactic can be picked once per battle.",
+                    name=name,
+                    tactic=found.name,
+                )
             )
         if bonus and found.bonus is None:
-            raise Refused(f"tactic_bonus: {found.name} has no bonus.")
+            raise Refused(say("tactic_bonus: {tactic} has no bonus.", tactic=found.name))
     elif completed or bonus:
-        raise Refused("tactic_completed needs the tactic that was picked.")
+        raise Refused(say("tactic_completed needs the tactic that was picked."))
     if bonus and not completed:
-        raise Refused("tactic_bonus needs tactic_completed: the bonus comes with a completed tactic.")
+        raise Refused(say("tactic_bonus needs tactic_completed: the bonus comes with a completed tactic."))
     facts = _extra_facts(game, event, TURN_KEYS, "turn")
     facts["enemy_monsters_slain"] = bool(event.get("enemy_monsters_slain"))
     turn = Turn(eid, round_, player, control, tactic, completed, bonus, facts)
@@ -258,8 +319,14 @@ def _check_immediate(game: Game, turn: Turn) -> None:
         game.immediate = Result(
             immediate.kind,
             winner,
-            f"{game.name(winner)} controlled every objective at the end of "
-            f"{game.name(turn.player)}'s turn in battle round {turn.round}.",
+            Sentence(
+                words(
+                    "{winner} controlled every objective at the end of {name}'s turn in battle round {round}."
+                ),
+                winner=game.name(winner),
+                name=game.name(turn.player),
+                round=turn.round,
+            ),
         )
 
 
@@ -267,7 +334,10 @@ def end_problem(game: Game, player: int) -> Refused | None:
     """Why ``player``'s grand strategy may not be recorded now: once each."""
     if player in game.ends:
         return Refused(
-            f"{game.name(player)}'s grand strategy is already recorded; undo that entry to change it."
+            say(
+                "{name}'s grand strategy is already recorded; undo that entry to change it.",
+                name=game.name(player),
+            )
         )
     return None
 
@@ -298,25 +368,39 @@ def _apply_claim(game: Game, event: dict[str, Any], eid: str) -> None:
     rule_id = event.get("rule")
     if not rules:
         raise Refused(
-            f"rule: {game.scenario.name} has no rule a player claims (such as predators-and-prey), "
-            "so no claim can be recorded."
+            say(
+                "rule: {scenario} has no rule a player claims (such as predators-and-prey), "
+                "so no claim can be recorded.",
+                scenario=game.scenario.name,
+            )
         )
     if rule_id not in rules:
-        raise Refused(f"rule must be {', '.join(sorted(rules))} in {game.scenario.name}.")
+        raise Refused(
+            say(
+                "rule must be {rules} in {scenario}.",
+                rules=", ".join(sorted(rules)),
+                scenario=game.scenario.name,
+            )
+        )
     if game.finished:
-        raise Refused(OVER_NOW)
+        raise Refused(say(OVER_NOW))
     round_ = event["round"]
     player = event["player"]
     open_round = game.round_in_play
     if game.ends or (open_round is not None and round_ < open_round):
         raise Refused(
-            f"round: battle round {round_} is over; a claim for it can be recorded only until the "
-            "next battle round starts (or, after the last one, until the end of the battle is recorded)."
+            say(
+                "round: battle round {round} is over; a claim for it can be recorded only until the next "
+                "battle round starts (or, after the last one, until the end of the battle is recorded).",
+                round=round_,
+            )
         )
     if open_round is None or round_ > open_round:
         raise Refused(
-            f"round: battle round {round_} has not started; record its start (who goes first) "
-            "before a claim for it."
+            say(
+                "round: battle round {round} has not started; record its start (who goes first) before a claim for it.",
+                round=round_,
+            )
         )
     claim = Claim(eid, round_, player, rule_id)
     rule = rules[rule_id]
@@ -357,9 +441,9 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
     the rules would refuse with (``None``: open).
     """
     r = game.current_round
-    over = Refused(OVER_NOW) if game.finished else None
+    over = Refused(say(OVER_NOW)) if game.finished else None
     done = (
-        Refused("Every battle round is played; record the end of the battle.")
+        Refused(say("Every battle round is played; record the end of the battle."))
         if game.turns_complete
         else None
     )
@@ -367,7 +451,9 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
     turn = over or done or (turn_problem(game, r, players[0]) if players else None)
     ends = [i for i in range(game.player_count) if end_problem(game, i) is None]
     end = over or (
-        None if game.turns_complete else Refused("The end of the battle comes after the last round's turns.")
+        None
+        if game.turns_complete
+        else Refused(say("The end of the battle comes after the last round's turns."))
     )
     return {
         # The battle: its rounds and turns, until it is over.

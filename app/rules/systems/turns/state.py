@@ -14,6 +14,7 @@ from app.rules import pack as p
 from app.rules.facts import FactSpec
 from app.rules.game import GameState
 from app.rules.outcome import Award, Result
+from app.rules.speech import say, words
 
 if TYPE_CHECKING:
     from app.rules.systems.turns.blocks import Rule
@@ -223,8 +224,18 @@ def _leader(values: list[int]) -> int | None:
     return values.index(best) if values.count(best) == 1 else None
 
 
+def _score(values: list[int]) -> str:
+    """The scores from the highest, "12 to 8" (the reader's words)."""
+    ordered = sorted(values, reverse=True)
+    said = str(ordered[0])
+    for value in ordered[1:]:
+        said = say("{high} to {low}", high=said, low=value)
+    return said
+
+
 def decide(game: Game) -> Result:
-    """The result at the end of the battle, from the scenario's victory order."""
+    """The result at the end of the battle, from the scenario's victory order (said when read:
+    a finished game's result is decided anew each time it is asked for)."""
     n = game.player_count
     vp = [game.vp(i) for i in range(n)]
     tactics = [game.tactics_completed(i) for i in range(n)]
@@ -233,27 +244,39 @@ def decide(game: Game) -> Result:
         if step.check == "most-vp":
             winner = _leader(vp)
             if winner is not None:
-                score = " to ".join(str(v) for v in sorted(vp, reverse=True))
-                return Result(step.kind, winner, f"Most victory points ({score}).")
+                return Result(step.kind, winner, say("Most victory points ({score}).", score=_score(vp)))
         elif step.check == "most-tactics":
             winner = _leader(tactics)
             if winner is not None:
-                score = " to ".join(str(v) for v in sorted(tactics, reverse=True))
-                return Result(step.kind, winner, f"Most battle tactics completed ({score}).")
+                return Result(
+                    step.kind, winner, say("Most battle tactics completed ({score}).", score=_score(tactics))
+                )
         elif step.check == "only-grand-strategy" and done.count(True) == 1:
             winner = done.index(True)
-            return Result(step.kind, winner, "Only player to complete their grand strategy.")
-    parts = []
-    checks = [s.check for s in game.pack.victory(game.scenario).order]
-    if "most-vp" in checks:
-        parts.append("victory points")
-    if "most-tactics" in checks:
-        parts.append("battle tactics completed")
-    tied = " and ".join(parts) if parts else "everything"
-    everyone, nobody = ("both", "neither") if n == 2 else (f"all {n} players", "none of them")
-    strategies = (
-        f"{everyone} completed their grand strategy"
-        if all(done)
-        else (f"{nobody} completed their grand strategy" if not any(done) else "grand strategies were split")
-    )
-    return Result("draw", None, f"Level on {tied}, and {strategies}.")
+            return Result(step.kind, winner, say("Only player to complete their grand strategy."))
+    checks = {s.check for s in game.pack.victory(game.scenario).order}
+    tied = _DRAWS[("most-vp" in checks, "most-tactics" in checks)]
+    if all(done):
+        strategies = (
+            say("both completed their grand strategy")
+            if n == 2
+            else say("all {count} players completed their grand strategy", count=n)
+        )
+    elif not any(done):
+        strategies = (
+            say("neither completed their grand strategy")
+            if n == 2
+            else say("none of them completed their grand strategy")
+        )
+    else:
+        strategies = say("grand strategies were split")
+    return Result("draw", None, say(tied, strategies=strategies))
+
+
+# What a draw was level on, by the checks the scenario makes (most VP, most tactics).
+_DRAWS = {
+    (True, True): words("Level on victory points and battle tactics completed, and {strategies}."),
+    (True, False): words("Level on victory points, and {strategies}."),
+    (False, True): words("Level on battle tactics completed, and {strategies}."),
+    (False, False): words("Level on everything, and {strategies}."),
+}

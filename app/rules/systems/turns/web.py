@@ -11,6 +11,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.rules.problems import field_name
+from app.rules.speech import say
 from app.rules.systems.turns import scoring
 from app.services.games import Loaded
 from app.web.forms import number, numbers_named
@@ -44,7 +45,7 @@ class TurnsWeb(WebSide):
             event["player"] = number(form.get("player"))
             value = form.get("grand_strategy_completed")
             if value not in ("true", "false"):
-                return "grand_strategy_completed: choose completed or not completed."
+                return say("grand_strategy_completed: choose completed or not completed.")
             event["grand_strategy_completed"] = value == "true"
             return None
         if kind == "claim":
@@ -54,7 +55,7 @@ class TurnsWeb(WebSide):
             return None
         if kind not in ("turn", "battle_round"):
             types = ", ".join([*loaded.system.event_types, "undo"])
-            return f"type must be one of {types}."
+            return say("type must be one of {types}.", types=types)
         event["round"] = number(form.get("round"))
         if kind == "turn":
             event["player"] = number(form.get("player"))
@@ -77,7 +78,7 @@ def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | 
         raw = form.get(spec.name)
         value = number(raw)
         if raw and raw.strip() and value is None:
-            return f"{spec.name} must be a whole number."
+            return say("{field} must be a whole number.", field=spec.name)
         if value is not None or spec.kind == "count":
             event[spec.name] = (value or 0) if spec.kind == "count" else value
     elif spec.kind == "objective":
@@ -90,7 +91,10 @@ def _fact(spec: Any, form: MultiDict[str, str], event: dict[str, Any]) -> str | 
             if key.startswith("placed.") and value.strip():
                 roll = number(value)
                 if roll is None:
-                    return f"placed: the 2D6 roll for {field_name(key.removeprefix('placed.'))} must be a number."
+                    return say(
+                        "placed: the 2D6 roll for {objective} must be a number.",
+                        objective=field_name(key.removeprefix("placed.")),
+                    )
                 placed.append({"objective": key.removeprefix("placed."), "roll": roll})
         if placed:
             event["placed"] = placed
