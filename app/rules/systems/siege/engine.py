@@ -582,8 +582,8 @@ def _names(names: list[str]) -> str:
 # ---------------------------------------------------------------------------------------
 # The objectives, placed in turn on terrain features in the defender's territory
 # ---------------------------------------------------------------------------------------
+# An objective's place in the order (1st, 2nd), as the reader's language writes it.
 def _ordinal(n: int) -> str:
-    """An objective's place in the order (1st, 2nd), as the reader's language writes it."""
     known = {1: words("1st"), 2: words("2nd"), 3: words("3rd")}
     return say(known[n]) if n in known else say("{number}th", number=n)
 
