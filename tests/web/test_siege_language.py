@@ -167,7 +167,7 @@ def _books(main: Any) -> set[str]:
     bar. The parts every game screen shares are set aside (removed from ``main``)."""
     for shared in main.select(SHARED):
         shared.decompose()
-    found = {t.get_text() for t in main.select(".rules h3, .rules p, .rules li")}
+    found = {t.get_text() for t in main.select(".rules h3, .rules p")}
     found |= {
         str(s) for p in main.select(".rules .reading") for s in p.find_all(string=True, recursive=False)
     }
