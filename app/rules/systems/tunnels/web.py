@@ -19,7 +19,7 @@ from flask_babel import format_decimal
 from werkzeug.datastructures import MultiDict
 
 from app.rules.pack import Pack, Scenario
-from app.rules.speech import say, say_plural
+from app.rules.speech import say, say_plural, told
 from app.rules.systems.tunnels.state import TunnelGame
 from app.services.games import Loaded, summary, visible_events
 from app.web.forms import number
@@ -198,6 +198,10 @@ class TunnelsWeb(WebSide):
         return {
             "battles": battles,
             "fighting": scenario.tunnel_fighting,
+            # The pack's own words, in the reader's language where the pack gives them.
+            "reminders": [told(r) for r in scenario.tunnel_fighting.reminders]
+            if scenario.tunnel_fighting
+            else [],
             "blank_rows": BLANK_ROWS if loaded is None else None,
         }
 
