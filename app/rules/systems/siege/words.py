@@ -17,6 +17,10 @@ _KINDS = {
     "batter": words("battering"),
     "starve": words("starving"),
     "repick": words("new pick"),
+    # Said as their type reads, in the reader's language too.
+    "tunnel": words("tunnel"),
+    "contingents": words("contingents"),
+    "objective": words("objective"),
 }
 
 

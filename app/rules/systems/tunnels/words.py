@@ -16,6 +16,10 @@ _KINDS = {
     "battle_result": words("battle result"),
     "unstable": words("unstable tunnel roll"),
     "repick": words("new pick"),
+    # Said as their type reads, in the reader's language too.
+    "contingents": words("contingents"),
+    "contingent": words("contingent"),
+    "trap": words("trap"),
 }
 
 
