@@ -121,16 +121,21 @@ def test_the_siege_card_prints_in_german(app: Flask) -> None:
     assert "siege card" not in text and "SIEGE TACTICS" not in text
 
 
-def test_the_siege_screens_hold_no_plain_english_in_the_pseudo_language(
-    tmp_path: Path, migrated: Path
-) -> None:
+def pseudo_app(tmp_path: Path, migrated: Path) -> Flask:
+    """An app that also speaks the pseudo-language (tests/pseudo.py), on its own database."""
     from app import create_app
 
     folder = pseudo.build(tmp_path / "pseudo")
     database = fresh_database(migrated, tmp_path / "muster.sqlite")
-    app = create_app(
+    return create_app(
         {"DATABASE": str(database), "TESTING": True, "SECRET_KEY": "t", "TRANSLATION_FOLDERS": [str(folder)]}
     )
+
+
+def test_the_siege_screens_hold_no_plain_english_in_the_pseudo_language(
+    tmp_path: Path, migrated: Path
+) -> None:
+    app = pseudo_app(tmp_path, migrated)
     client = app.test_client()
     # Before the siege phase (the seats, the tactics' step) and mid-battle (every part).
     early = siege(client)

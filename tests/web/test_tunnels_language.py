@@ -11,10 +11,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests import pseudo
-from tests.conftest import fresh_database
 from tests.pdfs import pdf_text
 from tests.web.conftest import soup
 from tests.web.helpers import phone, post
+from tests.web.test_siege_language import pseudo_app
 from tests.web.test_tunnels_web import history, refusal, send, series
 
 PHONES_LANGUAGE = "muster-lang"  # the switch's cookie
@@ -123,13 +123,7 @@ def test_the_series_sheet_prints_in_german(app: Flask) -> None:
 def test_the_tunnel_wars_screens_hold_no_plain_english_in_the_pseudo_language(
     tmp_path: Path, migrated: Path
 ) -> None:
-    from app import create_app
-
-    folder = pseudo.build(tmp_path / "pseudo")
-    database = fresh_database(migrated, tmp_path / "muster.sqlite")
-    app = create_app(
-        {"DATABASE": str(database), "TESTING": True, "SECRET_KEY": "t", "TRANSLATION_FOLDERS": [str(folder)]}
-    )
+    app = pseudo_app(tmp_path, migrated)
     # Before any pick: the split forms, the set-up roll-off, the seats; on a seat: the secret pick.
     early = series(app.test_client(), picked=False)
     for who in ("table", 0):

@@ -13,27 +13,11 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
-from app.rules.speech import say, words
+from app.rules.speech import say
 from app.rules.systems import EngineSystem, SeatsBySecretTypes, register
 from app.rules.systems.siege import engine
 from app.rules.systems.siege.state import SIDES, SiegeGame
 from app.rules.terrain import Piece
-
-# How the battleplan ends, one whole sentence for each result it may give.
-_HOLDS = {
-    ("major", "attacker"): words(
-        "Attacker holds {count} of {total} objectives: major victory for the attacker."
-    ),
-    ("minor", "attacker"): words(
-        "Attacker holds {count} of {total} objectives: minor victory for the attacker."
-    ),
-    ("major", "defender"): words(
-        "Attacker holds {count} of {total} objectives: major victory for the defender."
-    ),
-    ("minor", "defender"): words(
-        "Attacker holds {count} of {total} objectives: minor victory for the defender."
-    ),
-}
 
 
 class Siege(SeatsBySecretTypes, EngineSystem):
@@ -51,7 +35,7 @@ class Siege(SeatsBySecretTypes, EngineSystem):
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         total = max((r.count for r in scenario.objective_results), default=0)
         return [
-            say(_HOLDS[(r.kind, r.side)], count=r.count, total=total)
+            engine.holds(r.kind, r.side, r.count, total)
             for r in sorted(scenario.objective_results, key=lambda r: -r.count)
         ]
 

@@ -841,24 +841,42 @@ def siege_result(game: SiegeGame, held: int) -> Result:
     row = next(r for r in game.scenario.objective_results if r.count == held)
     winner = game.of_side(row.side)
     # The stored reason stays in English (the API's); a screen says it with :func:`reason`.
-    return Result(row.kind, winner, _REASONS[(row.kind, row.side)].format(**_reason_blanks(game, held)))
+    return Result(row.kind, winner, _ENDS[(row.kind, row.side)][1].format(**_reason_blanks(game, held)))
 
 
-# The result in words, one whole sentence for each result a battleplan may give.
-_REASONS = {
-    ("major", "attacker"): words(
-        "The attacker controls {held} of {total} objectives: a major victory for the attacker, {name}."
+# Each result a battleplan may give (its kind, the side it favours), in whole sentences: how
+# the battleplan says it ends, and why a battle ended so.
+_ENDS = {
+    ("major", "attacker"): (
+        words("Attacker holds {count} of {total} objectives: major victory for the attacker."),
+        words(
+            "The attacker controls {held} of {total} objectives: a major victory for the attacker, {name}."
+        ),
     ),
-    ("minor", "attacker"): words(
-        "The attacker controls {held} of {total} objectives: a minor victory for the attacker, {name}."
+    ("minor", "attacker"): (
+        words("Attacker holds {count} of {total} objectives: minor victory for the attacker."),
+        words(
+            "The attacker controls {held} of {total} objectives: a minor victory for the attacker, {name}."
+        ),
     ),
-    ("major", "defender"): words(
-        "The attacker controls {held} of {total} objectives: a major victory for the defender, {name}."
+    ("major", "defender"): (
+        words("Attacker holds {count} of {total} objectives: major victory for the defender."),
+        words(
+            "The attacker controls {held} of {total} objectives: a major victory for the defender, {name}."
+        ),
     ),
-    ("minor", "defender"): words(
-        "The attacker controls {held} of {total} objectives: a minor victory for the defender, {name}."
+    ("minor", "defender"): (
+        words("Attacker holds {count} of {total} objectives: minor victory for the defender."),
+        words(
+            "The attacker controls {held} of {total} objectives: a minor victory for the defender, {name}."
+        ),
     ),
 }
+
+
+def holds(kind: str, side: str, count: int, total: int) -> str:
+    """How the battleplan ends when the attacker holds ``count`` of ``total`` objectives."""
+    return say(_ENDS[(kind, side)][0], count=count, total=total)
 
 
 def _reason_blanks(game: SiegeGame, held: int) -> dict[str, Any]:
@@ -872,7 +890,7 @@ def reason(game: SiegeGame) -> str | None:
     if game.ending is None:
         return None
     row = next(r for r in game.scenario.objective_results if r.count == game.ending.attacker_objectives)
-    return say(_REASONS[(row.kind, row.side)], **_reason_blanks(game, game.ending.attacker_objectives))
+    return say(_ENDS[(row.kind, row.side)][1], **_reason_blanks(game, game.ending.attacker_objectives))
 
 
 def _apply_end(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
