@@ -116,7 +116,7 @@ def test_the_siege_card_prints_in_german(app: Flask) -> None:
     assert "BELAGERUNGSTAKTIKEN UND BELAGERUNGSTABELLE" in text and "TUNNEL UND ENTSATZHEER" in text
     assert "Modifikatoren: Beschuss +0 Aushungern -1 Tunnel +2" in text
     assert "Gatehouse ja 6 6 zerstört" in text and "Liberators nein 6 5 2" in text
-    assert "Angreifer hält 3 von 3 Missionszielen: großer Sieg für den Angreifer." in text
+    assert "Der Angreifer hält 3 von 3 Missionszielen: großer Sieg für den Angreifer." in text
     assert "Lord Kroak" in text  # what the players typed stays as typed
     assert "siege card" not in text and "SIEGE TACTICS" not in text
 
