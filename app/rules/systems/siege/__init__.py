@@ -13,6 +13,7 @@ from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.game import Setup
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say
 from app.rules.systems import EngineSystem, SeatsBySecretTypes, register
 from app.rules.systems.siege import engine
 from app.rules.systems.siege.state import SIDES, SiegeGame
@@ -27,14 +28,14 @@ class Siege(SeatsBySecretTypes, EngineSystem):
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return [
-            FactSpec("first", "battle_round", "player", "Player taking the first turn"),
-            FactSpec("attacker_objectives", "end", "count", "Objectives the attacker controls", True, 3),
+            FactSpec("first", "battle_round", "player", say("Player taking the first turn")),
+            FactSpec("attacker_objectives", "end", "count", say("Objectives the attacker controls"), True, 3),
         ]
 
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
         total = max((r.count for r in scenario.objective_results), default=0)
         return [
-            f"Attacker holds {r.count} of {total} objectives: {r.kind} victory for the {r.side}."
+            engine.holds(r.kind, r.side, r.count, total)
             for r in sorted(scenario.objective_results, key=lambda r: -r.count)
         ]
 

@@ -19,6 +19,7 @@ from app.rules.battle_rounds import RoundStart, Turn
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused, by_type, open_entry
 from app.rules.outcome import Result
+from app.rules.speech import say, say_plural, words
 from app.rules.systems.siege import section
 from app.rules.systems.siege.event_models import EVENTS
 from app.rules.systems.siege.state import (
@@ -72,12 +73,12 @@ def new_game(pack: p.Pack, setup: Setup) -> SiegeGame:
     )
 
 
-OVER_NOW = "The battle is over; undo the last entry to change it."
+OVER_NOW = words("The battle is over; undo the last entry to change it.")
 
 
 def _open(game: SiegeGame) -> None:
     if game.finished:
-        raise Refused(OVER_NOW)
+        raise Refused(say(OVER_NOW))
 
 
 # ---------------------------------------------------------------------------------------
@@ -91,15 +92,27 @@ def _apply_tactic(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     die = event["tactic"]
     if die not in allowed:
         names = ", ".join(f"{d} ({t.name})" for d in allowed if (t := game.rules.tactic(d)))
-        raise Refused(f"tactic must be the {side}'s die: {names}.")
+        raise Refused(
+            say("tactic must be the attacker's die: {tactics}.", tactics=names)
+            if side == "attacker"
+            else say("tactic must be the defender's die: {tactics}.", tactics=names)
+        )
     if player in game.picks:
         if game.revealed:
             raise Refused(
-                f"{game.name(player)} has already picked a siege tactic, and both are shown; to pick again, "
-                "both players ask for it on their own phones.",
+                say(
+                    "{name} has already picked a siege tactic, and both are shown; to pick again, "
+                    "both players ask for it on their own phones.",
+                    name=game.name(player),
+                ),
                 "secret-pick",
             )
-        raise Refused(f"{game.name(player)} has already picked a siege tactic; undo that entry to change it.")
+        raise Refused(
+            say(
+                "{name} has already picked a siege tactic; undo that entry to change it.",
+                name=game.name(player),
+            )
+        )
     game.picks[player] = Pick(eid, player, die)
 
 
@@ -107,21 +120,27 @@ def repick_problem(game: SiegeGame, player: int) -> Refused | None:
     """Why ``player`` may not ask to pick the siege tactics again now, or ``None``: only once
     both are shown and before the batter rolls, once each; when both have asked, both pick again."""
     if game.finished:
-        return Refused("The battle is over; undo the last entry to change it.", "repick")
+        return Refused(say(OVER_NOW), "repick")
     if not game.revealed:
         return Refused(
-            "player: the siege tactics are not both in yet; a player takes back their own pick with undo.",
+            say(
+                "player: the siege tactics are not both in yet; a player takes back their own pick with undo."
+            ),
             "repick",
         )
     if game.stage != "batter":
         return Refused(
-            "player: the siege rolls have begun; undo them before the siege tactics are picked again.",
+            say("player: the siege rolls have begun; undo them before the siege tactics are picked again."),
             "repick",
         )
     if player in game.repick:
         waiting = [game.name(i) for i in range(game.player_count) if i not in game.repick]
         return Refused(
-            f"player: {game.name(player)} has already asked to pick again; waiting for {' and '.join(waiting)}.",
+            say(
+                "player: {name} has already asked to pick again; waiting for {waiting}.",
+                name=game.name(player),
+                waiting=" & ".join(waiting),
+            ),
             "repick",
         )
     return None
@@ -142,8 +161,10 @@ def undo_problem(game: SiegeGame, event: dict[str, Any]) -> Refused | None:
     taken back, so nobody changes theirs knowing the other's; both may agree to pick again."""
     if event.get("type") == "siege_tactic" and game.revealed:
         return Refused(
-            "event: both siege tactics are shown, so neither may be taken back; to pick again, both "
-            "players ask for it on their own phones.",
+            say(
+                "event: both siege tactics are shown, so neither may be taken back; to pick again, both "
+                "players ask for it on their own phones."
+            ),
             "secret-pick",
         )
     return None
@@ -159,7 +180,7 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
     # in it): before, the defender's turn may not have come yet.
     under_way = r in game.rounds or bool(game.turns_in(r))
     played = (
-        Refused("Every battle round is played; record the end of the battle.")
+        Refused(say("Every battle round is played; record the end of the battle."))
         if r > game.battle_rounds
         else None
     )
@@ -169,22 +190,25 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
             "open": game.stage == "tactics" and not game.finished,
             "players": [i for i in range(game.player_count) if i not in game.picks],
         },
-        "batter": open_entry(stage_problem(game, "batter", "The batter rolls")),
-        "starve": open_entry(stage_problem(game, "starve", "The starve rolls")),
-        "tunnel": open_entry(stage_problem(game, "tunnel", "The tunnel roll")),
+        "batter": open_entry(stage_problem(game, "batter", words("The batter rolls"))),
+        "starve": open_entry(stage_problem(game, "starve", words("The starve rolls"))),
+        "tunnel": open_entry(stage_problem(game, "tunnel", words("The tunnel roll"))),
         "battle_round": open_entry(
-            stage_problem(game, "battle", "A battle round") or played or round_problem(game, r), round=r
+            stage_problem(game, "battle", words("A battle round")) or played or round_problem(game, r),
+            round=r,
         ),
         "turn": open_entry(
-            stage_problem(game, "battle", "A turn") or played, round=r, players=game.next_players()
+            stage_problem(game, "battle", words("A turn")) or played, round=r, players=game.next_players()
         ),
-        "end": open_entry(stage_problem(game, "battle", "The end")),
+        "end": open_entry(stage_problem(game, "battle", words("The end"))),
         "contingents": open_entry(split_problem(game)),
         "tunnel_party": open_entry(party_problem(game)),
         "relief_roll": open_entry(
             relief_problem(game, r)
             if under_way
-            else Refused(f"round: the relief roll waits until battle round {r} is under way.")
+            else Refused(
+                say("round: the relief roll waits until battle round {round} is under way.", round=r)
+            )
         )
         | {"round": r},
         "relief_edge": open_entry(edge_problem(game)),
@@ -202,24 +226,30 @@ def open_entries(game: SiegeGame, seat: int | None) -> dict[str, Any]:
 
 
 STAGES = ("tactics", "batter", "starve", "tunnel", "battle")
+# What an entry waits for while the siege phase is at each step (``what``: the entry).
+_WAIT = {
+    "tactics": words("{what} must wait until both siege tactics are picked."),
+    "batter": words("{what} must wait until the batter rolls are recorded."),
+    "starve": words("{what} must wait until the starve rolls are recorded."),
+    "tunnel": words("{what} must wait until the tunnel roll is recorded."),
+}
 
 
 def stage_problem(game: SiegeGame, stage: str, what: str) -> Refused | None:
     """Why ``what`` (an entry of the siege phase's ``stage``, or of the battle) may not be
     recorded now, or ``None``: the siege phase's steps come in order, then the battle."""
     if game.finished:
-        return Refused(OVER_NOW)
+        return Refused(say(OVER_NOW))
     now = game.stage
     if STAGES.index(now) < STAGES.index(stage):
-        waiting = {
-            "tactics": "both siege tactics are picked",
-            "batter": "the batter rolls are recorded",
-            "starve": "the starve rolls are recorded",
-            "tunnel": "the tunnel roll is recorded",
-        }[now]
-        return Refused(f"{what} must wait until {waiting}.")
+        return Refused(say(_WAIT[now], what=say(what)))
     if STAGES.index(now) > STAGES.index(stage):
-        return Refused(f"{what}: the siege phase has passed this step; undo the later entries to change it.")
+        return Refused(
+            say(
+                "{what}: the siege phase has passed this step; undo the later entries to change it.",
+                what=say(what),
+            )
+        )
     return None
 
 
@@ -236,7 +266,7 @@ def batter_outcome(rules: section.SiegeRules, defensible: bool, modified: int) -
 
 
 def _apply_batter(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    _need_stage(game, "batter", "The batter rolls")
+    _need_stage(game, "batter", words("The batter rolls"))
     cell = game.modifiers
     assert cell is not None
     rolls = []
@@ -257,7 +287,7 @@ def starved(rules: section.SiegeRules, modifier: int, die: int, hero: bool) -> t
 
 
 def _apply_starve(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    _need_stage(game, "starve", "The starve rolls")
+    _need_stage(game, "starve", words("The starve rolls"))
     cell = game.modifiers
     assert cell is not None
     rolls = []
@@ -268,18 +298,24 @@ def _apply_starve(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
         modified, hit = starved(game.rules, cell.starve, die, hero)
         wounds = item.get("mortal_wounds")
         if hit and not wounds:
-            raise Refused(f"{where}.mortal_wounds must be a D3 as it landed, 1 to 3: the unit starves.")
+            raise Refused(
+                say("{where}.mortal_wounds must be a D3 as it landed, 1 to 3: the unit starves.", where=where)
+            )
         if not hit and wounds:
             raise Refused(
-                f"{where}.mortal_wounds must be left out: the die ({modified} after modifiers) "
-                f"needed {game.rules.starve_on} or more."
+                say(
+                    "{where}.mortal_wounds must be left out: the die ({modified} after modifiers) needed {need} or more.",
+                    where=where,
+                    modified=modified,
+                    need=game.rules.starve_on,
+                )
             )
         rolls.append(UnitRoll(unit, hero, die, modified, hit, wounds or 0))
     game.starve = tuple(rolls)
 
 
 def _apply_tunnel(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    _need_stage(game, "tunnel", "The tunnel roll")
+    _need_stage(game, "tunnel", words("The tunnel roll"))
     cell = game.modifiers
     assert cell is not None
     attacker, defender = event["dice"]
@@ -302,8 +338,8 @@ def party_unit(item: dict[str, Any]) -> dict[str, Any]:
 def unfit(unit: dict[str, Any]) -> str | None:
     """Why a unit may not go through a tunnel ("a MONSTER", "mounted"), or ``None`` if it may."""
     if unit["monster"]:
-        return "a MONSTER"
-    return "mounted" if unit["mounted"] else None
+        return words("a MONSTER")
+    return words("mounted") if unit["mounted"] else None
 
 
 def roster_party(rules: section.SiegeRules, roster: list[RosterUnit]) -> dict[str, Any]:
@@ -349,19 +385,39 @@ def party_roster_problems(event: dict[str, Any], roster: list[RosterUnit]) -> li
         sent.append(name)
         found = known.get(name)
         if found is None:
-            return [f"units[{i}]: {unit['name']} is not in the attacker's attached roster."]
+            return [
+                say("units[{i}]: {name} is not in the attacker's attached roster.", i=i, name=unit["name"])
+            ]
         if sent.count(name) > held.count(name):
             times = held.count(name)
-            return [f"units[{i}]: the attacker's attached roster holds {unit['name']} {_times(times)}."]
+            return [_holds(i, unit["name"], times)]
         listed = _roster_unit(found)
         if why := unfit(listed):
             return [
-                f"units[{i}]: {found.name} is {why} in the attacker's attached roster; only units "
-                "without mounts that are not MONSTERS go through the tunnel."
+                say(
+                    "units[{i}]: {name} is {why} in the attacker's attached roster; only units "
+                    "without mounts that are not MONSTERS go through the tunnel.",
+                    i=i,
+                    name=found.name,
+                    why=say(why),
+                )
             ]
         if unit["hero"] != listed["hero"]:
-            what = "a HERO" if listed["hero"] else "not a HERO"
-            return [f"units[{i}].keywords: {found.name} is {what} in the attacker's attached roster."]
+            if listed["hero"]:
+                return [
+                    say(
+                        "units[{i}].keywords: {name} is a HERO in the attacker's attached roster.",
+                        i=i,
+                        name=found.name,
+                    )
+                ]
+            return [
+                say(
+                    "units[{i}].keywords: {name} is not a HERO in the attacker's attached roster.",
+                    i=i,
+                    name=found.name,
+                )
+            ]
     return []
 
 
@@ -369,8 +425,15 @@ def _plain(name: str) -> str:
     return " ".join(name.split())
 
 
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+def _holds(i: int, name: str, times: int) -> str:
+    """How often the attacker's roster holds a unit sent into the tunnel more often than that."""
+    if times == 1:
+        return say("units[{i}]: the attacker's attached roster holds {name} once.", i=i, name=name)
+    if times == 2:
+        return say("units[{i}]: the attacker's attached roster holds {name} twice.", i=i, name=name)
+    return say(
+        "units[{i}]: the attacker's attached roster holds {name} {count} times.", i=i, name=name, count=times
+    )
 
 
 def tunnel_candidates(rules: section.SiegeRules, units: list[dict[str, Any]]) -> dict[str, Any]:
@@ -388,13 +451,15 @@ def tunnel_candidates(rules: section.SiegeRules, units: list[dict[str, Any]]) ->
 def party_problem(game: SiegeGame) -> Refused | None:
     """Why no tunnel party may be recorded now (a completed tunnel lets one through), or ``None``."""
     if game.finished:
-        return Refused(OVER_NOW)
+        return Refused(say(OVER_NOW))
     if game.tunnel is None or not game.tunnel.completed:
         return Refused(
-            "units: only a completed tunnel lets units through; the tunnel roll did not complete one."
+            say("units: only a completed tunnel lets units through; the tunnel roll did not complete one.")
         )
     if game.party is not None:
-        return Refused("The units sent into the tunnel are already recorded; undo that entry to change it.")
+        return Refused(
+            say("The units sent into the tunnel are already recorded; undo that entry to change it.")
+        )
     return None
 
 
@@ -406,12 +471,20 @@ def _apply_party(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     for u in units:
         if why := unfit(u):
             raise Refused(
-                f"units: {u['name']} is {why}; only units without mounts that are not MONSTERS go through."
+                say(
+                    "units: {name} is {why}; only units without mounts that are not MONSTERS go through.",
+                    name=u["name"],
+                    why=say(why),
+                )
             )
     heroes = [u for u in units if u["hero"]]
     if len(heroes) > rules.tunnel_heroes or len(units) - len(heroes) > rules.tunnel_others:
         raise Refused(
-            f"units: at most {rules.tunnel_heroes} HERO and {rules.tunnel_others} other units go through the tunnel."
+            say(
+                "units: at most {heroes} HERO and {others} other units go through the tunnel.",
+                heroes=rules.tunnel_heroes,
+                others=rules.tunnel_others,
+            )
         )
     game.party = tuple(units)
 
@@ -420,13 +493,13 @@ def split_problem(game: SiegeGame) -> Refused | None:
     """Why the defender's contingents may not be recorded now (once, before the first battle
     round), or ``None``."""
     if game.finished:
-        return Refused(OVER_NOW)
+        return Refused(say(OVER_NOW))
     if game.scenario.contingents is None:
-        return Refused(f"{game.scenario.name} has no contingents to record.")
+        return Refused(say("{battleplan} has no contingents to record.", battleplan=game.scenario.name))
     if game.turns or game.rounds:
-        return Refused("The contingents are set before the first battle round.")
+        return Refused(say("The contingents are set before the first battle round."))
     if game.split is not None:
-        return Refused("The contingents are already recorded; undo that entry to change them.")
+        return Refused(say("The contingents are already recorded; undo that entry to change them."))
     return None
 
 
@@ -469,16 +542,33 @@ def roster_problems(event: dict[str, Any], roster: list[str]) -> list[str]:
             missing.remove(name)
     faults = []
     if unknown:
-        faults.append(f"{_names(unknown)} {'is' if len(set(unknown)) == 1 else 'are'} not in it")
+        faults.append(
+            say_plural(
+                "{names} is not in it", "{names} are not in it", len(set(unknown)), names=_names(unknown)
+            )
+        )
     for name in dict.fromkeys(n for n in placed if n in roster and placed.count(n) > roster.count(n)):
-        faults.append(f"{name} is named {placed.count(name)} times and it holds {roster.count(name)}")
+        faults.append(
+            say(
+                "{name} is named {named} times and it holds {held}",
+                name=name,
+                named=placed.count(name),
+                held=roster.count(name),
+            )
+        )
     if missing:
-        faults.append(f"{_names(missing)} {'is' if len(set(missing)) == 1 else 'are'} left out")
+        faults.append(
+            say_plural(
+                "{names} is left out", "{names} are left out", len(set(missing)), names=_names(missing)
+            )
+        )
     if not faults:
         return []
     return [
-        "garrison and relief must name each unit of the defender's attached roster once: "
-        f"{'; '.join(faults)}."
+        say(
+            "garrison and relief must name each unit of the defender's attached roster once: {faults}.",
+            faults="; ".join(faults),
+        )
     ]
 
 
@@ -492,31 +582,40 @@ def _names(names: list[str]) -> str:
 # ---------------------------------------------------------------------------------------
 # The objectives, placed in turn on terrain features in the defender's territory
 # ---------------------------------------------------------------------------------------
+# An objective's place in the order (1st, 2nd), as the reader's language writes it.
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    known = {1: words("1st"), 2: words("2nd"), 3: words("3rd")}
+    return say(known[n]) if n in known else say("{number}th", number=n)
 
 
 def _apply_objective(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
     _open(game)
     if game.turns or game.rounds:
-        raise Refused("The objectives are set up with the battlefield, before the first battle round.")
+        raise Refused(say("The objectives are set up with the battlefield, before the first battle round."))
     player = event["player"]
     total = game.objective_count
     placer = game.next_placer
     if placer is None:
-        raise Refused(f"All {total} objectives are set up; undo the last one to move it.")
+        raise Refused(say("All {total} objectives are set up; undo the last one to move it.", total=total))
     number = len(game.objectives) + 1
     if player != placer:
         raise Refused(
-            f"player: {game.name(placer)} places the {_ordinal(number)} objective of {total}; "
-            "the players take turns, the attacker first."
+            say(
+                "player: {name} places the {ordinal} objective of {total}; the players take turns, the attacker first.",
+                name=game.name(placer),
+                ordinal=_ordinal(number),
+                total=total,
+            )
         )
     feature = event["feature"]
     taken = next((o for o in game.objectives if _same(o.feature, feature)), None)
     if taken is not None:
         raise Refused(
-            f"feature: {taken.feature} already holds the {_ordinal(taken.number)} objective; "
-            "each objective goes on a different terrain feature."
+            say(
+                "feature: {feature} already holds the {ordinal} objective; each objective goes on a different terrain feature.",
+                feature=taken.feature,
+                ordinal=_ordinal(taken.number),
+            )
         )
     game.objectives.append(Placement(eid, number, player, feature))
 
@@ -541,19 +640,29 @@ def terrain_problems(game: SiegeGame, event: dict[str, Any], pieces: list[Piece]
     piece = find_piece(pieces, feature)
     if piece is None:
         return [
-            f"feature: {' '.join(feature.split())} is not in this game's terrain set; an objective goes "
-            f"on a feature of the fortress ({', '.join(p.name for p in fortress)})."
+            say(
+                "feature: {feature} is not in this game's terrain set; an objective goes on a feature of the "
+                "fortress ({fortress}).",
+                feature=" ".join(feature.split()),
+                fortress=", ".join(p.name for p in fortress),
+            )
         ]
     if not piece.fortress:
         return [
-            f"feature: {piece.name} is not wholly within the defender's territory in this game's "
-            f"terrain set; an objective goes on a feature of the fortress."
+            say(
+                "feature: {feature} is not wholly within the defender's territory in this game's terrain set; "
+                "an objective goes on a feature of the fortress.",
+                feature=piece.name,
+            )
         ]
     taken = _placed_on(game, pieces, piece)
     if taken is not None:
         return [
-            f"feature: {piece.name} already holds the {_ordinal(taken.number)} objective; "
-            "each objective goes on a different terrain feature."
+            say(
+                "feature: {feature} already holds the {ordinal} objective; each objective goes on a different terrain feature.",
+                feature=piece.name,
+                ordinal=_ordinal(taken.number),
+            )
         ]
     return []
 
@@ -581,16 +690,27 @@ def round_problem(game: SiegeGame, r: int) -> Refused | None:
     """Why battle round ``r`` may not start now (once, in order, before its first turn)."""
     now = game.current_round
     if r in game.rounds:
-        return Refused(f"Battle round {r} has already been started; undo that entry to change it.")
+        return Refused(
+            say("Battle round {round} has already been started; undo that entry to change it.", round=r)
+        )
     if r < now or game.turns_in(r):
-        return Refused(f"Battle round {r} is already under way; its start is recorded before its first turn.")
+        return Refused(
+            say(
+                "Battle round {round} is already under way; its start is recorded before its first turn.",
+                round=r,
+            )
+        )
     if r > now:
-        return Refused(f"Battle round {r} cannot start yet: battle round {now} is not finished.")
+        return Refused(
+            say(
+                "Battle round {round} cannot start yet: battle round {now} is not finished.", round=r, now=now
+            )
+        )
     return None
 
 
 def _apply_battle_round(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    _need_stage(game, "battle", "A battle round")
+    _need_stage(game, "battle", words("A battle round"))
     r, first = event["round"], event.get("first")
     if problem := round_problem(game, r):
         raise problem
@@ -602,19 +722,35 @@ def turn_problem(game: SiegeGame, r: int, player: int) -> Refused | None:
     once a round, the rounds in order, the first player's turn first."""
     now = game.current_round
     if r < now or any(t.player == player for t in game.turns_in(r)):
-        return Refused(f"{game.name(player)} has already taken their turn in battle round {r}.")
+        return Refused(
+            say(
+                "{name} has already taken their turn in battle round {round}.",
+                name=game.name(player),
+                round=r,
+            )
+        )
     if r > now:
-        return Refused(f"Battle round {r} cannot be recorded yet: battle round {now} is not finished.")
+        return Refused(
+            say(
+                "Battle round {round} cannot be recorded yet: battle round {now} is not finished.",
+                round=r,
+                now=now,
+            )
+        )
     if player not in game.next_players():
         first = game.next_players()[0]
         return Refused(
-            f"{game.name(first)} takes the first turn in battle round {r}, so their turn is recorded first."
+            say(
+                "{name} takes the first turn in battle round {round}, so their turn is recorded first.",
+                name=game.name(first),
+                round=r,
+            )
         )
     return None
 
 
 def _apply_turn(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    _need_stage(game, "battle", "A turn")
+    _need_stage(game, "battle", words("A turn"))
     r, player = event["round"], event["player"]
     if problem := turn_problem(game, r, player):
         raise problem
@@ -631,25 +767,34 @@ def relief_problem(game: SiegeGame, r: int | None) -> Refused | None:
     checked later, as the event's), or ``None``: it is made inside the defender's turn, once a
     round, until the relief force arrives."""
     if game.scenario.relief is None:
-        return Refused(f"{game.scenario.name} has no relief force.")
+        return Refused(say("{battleplan} has no relief force.", battleplan=game.scenario.name))
     try:
-        _need_stage(game, "battle", "A relief roll")
+        _need_stage(game, "battle", words("A relief roll"))
     except Refused as exc:
         return exc
     if game.arrived is not None:
         return Refused(
-            f"The relief force arrived in battle round {game.arrived}; there are no more relief rolls."
+            say(
+                "The relief force arrived in battle round {round}; there are no more relief rolls.",
+                round=game.arrived,
+            )
         )
     if r is None:
         return None
     defender = game.defender
     if r != game.current_round or defender not in game.next_players():
         return Refused(
-            f"round: the relief roll is made at the end of the defender's movement phase, inside "
-            f"{game.name(defender)}'s turn, and battle round {r} is not in it."
+            say(
+                "round: the relief roll is made at the end of the defender's movement phase, inside {name}'s "
+                "turn, and battle round {round} is not in it.",
+                name=game.name(defender),
+                round=r,
+            )
         )
     if any(x.round == r for x in game.relief_rolls):
-        return Refused(f"The relief roll of battle round {r} is already recorded; undo it to change it.")
+        return Refused(
+            say("The relief roll of battle round {round} is already recorded; undo it to change it.", round=r)
+        )
     return None
 
 
@@ -669,13 +814,13 @@ def _apply_relief_roll(game: SiegeGame, event: dict[str, Any], eid: str) -> None
 def edge_problem(game: SiegeGame) -> Refused | None:
     """Why the relief force's edge may not be rolled now (once, after it arrived), or ``None``."""
     if game.scenario.relief is None:
-        return Refused(f"{game.scenario.name} has no relief force.")
+        return Refused(say("{battleplan} has no relief force.", battleplan=game.scenario.name))
     if game.finished:
-        return Refused(OVER_NOW)
+        return Refused(say(OVER_NOW))
     if game.arrived is None:
-        return Refused("die: the edge is rolled once the relief force has arrived.")
+        return Refused(say("die: the edge is rolled once the relief force has arrived."))
     if game.edge is not None:
-        return Refused("The relief force's edge is already recorded; undo that entry to change it.")
+        return Refused(say("The relief force's edge is already recorded; undo that entry to change it."))
     return None
 
 
@@ -695,21 +840,71 @@ def siege_result(game: SiegeGame, held: int) -> Result:
     """The result when the attacker controls ``held`` objectives at the end."""
     row = next(r for r in game.scenario.objective_results if r.count == held)
     winner = game.of_side(row.side)
+    # The stored reason stays in English (the API's); a screen says it with :func:`reason`.
+    return Result(row.kind, winner, _ENDS[(row.kind, row.side)][1].format(**_reason_blanks(game, held)))
+
+
+# Each result a battleplan may give (its kind, the side it favours), in whole sentences: how
+# the battleplan says it ends, and why a battle ended so.
+_ENDS = {
+    ("major", "attacker"): (
+        words("Attacker holds {count} of {total} objectives: major victory for the attacker."),
+        words(
+            "The attacker controls {held} of {total} objectives: a major victory for the attacker, {name}."
+        ),
+    ),
+    ("minor", "attacker"): (
+        words("Attacker holds {count} of {total} objectives: minor victory for the attacker."),
+        words(
+            "The attacker controls {held} of {total} objectives: a minor victory for the attacker, {name}."
+        ),
+    ),
+    ("major", "defender"): (
+        words("Attacker holds {count} of {total} objectives: major victory for the defender."),
+        words(
+            "The attacker controls {held} of {total} objectives: a major victory for the defender, {name}."
+        ),
+    ),
+    ("minor", "defender"): (
+        words("Attacker holds {count} of {total} objectives: minor victory for the defender."),
+        words(
+            "The attacker controls {held} of {total} objectives: a minor victory for the defender, {name}."
+        ),
+    ),
+}
+
+
+def holds(kind: str, side: str, count: int, total: int) -> str:
+    """How the battleplan ends when the attacker holds ``count`` of ``total`` objectives."""
+    return say(_ENDS[(kind, side)][0], count=count, total=total)
+
+
+def _reason_blanks(game: SiegeGame, held: int) -> dict[str, Any]:
+    row = next(r for r in game.scenario.objective_results if r.count == held)
     total = max(r.count for r in game.scenario.objective_results)
-    return Result(
-        row.kind,
-        winner,
-        f"The attacker controls {held} of {total} objectives: a {row.kind} victory for the "
-        f"{row.side}, {game.name(winner)}.",
-    )
+    return {"held": held, "total": total, "name": game.name(game.of_side(row.side))}
+
+
+def reason(game: SiegeGame) -> str | None:
+    """Why the battle ended as it did, in the reader's language (``None`` before the end)."""
+    if game.ending is None:
+        return None
+    row = next(r for r in game.scenario.objective_results if r.count == game.ending.attacker_objectives)
+    return say(_ENDS[(row.kind, row.side)][1], **_reason_blanks(game, game.ending.attacker_objectives))
 
 
 def _apply_end(game: SiegeGame, event: dict[str, Any], eid: str) -> None:
-    _need_stage(game, "battle", "The end")
+    _need_stage(game, "battle", words("The end"))
     counts = sorted(r.count for r in game.scenario.objective_results)
     held = event["attacker_objectives"]
     if not counts[0] <= held <= counts[-1]:
-        raise Refused(f"attacker_objectives must be a whole number from {counts[0]} to {counts[-1]}.")
+        raise Refused(
+            say(
+                "attacker_objectives must be a whole number from {low} to {high}.",
+                low=counts[0],
+                high=counts[-1],
+            )
+        )
     game.ending = Ending(eid, held, siege_result(game, held))
 
 

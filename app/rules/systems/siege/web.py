@@ -16,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.rules.army import RosterUnit
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say
 from app.rules.systems.siege import engine
 from app.services.games import Loaded, summary
 from app.web.forms import number
@@ -97,13 +98,15 @@ class SiegeWeb(WebSide):
             "defender_units": army_units(loaded, g.defender),
             **_objective_choices(loaded),
             "party_choices": _party_choices(loaded),
+            # The result's reason in the reader's language (the state keeps it in English).
+            "reason": engine.reason(g),
         }
 
     def form_event(self, loaded: Loaded, form: MultiDict[str, str], event: dict[str, Any]) -> str | None:
         """Each form of the siege screens as the event the JSON API takes."""
         kind = event["type"]
         if kind not in loaded.system.event_types:
-            return f"type must be one of {', '.join([*loaded.system.event_types, 'undo'])}."
+            return say("type must be one of {types}.", types=", ".join([*loaded.system.event_types, "undo"]))
         if kind == "siege_tactic":
             event.update(player=number(form.get("player")), tactic=number(form.get("tactic")))
         elif kind == "repick":

@@ -12,9 +12,16 @@ from typing import Any
 from app.rules.army import RosterUnit
 from app.rules.facts import FactSpec
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say, words
 from app.rules.systems import CheckedByPlayer, EngineSystem, SeatsBySecretTypes, register
 from app.rules.systems.tunnels import engine
 from app.rules.systems.tunnels.state import TunnelGame
+
+# How the series ends, one whole sentence for each kind of victory.
+_WINS = {
+    "major": words("Win {won} of the {battles} battles: a major victory."),
+    "minor": words("Win {won} of the {battles} battles: a minor victory."),
+}
 
 
 class Tunnels(SeatsBySecretTypes, CheckedByPlayer, EngineSystem):
@@ -25,15 +32,14 @@ class Tunnels(SeatsBySecretTypes, CheckedByPlayer, EngineSystem):
 
     def facts(self, pack: Pack, scenario: Scenario) -> list[FactSpec]:
         return [
-            FactSpec("winner", "battle_result", "player", "Player whose opponent's contingent was destroyed")
+            FactSpec(
+                "winner", "battle_result", "player", say("Player whose opponent's contingent was destroyed")
+            )
         ]
 
     def scoring(self, pack: Pack, scenario: Scenario) -> list[str]:
-        out = [
-            f"Win {s.won} of the {scenario.battles or 3} battles: a {s.kind} victory."
-            for s in scenario.series
-        ]
-        return [*out, "Otherwise the series is a draw."]
+        out = [say(_WINS[s.kind], won=s.won, battles=scenario.battles or 3) for s in scenario.series]
+        return [*out, say("Otherwise the series is a draw.")]
 
     # An army's three contingents, named from its attached roster.
     roster_events = ("contingents",)

@@ -16,6 +16,7 @@ from app.rules import contingents
 from app.rules import pack as p
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused, by_type, open_entry
+from app.rules.speech import say
 from app.rules.systems.tunnels.event_models import EVENTS
 from app.rules.systems.tunnels.state import (
     BattleResult,
@@ -64,7 +65,9 @@ def new_game(pack: p.Pack, setup: Setup) -> TunnelGame:
 def over_problem(game: TunnelGame) -> Refused | None:
     """Why nothing of a battle may be recorded now (every battle is fought), or ``None``."""
     if game.finished:
-        return Refused(f"All {game.battles} battles are fought; undo the last entry to change them.")
+        return Refused(
+            say("All {battles} battles are fought; undo the last entry to change them.", battles=game.battles)
+        )
     return None
 
 
@@ -75,9 +78,13 @@ def _battle(game: TunnelGame, event: dict[str, Any], started: bool = True) -> in
     now = game.current_battle
     b = int(event["battle"])
     if b != now:
-        raise Refused(f"battle: battle {now} is being fought now, not battle {b}.")
+        raise Refused(
+            say("battle: battle {now} is being fought now, not battle {battle}.", now=now, battle=b)
+        )
     if started and not game.revealed(b):
-        raise Refused(f"battle: battle {b} starts once both players have picked their contingent.")
+        raise Refused(
+            say("battle: battle {battle} starts once both players have picked their contingent.", battle=b)
+        )
     return b
 
 
@@ -87,16 +94,23 @@ def _battle(game: TunnelGame, event: dict[str, Any], started: bool = True) -> in
 def _apply_split(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     rules = game.scenario.contingents
     if rules is None:
-        raise Refused(f"{game.scenario.name} has no contingents to record.")
+        raise Refused(say("{battleplan} has no contingents to record.", battleplan=game.scenario.name))
     player = event["player"]
     if player in game.splits:
         raise Refused(
-            f"{game.name(player)}'s contingents are already recorded; undo that entry to change them."
+            say(
+                "{name}'s contingents are already recorded; undo that entry to change them.",
+                name=game.name(player),
+            )
         )
     if game.used(player):
-        raise Refused(f"{game.name(player)}'s army is split before their first contingent is picked.")
+        raise Refused(
+            say("{name}'s army is split before their first contingent is picked.", name=game.name(player))
+        )
     if len(event["contingents"]) != len(rules.ids):
-        raise Refused(f"contingents must be a list of {len(rules.ids)} entries, one per contingent.")
+        raise Refused(
+            say("contingents must be a list of {count} entries, one per contingent.", count=len(rules.ids))
+        )
     parts = [contingents.part(v) for v in event["contingents"]]
     labels = [f"contingent {i + 1}" for i in range(len(parts))]
     problems = contingents.split_problems(rules, [n for n, _ in parts], labels)
@@ -125,17 +139,29 @@ def _apply_pick(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     if player in game.picks_in(b):
         if game.revealed(b):
             raise Refused(
-                f"{game.name(player)} has already picked a contingent for battle {b}, and both are shown; "
-                "to pick again, both players ask for it on their own phones.",
+                say(
+                    "{name} has already picked a contingent for battle {battle}, and both are shown; "
+                    "to pick again, both players ask for it on their own phones.",
+                    name=game.name(player),
+                    battle=b,
+                ),
                 "secret-pick",
             )
         raise Refused(
-            f"{game.name(player)} has already picked a contingent for battle {b}; undo it to change it."
+            say(
+                "{name} has already picked a contingent for battle {battle}; undo it to change it.",
+                name=game.name(player),
+                battle=b,
+            )
         )
     used = game.used(player)
     if c in used:
         raise Refused(
-            f"contingent {c} already fought in battle {used[c]}; each contingent fights in one battle only."
+            say(
+                "contingent {number} already fought in battle {battle}; each contingent fights in one battle only.",
+                number=c,
+                battle=used[c],
+            )
         )
     general = event.get("general") or None
     game.picks.append(Pick(eid, b, player, c, general))
@@ -147,20 +173,30 @@ def repick_problem(game: TunnelGame, battle: int, player: int) -> Refused | None
     both pick again."""
     if not game.revealed(battle):
         return Refused(
-            f"battle: the contingents for battle {battle} are not both in yet; a player takes back "
-            "their own pick with undo.",
+            say(
+                "battle: the contingents for battle {battle} are not both in yet; a player takes back "
+                "their own pick with undo.",
+                battle=battle,
+            ),
             "repick",
         )
     if game.under_way(battle):
         return Refused(
-            f"battle: battle {battle} is under way; undo its entries before the contingents are picked again.",
+            say(
+                "battle: battle {battle} is under way; undo its entries before the contingents are picked again.",
+                battle=battle,
+            ),
             "repick",
         )
     asked = game.repick_asked(battle)
     if player in asked:
         waiting = [game.name(i) for i in range(game.player_count) if i not in asked]
         return Refused(
-            f"player: {game.name(player)} has already asked to pick again; waiting for {' and '.join(waiting)}.",
+            say(
+                "player: {name} has already asked to pick again; waiting for {waiting}.",
+                name=game.name(player),
+                waiting=" & ".join(waiting),
+            ),
             "repick",
         )
     return None
@@ -183,8 +219,11 @@ def undo_problem(game: TunnelGame, event: dict[str, Any]) -> Refused | None:
     b = event.get("battle")
     if event.get("type") == "contingent" and isinstance(b, int) and game.revealed(b):
         return Refused(
-            f"event: both contingents for battle {b} are shown, so neither may be taken back; to pick "
-            "again, both players ask for it on their own phones.",
+            say(
+                "event: both contingents for battle {battle} are shown, so neither may be taken back; to pick "
+                "again, both players ask for it on their own phones.",
+                battle=b,
+            ),
             "secret-pick",
         )
     return None
@@ -274,7 +313,9 @@ def _apply_round(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     r, first = event["round"], event.get("first")
     expected = len(game.rounds_in(b)) + 1
     if r != expected:
-        raise Refused(f"round: the next battle round of battle {b} is {expected}.")
+        raise Refused(
+            say("round: the next battle round of battle {battle} is {expected}.", battle=b, expected=expected)
+        )
     game.rounds.append(BattleRound(eid, b, r, first))
 
 
@@ -293,10 +334,21 @@ def _apply_denizen(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     r, pairs = event["round"], event["dice"]
     winner = roll_off_winner([(x[0], x[1]) for x in pairs])
     if winner is None:
-        raise Refused("dice: every pair but the last must be a tie (rolled again), and the last must not be.")
+        raise Refused(
+            say("dice: every pair but the last must be a tie (rolled again), and the last must not be.")
+        )
     if any((x.battle, x.round) == (b, r) for x in game.roll_offs):
-        what = "set-up" if r == 0 else f"battle round {r}"
-        raise Refused(f"The denizen's roll-off for the {what} of battle {b} is already recorded.")
+        if r == 0:
+            raise Refused(
+                say("The denizen's roll-off for the set-up of battle {battle} is already recorded.", battle=b)
+            )
+        raise Refused(
+            say(
+                "The denizen's roll-off for battle round {round} of battle {battle} is already recorded.",
+                round=r,
+                battle=b,
+            )
+        )
     game.roll_offs.append(RollOff(eid, b, r, tuple((x[0], x[1]) for x in pairs), winner))
 
 
@@ -306,13 +358,23 @@ def _apply_change(game: TunnelGame, event: dict[str, Any], eid: str, kind: str) 
     commander = game.commander(b, r)
     if kind == "attack" and commander != player:
         raise Refused(
-            f"player: only the denizen's commanding player may attack it, and {game.name(player)} "
-            f"does not command it in battle round {r}."
+            say(
+                "player: only the denizen's commanding player may attack it, and {name} "
+                "does not command it in battle round {round}.",
+                name=game.name(player),
+                round=r,
+            )
         )
     if kind == "attack" and any(
         (c.battle, c.round, c.player, c.kind) == (b, r, player, "attack") for c in game.changes
     ):
-        raise Refused(f"{game.name(player)} has already turned on the denizen in battle round {r}.")
+        raise Refused(
+            say(
+                "{name} has already turned on the denizen in battle round {round}.",
+                name=game.name(player),
+                round=r,
+            )
+        )
     game.changes.append(BeastChange(eid, b, r, player, kind))
 
 
@@ -329,35 +391,39 @@ def _apply_unstable(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     r, player = event["round"], event["player"]
     if any((u.battle, u.round, u.player) == (b, r, player) for u in game.unstable):
         raise Refused(
-            f"{game.name(player)}'s unstable surroundings die for battle round {r} is already recorded."
+            say(
+                "{name}'s unstable surroundings die for battle round {round} is already recorded.",
+                name=game.name(player),
+                round=r,
+            )
         )
     die = event["die"]
     choice = event.get("choice")
     need = game.fighting.unstable_on
     if choice is not None and die < need:
-        raise Refused(f"choice must be left out: the die needed {need} or more.")
+        raise Refused(say("choice must be left out: the die needed {need} or more.", need=need))
     point = d3 = None
     units: list[tuple[str, int, int]] = []
     if choice == "cave-in":
         point = event.get("point") or None
         if point is None:
-            raise Refused("point must be a name of 1 to 120 characters: where the cave-in is.")
+            raise Refused(say("point must be a name of 1 to 120 characters: where the cave-in is."))
     elif event.get("point"):
-        raise Refused("point is only noted for a cave-in.")
+        raise Refused(say("point is only noted for a cave-in."))
     if choice == "stalactites":
         d3 = event.get("d3")
         if d3 is None:
-            raise Refused("d3 must be a D3 as it landed, 1 to 3: how many enemy units may be picked.")
+            raise Refused(say("d3 must be a D3 as it landed, 1 to 3: how many enemy units may be picked."))
         picked = event.get("units") or []
         if not 1 <= len(picked) <= d3:
-            raise Refused(f"units must be a list of 1 to {d3} entries.")
+            raise Refused(say("units must be a list of 1 to {d3} entries.", d3=d3))
         for item in picked:
             unit, roll = item["unit"], item["die"]
             units.append((unit, roll, 1 if roll >= game.fighting.stalactite_on else 0))
         if len({u for u, _, _ in units}) != len(units):
-            raise Refused("units must name different enemy units.")
+            raise Refused(say("units must name different enemy units."))
     elif event.get("d3") is not None or event.get("units"):
-        raise Refused("d3 and units are only recorded for falling stalactites.")
+        raise Refused(say("d3 and units are only recorded for falling stalactites."))
     game.unstable.append(Unstable(eid, b, r, player, die, choice, point, d3, tuple(units)))
 
 
@@ -368,15 +434,24 @@ def _apply_trap(game: TunnelGame, event: dict[str, Any], eid: str) -> None:
     distance = event["distance"]
     if not 0 < distance <= reach:
         raise Refused(
-            f'distance must be the measured distance in inches, more than 0 and at most {reach:g}".'
+            say(
+                'distance must be the measured distance in inches, more than 0 and at most {reach}".',
+                reach=f"{reach:g}",
+            )
         )
     target = event.get("target") or None
     a, c = event["dice"]
     wounds = event.get("mortal_wounds")
     if a + c >= distance and not wounds:
-        raise Refused("mortal_wounds must be a D3 as it landed, 1 to 3: the roll reached the distance.")
+        raise Refused(say("mortal_wounds must be a D3 as it landed, 1 to 3: the roll reached the distance."))
     if a + c < distance and wounds:
-        raise Refused(f'mortal_wounds must be left out: the roll ({a + c}) did not reach {distance:g}".')
+        raise Refused(
+            say(
+                'mortal_wounds must be left out: the roll ({roll}) did not reach {distance}".',
+                roll=a + c,
+                distance=f"{distance:g}",
+            )
+        )
     game.traps.append(Trap(eid, b, r, player, target, float(distance), (a, c), wounds or 0))
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from app.rules import battle_rounds
 from app.rules.game import GameState
 from app.rules.outcome import Result
+from app.rules.speech import say
 from app.rules.systems.tunnels import section
 
 
@@ -234,10 +235,20 @@ class TunnelGame(GameState):
         row = next((s for s in self.scenario.series if s.won == top), None)
         if row is not None and wins.count(top) == 1:
             winner = wins.index(top)
+            # Said when read (a property, not kept in the replayed state): in the reader's language.
+            won = {"name": self.name(winner), "top": top, "battles": self.battles}
+            if row.kind == "major":
+                return Result(
+                    row.kind,
+                    winner,
+                    say("{name} won {top} of the {battles} battles: a major victory.", **won),
+                )
             return Result(
-                row.kind,
-                winner,
-                f"{self.name(winner)} won {top} of the {self.battles} battles: a {row.kind} victory.",
+                row.kind, winner, say("{name} won {top} of the {battles} battles: a minor victory.", **won)
             )
-        score = " to ".join(str(w) for w in sorted(wins, reverse=True))
-        return Result("draw", None, f"Battles won {score}: a draw.")
+        high, *rest = sorted(wins, reverse=True)  # two players: the draw's score
+        return Result(
+            "draw",
+            None,
+            say("Battles won {high} to {low}: a draw.", high=high, low=rest[-1] if rest else high),
+        )

@@ -15,9 +15,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from flask_babel import format_decimal
 from werkzeug.datastructures import MultiDict
 
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say, say_plural, told
 from app.rules.systems.tunnels.state import TunnelGame
 from app.services.games import Loaded, summary, visible_events
 from app.web.forms import number
@@ -56,8 +58,14 @@ def _dice_of_form(form: MultiDict[str, str], rows: int) -> tuple[list[list[int |
             continue
         dice = [number(d) for d in raw]
         if any(d is None for d in dice):
-            which = "the roll-off" if k == 0 else f"roll {k + 1} of the roll-off"
-            return [], f"dice: {which} needs both players' dice, each a whole number from 1 to 6."
+            if k == 0:
+                return [], say(
+                    "dice: the roll-off needs both players' dice, each a whole number from 1 to 6."
+                )
+            return [], say(
+                "dice: roll {number} of the roll-off needs both players' dice, each a whole number from 1 to 6.",
+                number=k + 1,
+            )
         pairs.append(dice)
     return pairs, None
 
@@ -71,13 +79,15 @@ def _stalactites(form: MultiDict[str, str]) -> tuple[list[dict[str, Any]], str |
         if not name and not raw:
             continue
         if not name:
-            return [], f"units: unit {k + 1} of the falling stalactites needs its name beside its die."
+            return [], say(
+                "units: unit {number} of the falling stalactites needs its name beside its die.", number=k + 1
+            )
         die = number(raw)
         if die is None:
-            return [], f"units: the die for {name} must be a whole number from 1 to 6."
+            return [], say("units: the die for {name} must be a whole number from 1 to 6.", name=name)
         units.append({"unit": name, "die": die})
     if not units:
-        return [], "units: name the enemy units the stalactites fall on, each with its die."
+        return [], say("units: name the enemy units the stalactites fall on, each with its die.")
     return units, None
 
 
@@ -97,13 +107,13 @@ def _split_of_form(loaded: Loaded, form: MultiDict[str, str], event: dict[str, A
         for k, chosen in units:
             which = number(chosen)
             if which is None or not 1 <= which <= count:
-                return f"Each unit needs its contingent, 1 to {count}."
+                return say("Each unit needs its contingent, 1 to {count}.", count=count)
             parts[which - 1].append(form.get(f"unit.{k}.name", "").strip())
         event["contingents"] = parts
         return None
     counts = [number(form.get(f"count.{c}")) for c in range(1, count + 1)]
     if any(c is None for c in counts):
-        return f"Each of the {count} contingents needs its number of units."
+        return say("Each of the {count} contingents needs its number of units.", count=count)
     event["contingents"] = counts
     return None
 
@@ -136,7 +146,7 @@ class TunnelsWeb(WebSide):
         """Each form of the Tunnel Wars screens as the event the JSON API takes."""
         kind = event["type"]
         if kind not in loaded.system.event_types:
-            return f"type must be one of {', '.join([*loaded.system.event_types, 'undo'])}."
+            return say("type must be one of {types}.", types=", ".join([*loaded.system.event_types, "undo"]))
         if kind == "contingents":
             return _split_of_form(loaded, form, event)
         event["battle"] = number(form.get("battle"))
@@ -188,17 +198,124 @@ class TunnelsWeb(WebSide):
         return {
             "battles": battles,
             "fighting": scenario.tunnel_fighting,
+            # The pack's own words, in the reader's language where the pack gives them.
+            "reminders": [told(r) for r in scenario.tunnel_fighting.reminders]
+            if scenario.tunnel_fighting
+            else [],
             "blank_rows": BLANK_ROWS if loaded is None else None,
         }
 
 
 def _pairs(dice: list[list[int]], names: list[str]) -> str:
     """A roll-off's dice in words: "Ann 3, Bo 3; again: Ann 5, Bo 2"."""
-    return "; again: ".join(", ".join(f"{n} {d}" for n, d in zip(names, pair, strict=False)) for pair in dice)
+    rolls = [", ".join(f"{n} {d}" for n, d in zip(names, pair, strict=False)) for pair in dice]
+    return (
+        rolls[0]
+        if len(rolls) == 1
+        else say("{first}; again: {again}", first=rolls[0], again=_pairs(dice[1:], names))
+    )
 
 
 def _wounds(n: int) -> str:
-    return "none" if n == 0 else f"{n} mortal wound{'' if n == 1 else 's'}"
+    return say("none") if n == 0 else say_plural("{count} mortal wound", "{count} mortal wounds", n)
+
+
+def _sends(battle: Any, name: str, shown: Any, general: Any, hidden: bool) -> str:
+    """A contingent's pick as a seat sees it: its number, its general if named, and whether
+    only this seat sees it yet."""
+    if general and hidden:
+        return say(
+            "Battle {battle}: {name} sends contingent {number}, led by {general} (only you see it)",
+            battle=battle,
+            name=name,
+            number=shown,
+            general=general,
+        )
+    if general:
+        return say(
+            "Battle {battle}: {name} sends contingent {number}, led by {general}",
+            battle=battle,
+            name=name,
+            number=shown,
+            general=general,
+        )
+    if hidden:
+        return say(
+            "Battle {battle}: {name} sends contingent {number} (only you see it)",
+            battle=battle,
+            name=name,
+            number=shown,
+        )
+    return say("Battle {battle}: {name} sends contingent {number}", battle=battle, name=name, number=shown)
+
+
+def _unstable(x: Any, fighting: Any, name: str, enemy: str) -> str:
+    """An unstable surroundings die and what it brought down, in one sentence."""
+    where = {"name": name, "battle": x.battle, "round": x.round, "die": x.die}
+    if x.die < fighting.unstable_on:
+        return say(
+            "Unstable surroundings, hero phase of {name}, battle {battle} round {round}: {die}, nothing falls",
+            **where,
+        )
+    if x.choice == "cave-in":
+        return say(
+            "Unstable surroundings, hero phase of {name}, battle {battle} round {round}: {die}, "
+            "a cave-in at {point}",
+            point=x.point,
+            **where,
+        )
+    if x.choice == "stalactites":
+        hits = ", ".join(f"{unit} ({die}: {_wounds(w)})" for unit, die, w in x.units)
+        return say(
+            "Unstable surroundings, hero phase of {name}, battle {battle} round {round}: {die}, "
+            "falling stalactites (D3: {d3}) on {enemy}'s {hits}; {face}+ deals 1 mortal wound",
+            d3=x.d3,
+            enemy=enemy,
+            hits=hits,
+            face=fighting.stalactite_on,
+            **where,
+        )
+    return say(
+        "Unstable surroundings, hero phase of {name}, battle {battle} round {round}: {die}, "
+        "neither a cave-in nor stalactites chosen",
+        **where,
+    )
+
+
+def _trap(x: Any, name: str, enemy: str) -> str:
+    """Cunning Traps in one sentence: on whom, when, the roll against the range, the harm."""
+    harm = _wounds(x.wounds) if x.sprung else say("short of it, no harm")
+    roll = {"first": x.dice[0], "second": x.dice[1], "total": x.total, "distance": format_decimal(x.distance)}
+    roll |= {"name": name, "battle": x.battle, "harm": harm}
+    if x.target and x.round is not None:
+        return say(
+            "Cunning Traps by {name} on {enemy}'s {target}, battle {battle} round {round}: "
+            '{first} + {second} = {total} against {distance}": {harm}',
+            enemy=enemy,
+            target=x.target,
+            round=x.round,
+            **roll,
+        )
+    if x.target:
+        return say(
+            "Cunning Traps by {name} on {enemy}'s {target}, battle {battle}, no round given: "
+            '{first} + {second} = {total} against {distance}": {harm}',
+            enemy=enemy,
+            target=x.target,
+            **roll,
+        )
+    if x.round is not None:
+        return say(
+            "Cunning Traps by {name}, battle {battle} round {round}: "
+            '{first} + {second} = {total} against {distance}": {harm}',
+            round=x.round,
+            **roll,
+        )
+    return say(
+        "Cunning Traps by {name}, battle {battle}, no round given: "
+        '{first} + {second} = {total} against {distance}": {harm}',
+        **roll,
+    )
 
 
 def _history(
@@ -231,80 +348,89 @@ def _history(
         b = e.get("battle")
         if kind == "contingents":
             sizes = g.splits[player].sizes if player in g.splits else ()
-            text = f"{who(player)}'s army in contingents of {', '.join(str(n) for n in sizes)} units"
+            text = say(
+                "{name}'s army in contingents of {sizes} units",
+                name=who(player),
+                sizes=", ".join(str(n) for n in sizes),
+            )
         elif kind == "contingent":
             # The pick as this screen may see it: whole once both of its battle are in, or on its seat.
             shown = e.get("contingent")
             if shown is None:
-                text = f"Battle {b}: {who(player)} picked a contingent, hidden until both are in"
+                text = say(
+                    "Battle {battle}: {name} picked a contingent, hidden until both are in",
+                    battle=b,
+                    name=who(player),
+                )
             else:
                 general = e.get("general")
-                text = f"Battle {b}: {who(player)} sends contingent {shown}" + (
-                    f", led by {general}" if general else ""
-                )
                 row = series.get(b)
-                if not (row and row["revealed"]):
-                    text += " (only you see it)"
+                hidden = not (row and row["revealed"])
+                text = _sends(b, who(player), shown, general, hidden)
         elif kind == "repick":
-            text = f"Battle {b}: {who(player)} asks to pick the contingents again"
-        elif kind == "battle_round" and x is not None:
-            text = f"Battle {x.battle}, round {x.round} begins" + (
-                f": {who(x.first)} takes the first turn" if x.first is not None else ""
+            text = say(
+                "Battle {battle}: {name} asks to pick the contingents again", battle=b, name=who(player)
             )
+        elif kind == "battle_round" and x is not None:
+            if x.first is not None:
+                text = say(
+                    "Battle {battle}, round {round} begins: {name} takes the first turn",
+                    battle=x.battle,
+                    round=x.round,
+                    name=who(x.first),
+                )
+            else:
+                text = say("Battle {battle}, round {round} begins", battle=x.battle, round=x.round)
         elif kind == "denizen" and x is not None:
             dice = _pairs([list(p) for p in x.dice], names)
             if x.round == 0:
-                text = (
-                    f"The denizen at the set-up of battle {x.battle}: {dice}. "
-                    f"{who(x.winner)} may set up a MONSTER from neither army as the denizen"
+                text = say(
+                    "The denizen at the set-up of battle {battle}: {dice}. "
+                    "{name} may set up a MONSTER from neither army as the denizen",
+                    battle=x.battle,
+                    dice=dice,
+                    name=who(x.winner),
                 )
             else:
-                text = (
-                    f"The denizen's roll-off, battle {x.battle}, round {x.round}: {dice}. "
-                    f"{who(x.winner)} commands it this round"
+                text = say(
+                    "The denizen's roll-off, battle {battle}, round {round}: {dice}. {name} commands it this round",
+                    battle=x.battle,
+                    round=x.round,
+                    dice=dice,
+                    name=who(x.winner),
                 )
         elif kind == "denizen_attack" and x is not None:
-            text = (
-                f"Battle {x.battle}, round {x.round}: {who(x.player)} attacks the denizen; "
-                f"it fights for {who(1 - x.player)} until the round ends"
+            text = say(
+                "Battle {battle}, round {round}: {name} attacks the denizen; it fights for {other} until the round ends",
+                battle=x.battle,
+                round=x.round,
+                name=who(x.player),
+                other=who(1 - x.player),
             )
         elif kind == "tame" and x is not None:
-            text = (
-                f"Battle {x.battle}, round {x.round}: {who(x.player)} tames the raging beast; "
-                f"it fights for {who(x.player)} until the round ends"
+            text = say(
+                "Battle {battle}, round {round}: {name} tames the raging beast; it fights for {name} until the round ends",
+                battle=x.battle,
+                round=x.round,
+                name=who(x.player),
             )
         elif kind == "unstable" and x is not None:
-            text = f"Unstable surroundings, hero phase of {who(x.player)}, battle {x.battle} round {x.round}: {x.die}"
-            if x.die < fighting.unstable_on:
-                text += ", nothing falls"
-            elif x.choice == "cave-in":
-                text += f", a cave-in at {x.point}"
-            elif x.choice == "stalactites":
-                hits = ", ".join(f"{unit} ({die}: {_wounds(w)})" for unit, die, w in x.units)
-                text += (
-                    f", falling stalactites (D3: {x.d3}) on {who(1 - x.player)}'s {hits}; "
-                    f"{fighting.stalactite_on}+ deals 1 mortal wound"
-                )
-            else:
-                text += ", neither a cave-in nor stalactites chosen"
+            text = _unstable(x, fighting, who(x.player), who(1 - x.player))
         elif kind == "trap" and x is not None:
-            target = f" on {who(1 - x.player)}'s {x.target}" if x.target else ""
-            when = f"round {x.round}" if x.round is not None else "no round given"
-            text = (
-                f"Cunning Traps by {who(x.player)}{target}, battle {x.battle} {when}: "
-                f'{x.dice[0]} + {x.dice[1]} = {x.total} against {x.distance:g}": '
-                + (_wounds(x.wounds) if x.sprung else "short of it, no harm")
-            )
+            text = _trap(x, who(x.player), who(1 - x.player))
         elif kind == "battle_result" and x is not None:
-            text = f"Battle {x.battle} ends: " + (
-                f"{who(x.winner)} wins it"
-                if x.winner is not None
-                else "both contingents destroyed, nobody wins it"
-            )
+            if x.winner is not None:
+                text = say("Battle {battle} ends: {name} wins it", battle=x.battle, name=who(x.winner))
+            else:
+                text = say(
+                    "Battle {battle} ends: both contingents destroyed, nobody wins it", battle=x.battle
+                )
         elif kind == "roll":
-            text = f"Dice: {', '.join(str(d) for d in e.get('results', []))}" + (
-                f" ({e['purpose']})" if e.get("purpose") else ""
-            )
+            rolled = ", ".join(str(d) for d in e.get("results", []))
+            if e.get("purpose"):
+                text = say("Dice: {dice} ({purpose})", dice=rolled, purpose=e["purpose"])
+            else:
+                text = say("Dice: {dice}", dice=rolled)
         else:
             continue
         out.append({"event": eid, "type": kind, "text": text, "lines": lines})

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
-from app.rules.entry_words import named
+from collections.abc import Sequence
+from typing import Any
+
+from app.rules.entry_words import Said, recorded
+from app.rules.speech import say, words
 
 # What Tunnel Wars' entries are called at the table, each said the usual way ("Ann's ... recorded").
-said = named(
-    {
-        "tame": "taming of the beast",
-        "denizen": "denizen roll",
-        "denizen_attack": "attack on the denizen",
-        "battle_result": "battle result",
-        "unstable": "unstable tunnel roll",
-        "repick": "new pick",
-    }
-)
+_KINDS = {
+    "tame": words("taming of the beast"),
+    "denizen": words("denizen roll"),
+    "denizen_attack": words("attack on the denizen"),
+    "battle_result": words("battle result"),
+    "unstable": words("unstable tunnel roll"),
+    "repick": words("new pick"),
+    # Said as their type reads, in the reader's language too.
+    "contingents": words("contingents"),
+    "contingent": words("contingent"),
+    "trap": words("trap"),
+}
+
+
+def said(event: dict[str, Any], names: Sequence[str], pack: Any) -> Said | None:
+    """The entry said the usual way, its name in the reader's language (said when it is read)."""
+    kind = event.get("type")
+    if not isinstance(kind, str) or kind not in _KINDS:
+        return None
+    return recorded(event, names, say(_KINDS[kind]))
