@@ -19,9 +19,10 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.rules.pack import Pack, Scenario
-from app.rules.speech import say
+from app.rules.speech import say, told
 from app.services.games import Loaded, summary, visible_events
 from app.web.forms import number, numbers_named
+from app.web.language import number as written
 from app.web.systems import WebSide, register
 
 # Rows the blank sheet leaves for deals, plays and destroyed units.
@@ -204,6 +205,7 @@ class TreacheryWeb(WebSide):
             "command_points": rules.command_points if rules else None,
             "ploys": has_ploys,
             "blank_rows": BLANK_ROWS if loaded is None else 0,
+            "rules": [(rule.name, told(rule.summary)) for rule in scenario.rules],
         }
         if loaded is None:
             n = count or pack.players_for(scenario).min or 3
@@ -291,7 +293,13 @@ class TreacheryWeb(WebSide):
                     for pl in public["plays"]
                 ],
                 "destroyed": [
-                    {**d, "by": names[d["by"]], "owner": names[d["owner"]]} for d in public["destroyed"]
+                    {
+                        **d,
+                        "by": names[d["by"]],
+                        "owner": names[d["owner"]],
+                        "points_written": written(d["points"]),
+                    }
+                    for d in public["destroyed"]
                 ],
                 "result": {"headline": headline, "reason": result["reason"]} if result else None,
                 "how": how,
