@@ -11,14 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.log import Refused, open_entry
+from app.rules.speech import say, say_plural
 from app.rules.systems.treachery import section
 from app.rules.systems.treachery.state import Pick, Play, RollOff, TreacheryGame
 
 
-def _words(items: list[str], last: str = "and") -> str:
+def listed(items: list[str], either: bool = False) -> str:
+    """Names in a sentence: "A, B and C" (``either``: "A, B or C")."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+    some, last = ", ".join(items[:-1]), items[-1]
+    return (
+        say("{some} or {last}", some=some, last=last)
+        if either
+        else say("{some} and {last}", some=some, last=last)
+    )
 
 
 def _ploy_name(game: TreacheryGame, ploy_id: str) -> str:
@@ -38,21 +45,24 @@ def bonus_problem(game: TreacheryGame, player: int) -> Refused | None:
     pick = open_pick(game)
     if pick is None:
         return Refused(
-            "type: a bonus ploy is rolled right after an enemy pick; record the pick first.",
+            say("type: a bonus ploy is rolled right after an enemy pick; record the pick first."),
             "bonus-after-pick",
         )
     who = game.name(player)
     if player == pick.player:
         return Refused(
-            f"player: {who} is taking the turn and is not neutral, so rolls no bonus ploy.", "bonus-neutral"
+            say("player: {name} is taking the turn and is not neutral, so rolls no bonus ploy.", name=who),
+            "bonus-neutral",
         )
     if player == pick.enemy:
         return Refused(
-            f"player: {who} is the enemy this phase, not neutral, so rolls no bonus ploy.", "bonus-neutral"
+            say("player: {name} is the enemy this phase, not neutral, so rolls no bonus ploy.", name=who),
+            "bonus-neutral",
         )
     if any(g.pick == pick.event and g.player == player for g in game.gains):
         return Refused(
-            f"player: {who} has already rolled for a bonus ploy after this enemy pick.", "bonus-once"
+            say("player: {name} has already rolled for a bonus ploy after this enemy pick.", name=who),
+            "bonus-once",
         )
     return None
 
@@ -67,19 +77,32 @@ def buying(game: TreacheryGame, r: int) -> Refused | None:
     goes first; where none is recorded, the round's first enemy pick, play or turn ends buying."""
     if r not in game.rounds:
         return Refused(
-            f"round: ploys are bought once round {r} has started; record its battle_round first.", "round"
+            say(
+                "round: ploys are bought once round {round} has started; record its battle_round first.",
+                round=r,
+            ),
+            "round",
         )
     if game.turns_in(r):
-        return Refused(f"round: ploys are bought before round {r}'s first turn, which is recorded.", "round")
+        return Refused(
+            say("round: ploys are bought before round {round}'s first turn, which is recorded.", round=r),
+            "round",
+        )
     if any(ro.round == r and ro.purpose == "order" for ro in game.roll_offs):
         return Refused(
-            f"round: ploys are bought before the roll-off for round {r}'s first turn, which is recorded.",
+            say(
+                "round: ploys are bought before the roll-off for round {round}'s first turn, which is recorded.",
+                round=r,
+            ),
             "buy-before-roll-off",
         )
     if any(pk.round == r for pk in game.picks) or any(pl.round == r for pl in game.plays):
         return Refused(
-            f"round: ploys are bought before round {r}'s first roll-off, and its first turn is under way "
-            "(an enemy pick or a ploy played is recorded).",
+            say(
+                "round: ploys are bought before round {round}'s first roll-off, and its first turn is under way "
+                "(an enemy pick or a ploy played is recorded).",
+                round=r,
+            ),
             "buy-before-roll-off",
         )
     return None
@@ -90,18 +113,33 @@ def gaining(game: TreacheryGame, player: int, ploy: section.Ploy, period: tuple[
     who = game.name(player)
     if any(g.player == player and g.ploy == ploy.id and g.period == period for g in game.gains):
         return Refused(
-            f"ploy: {who} has already gained {ploy.name} this turn; a ploy is gained once a turn.",
+            say(
+                "ploy: {name} has already gained {ploy} this turn; a ploy is gained once a turn.",
+                name=who,
+                ploy=ploy.name,
+            ),
             "same-ploy",
         )
     held = game.ploys(player)
     if ploy.id in held:
         return Refused(
-            f"ploy: {who} already holds {ploy.name}; nobody holds two of the same ploy.", "held-twice"
+            say(
+                "ploy: {name} already holds {ploy}; nobody holds two of the same ploy.",
+                name=who,
+                ploy=ploy.name,
+            ),
+            "held-twice",
         )
     most = game.rules.max_held or 0
     if len(held) >= most:
         return Refused(
-            f"ploy: {who} already holds {most} ploys, the most allowed; discard one first.", "max-held"
+            say_plural(
+                "ploy: {name} already holds {count} ploy, the most allowed; discard it first.",
+                "ploy: {name} already holds {count} ploys, the most allowed; discard one first.",
+                most,
+                name=who,
+            ),
+            "max-held",
         )
     return None
 
@@ -117,27 +155,63 @@ def buy_problem(game: TreacheryGame, player: int, ploy: section.Ploy) -> Refused
     limit = game.rounds[r].limits[player]
     if len(bought) >= limit:
         return Refused(
-            f"ploy: {who} may buy {limit} ploy{'s' if limit != 1 else ''} this round by their standing at its start.",
+            say_plural(
+                "ploy: {name} may buy {count} ploy this round by their standing at its start.",
+                "ploy: {name} may buy {count} ploys this round by their standing at its start.",
+                limit,
+                name=who,
+            ),
             "buy-limit",
         )
     table = next(t for t in game.rules.ploy_tables if t.id == ploy.table)
     tables = {found.table for g in bought if (found := game.rules.ploy(g.ploy))}
     if not table.repeatable and table.id in tables:
-        again = _words([t.name for t in game.rules.ploy_tables if t.repeatable], "or") or "no table"
-        return Refused(
-            f"ploy: {who} has already bought from the {table.name} table this turn; only {again} may be bought from twice.",
-            "same-table",
+        again = listed([t.name for t in game.rules.ploy_tables if t.repeatable], either=True)
+        said = (
+            say(
+                "ploy: {name} has already bought from the {table} table this turn; only {again} may be bought from twice.",
+                name=who,
+                table=table.name,
+                again=again,
+            )
+            if again
+            else say(
+                "ploy: {name} has already bought from the {table} table this turn; no table may be bought from twice.",
+                name=who,
+                table=table.name,
+            )
         )
+        return Refused(said, "same-table")
     # The purchases before a round's first turn count as a turn of their own.
     gained = gaining(game, player, ploy, (r, -1))
     if gained is not None:
         return gained
     if ploy.cost > game.cp[player]:
-        return Refused(f"ploy: {ploy.name} costs {ploy.cost} CP and {who} holds {game.cp[player]}.", "cp")
+        return Refused(
+            say(
+                "ploy: {ploy} costs {cost} CP and {name} holds {held}.",
+                ploy=ploy.name,
+                cost=ploy.cost,
+                name=who,
+                held=game.cp[player],
+            ),
+            "cp",
+        )
     return None
 
 
 # --- enemy picks and Allies of Convenience -----------------------------------------------------
+def _had_turn(game: TreacheryGame, player: int) -> Refused:
+    return Refused(
+        say(
+            "player: {name} has already had their turn in round {round}.",
+            name=game.name(player),
+            round=game.current_round,
+        ),
+        "player",
+    )
+
+
 def _repicks(game: TreacheryGame, pick: Pick) -> list[Play]:
     """The plays still in force that sent the active player to pick again after ``pick``."""
     out = []
@@ -156,12 +230,14 @@ def picking(game: TreacheryGame, player: int, phase: str) -> tuple[Refused | Non
     someone who did not play it.
     """
     if player not in game.waiting():
-        return Refused(
-            f"player: {game.name(player)} has already had their turn in round {game.current_round}.", "player"
-        ), set()
+        return _had_turn(game, player), set()
     if game.active is not None and game.active != player:
         return Refused(
-            f"player must be {game.name(game.active)}, whose turn it is; record their turn first.", "player"
+            say(
+                "player must be {name}, whose turn it is; record their turn first.",
+                name=game.name(game.active),
+            ),
+            "player",
         ), set()
     earlier = [pk for pk in game.turn_picks() if pk.phase == phase]
     if not earlier:
@@ -171,16 +247,21 @@ def picking(game: TreacheryGame, player: int, phase: str) -> tuple[Refused | Non
     name = game.rules.phase(phase).name if game.rules.phase(phase) else phase  # type: ignore[union-attr]
     if current is not last or not _repicks(game, last):
         redirect = next((pl for pl in game.rules.ploys if pl.repick), None)
-        unless = (
-            f"; only {redirect.name} played by {game.name(last.enemy)} lets them pick again"
+        blanks = {"name": game.name(player), "enemy": game.name(last.enemy), "phase": name}
+        said = (
+            say(
+                "phase: {name} has already picked {enemy} as the enemy for the {phase} phase of this turn; "
+                "only {ploy} played by {enemy} lets them pick again.",
+                ploy=redirect.name,
+                **blanks,
+            )
             if redirect
-            else ""
+            else say(
+                "phase: {name} has already picked {enemy} as the enemy for the {phase} phase of this turn.",
+                **blanks,
+            )
         )
-        return Refused(
-            f"phase: {game.name(player)} has already picked {game.name(last.enemy)} as the enemy for the "
-            f"{name} phase of this turn{unless}.",
-            "one-pick-per-phase",
-        ), set()
+        return Refused(said, "one-pick-per-phase"), set()
     refused = {pl.player for pk in earlier for pl in _repicks(game, pk)}
     return None, refused
 
@@ -191,12 +272,16 @@ def pick_problem(game: TreacheryGame, player: int, phase: str, enemy: int) -> Re
     if problem is not None:
         return problem
     if enemy == player:
-        return Refused("enemy must be another player than the one whose turn it is.", "enemy")
+        return Refused(say("enemy must be another player than the one whose turn it is."), "enemy")
     if enemy in barred:
-        ploy = next((pl.name for pl in game.rules.ploys if pl.repick), "their ploy")
+        ploy = next((pl.name for pl in game.rules.ploys if pl.repick), None) or say("their ploy")
         return Refused(
-            f"enemy: {game.name(enemy)} played {ploy}, so {game.name(player)} picks another player as "
-            "the enemy this phase.",
+            say(
+                "enemy: {enemy} played {ploy}, so {name} picks another player as the enemy this phase.",
+                enemy=game.name(enemy),
+                ploy=ploy,
+                name=game.name(player),
+            ),
             "allies-of-convenience",
         )
     return None
@@ -208,12 +293,15 @@ def play_problem(game: TreacheryGame, player: int, ploy: section.Ploy) -> Refuse
     answers another's play just made; a ploy's ``who`` says who may play it."""
     who = game.name(player)
     if ploy.id not in game.ploys(player):
-        return Refused(f"ploy: {who} holds no {ploy.name} to play.", "ploy")
+        return Refused(say("ploy: {name} holds no {ploy} to play.", name=who, ploy=ploy.name), "ploy")
     if ploy.cancels:
         last = next((pl for pl in game.plays if pl.event == game.just_played), None)
         if last is None or last.player == player:
             return Refused(
-                f"ploy: {ploy.name} cancels a ploy another player has just played; record it right after that play.",
+                say(
+                    "ploy: {ploy} cancels a ploy another player has just played; record it right after that play.",
+                    ploy=ploy.name,
+                ),
                 "cancel-just-played",
             )
     pick = game.current_pick()
@@ -221,33 +309,54 @@ def play_problem(game: TreacheryGame, player: int, ploy: section.Ploy) -> Refuse
     if ploy.who == "enemy":
         if pick is None:
             return Refused(
-                f"ploy: {ploy.name} is played by the player just picked as the enemy, and no enemy pick is "
-                "in force.",
+                say(
+                    "ploy: {ploy} is played by the player just picked as the enemy, and no enemy pick is in force.",
+                    ploy=ploy.name,
+                ),
                 "enemy-only",
             )
         if player != pick.enemy:
             return Refused(
-                f"ploy: {ploy.name} is played by the player just picked as the enemy, "
-                f"{game.name(pick.enemy)}, not by {who}.",
+                say(
+                    "ploy: {ploy} is played by the player just picked as the enemy, {enemy}, not by {name}.",
+                    ploy=ploy.name,
+                    enemy=game.name(pick.enemy),
+                    name=who,
+                ),
                 "enemy-only",
             )
         if _repicks(game, pick):
             return Refused(
-                f"ploy: {ploy.name} has already been played against this enemy pick.", "enemy-only"
+                say("ploy: {ploy} has already been played against this enemy pick.", ploy=ploy.name),
+                "enemy-only",
             )
     elif ploy.who == "neutral":
         if player == active:
             return Refused(
-                f"ploy: {ploy.name} is for neutral players, and {who} is taking the turn.", "neutral-only"
+                say(
+                    "ploy: {ploy} is for neutral players, and {name} is taking the turn.",
+                    ploy=ploy.name,
+                    name=who,
+                ),
+                "neutral-only",
             )
         if pick is not None and player == pick.enemy:
             return Refused(
-                f"ploy: {ploy.name} is for neutral players, and {who} is the enemy this phase.",
+                say(
+                    "ploy: {ploy} is for neutral players, and {name} is the enemy this phase.",
+                    ploy=ploy.name,
+                    name=who,
+                ),
                 "neutral-only",
             )
     elif ploy.who == "active" and active is not None and player != active:
         return Refused(
-            f"ploy: {ploy.name} is for the player taking the turn, {game.name(active)}, not {who}.",
+            say(
+                "ploy: {ploy} is for the player taking the turn, {active}, not {name}.",
+                ploy=ploy.name,
+                active=game.name(active),
+                name=who,
+            ),
             "active-only",
         )
     return None
@@ -260,13 +369,17 @@ def dealing(game: TreacheryGame) -> Refused | None:
     if game.turn_picks():
         pick = game.turn_picks()[0]
         return Refused(
-            f"round: deals are made at the start of a turn, and {game.name(pick.player)}'s turn already has "
-            "an enemy pick.",
+            say(
+                "round: deals are made at the start of a turn, and {name}'s turn already has an enemy pick.",
+                name=game.name(pick.player),
+            ),
             "deal-start-of-turn",
         )
     if game.turn_plays():
         return Refused(
-            "round: deals are made at the start of a turn, and a ploy has already been played in this turn.",
+            say(
+                "round: deals are made at the start of a turn, and a ploy has already been played in this turn."
+            ),
             "deal-start-of-turn",
         )
     return None
@@ -276,7 +389,9 @@ def give_problem(game: TreacheryGame, giver: int, receiver: int, ploy: section.P
     """Why ``giver`` may not give ``ploy`` to ``receiver`` in a deal now, or ``None``: the giver
     holds it, and the receiver gains it under every restriction on gaining a ploy."""
     if ploy.id not in game.ploys(giver):
-        return Refused(f"ploy: {game.name(giver)} holds no {ploy.name} to give.", "ploy")
+        return Refused(
+            say("ploy: {name} holds no {ploy} to give.", name=game.name(giver), ploy=ploy.name), "ploy"
+        )
     return gaining(game, receiver, ploy, game.period())
 
 
@@ -288,9 +403,14 @@ ENTRIES = {"deal": "deal"}
 def round_problem(game: TreacheryGame, r: int) -> Refused | None:
     """Why round ``r`` (the round being played) may not start now: once, before its first turn."""
     if r in game.rounds:
-        return Refused(f"round {r} has already started: its battle_round is recorded.", "round")
+        return Refused(
+            say("round {round} has already started: its battle_round is recorded.", round=r), "round"
+        )
     if game.turns_in(r):
-        return Refused(f"round {r} has already had a turn; a battle_round comes before the first.", "round")
+        return Refused(
+            say("round {round} has already had a turn; a battle_round comes before the first.", round=r),
+            "round",
+        )
     return None
 
 
@@ -298,13 +418,13 @@ def turn_problem(game: TreacheryGame, player: int) -> Refused | None:
     """Why ``player``'s turn may not be recorded now, or ``None``: once a turn-order roll-off has
     named who goes next, only that player's turn comes next."""
     if player not in game.waiting():
-        return Refused(
-            f"player: {game.name(player)} has already had their turn in round {game.current_round}.", "player"
-        )
+        return _had_turn(game, player)
     if game.named is not None and game.named != player:
         return Refused(
-            f"player: the roll-off sent {game.name(game.named)} to take the next turn; record "
-            f"{game.name(game.named)}'s turn first.",
+            say(
+                "player: the roll-off sent {name} to take the next turn; record {name}'s turn first.",
+                name=game.name(game.named),
+            ),
             "turn-order",
         )
     return None
@@ -331,10 +451,13 @@ def tie_break_problem(game: TreacheryGame, order: list[int]) -> Refused | None:
         beaten = [i for i in ro.among if i != ro.winner and i in place and ro.winner in place]
         late = [i for i in beaten if place[i] < place[ro.winner]]
         if late:
-            others = _words([game.name(i) for i in ro.among if i != ro.winner])
             return Refused(
-                f"tie_break: {game.name(ro.winner)} won the ranking roll-off against {others}, so "
-                f"{game.name(ro.winner)} comes before {_words([game.name(i) for i in late])}.",
+                say(
+                    "tie_break: {winner} won the ranking roll-off against {others}, so {winner} comes before {late}.",
+                    winner=game.name(ro.winner),
+                    others=listed([game.name(i) for i in ro.among if i != ro.winner]),
+                    late=listed([game.name(i) for i in late]),
+                ),
                 "tie-break-roll-off",
             )
     return None
@@ -373,7 +496,7 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     """
     playing = not game.finished and not game.turns_complete
     r = game.current_round
-    done = Refused("Every battle round is played; record the end of the battle.", "round")
+    done = Refused(say("Every battle round is played; record the end of the battle."), "round")
     out: dict[str, Any] = {
         "battle_round": open_entry(round_problem(game, r) if playing else done, round=r),
         # Who may take the next turn (``first``: the player a roll-off or an enemy pick named).
@@ -393,9 +516,9 @@ def open_entries(game: TreacheryGame, seat: int | None) -> dict[str, Any]:
     out["bonus_needs"] = bonus_needs(bonus_ploy, game.player_count) if bonus_ploy is not None else None
     if seat is None or not 0 <= seat < game.player_count:
         return out
-    closed = buying(game, r) if playing else Refused("The battle is over.", "end")
+    closed = buying(game, r) if playing else Refused(say("The battle is over."), "end")
     if not game.rules.ploys:
-        closed = Refused("This game has no ploys.", "ploy")
+        closed = Refused(say("This game has no ploys."), "ploy")
     out["buy"] = open_entry(
         closed,
         said=reason(closed) if r in game.rounds and game.rules.ploys else None,

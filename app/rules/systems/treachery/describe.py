@@ -12,6 +12,7 @@ from typing import Any
 
 from app.rules import pack as p
 from app.rules.facts import FactSpec
+from app.rules.speech import say, told
 from app.rules.systems.treachery import section
 from app.rules.systems.treachery.plan import reminder
 from app.rules.systems.treachery.state import Deal, TreacheryGame
@@ -28,42 +29,59 @@ def facts(pack: p.Pack, scenario: p.Scenario) -> list[FactSpec]:
                 "arrivals",
                 "battle_round",
                 "arrivals",
-                "Objectives arriving: the die rolled and where each is set up",
+                say("Objectives arriving: the die rolled and where each is set up"),
                 from_round=rounds[0],
                 until_round=rounds[-1],
             )
         )
     if scenario.objectives:
         out.append(
-            FactSpec("control", "turn", "control", "Who controls each objective at the end of the turn")
+            FactSpec("control", "turn", "control", say("Who controls each objective at the end of the turn"))
         )
     for block in scenario.scoring:
         if isinstance(block, section.ObjectiveDice):
             out.append(
-                FactSpec("dice", "turn", "dice", f"The D{block.die} of VP rolled for each objective held")
+                FactSpec(
+                    "dice",
+                    "turn",
+                    "dice",
+                    say("The D{faces} of VP rolled for each objective held", faces=block.die),
+                )
             )
         elif isinstance(block, section.ZoneDice):
             out.append(
                 FactSpec(
-                    "zones", "turn", "zones", f"Each zone held alone: its holder and the D{block.die} of VP"
+                    "zones",
+                    "turn",
+                    "zones",
+                    say("Each zone held alone: its holder and the D{faces} of VP", faces=block.die),
                 )
             )
     checks = [c.check for c in pack.victory(scenario).order] if scenario.playable else []
     if "monolith" in checks:
         out.append(
-            FactSpec("monolith", "end", "player", "Player controlling the monolith", none_label="Nobody")
+            FactSpec(
+                "monolith", "end", "player", say("Player controlling the monolith"), none_label=say("Nobody")
+            )
         )
         out.append(
-            FactSpec("closest", "end", "players", "Players with a model closest to the monolith (tied: each)")
+            FactSpec(
+                "closest", "end", "players", say("Players with a model closest to the monolith (tied: each)")
+            )
         )
     if "ranking" in checks:
         out.append(
             FactSpec(
-                "tie_break", "end", "players", "Players tied on VP, in the order their roll-off placed them"
+                "tie_break",
+                "end",
+                "players",
+                say("Players tied on VP, in the order their roll-off placed them"),
             )
         )
     if scenario.renown:
-        out.append(FactSpec("renown", "end", "renown", "Units gaining bonus renown", hint=scenario.renown))
+        out.append(
+            FactSpec("renown", "end", "renown", say("Units gaining bonus renown"), hint=told(scenario.renown))
+        )
     return out
 
 
@@ -73,28 +91,54 @@ def scoring(pack: p.Pack, scenario: p.Scenario) -> list[str]:
     for block in scenario.scoring:
         if isinstance(block, section.DestroyedPoints):
             lines.append(
-                f"Destroying a unit: {block.vp} VP per full {block.per_points} points it cost, to the destroyer."
+                say(
+                    "Destroying a unit: {vp} VP per full {points} points it cost, to the destroyer.",
+                    vp=block.vp,
+                    points=block.per_points,
+                )
             )
         elif isinstance(block, section.TurnEndControl):
             found = scenario.objective(block.objective)
             label = found.label if found else block.objective
-            what = "VP equal to the battle round" if block.vp == "round" else f"{block.vp} VP"
-            lines.append(f"End of every turn: {what} to the player controlling the {label}.")
+            if block.vp == "round":
+                line = say(
+                    "End of every turn: VP equal to the battle round to the player controlling the {objective}.",
+                    objective=label,
+                )
+            else:
+                line = say(
+                    "End of every turn: {vp} VP to the player controlling the {objective}.",
+                    vp=block.vp,
+                    objective=label,
+                )
+            lines.append(line)
         elif isinstance(block, section.ObjectiveDice):
-            lines.append(f"End of every turn: a D{block.die} of VP for each objective a player holds.")
+            lines.append(
+                say("End of every turn: a D{faces} of VP for each objective a player holds.", faces=block.die)
+            )
         elif isinstance(block, section.ZoneDice):
-            lines.append(f"End of every turn: a D{block.die} of VP for each {block.zones}.")
+            lines.append(
+                say(
+                    "End of every turn: a D{faces} of VP for each {zone}.",
+                    faces=block.die,
+                    zone=told(block.zones),
+                )
+            )
     if pack.treachery and pack.treachery.deals:
-        lines.append("Deals may move VP from one player to another.")
+        lines.append(say("Deals may move VP from one player to another."))
     checks = [c.check for c in pack.victory(scenario).order] if scenario.playable else []
     if "ranking" in checks:
         lines.append(
-            "At the end every player is ranked by VP (ties by roll-off): first wins a major victory, second a minor one."
+            say(
+                "At the end every player is ranked by VP (ties by roll-off): first wins a major victory, second a minor one."
+            )
         )
     if "monolith" in checks:
         lines.append(
-            "At the end the player controlling the monolith wins a major victory; else the single player "
-            "with the closest model a minor one; else it is a draw."
+            say(
+                "At the end the player controlling the monolith wins a major victory; else the single player "
+                "with the closest model a minor one; else it is a draw."
+            )
         )
     return lines
 

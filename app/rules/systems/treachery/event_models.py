@@ -24,6 +24,7 @@ from app.rules.event_models import (
     whole,
     within,
 )
+from app.rules.speech import words
 from app.rules.systems.siege.event_models import Contingent
 from app.rules.systems.turns.event_models import ControlledTurn
 
@@ -36,7 +37,7 @@ MAX_POINTS = 10_000
 MAX_UNITS = 60
 PloyId = Annotated[str, Field(description="A ploy's id in the pack (`caltrops`, `misheard-orders`, ...).")]
 #: A die of VP: the scenario names its faces (a D3 or a D6).
-Roll = Annotated[int, Field(ge=1, le=6, json_schema_extra={SAYS: "a die from 1 to 6"})]
+Roll = Annotated[int, Field(ge=1, le=6, json_schema_extra={SAYS: words("a die from 1 to 6")})]
 
 
 class Arrival(Part):
@@ -50,7 +51,7 @@ class Arrival(Part):
 class TreacheryBattleRoundEvent(EventModel):
     """Triumph & Treachery: a battle round starts (the standing for buying ploys)."""
 
-    what: ClassVar[str] = "a battle_round"
+    what: ClassVar[str] = words("a battle_round")
     type: Literal["battle_round"]
     round: Round
     arrivals: Annotated[list[Arrival], Field(max_length=3)] = Field(default_factory=list)
@@ -62,14 +63,14 @@ Throw = Annotated[
         Annotated[int, Strict(), Field(ge=0, le=5), within("players", -1)],
         Annotated[int, Strict(), Field(ge=1, le=6)],
     ],
-    Field(strict=False, json_schema_extra={SAYS: "a [player, die] pair"}),
+    Field(strict=False, json_schema_extra={SAYS: words("a [player, die] pair")}),
 ]
 
 
 class RollOffEvent(EventModel):
     """One throw of a roll-off; tied leaders roll again in the next one."""
 
-    what: ClassVar[str] = "a roll_off"
+    what: ClassVar[str] = words("a roll_off")
     type: Literal["roll_off"]
     round: Round
     purpose: Literal[ROLL_OFF_PURPOSES]
@@ -78,7 +79,7 @@ class RollOffEvent(EventModel):
         Field(
             min_length=2,
             max_length=6,
-            json_schema_extra={SAYS: "a list of [player, die] pairs, one for each player rolling"},
+            json_schema_extra={SAYS: words("a list of [player, die] pairs, one for each player rolling")},
         ),
     ]
     next: Player | None = None
@@ -87,7 +88,7 @@ class RollOffEvent(EventModel):
 class EnemyEvent(PlayerInRound):
     """The player taking a turn picks their enemy for a phase."""
 
-    what: ClassVar[str] = "an enemy pick"
+    what: ClassVar[str] = words("an enemy pick")
     type: Literal["enemy"]
     phase: str
     enemy: Player
@@ -97,7 +98,7 @@ class DealEvent(EventModel):
     """A deal at the start of a turn: from's seat (X-Seat-Token) or the table's edit token; one
     that gives a ploy, from's seat only, and the ploy is shown to from and to only."""
 
-    what: ClassVar[str] = "a deal"
+    what: ClassVar[str] = words("a deal")
     type: Literal["deal"]
     round: Round
     from_: Annotated[Player, Field(alias="from")]
@@ -111,7 +112,7 @@ class DealEvent(EventModel):
 class BuyEvent(EventModel):
     """A ploy bought before the round's first turn (secret)."""
 
-    what: ClassVar[str] = "a buy"
+    what: ClassVar[str] = words("a buy")
     type: Literal["buy"]
     round: Round
     player: Player
@@ -121,7 +122,7 @@ class BuyEvent(EventModel):
 class BonusPloyEvent(EventModel):
     """A neutral player's bonus ploy right after an enemy pick (the ploy is secret, the roll public)."""
 
-    what: ClassVar[str] = "a bonus_ploy"
+    what: ClassVar[str] = words("a bonus_ploy")
     type: Literal["bonus_ploy"]
     round: Round
     player: Player
@@ -132,7 +133,7 @@ class BonusPloyEvent(EventModel):
 class DiscardEvent(EventModel):
     """A held ploy discarded (secret)."""
 
-    what: ClassVar[str] = "a discard"
+    what: ClassVar[str] = words("a discard")
     type: Literal["discard"]
     round: Round | None = None
     player: Player
@@ -142,7 +143,7 @@ class DiscardEvent(EventModel):
 class PlayEvent(EventModel):
     """A held ploy played and shown to everyone."""
 
-    what: ClassVar[str] = "a play"
+    what: ClassVar[str] = words("a play")
     type: Literal["play"]
     round: Round
     player: Player
@@ -152,7 +153,7 @@ class PlayEvent(EventModel):
 class DestroyedEvent(EventModel):
     """A unit destroyed, for the scenarios that score its points."""
 
-    what: ClassVar[str] = "a destroyed unit"
+    what: ClassVar[str] = words("a destroyed unit")
     type: Literal["destroyed"]
     round: Round
     by: Player
@@ -164,7 +165,7 @@ class DestroyedEvent(EventModel):
 class ContingentsEvent(EventModel):
     """Convergence of Fate: a player's vanguard and reinforcements, counts or unit names (secret)."""
 
-    what: ClassVar[str] = "contingents"
+    what: ClassVar[str] = words("contingents")
     type: Literal["contingents"]
     player: Player
     vanguard: Contingent | None = None
@@ -200,13 +201,15 @@ class Renown(Part):
 class TreacheryEndEvent(EventModel):
     """The end: tie_break and renown (The Old World), or monolith and closest (Convergence of Fate)."""
 
-    what: ClassVar[str] = "the end"
+    what: ClassVar[str] = words("the end")
     type: Literal["end"]
     tie_break: Annotated[
         list[Player],
         Field(
             max_length=6,
-            json_schema_extra={SAYS: "a list of players' indexes in the order the roll-off placed them"},
+            json_schema_extra={
+                SAYS: words("a list of players' indexes in the order the roll-off placed them")
+            },
         ),
     ] = Field(default_factory=list)
     renown: Annotated[list[Renown], Field(max_length=MAX_UNITS * 6)] = Field(default_factory=list)
@@ -216,7 +219,7 @@ class TreacheryEndEvent(EventModel):
         Field(
             max_length=6,
             json_schema_extra={
-                SAYS: "a list of the players whose models are closest to the monolith (tied: each)"
+                SAYS: words("a list of the players whose models are closest to the monolith (tied: each)")
             },
         ),
     ] = Field(default_factory=list)

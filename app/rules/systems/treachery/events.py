@@ -14,6 +14,7 @@ from app.rules import pack as p
 from app.rules.contingents import part, roster_problems, split_problems
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused
+from app.rules.speech import say, words
 from app.rules.systems.treachery import allowed, section
 from app.rules.systems.treachery.event_models import EVENTS, MAX_UNITS
 from app.rules.systems.treachery.standing import buy_limits, ranking
@@ -69,19 +70,17 @@ def apply_event(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 
 
 # --- reading fields -------------------------------------------------------------------------
-def _words(items: list[str], last: str = "and") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
-
-
 def _current_round(game: TreacheryGame, event: dict[str, Any]) -> int:
     """The event's round, which must be the battle round now being played."""
     value = int(event["round"])
     if game.turns_complete:
-        raise Refused(f"round {value} is over: every turn of the battle is recorded.", "round")
+        raise Refused(
+            say("round {round} is over: every turn of the battle is recorded.", round=value), "round"
+        )
     if value != game.current_round:
-        raise Refused(f"round must be {game.current_round}, the battle round being played.", "round")
+        raise Refused(
+            say("round must be {round}, the battle round being played.", round=game.current_round), "round"
+        )
     return value
 
 
@@ -89,7 +88,10 @@ def _die(value: int, name: str, faces: int) -> int:
     """A die of VP within the faces the scenario names (the model allows up to 6)."""
     if value > faces:
         # The rule is the event's own field (zones, dice), not the item inside it.
-        raise Refused(f"{name} must be a die from 1 to {faces}.", name.split("[")[0].split(".")[0])
+        raise Refused(
+            say("{field} must be a die from 1 to {faces}.", field=name, faces=faces),
+            name.split("[")[0].split(".")[0],
+        )
     return value
 
 
@@ -98,13 +100,15 @@ def _ploy(game: TreacheryGame, event: dict[str, Any]) -> section.Ploy:
     found = game.rules.ploy(value) if value is not None else None
     if found is None:
         if not game.rules.ploys:
-            raise Refused(f"ploy: {game.pack.name} has no ploys.", "ploy")
-        raise Refused(f"ploy must be the id of a ploy in {game.pack.name}, such as 'caltrops'.", "ploy")
+            raise Refused(say("ploy: {pack} has no ploys.", pack=game.pack.name), "ploy")
+        raise Refused(
+            say("ploy must be the id of a ploy in {pack}, such as 'caltrops'.", pack=game.pack.name), "ploy"
+        )
     return found
 
 
 def _names(game: TreacheryGame, players: list[int]) -> str:
-    return _words([game.name(i) for i in players])
+    return allowed.listed([game.name(i) for i in players])
 
 
 # --- the round and its turns ------------------------------------------------------------
@@ -119,8 +123,22 @@ def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         where = f"arrivals[{i}]"
         oid = raw["objective"]
         if oid not in {o.id for o in due} or oid in seen:
-            ids = _words([o.id for o in due if o.id not in seen], "or") or "none"
-            raise Refused(f"{where}.objective must be an objective arriving in round {r}: {ids}.", "arrivals")
+            ids = allowed.listed([o.id for o in due if o.id not in seen], either=True)
+            said = (
+                say(
+                    "{field}.objective must be an objective arriving in round {round}: {ids}.",
+                    field=where,
+                    round=r,
+                    ids=ids,
+                )
+                if ids
+                else say(
+                    "{field}.objective must be an objective arriving in round {round}: none.",
+                    field=where,
+                    round=r,
+                )
+            )
+            raise Refused(said, "arrivals")
         seen.add(oid)
         game.arrivals.append(Arrival(eid, r, oid, raw["die"], raw.get("position", "")))
     standing = tuple(game.vp(i) for i in range(game.player_count))
@@ -163,8 +181,13 @@ def _control(raw: dict[str, int | None], in_play: list[str]) -> dict[str, int | 
     out: dict[str, int | None] = {}
     for key, who in raw.items():
         if key not in in_play:
-            ids = _words(in_play, "or") or "none in play"
-            raise Refused(f"control: {key!r} is not an objective in play; use {ids}.", "control")
+            ids = allowed.listed(in_play, either=True)
+            said = (
+                say("control: {key} is not an objective in play; use {ids}.", key=repr(key), ids=ids)
+                if ids
+                else say("control: {key} is not an objective in play; none is in play.", key=repr(key))
+            )
+            raise Refused(said, "control")
         out[key] = who
     return out
 
@@ -173,16 +196,25 @@ def _dice(game: TreacheryGame, raw: dict[str, int], control: dict[str, int | Non
     block = next((b for b in game.scenario.scoring if isinstance(b, section.ObjectiveDice)), None)
     if block is None:
         if raw:
-            raise Refused(f"dice: {game.scenario.name} scores no dice for objectives.", "dice")
+            raise Refused(
+                say("dice: {scenario} scores no dice for objectives.", scenario=game.scenario.name), "dice"
+            )
         return {}
     held = [oid for oid, who in control.items() if who is not None]
     for key in raw:
         if key not in held:
-            raise Refused(f"dice.{key}: only an objective someone holds (in control) scores a die.", "dice")
+            raise Refused(
+                say("dice.{key}: only an objective someone holds (in control) scores a die.", key=key), "dice"
+            )
     out: dict[str, int] = {}
     for oid in held:
         if oid not in raw:
-            raise Refused(f"dice.{oid} must be the D{block.die} rolled for the objective held.", "dice")
+            raise Refused(
+                say(
+                    "dice.{key} must be the D{faces} rolled for the objective held.", key=oid, faces=block.die
+                ),
+                "dice",
+            )
         out[oid] = _die(raw[oid], f"dice.{oid}", block.die)
     return out
 
@@ -191,7 +223,9 @@ def _zones(game: TreacheryGame, raw: list[dict[str, int]]) -> tuple[tuple[int, i
     block = next((b for b in game.scenario.scoring if isinstance(b, section.ZoneDice)), None)
     if block is None:
         if raw:
-            raise Refused(f"zones: {game.scenario.name} has no zones to score.", "zones")
+            raise Refused(
+                say("zones: {scenario} has no zones to score.", scenario=game.scenario.name), "zones"
+            )
         return ()
     out = []
     for i, zone in enumerate(raw):
@@ -204,12 +238,13 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     pairs: list[tuple[int, int]] = [(int(who), int(die)) for who, die in event["rolls"]]
     players = [who for who, _ in pairs]
     if len(set(players)) != len(players):
-        raise Refused("rolls must name each player once.", "rolls")
+        raise Refused(say("rolls must name each player once."), "rolls")
     if purpose == "order":
         r = _current_round(game, event)
         if game.active is not None:
             raise Refused(
-                f"rolls: {game.name(game.active)} is already picked to take the next turn.", "roll-off"
+                say("rolls: {name} is already picked to take the next turn.", name=game.name(game.active)),
+                "roll-off",
             )
         expected = sorted(game.waiting())
     else:
@@ -219,21 +254,31 @@ def _roll_off(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if game.tied is not None and game.tied[0] == purpose:
         expected = list(game.tied[1])
         if sorted(players) != expected:
-            raise Refused(f"rolls: the tie is rolled again by {_names(game, expected)} only.", "roll-off")
+            raise Refused(
+                say("rolls: the tie is rolled again by {names} only.", names=_names(game, expected)),
+                "roll-off",
+            )
         # A throw after a tie decides the roll-off its first throw began.
         among = next(ro.among for ro in reversed(game.roll_offs) if ro.purpose == purpose)
     elif sorted(players) != expected:
-        raise Refused(f"rolls: every player yet to take a turn rolls: {_names(game, expected)}.", "roll-off")
+        raise Refused(
+            say("rolls: every player yet to take a turn rolls: {names}.", names=_names(game, expected)),
+            "roll-off",
+        )
     top = max(die for _, die in pairs)
     leaders = [who for who, die in pairs if die == top]
     winner = leaders[0] if len(leaders) == 1 else None
     chosen = event.get("next")
     if chosen is not None:
         if purpose != "order" or winner is None:
-            raise Refused("next is named only by the winner of a turn-order roll-off.", "next")
+            raise Refused(say("next is named only by the winner of a turn-order roll-off."), "next")
         if chosen not in game.waiting():
             raise Refused(
-                f"next must be one of the players yet to take a turn: {_names(game, game.waiting())}.", "next"
+                say(
+                    "next must be one of the players yet to take a turn: {names}.",
+                    names=_names(game, game.waiting()),
+                ),
+                "next",
             )
         game.active = game.named = int(chosen)
     game.tied = (purpose, tuple(sorted(leaders))) if winner is None else None
@@ -244,7 +289,8 @@ def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     r = _current_round(game, event)
     player, phase, enemy = event["player"], event["phase"], event["enemy"]
     if game.rules.phase(phase) is None:
-        raise Refused(f"phase must be {_words([ph.id for ph in game.rules.phases], 'or')}.", "phase")
+        phases = allowed.listed([ph.id for ph in game.rules.phases], either=True)
+        raise Refused(say("phase must be {phases}.", phases=phases), "phase")
     if problem := allowed.pick_problem(game, player, phase, enemy):
         raise problem
     neutral = tuple(i for i in range(game.player_count) if i not in (player, enemy))
@@ -256,24 +302,38 @@ def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 # --- command points, deals and ploys ------------------------------------------------------
 def _deal(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if not game.rules.deals:
-        raise Refused(f"type: {game.pack.name} has no deals.", "type")
+        raise Refused(say("type: {pack} has no deals.", pack=game.pack.name), "type")
     # The deal's entry first (:data:`allowed.ENTRIES`: the log asks it before the fields), then its fields.
     if problem := allowed.dealing(game):
         raise problem
     r = _current_round(game, event)
     giver, receiver = event["from"], event["to"]
     if giver == receiver:
-        raise Refused("to must be another player than from.", "to")
+        raise Refused(say("to must be another player than from."), "to")
     cp, vp = event.get("cp", 0), event.get("vp", 0)
     ploy = _ploy(game, event) if event.get("ploy") is not None else None
     if cp == 0 and vp == 0 and ploy is None:
-        raise Refused("cp, vp or ploy must be given: a deal gives something.", "cp")
+        raise Refused(say("cp, vp or ploy must be given: a deal gives something."), "cp")
     if cp > game.cp[giver]:
         held = game.cp[giver]
-        raise Refused(f"cp must be at most {held}: {game.name(giver)} holds {held} command points.", "cp")
+        raise Refused(
+            say(
+                "cp must be at most {held}: {name} holds {held} command points.",
+                held=held,
+                name=game.name(giver),
+            ),
+            "cp",
+        )
     if vp > game.vp(giver):
         held = game.vp(giver)
-        raise Refused(f"vp must be at most {held}: {game.name(giver)} holds {held} victory points.", "vp")
+        raise Refused(
+            say(
+                "vp must be at most {held}: {name} holds {held} victory points.",
+                held=held,
+                name=game.name(giver),
+            ),
+            "vp",
+        )
     if ploy is not None and (problem := allowed.give_problem(game, giver, receiver, ploy)):
         raise problem
     note = event.get("note", "")
@@ -316,7 +376,7 @@ def _buy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     bonus = game.rules.bonus_ploy
     if bonus is None:
-        raise Refused(f"type: {game.pack.name} has no bonus ploys.", "type")
+        raise Refused(say("type: {pack} has no bonus ploys.", pack=game.pack.name), "type")
     r = _current_round(game, event)
     player = event["player"]
     if problem := allowed.bonus_problem(game, player):
@@ -326,9 +386,13 @@ def _bonus_ploy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     roll = event["roll"]
     need = allowed.bonus_needs(bonus, game.player_count)
     if roll < need:
-        players = "three players" if game.player_count == 3 else f"{game.player_count} players"
         raise Refused(
-            f"roll must be {need} or more to gain a bonus ploy with {players}; {roll} gains none.",
+            say(
+                "roll must be {need} or more to gain a bonus ploy with {players} players; {roll} gains none.",
+                need=need,
+                players=game.player_count,
+                roll=roll,
+            ),
             "bonus-roll",
         )
     ploy = _ploy(game, event)
@@ -345,7 +409,9 @@ def _discard(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     ploy = _ploy(game, event)
     held = game.ploys(player)
     if ploy.id not in held:
-        raise Refused(f"ploy: {game.name(player)} holds no {ploy.name} to discard.", "ploy")
+        raise Refused(
+            say("ploy: {name} holds no {ploy} to discard.", name=game.name(player), ploy=ploy.name), "ploy"
+        )
     game.held[player] = tuple(x for x in held if x != ploy.id)
     game.discards.append(Discard(eid, min(game.current_round, game.last_round), player, ploy.id))
 
@@ -367,11 +433,13 @@ def _play(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 def _destroyed(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     block = next((b for b in game.scenario.scoring if isinstance(b, section.DestroyedPoints)), None)
     if block is None:
-        raise Refused(f"type: {game.scenario.name} scores no VP for destroyed units.", "type")
+        raise Refused(
+            say("type: {scenario} scores no VP for destroyed units.", scenario=game.scenario.name), "type"
+        )
     r = _current_round(game, event)
     by, owner = event["by"], event["owner"]
     if by == owner:
-        raise Refused("by must be another player than owner: VP come from another army's units.", "by")
+        raise Refused(say("by must be another player than owner: VP come from another army's units."), "by")
     unit, points = event["unit"], event["points"]
     vp = points // block.per_points * block.vp
     game.destroyed.append(Destroyed(eid, r, by, owner, unit, int(points), vp))
@@ -382,19 +450,27 @@ def _destroyed(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 def _contingents(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     rule = game.scenario.contingents
     if rule is None:
-        raise Refused(f"type: {game.scenario.name} has no contingents.", "type")
+        raise Refused(say("type: {scenario} has no contingents.", scenario=game.scenario.name), "type")
     if key := next((k for k in ("vanguard", "reinforcements") if k in event and k not in rule.ids), None):
         raise Refused(
-            f"{key} is not part of contingents; it takes {_words(sorted(['player', *rule.ids]))}.", key
+            say(
+                "{key} is not part of contingents; it takes {fields}.",
+                key=key,
+                fields=allowed.listed(sorted(["player", *rule.ids])),
+            ),
+            key,
         )
     if game.turns:
-        raise Refused("type: contingents are recorded before the first turn.", "contingents")
+        raise Refused(say("type: contingents are recorded before the first turn."), "contingents")
     player = event["player"]
     # Each contingent is a count (no roster attached: counted by hand) or its units' names;
     # the names are checked against the attached roster where the game has one (roster_problems).
     for cid in rule.ids:
         if event.get(cid) is None:
-            raise Refused(f"{cid} must be the number of units (0 to 200) or the list of their names.", cid)
+            raise Refused(
+                say("{field} must be the number of units (0 to 200) or the list of their names.", field=cid),
+                cid,
+            )
     parts = [part(event[cid]) for cid in rule.ids]
     labels = [cid.replace("-", " ") for cid in rule.ids]
     problems = split_problems(rule, [n for n, _ in parts], labels)
@@ -404,7 +480,9 @@ def _contingents(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     for i, names in enumerate(named):
         for other in named[i + 1 :]:
             if both := sorted(names & other):
-                raise Refused(f"{both[0]} is in two contingents; a unit is in one.", rule.ids[i])
+                raise Refused(
+                    say("{unit} is in two contingents; a unit is in one.", unit=both[0]), rule.ids[i]
+                )
     game.contingents[player] = Contingent(
         eid, player, tuple(rule.ids), tuple(names for _, names in parts), tuple(n for n, _ in parts)
     )
@@ -432,15 +510,27 @@ def contingent_roster_problems(scenario: p.Scenario, event: dict[str, Any], rost
 
 def _end(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     if game.end is not None:
-        raise Refused("type: the battle has already ended.", "end")
+        raise Refused(say("type: the battle has already ended."), "end")
     if not game.turns_complete:
-        raise Refused(f"type: the battle ends after the last turn of round {game.last_round}.", "end")
+        raise Refused(
+            say("type: the battle ends after the last turn of round {round}.", round=game.last_round), "end"
+        )
     checks = [c.check for c in game.pack.victory(game.scenario).order]
     # One model holds both ends; each scenario's end takes its own two fields.
     takes = ("monolith", "closest") if "monolith" in checks else ("tie_break", "renown")
     if key := next((k for k in sorted(event) if k not in ("id", "type", *takes)), None):
-        what = "the end of Convergence of Fate" if "monolith" in checks else "the end"
-        raise Refused(f"{key} is not part of {what}; it takes {_words(list(takes))}.", key)
+        fields = allowed.listed(list(takes))
+        said = (
+            say(
+                "{key} is not part of the end of {scenario}; it takes {fields}.",
+                key=key,
+                scenario=game.scenario.name,
+                fields=fields,
+            )
+            if "monolith" in checks
+            else say("{key} is not part of the end; it takes {fields}.", key=key, fields=fields)
+        )
+        raise Refused(said, key)
     if "monolith" in checks:
         _end_monolith(game, event, eid)
     else:
@@ -450,44 +540,52 @@ def _end(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
 def _end_ranking(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     raw = event.get("tie_break", [])
     if len(set(raw)) != len(raw):
-        raise Refused("tie_break must name each player once.", "tie_break")
+        raise Refused(say("tie_break must name each player once."), "tie_break")
     vp = [game.vp(i) for i in range(game.player_count)]
     tied = sorted(i for i in range(game.player_count) if vp.count(vp[i]) > 1)
     if sorted(raw) != tied:
         if not tied:
-            raise Refused("tie_break must be empty: no players are tied on VP.", "tie_break")
+            raise Refused(say("tie_break must be empty: no players are tied on VP."), "tie_break")
         raise Refused(
-            f"tie_break must list exactly the players tied on VP: {_names(game, tied)}.", "tie_break"
+            say("tie_break must list exactly the players tied on VP: {names}.", names=_names(game, tied)),
+            "tie_break",
         )
     renown_raw = event.get("renown", [])
     if len(renown_raw) > MAX_UNITS * game.player_count:
-        raise Refused("renown must be a list of {player, unit}, one per unit gaining renown.", "renown")
+        raise Refused(say("renown must be a list of {player, unit}, one per unit gaining renown."), "renown")
     renown = [(item["player"], item["unit"]) for item in renown_raw]
     if problem := allowed.tie_break_problem(game, list(raw)):
         raise problem
     order = ranking(vp, list(raw))
     game.end = End(eid, tie_break=tuple(raw), renown=tuple(renown))
-    reason = f"{game.name(order[0])} ranks first with {vp[order[0]]} VP, {game.name(order[1])} second."
-    game.result = Result("ranking", order[0], reason, tuple(order), order[1])
+    reason = words("{first} ranks first with {vp} VP, {second} second.")
+    blanks = {"first": game.name(order[0]), "vp": vp[order[0]], "second": game.name(order[1])}
+    game.result = Result("ranking", order[0], reason, tuple(order), order[1], blanks=blanks)
 
 
 def _end_monolith(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     monolith = event.get("monolith")
     closest = event.get("closest", [])
     if len(set(closest)) != len(closest):
-        raise Refused("closest must name each player once.", "closest")
+        raise Refused(say("closest must name each player once."), "closest")
     if monolith is not None and closest:
-        raise Refused("closest must be empty when a player controls the monolith.", "closest")
+        raise Refused(say("closest must be empty when a player controls the monolith."), "closest")
     game.end = End(eid, monolith=monolith, closest=tuple(closest))
     if monolith is not None:
-        game.result = Result("major", monolith, f"{game.name(monolith)} controls the monolith.")
+        name = {"name": game.name(monolith)}
+        game.result = Result("major", monolith, words("{name} controls the monolith."), blanks=name)
     elif len(closest) == 1:
         game.result = Result(
-            "minor", closest[0], f"{game.name(closest[0])} has the model closest to the monolith."
+            "minor",
+            closest[0],
+            words("{name} has the model closest to the monolith."),
+            blanks={"name": game.name(closest[0])},
         )
     else:
-        why = "Nobody controls the monolith and " + (
-            "models of several armies are equally close to it." if closest else "no closest model was named."
+        why = (
+            words("Nobody controls the monolith and models of several armies are equally close to it.")
+            if closest
+            else words("Nobody controls the monolith and no closest model was named.")
         )
         game.result = Result("draw", None, why)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.speech import say
 from app.rules.systems.treachery.allowed import open_entries
 from app.rules.systems.treachery.state import TreacheryGame
 
@@ -22,7 +23,7 @@ OVER = "over"
 def reminder(game: TreacheryGame, round_: int) -> str | None:
     """What a player is reminded of during their turn in that round, if anything."""
     if round_ == game.scenario.reinforcements_after_movement:
-        return (
+        return say(
             "Reinforcements: at the end of your movement phase set up your reinforcements contingent "
             'wholly within your territory and 6" of the edge, more than 9" from every enemy unit.'
         )

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.rules import battle_rounds
 from app.rules.game import GameState
+from app.rules.speech import say
 from app.rules.systems.treachery import section
 
 
@@ -202,13 +203,19 @@ class End:
 @dataclass(frozen=True)
 class Result:
     """The end of the battle: a ranking of every player (major to the first, minor to the second),
-    or Convergence of Fate's major, minor or draw."""
+    or Convergence of Fate's major, minor or draw. ``said``: why, in English with ``blanks``;
+    said in the reader's language when read (a replayed state serves every language)."""
 
     kind: str  # "ranking" | "major" | "minor" | "draw"
     winner: int | None
-    reason: str
+    said: str
     ranking: tuple[int, ...] = ()
     minor: int | None = None
+    blanks: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        return say(self.said, **self.blanks)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "winner": self.winner, "reason": self.reason}

@@ -13,13 +13,16 @@ The web side of the ``treachery`` package, beside its screens (``templates/``) a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
 from app.rules.pack import Pack, Scenario
+from app.rules.speech import say, told
 from app.services.games import Loaded, summary, visible_events
 from app.web.forms import number, numbers_named
+from app.web.language import number as written
 from app.web.systems import WebSide, register
 
 # Rows the blank sheet leaves for deals, plays and destroyed units.
@@ -95,7 +98,7 @@ class TreacheryWeb(WebSide):
         state = loaded.state
         if kind not in loaded.system.event_types:
             types = ", ".join([*loaded.system.event_types, "undo"])
-            return f"type must be one of {types}."
+            return say("type must be one of {types}.", types=types)
         if "round" in form:
             event["round"] = number(form.get("round"))
         if kind == "battle_round":
@@ -121,7 +124,7 @@ class TreacheryWeb(WebSide):
                 if raw:
                     die = number(raw)
                     if die is None:
-                        return f"roll.{i}: the die must be a whole number from 1 to 6."
+                        return say("roll.{player}: the die must be a whole number from 1 to 6.", player=i)
                     rolls.append([i, die])
             event["rolls"] = rolls
             if form.get("next", "").strip():
@@ -202,6 +205,7 @@ class TreacheryWeb(WebSide):
             "command_points": rules.command_points if rules else None,
             "ploys": has_ploys,
             "blank_rows": BLANK_ROWS if loaded is None else 0,
+            "rules": [(rule.name, told(rule.summary)) for rule in scenario.rules],
         }
         if loaded is None:
             n = count or pack.players_for(scenario).min or 3
@@ -211,7 +215,7 @@ class TreacheryWeb(WebSide):
                     "players": [
                         {
                             "name": "",
-                            "short": f"Player {i + 1}",
+                            "short": say("Player {number}", number=i + 1),
                             "cp": None,
                             "vp": None,
                             "ploys_held": None,
@@ -242,15 +246,22 @@ class TreacheryWeb(WebSide):
                     vp[a["player"]] = (vp[a["player"]] or 0) + a["vp"]
             order = next((o["order"] for o in public["turn_order"] if o["round"] == r), [])
             per_round.append({"round": r, "order": [names[i] for i in order], "vp": vp})
-        how = [f"{names[a['player']]}: {a['rule']} +{a['vp']}" for a in public["awards"] if a["vp"]]
+        labels = {o.id: o.label for o in scenario.objectives}
+        how = [
+            say("{name}: {award}", name=names[a["player"]], award=_award(a, labels))
+            for a in public["awards"]
+            if a["vp"]
+        ]
         headline = None
         if result:
             if result["kind"] == "ranking":
-                headline = "Ranking: " + ", ".join(names[i] for i in result["ranking"])
+                headline = say("Ranking: {names}", names=", ".join(names[i] for i in result["ranking"]))
             elif result["kind"] == "draw":
-                headline = "Draw"
+                headline = say("Draw")
+            elif result["kind"] == "major":
+                headline = say("Major victory: {name}", name=names[result["winner"]])
             else:
-                headline = f"{result['kind'].capitalize()} victory: {names[result['winner']]}"
+                headline = say("Minor victory: {name}", name=names[result["winner"]])
         return {
             "sheet": {
                 **base,
@@ -277,12 +288,18 @@ class TreacheryWeb(WebSide):
                         "round": pl["round"],
                         "player": names[pl["player"]],
                         "ploy": pl["name"],
-                        "note": "cancelled" if pl.get("cancelled_by") else "",
+                        "note": say("cancelled") if pl.get("cancelled_by") else "",
                     }
                     for pl in public["plays"]
                 ],
                 "destroyed": [
-                    {**d, "by": names[d["by"]], "owner": names[d["owner"]]} for d in public["destroyed"]
+                    {
+                        **d,
+                        "by": names[d["by"]],
+                        "owner": names[d["owner"]],
+                        "points_written": written(d["points"]),
+                    }
+                    for d in public["destroyed"]
                 ],
                 "result": {"headline": headline, "reason": result["reason"]} if result else None,
                 "how": how,
@@ -290,14 +307,37 @@ class TreacheryWeb(WebSide):
         }
 
 
+def _award(a: dict[str, Any], labels: dict[str, str]) -> str:
+    """VP one rule gave, in words with its VP: "Monolith +3", "Objective 2 (die 4) +4"."""
+    rule, what, die = a.get("rule"), a.get("what"), a.get("die")
+    if rule == "objective-dice":
+        said = say("{objective} (die {die})", objective=labels.get(str(what), str(what)), die=die)
+    elif rule == "zone-dice":
+        said = say("A zone held alone (die {die})", die=die)
+    elif rule == "deal":
+        said = say("Deal with {name}", name=what)
+    elif rule == "destroyed":
+        said = say("{unit} destroyed", unit=what)
+    else:  # an objective held at the end of the turn: the rule is the objective's
+        said = labels.get(str(rule), str(rule))
+    return f"{said} {a['vp']:+d}"
+
+
 def _history(
     loaded: Loaded, public: dict[str, Any], seat: int | None, names: list[str]
 ) -> list[dict[str, Any]]:
-    """The entries in force as sentences, newest first, from the log as this seat may see it."""
+    """The entries in force as sentences, newest first, from the log as this seat may see them."""
     rules = loaded.pack.treachery
     in_force = set(loaded.state.effective)
     turns = {t["event"]: t for t in public["turns"]}
     cancelled = {pl["event"] for pl in public["plays"] if pl.get("cancelled_by")}
+    labels = {o.id: o.label for o in loaded.state.scenario.objectives}
+    purposes = {
+        "order": say("turn order"),
+        "ranking": say("ranking"),
+        "deployment": say("deployment"),
+        "other": say("other"),
+    }
 
     def who(i: Any) -> str:
         return names[i] if isinstance(i, int) and 0 <= i < len(names) else "?"
@@ -313,72 +353,120 @@ def _history(
         kind, vp, lines = e.get("type"), None, []
         player = e.get("player")
         if kind == "battle_round":
-            text = f"Battle round {e.get('round')} begins"
+            text = say("Battle round {round} begins", round=e.get("round"))
             lines = [
-                f"{a.get('objective')}: D6 {a.get('die')}, {a.get('position')}" for a in e.get("arrivals", [])
+                say(
+                    "{objective}: D6 {die}, {position}",
+                    objective=labels.get(str(a.get("objective")), a.get("objective")),
+                    die=a.get("die"),
+                    position=a.get("position"),
+                )
+                for a in e.get("arrivals", [])
             ]
         elif kind == "roll_off":
             rolls = ", ".join(f"{who(p)} {d}" for p, d in e.get("rolls", []))
-            text = f"Roll-off ({e.get('purpose')}): {rolls}"
+            purpose = purposes.get(e.get("purpose"), e.get("purpose"))
             if e.get("next") is not None:
-                text += f"; {who(e.get('next'))} goes next"
-        elif kind == "deal":
-            gives = " and ".join(
-                x
-                for x in (
-                    f"{e.get('cp')} CP" if e.get("cp") else "",
-                    f"{e.get('vp')} VP" if e.get("vp") else "",
+                text = say(
+                    "Roll-off ({purpose}): {rolls}; {name} goes next",
+                    purpose=purpose,
+                    rolls=rolls,
+                    name=who(e.get("next")),
                 )
-                if x
-            )
-            if e.get("ploy"):  # the giver's and the receiver's own screens
-                gives = " and ".join(x for x in (gives, ploy_name(e["ploy"])) if x)
-                gives += " (only the two of you see which ploy)"
-            elif e.get("hidden"):
-                gives = " and ".join(x for x in (gives, "a ploy") if x)
-            text = f"Deal: {who(e.get('from'))} gives {who(e.get('to'))} {gives}"
+            else:
+                text = say("Roll-off ({purpose}): {rolls}", purpose=purpose, rolls=rolls)
+        elif kind == "deal":
+            text = _deal_words(e, who, ploy_name)
             lines = [e["note"]] if e.get("note") else []
         elif kind in ("buy", "bonus_ploy", "discard"):
-            verb = {"buy": "bought", "bonus_ploy": "gained a bonus ploy", "discard": "discarded"}[kind]
-            roll = f" (rolled {e.get('roll')})" if kind == "bonus_ploy" else ""
-            if "ploy" in e:  # this seat's own secret
-                what = f": {ploy_name(e['ploy'])}" if kind == "bonus_ploy" else f" {ploy_name(e['ploy'])}"
-                text = f"{who(player)} {verb}{roll}{what} (only you see which)"
-            else:
-                text = f"{who(player)} {verb}{roll}" + ("" if kind == "bonus_ploy" else " a ploy")
+            text = _ploy_words(kind, e, who(player), ploy_name)
         elif kind == "enemy":
             phase = next(
                 (ph["name"] for ph in public["phases"] if ph["id"] == e.get("phase")), e.get("phase")
             )
-            text = f"{who(player)}, {phase} phase: enemy {who(e.get('enemy'))}"
+            text = say(
+                "{name}, {phase} phase: enemy {enemy}",
+                name=who(player),
+                phase=phase,
+                enemy=who(e.get("enemy")),
+            )
         elif kind == "play":
-            text = f"{who(player)} played {ploy_name(e.get('ploy'))}"
+            ploy = ploy_name(e.get("ploy"))
             if e.get("id") in cancelled:
-                text += " (cancelled)"
+                text = say("{name} played {ploy} (cancelled)", name=who(player), ploy=ploy)
+            else:
+                text = say("{name} played {ploy}", name=who(player), ploy=ploy)
         elif kind == "destroyed":
-            text = f"{who(e.get('by'))} destroyed {who(e.get('owner'))}'s {e.get('unit')} ({e.get('points')} pts)"
+            text = say(
+                "{name} destroyed {owner}'s {unit} ({points} pts)",
+                name=who(e.get("by")),
+                owner=who(e.get("owner")),
+                unit=e.get("unit"),
+                points=e.get("points"),
+            )
             vp = next((d["vp"] for d in public["destroyed"] if d["event"] == e.get("id")), None)
         elif kind == "contingents":
-            text = f"{who(player)}'s contingents are set"
+            text = say("{name}'s contingents are set", name=who(player))
         elif kind == "turn":
             turn = turns.get(e.get("id"), {})
-            text = f"Round {e.get('round')}: {who(player)}'s turn"
+            text = say("Round {round}: {name}'s turn", round=e.get("round"), name=who(player))
             vp = turn.get("vp")
-            lines = [
-                f"{a['rule']}{' (die ' + str(a['die']) + ')' if a.get('die') else ''} +{a['vp']}"
-                for a in turn.get("breakdown", [])
-            ]
+            lines = [_award(a, labels) for a in turn.get("breakdown", [])]
         elif kind == "end":
-            text = "The battle ends"
+            text = say("The battle ends")
         elif kind == "roll":
-            text = f"Dice: {', '.join(str(d) for d in e.get('results', []))}" + (
-                f" ({e['purpose']})" if e.get("purpose") else ""
+            dice = ", ".join(str(d) for d in e.get("results", []))
+            text = (
+                say("Dice: {dice} ({purpose})", dice=dice, purpose=e["purpose"])
+                if e.get("purpose")
+                else say("Dice: {dice}", dice=dice)
             )
         else:
             continue
         out.append({"event": e.get("id"), "type": kind, "text": text, "vp": vp, "lines": lines})
     out.reverse()
     return out
+
+
+def _deal_words(e: dict[str, Any], who: Callable[[Any], str], ploy_name: Callable[[Any], str]) -> str:
+    """A deal as this screen may see it: which ploy only on the giver's and receiver's."""
+    gives = [
+        say("{cp} CP", cp=e["cp"]) if e.get("cp") else "",
+        say("{vp} VP", vp=e["vp"]) if e.get("vp") else "",
+    ]
+    if e.get("ploy"):  # the giver's and the receiver's own screens
+        gives.append(ploy_name(e["ploy"]))
+    elif e.get("hidden"):
+        gives.append(say("a ploy"))
+    given = [g for g in gives if g]
+    things = (
+        given[0] if len(given) == 1 else say("{some} and {last}", some=", ".join(given[:-1]), last=given[-1])
+    )
+    blanks = {"name": who(e.get("from")), "to": who(e.get("to")), "given": things if given else ""}
+    if e.get("ploy"):
+        return say("Deal: {name} gives {to} {given} (only the two of you see which ploy)", **blanks)
+    return say("Deal: {name} gives {to} {given}", **blanks)
+
+
+def _ploy_words(kind: str, e: dict[str, Any], name: str, ploy_name: Callable[[Any], str]) -> str:
+    """A ploy bought, discarded or gained: which, only on the holder's own screen."""
+    if "ploy" in e:  # this seat's own secret
+        ploy = ploy_name(e["ploy"])
+        if kind == "bonus_ploy":
+            return say(
+                "{name} gained a bonus ploy (rolled {roll}): {ploy} (only you see which)",
+                name=name,
+                roll=e.get("roll"),
+                ploy=ploy,
+            )
+        if kind == "buy":
+            return say("{name} bought {ploy} (only you see which)", name=name, ploy=ploy)
+        return say("{name} discarded {ploy} (only you see which)", name=name, ploy=ploy)
+    if kind == "bonus_ploy":
+        return say("{name} gained a bonus ploy (rolled {roll})", name=name, roll=e.get("roll"))
+    if kind == "buy":
+        return say("{name} bought a ploy", name=name)
+    return say("{name} discarded a ploy", name=name)
 
 
 SYSTEM = register(TreacheryWeb("treachery"))
