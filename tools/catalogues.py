@@ -282,6 +282,8 @@ def convert_aos(folder: Path) -> list[dict[str, Any]]:
                 "name": name,
                 "grand_alliance": file.split(" - ", 1)[0].strip(),
             }
+            # No `allies`: BSData's Allies force takes any faction's catalogue and names none (see
+            # tools/README.md), so a faction's allies are not facts this data holds.
             subfactions = _aos_subfactions(name, data, root)
             if subfactions:
                 faction["subfactions"] = subfactions

@@ -78,7 +78,9 @@ class Faction(Model):
     name: Text
     grand_alliance: Text | None = None
     subfactions: list[Text] = Field(default_factory=list)
-    allies: list[Text] = Field(default_factory=list)
+    # The ids of the factions whose units the faction may take as allies; empty where the data
+    # names none (the roster checks then take the ally flag a player sets).
+    allies: list[Id] = Field(default_factory=list)
     units: list[Unit] = Field(default_factory=list)
 
 
@@ -103,6 +105,12 @@ class Catalogue(Model):
             if f.id in seen:
                 raise ValueError(f"faction id {f.id!r} is used twice")
             seen.add(f.id)
+        for f in self.factions:
+            unknown = [a for a in f.allies if a not in seen]
+            if unknown:
+                raise ValueError(
+                    f"faction {f.id!r} names allies {unknown} that are not factions of the catalogue"
+                )
         return self
 
     def faction(self, key: str | None) -> Faction | None:
@@ -111,6 +119,13 @@ class Catalogue(Model):
             return None
         folded = key.casefold().strip()
         return next((f for f in self.factions if folded in (f.id, f.name.casefold())), None)
+
+    def allies_of(self, faction: str | None) -> list[Faction]:
+        """The factions whose units ``faction`` may take as allies (none where the data is silent)."""
+        found = self.faction(faction)
+        if found is None:
+            return []
+        return [f for f in (self.faction(a) for a in found.allies) if f is not None]
 
     def units(self, faction: str | None = None) -> list[Unit]:
         """The units of a faction, or of every faction (a name once) when none is given."""

@@ -560,12 +560,21 @@ def _picker(loaded: rosters.LoadedRoster, query: str) -> dict[str, Any] | None:
     if body.get("subfaction"):
         army_has.add(str(body["subfaction"]).casefold())
     battleline = {u.name for u in shown if u.battleline_with(general, army_has)}
+    allied = catalogue.allies_of(faction.id) if faction and rules.ally_entry else []
+    # Allied factions field hundreds of units: theirs are listed once the player types a name.
+    allies = (
+        [(f, catalogue_rules.search(list(f.units), query)[:MAX_PICKS]) for f in allied]
+        if len(query) >= 2
+        else []
+    )
     return {
         "faction": faction,
         "query": query,
         "groups": catalogue_rules.grouped(shown, rules.groups, battleline),
         "count": len(units),
         "cut": len(units) > len(shown),
+        "allied": allied,
+        "allies": [(f, found) for f, found in allies if found],
     }
 
 
@@ -676,13 +685,37 @@ def details(roster_id: str) -> Any:
     return _save(roster_id, rosters.set_details(new_details))
 
 
+def _add_ally(loaded: rosters.LoadedRoster, roster_id: str, pick: str, ally_of: str) -> Any:
+    """A tap on an allied faction's unit: it joins flagged as an ally, with its faction. Whether
+    the army may take that faction's units is the roster check's answer, not this view's."""
+    rules = army.rules_for(loaded.pack)
+    catalogue = loaded.pack.unit_catalogue
+    faction = catalogue.faction(ally_of) if catalogue else None
+    if rules is None or rules.ally_entry is None or faction is None:
+        return _render(
+            loaded, _editor(roster_id), 422, error=say("ally_of must be a faction of the catalogue.")
+        )
+    key = " ".join(pick.casefold().split())
+    unit = next((u for u in faction.units if u.name.casefold() == key), None)
+    if unit is None:
+        return _render(
+            loaded,
+            _editor(roster_id),
+            422,
+            error=say("pick must be a unit of {faction}.", faction=faction.name),
+        )
+    return _save(roster_id, rosters.add_entry(rules.ally_entry(unit, faction.name)))
+
+
 @bp.post("/rosters/<roster_id>/entries")
 def add(roster_id: str) -> Any:
     loaded = _loaded(roster_id)
     if request.form.get("pick"):
         # A tap on a catalogue unit: it joins at its smallest size, with its points, keywords, role.
-        unit = _catalogue_unit(loaded, {"name": request.form["pick"]})
         rules = army.rules_for(loaded.pack)
+        if request.form.get("ally_of"):
+            return _add_ally(loaded, roster_id, request.form["pick"], request.form["ally_of"])
+        unit = _catalogue_unit(loaded, {"name": request.form["pick"]})
         if unit is None or rules is None:
             return _render(
                 loaded, _editor(roster_id), 422, error=say("pick must be a unit of the catalogue.")

@@ -101,3 +101,22 @@ def test_a_broken_or_missing_catalogue_is_reported_and_its_pack_still_loads(tmp_
     said = [str(e) for e in errors]
     assert "catalogues/conquest.yaml: factions: Input should be a valid list" in said
     assert "old-world-rosters.yaml: catalogue: names catalogues/old-world.yaml, which is not there" in said
+
+
+def test_a_faction_naming_allies_the_catalogue_does_not_hold_is_refused() -> None:
+    from app.rules.catalogue import parse_catalogue
+
+    text = (
+        "id: sample\nsource: x\nlicence: x\nseason: x\nfactions:\n"
+        "  - {id: seraphon, name: Seraphon, allies: [stormcast-eternals], units: []}\n"
+    )
+    catalogue, errors = parse_catalogue(text, "catalogues/sample.yaml")
+    assert catalogue is None
+    assert [str(e) for e in errors] == [
+        "catalogues/sample.yaml: faction 'seraphon' names allies ['stormcast-eternals'] that are not "
+        "factions of the catalogue"
+    ]
+    held = text + "  - {id: stormcast-eternals, name: Stormcast Eternals, units: []}\n"
+    catalogue, errors = parse_catalogue(held, "catalogues/sample.yaml")
+    assert errors == []
+    assert [f.name for f in catalogue.allies_of("Seraphon")] == ["Stormcast Eternals"]

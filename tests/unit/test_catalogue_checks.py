@@ -86,3 +86,62 @@ def test_a_subfaction_can_make_a_unit_battleline(packs) -> None:
     # Battleline now, and a Battleline Behemoth is not counted against the Behemoth maximum.
     assert (verdict.counts["battleline"], verdict.counts["behemoths"]) == (2, 0)
     assert verdict.valid
+
+
+# Allies by faction: the data names no faction's allies (tools/README.md), so these examples give
+# Seraphon one allied faction, Stormcast Eternals, in a copy of the catalogue. Liberators are a
+# Stormcast Eternals unit (115 points), Clanrats a Skaven one (130).
+def _with_allies(packs: dict[str, Pack], faction: str, allies: list[str]) -> dict[str, Pack]:
+    pack = packs["aos-ghb-2021"]
+    factions = [
+        f.model_copy(update={"allies": allies}) if f.id == faction else f
+        for f in pack.unit_catalogue.factions
+    ]
+    catalogue = pack.unit_catalogue.model_copy(update={"factions": factions})
+    copy = pack.model_copy()
+    copy._catalogue = catalogue
+    return {**packs, pack.id: copy}
+
+
+def _seraphon_with(*entries: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "pack": "aos-ghb-2021",
+        "points_limit": 1000,
+        "faction": "Seraphon",
+        "grand_strategy": "prized-sorcery",
+        "entries": [{"name": "Saurus Warriors", "points": 100}, *entries],
+    }
+
+
+def _ally_problems(packs: dict[str, Pack], body: dict[str, Any]) -> list[str]:
+    return [p.message for p in _verdict(packs, body).problems if p.rule == "ally-faction"]
+
+
+LIBERATORS = {"name": "Liberators", "points": 115, "ally": True, "faction": "Stormcast Eternals"}
+CLANRATS = {"name": "Clanrats", "points": 130, "ally": True, "faction": "Skaven"}
+REFUSED = (
+    "'Clanrats' (entry 2) is an ally from Skaven; Seraphon may take allies only from Stormcast Eternals."
+)
+
+
+def test_an_ally_from_an_allied_faction_is_taken(packs) -> None:
+    assert (
+        _ally_problems(_with_allies(packs, "seraphon", ["stormcast-eternals"]), _seraphon_with(LIBERATORS))
+        == []
+    )
+
+
+def test_an_ally_from_another_faction_is_refused_naming_the_factions_allowed(packs) -> None:
+    allied = _with_allies(packs, "seraphon", ["stormcast-eternals"])
+    assert _ally_problems(allied, _seraphon_with(CLANRATS)) == [REFUSED]
+    # An ally written without its faction is known by its name: Clanrats are Skaven.
+    unnamed = {k: v for k, v in CLANRATS.items() if k != "faction"}
+    assert _ally_problems(allied, _seraphon_with(unnamed)) == [REFUSED]
+    # A unit the catalogue does not know is the player's word.
+    custom = {"name": "Converted Skink Host", "points": 90, "ally": True}
+    assert _ally_problems(allied, _seraphon_with(custom)) == []
+
+
+def test_where_the_catalogue_names_no_allies_the_ally_flag_stands(packs) -> None:
+    # Muster's own catalogue names none: a Skaven ally is the player's choice.
+    assert _ally_problems(packs, _seraphon_with(CLANRATS)) == []

@@ -107,6 +107,19 @@ def test_aos_sample_gives_points_models_keywords_roles_and_conditions(tmp_path: 
     }
 
 
+def test_aos_allies_force_names_no_faction_so_no_allies_are_written(tmp_path: Path) -> None:
+    # The sample's "Allies" force and the allegiance hidden inside it are all the data says of
+    # allies: no faction's list of allies is made up from them, and the catalogue still loads.
+    from app.rules.catalogue import parse_catalogue
+
+    out = tmp_path / "aos.yaml"
+    doc = _run("aos", DATA / "aos", out)
+    assert "allies" not in doc["factions"][0]
+    assert doc["factions"][0]["subfactions"] == ["Bright Wick", "Dim Wick", "Blue Flame", "Red Flame"]
+    catalogue, errors = parse_catalogue(out.read_text(encoding="utf-8"), "catalogues/aos.yaml")
+    assert errors == [] and catalogue.allies_of("Lanterns") == []
+
+
 def test_conquest_sample_gives_characters_and_regiments(tmp_path: Path) -> None:
     doc = _run("conquest", DATA / "conquest", tmp_path / "conquest.yaml")
     units = _units(doc, "Lanterns")

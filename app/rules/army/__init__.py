@@ -248,6 +248,8 @@ class ArmyRules:
     typed_entry: Callable[[bool, str, int], dict[str, Any]]
     #: A catalogue unit's entry one size bigger (``step`` 1) or smaller (-1), ``None`` past either end.
     resized: Callable[[Unit, dict[str, Any], int], dict[str, Any] | None] = lambda unit, entry, step: None
+    #: Another faction's catalogue unit taken as an ally (``None``: the kind takes no allies).
+    ally_entry: Callable[[Unit, str], dict[str, Any]] | None = None
     #: How the builder groups a faction's units: (role, title), a role of "" taking any unit.
     groups: tuple[tuple[str, str], ...] = (("", "Units"),)
     #: A parsed roster's field the pack refuses (an unknown regiment type), in one sentence.
@@ -263,6 +265,7 @@ HOOKS = (
     "text_lines",
     "read_form",
     "catalogue_entry",
+    "ally_entry",
     "list_entry",
     "typed_entry",
     "resized",

@@ -118,6 +118,7 @@ def check(pack: Pack, roster: AosRoster) -> army.Verdict:
         )
 
     _check_faction(roster, add)
+    _check_ally_factions(pack, roster, add)
 
     units = [(i, e) for i, e in enumerate(entries) if e.kind == "unit"]
     own = [(i, e) for i, e in units if not (e.ally or e.coalition)]
@@ -332,6 +333,48 @@ def _check_faction(roster: AosRoster, add: Any) -> None:
                     i,
                 )
             )
+
+
+def _check_ally_factions(pack: Pack, roster: AosRoster, add: Any) -> None:
+    """An allied unit must come from a faction the army's faction may ally with, where the
+    pack's catalogue names those factions; where it names none, the player's ally flag stands."""
+    catalogue = pack.unit_catalogue
+    if catalogue is None:
+        return
+    allowed = catalogue.allies_of(roster.faction)
+    if not allowed:
+        return
+    own = catalogue.faction(roster.faction)
+    allowed_ids = {f.id for f in allowed}
+    for i, e in enumerate(roster.entries):
+        if not e.ally:
+            continue
+        named = catalogue.faction(e.faction)
+        if named is not None:
+            if named.id in allowed_ids:
+                continue
+            origin = named.name
+        else:
+            # No faction written (a typed or imported unit): the factions fielding its name.
+            fielding = [
+                f for f in catalogue.factions if any(u.name.casefold() == e.name.casefold() for u in f.units)
+            ]
+            if not fielding or any(f.id in allowed_ids for f in fielding):
+                continue  # a unit the catalogue does not know, or one an allied faction fields
+            origin = fielding[0].name
+        add(
+            army.Problem(
+                "ally-faction",
+                say(
+                    "{entry} is an ally from {faction}; {own} may take allies only from {allowed}.",
+                    entry=army.label(e, i),
+                    faction=origin,
+                    own=own.name if own else roster.faction,
+                    allowed=", ".join(f.name for f in allowed),
+                ),
+                i,
+            )
+        )
 
 
 def _advise_core_battalions(entries: list[AosEntry], advice: list[str]) -> None:
@@ -610,6 +653,11 @@ def catalogue_entry(unit: Unit) -> dict[str, Any]:
         "size": "minimum",
         "single_model": unit.single_model,
     }
+
+
+def ally_entry(unit: Unit, faction: str) -> dict[str, Any]:
+    """Another faction's catalogue unit taken as an ally: flagged so, with its faction."""
+    return catalogue_entry(unit) | {"ally": True, "faction": faction}
 
 
 def resized(unit: Unit, entry: dict[str, Any], step: int) -> dict[str, Any] | None:
