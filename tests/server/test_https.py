@@ -15,6 +15,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,22 +48,36 @@ def _server(tmp_path: Path, mode: str, cert: Path, key: Path, context: ssl.SSLCo
     return ServerProcess(tmp_path / "muster.sqlite", tmp_path / "server.log", env=env, ready=ready)
 
 
-@pytest.fixture(params=MODES)
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """Muster serving HTTPS with a test CA's certificate, alone or behind nginx."""
+@dataclass
+class Https:
+    """A Muster serving HTTPS, the test CA behind its certificate, and the serial it serves now."""
+
+    server: ServerProcess
+    ca: Authority
+    context: ssl.SSLContext
+    serial: int
+
+
+@pytest.fixture(scope="module", params=MODES)
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Https]:
+    """Muster serving HTTPS with a test CA's certificate, alone or behind nginx.
+
+    One server of each kind for this file's tests (a start is seconds of gunicorn, nginx and
+    the packs loading): the renewal test renews its certificate and records the new serial."""
+    folder = tmp_path_factory.mktemp(f"https-{request.param}")
     ca = Authority.make()
-    cert, key, serial = ca.issue(tmp_path / "tls")
-    context = _client(ca.write(tmp_path / "ca.pem"))
-    server = _server(tmp_path, request.param, cert, key, context)
+    cert, key, serial = ca.issue(folder / "tls")
+    context = _client(ca.write(folder / "ca.pem"))
+    server = _server(folder, request.param, cert, key, context)
     server.start()
     try:
-        yield server, ca, context, serial
+        yield Https(server, ca, context, serial)
     finally:
         server.stop()
 
 
-def test_https_with_secure_cookies_hsts_and_plain_http_sent_on(served: Any) -> None:
-    server, _ca, context, serial = served
+def test_https_with_secure_cookies_hsts_and_plain_http_sent_on(served: Https) -> None:
+    server, context, serial = served.server, served.context, served.serial
     status, _made, game, served_serial = https(
         server.port, "POST", "/api/v1/games", context, pitched_battle()
     )
@@ -126,9 +142,9 @@ def _replace(target: Path, source: Path) -> None:
     os.replace(temp, target)
 
 
-def test_a_renewed_certificate_is_served_without_a_failed_request(served: Any, tmp_path: Path) -> None:
-    server, ca, context, old_serial = served
-    new_cert, new_key, new_serial = ca.issue(tmp_path / "renewed", stem="new-")
+def test_a_renewed_certificate_is_served_without_a_failed_request(served: Https, tmp_path: Path) -> None:
+    server, context, old_serial = served.server, served.context, served.serial
+    new_cert, new_key, new_serial = served.ca.issue(tmp_path / "renewed", stem="new-")
     tls = Path(server.env["MUSTER_TLS_CERT"]).parent
     served_serials: list[int] = []
     failures: list[str] = []
@@ -171,6 +187,7 @@ def test_a_renewed_certificate_is_served_without_a_failed_request(served: Any, t
             lambda: served_serials[-20:] == [new_serial] * 20,
             "twenty requests in a row on the new certificate",
         )
+        served.serial = new_serial  # what the file's other tests now meet
     finally:
         stop.set()
         for thread in threads:

@@ -10,9 +10,24 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+
+import pytest
 
 from tests.server.conftest import ROOT, ServerProcess, new_game, request
 from tests.setups import pitched_battle
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One production server for both tests (each leaves it running): a start is seconds."""
+    folder = tmp_path_factory.mktemp("port")
+    proc = ServerProcess(folder / "muster.sqlite", folder / "server.log")
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
 
 
 def test_a_second_muster_on_a_busy_port_refuses_to_start(server: ServerProcess, tmp_path) -> None:

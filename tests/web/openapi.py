@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import re
 from collections import Counter
@@ -29,9 +30,19 @@ def load_tool(name: str) -> ModuleType:
     return module
 
 
+# docs/openapi.yaml parsed once a test process, by its text: PyYAML's pure-Python loader took
+# over a second for each of the dozen tests and fixtures that read it.
+_parsed: dict[str, dict[str, Any]] = {}
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML was built with it
+
+
 def load_spec() -> dict[str, Any]:
-    """docs/openapi.yaml as a dict."""
-    return yaml.safe_load(SPEC_PATH.read_text())
+    """docs/openapi.yaml as a dict (a copy of its own: callers may change it)."""
+    text = SPEC_PATH.read_text()
+    if text not in _parsed:
+        _parsed.clear()
+        _parsed[text] = yaml.load(text, Loader=_LOADER)
+    return copy.deepcopy(_parsed[text])
 
 
 def spec_routes(spec: dict[str, Any]) -> set[tuple[str, str]]:
