@@ -113,7 +113,7 @@ def test_both_versions_of_a_refused_victory_phase_in_german(client: FlaskClient)
     assert mine[0] == "Runde 2: Siegphase"
     assert "Was Ann in dieser Runde tat: Feindliches Charakterregiment getötet" in mine
     assert theirs[0] == "Runde 2: Ann +13 SP, Bo +8 SP"
-    assert held.select_one(".totals").text == "Summen: Ann 13 SP, Bo 8 SP"
+    assert held.select_one(".totals").text == "Gesamt: Ann 13 SP, Bo 8 SP"
 
 
 def test_a_game_kept_between_requests_speaks_each_phones_language(client: FlaskClient) -> None:

@@ -79,7 +79,7 @@ def test_the_tunnel_wars_screen_speaks_german(app: Flask) -> None:
     ]
     text = " ".join(page.select_one("main").get_text(" ", strip=True).split())
     assert "Ann: Kontingent 1, General Lord-Celestant" in text
-    assert "Schlacht 1 ist vorbei" in text and "Ergebnis erfassen" in text
+    assert "Schlacht 1 ist vorbei" in text and "Ergebnis eintragen" in text
 
 
 def test_the_tunnel_wars_screen_speaks_french(app: Flask) -> None:
