@@ -67,7 +67,9 @@ def test_the_siege_screen_speaks_german(app: Flask) -> None:
     assert "Kontingente von Bo" in text and "Runde 1: 2 + 3 + 1 = 6" in text
     assert "Liberators: 6 → 5, 2 tödliche Verwundungen" in text
     # Bo's turn is next: its form, and the call-time form's button.
-    assert "Schlachtrunde 1: Zug von Bo endet" in text and "Zug eintragen" in text and "Ende eintragen" in text
+    assert (
+        "Schlachtrunde 1: Zug von Bo endet" in text and "Zug eintragen" in text and "Ende eintragen" in text
+    )
     # The latest entry is named in the siege's own words.
     assert "Entsatzwurf" in page.select_one("#last-entry").get_text(" ")
 
