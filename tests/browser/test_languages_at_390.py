@@ -35,7 +35,7 @@ BOOK_NAMES = {"Siege Warfare"}
 
 # What runs past the screen or cuts its words, as a person would say it: an element's tag and
 # text, and how far it goes. A sideways scroller (a wide score table) may hold more than the screen.
-OVERFLOW = """
+OVERFLOW = r"""
 () => {
   const width = window.innerWidth;
   const found = [];
@@ -63,6 +63,19 @@ OVERFLOW = """
     const words = el.matches("button, a.button, summary, label, legend, select, th, .tag, .pill");
     if (words && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible") {
       found.push(named(el) + " cuts its words (" + el.scrollWidth + " px in " + el.clientWidth + ")");
+    }
+    if (words) {
+      // A word split over two lines ("Nouvell|e partie") reads as two words on a button.
+      for (const node of el.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue;
+        for (const match of node.textContent.matchAll(/[^\s·\[\]]{2,}/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (lines.size > 1) found.push(named(el) + " breaks the word '" + match[0] + "'");
+        }
+      }
     }
   }
   return [...new Set(found)];
