@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.speech import say
+from app.rules.speech import say, say_plural
 from app.rules.text import clean_text
 
 # A key a client sent is named back in a refusal; anything that is not a plain field name
@@ -80,6 +80,46 @@ def checked_field(path: str, error: dict[str, Any]) -> str:
     if kind == "less_than_equal" and "le" in limits:
         return say("{field} must be at most {most}.", field=path, most=limits["le"])
     if kind == "literal_error" and "expected" in limits:
+        return say("{field} must be {allowed}.", field=path, allowed=limits["expected"])
+    if kind in ("float_type", "float_parsing", "finite_number", "decimal_type", "decimal_parsing"):
+        return say("{field} must be a number.", field=path)
+    if kind == "greater_than" and "gt" in limits:
+        return say("{field} must be more than {least}.", field=path, least=limits["gt"])
+    if kind == "less_than" and "lt" in limits:
+        return say("{field} must be less than {most}.", field=path, most=limits["lt"])
+    if kind == "string_too_short" and limits.get("min_length") == 1:
+        return say("{field} must not be empty.", field=path)
+    if kind == "string_too_short" and "min_length" in limits:
+        return say_plural(
+            "{field} must be at least {count} character long.",
+            "{field} must be at least {count} characters long.",
+            int(limits["min_length"]),
+            field=path,
+        )
+    if kind == "string_too_long" and "max_length" in limits:
+        return say_plural(
+            "{field} must be at most {count} character long.",
+            "{field} must be at most {count} characters long.",
+            int(limits["max_length"]),
+            field=path,
+        )
+    if kind == "too_short" and "min_length" in limits:
+        return say_plural(
+            "{field} must hold at least {count} item.",
+            "{field} must hold at least {count} items.",
+            int(limits["min_length"]),
+            field=path,
+        )
+    if kind == "too_long" and "max_length" in limits:
+        return say_plural(
+            "{field} must hold at most {count} item.",
+            "{field} must hold at most {count} items.",
+            int(limits["max_length"]),
+            field=path,
+        )
+    if kind == "string_pattern_mismatch":
+        return say("{field} is not written the way Muster takes it.", field=path)
+    if kind == "enum" and "expected" in limits:
         return say("{field} must be {allowed}.", field=path, allowed=limits["expected"])
     return say(
         "{field}: {problem}.", field=path, problem=str(error.get("msg", "")).removeprefix("Value error, ")

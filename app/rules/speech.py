@@ -50,6 +50,17 @@ def number(value: float, /) -> str:
     return format_decimal(value, locale=found.group(1) if found else "en")
 
 
+def listed(items: list[str], either: bool = False) -> str:
+    """Names in a sentence, joined as the reader's language joins them: "A, B and C"
+    (``either``: "A, B or C")."""
+    if len(items) <= 1:
+        return "".join(items)
+    some, last = ", ".join(items[:-1]), items[-1]
+    if either:
+        return say("{some} or {last}", some=some, last=last)
+    return say("{some} and {last}", some=some, last=last)
+
+
 def words(sentence: str, /) -> str:
     """``sentence`` as it is, marked for `make translations` where a table holds it (the gettext
     "noop" idiom); :func:`say` says it when its blanks are known."""

@@ -322,7 +322,7 @@ class Games:
                     "roster is for {roster}, but this game is played with {pack}: attach a roster of {allowed}.",
                     roster=roster.pack,
                     pack=row.pack,
-                    allowed=" or ".join(allowed),
+                    allowed=speech.listed(allowed, either=True),
                 )
             )
         self.store.rosters.attach(game_id, player, roster.id, roster.body)

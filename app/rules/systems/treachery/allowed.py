@@ -11,21 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.log import Refused, open_entry
-from app.rules.speech import say, say_plural
+from app.rules.speech import listed, say, say_plural
 from app.rules.systems.treachery import section
 from app.rules.systems.treachery.state import Pick, Play, RollOff, TreacheryGame
-
-
-def listed(items: list[str], either: bool = False) -> str:
-    """Names in a sentence: "A, B and C" (``either``: "A, B or C")."""
-    if len(items) <= 1:
-        return "".join(items)
-    some, last = ", ".join(items[:-1]), items[-1]
-    return (
-        say("{some} or {last}", some=some, last=last)
-        if either
-        else say("{some} and {last}", some=some, last=last)
-    )
 
 
 def _ploy_name(game: TreacheryGame, ploy_id: str) -> str:

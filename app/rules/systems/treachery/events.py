@@ -14,7 +14,7 @@ from app.rules import pack as p
 from app.rules.contingents import part, roster_problems, split_problems
 from app.rules.game import GameState, Setup
 from app.rules.log import Refused
-from app.rules.speech import say, words
+from app.rules.speech import listed, say, words
 from app.rules.systems.treachery import allowed, section
 from app.rules.systems.treachery.event_models import EVENTS, MAX_UNITS
 from app.rules.systems.treachery.standing import buy_limits, ranking
@@ -108,7 +108,7 @@ def _ploy(game: TreacheryGame, event: dict[str, Any]) -> section.Ploy:
 
 
 def _names(game: TreacheryGame, players: list[int]) -> str:
-    return allowed.listed([game.name(i) for i in players])
+    return listed([game.name(i) for i in players])
 
 
 # --- the round and its turns ------------------------------------------------------------
@@ -123,7 +123,7 @@ def _battle_round(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
         where = f"arrivals[{i}]"
         oid = raw["objective"]
         if oid not in {o.id for o in due} or oid in seen:
-            ids = allowed.listed([o.id for o in due if o.id not in seen], either=True)
+            ids = listed([o.id for o in due if o.id not in seen], either=True)
             said = (
                 say(
                     "{field}.objective must be an objective arriving in round {round}: {ids}.",
@@ -181,7 +181,7 @@ def _control(raw: dict[str, int | None], in_play: list[str]) -> dict[str, int | 
     out: dict[str, int | None] = {}
     for key, who in raw.items():
         if key not in in_play:
-            ids = allowed.listed(in_play, either=True)
+            ids = listed(in_play, either=True)
             said = (
                 say("control: {key} is not an objective in play; use {ids}.", key=repr(key), ids=ids)
                 if ids
@@ -289,7 +289,7 @@ def _enemy(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     r = _current_round(game, event)
     player, phase, enemy = event["player"], event["phase"], event["enemy"]
     if game.rules.phase(phase) is None:
-        phases = allowed.listed([ph.id for ph in game.rules.phases], either=True)
+        phases = listed([ph.id for ph in game.rules.phases], either=True)
         raise Refused(say("phase must be {phases}.", phases=phases), "phase")
     if problem := allowed.pick_problem(game, player, phase, enemy):
         raise problem
@@ -456,7 +456,7 @@ def _contingents(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
             say(
                 "{key} is not part of contingents; it takes {fields}.",
                 key=key,
-                fields=allowed.listed(sorted(["player", *rule.ids])),
+                fields=listed(sorted(["player", *rule.ids])),
             ),
             key,
         )
@@ -519,7 +519,7 @@ def _end(game: TreacheryGame, event: dict[str, Any], eid: str) -> None:
     # One model holds both ends; each scenario's end takes its own two fields.
     takes = ("monolith", "closest") if "monolith" in checks else ("tie_break", "renown")
     if key := next((k for k in sorted(event) if k not in ("id", "type", *takes)), None):
-        fields = allowed.listed(list(takes))
+        fields = listed(list(takes))
         said = (
             say(
                 "{key} is not part of the end of {scenario}; it takes {fields}.",
