@@ -43,11 +43,16 @@ def say_plural(one: str, many: str, count: int, /, **blanks: Any) -> str:
     return said.format(count=count, **blanks)
 
 
-def number(value: float, /) -> str:
-    """A number in a sentence, written the reader's way (1,000; 1.000; 1 000)."""
+def language() -> str:
+    """The code of the language sentences are said in now ("en" outside a request)."""
     # The catalogue's header names its language (a merged catalogue keeps no other record of it).
     found = _LANGUAGE.search(_catalogue.get().gettext(""))
-    return format_decimal(value, locale=found.group(1) if found else "en")
+    return found.group(1) if found else "en"
+
+
+def number(value: float, /) -> str:
+    """A number in a sentence, written the reader's way (1,000; 1.000; 1 000)."""
+    return format_decimal(value, locale=language())
 
 
 def listed(items: list[str], either: bool = False) -> str:

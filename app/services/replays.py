@@ -20,7 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules import log
+from app.rules import log, speech
 from app.rules.game import Setup
 from app.rules.pack import Pack
 from app.rules.systems import GameSystem
@@ -46,7 +46,7 @@ class Replays:
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, str], Entry] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0  # states reused (folding only newer events, if any)
         self.misses = 0  # states replayed from the start
@@ -56,7 +56,7 @@ class Replays:
     ) -> Any:
         """The state of the game after ``events`` (its whole stored log), kept for next time."""
         with self._lock:
-            entry = self._entries.get(game_id)
+            entry = self._entries.get(self._key(game_id))
         if entry is not None and self._extends(entry, pack, setup, events):
             self.hits += 1
             if len(events) == len(entry.ids):
@@ -71,18 +71,25 @@ class Replays:
     def keep(self, game_id: str, pack: Pack, setup: Setup, events: list[dict[str, Any]], state: Any) -> None:
         """Hold ``state`` as the fold of ``events`` for the next request on this game."""
         entry = Entry(pack, setup, [str(e.get("id")) for e in events], state)
+        key = self._key(game_id)
         with self._lock:
-            known = self._entries.get(game_id)
+            known = self._entries.get(key)
             if (
                 known is not None
                 and len(known.ids) > len(entry.ids)
                 and known.ids[: len(entry.ids)] == entry.ids
             ):
                 return  # another request already kept a later state of the same log
-            self._entries[game_id] = entry
-            self._entries.move_to_end(game_id)
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
+
+    @staticmethod
+    def _key(game_id: str) -> tuple[str, str]:
+        # A fold may say sentences (a result's reason, a refusal) in the reader's language: a
+        # state is kept per language, so no phone reads another's language from the cache.
+        return game_id, speech.language()
 
     @staticmethod
     def _extends(entry: Entry, pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> bool:

@@ -108,3 +108,27 @@ def test_a_kept_state_is_not_used_for_a_different_log(tmp_path: Path) -> None:
     app.config["DATABASE"] = str(other)
     game = client.get(f"/api/v1/games/{made['id']}").json
     assert len(game["turns"]) == 1 and game["players"][0]["vp"] == 0
+
+
+@pytest.mark.parametrize("kind", ["aos", "first-blood"])
+def test_a_state_kept_for_one_language_is_never_read_in_another(tmp_path: Path, kind: str) -> None:
+    """A fold says sentences (a rule's line of the score, a result's reason) in the reader's
+    language: the phone reading after a German one gets its own language, as a cold read does."""
+    db = tmp_path / "muster.sqlite"
+    warm, cold = _app(db), _app(db)
+    client = warm.test_client()
+    if kind == "aos":
+        made, script = new_game(client), game_script()
+    else:
+        made, script = first_blood_game(client, "twin-contested-zones"), _first_blood_script()
+    api = Api(client, made)
+    url = f"/api/v1/games/{made['id']}"
+    for event in script:
+        api.ok(event)
+        for first, then in (("de", "en"), ("fr", "de")):
+            client.get(url, headers={"Accept-Language": first})
+            kept = client.get(url, headers={"Accept-Language": then}).json
+            fresh = _app(db).test_client().get(url, headers={"Accept-Language": then}).json
+            assert kept == fresh, f"{then} after {first}, {event['type']}"
+    english = cold.test_client().get(url).json
+    assert english["result"] is not None  # the whole game was played, its result said
