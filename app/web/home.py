@@ -12,7 +12,7 @@ from app.rules import grid
 from app.rules.systems import system_for
 from app.serving import tls
 from app.store import GameRow
-from app.web import phone_games
+from app.web import page_cache, phone_games
 from app.web.pages import wants_fragment
 from app.web.responses import private_page
 from app.web.services import games_service, pack_errors, pack_or_404, packs, store
@@ -71,7 +71,7 @@ def index() -> Any:
     tonight, earlier = _tonight()
     if wants_fragment() and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
-        return render_template("partials/_tables.html", tonight=tonight, refresh_seconds=_refresh())
+        return _kept_tables(tonight)
     secure_address, no_https = _https_to_tell()
     response = make_response(
         render_template(
@@ -90,6 +90,37 @@ def index() -> Any:
         # Said once: the phone keeps this cookie and is not told again.
         response.set_cookie(HTTPS_TOLD, "1", max_age=HTTPS_TOLD_SECONDS, httponly=True, samesite="Lax")
     return response
+
+
+def _kept_tables(tonight: list[dict[str, Any]]) -> str:
+    """Tonight's tables, polled by every phone in the room: rendered once per change.
+
+    The key is everything a card shows (each game's set-up, its card, its rulepack object), so
+    an entry from any phone is a new key on the next poll; the part holds nothing per phone.
+    """
+    refresh = _refresh()
+    key = (
+        "tables",
+        refresh,
+        tuple(
+            (
+                item["row"].id,
+                item["row"].pack,
+                item["row"].scenario,
+                item["row"].points_limit,
+                repr(item["row"].players),
+                repr(item["card"]),
+                id(item["pack"]),  # a reloaded pack is another object (held below)
+            )
+            for item in tonight
+        ),
+    )
+    kept = page_cache.render(
+        key,
+        lambda: render_template("partials/_tables.html", tonight=tonight, refresh_seconds=refresh),
+        held=tuple(item["pack"] for item in tonight),
+    )
+    return page_cache.fill(kept)
 
 
 HTTPS_TOLD = "muster_https_told"

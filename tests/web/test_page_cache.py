@@ -176,3 +176,40 @@ def test_a_kept_page_is_in_each_phones_language(app: Flask) -> None:
     for language in ("en", "de", "en", "de", "fr"):
         page = soup(app.test_client().get(url, headers={"Accept-Language": language}))
         assert page.select_one("html")["lang"] == language
+
+
+def test_the_polled_tables_are_rendered_once_and_show_every_phones_entry(app: Flask) -> None:
+    """Issue 32: tonight's tables, polled by every phone, come from the cache and never stale."""
+    creator = app.test_client()
+    game = new_game(creator)
+    poll = {"headers": {"HX-Request": "true"}}
+    url = "/?part=tables"
+
+    def vps(client: FlaskClient) -> list[int]:
+        return [int(v.text) for v in soup(client.get(url, **poll)).select("#tables .vp")]
+
+    watchers = [app.test_client() for _ in range(3)]
+    assert vps(watchers[0]) == [0, 0]
+    with renders(app) as seen:
+        assert [vps(w) for w in watchers] == [[0, 0]] * 3
+    assert seen == []  # kept: one rendering served the room
+    # The table's phone scores; every phone's next poll shows it, and a new table too.
+    Api(creator, game).ok({"type": "battle_round", "round": 1, "first": 0})
+    Api(creator, game).ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
+    scored = creator.get(f"/api/v1/games/{game['id']}").json["players"][0]["vp"]
+    assert scored > 0
+    assert [vps(w) for w in watchers] == [[scored, 0]] * 3
+    second = new_game(app.test_client())
+    cards = soup(watchers[1].get(url, **poll)).select("#tables .table-card")
+    assert [c["href"] for c in cards] == [f"/games/{game['id']}", f"/games/{second['id']}"]
+
+
+def test_the_kept_tables_are_in_each_phones_language(app: Flask) -> None:
+    new_game(app.test_client())
+    texts = {}
+    for language in ("en", "de", "en", "de"):
+        part = app.test_client().get(
+            "/?part=tables", headers={"HX-Request": "true", "Accept-Language": language}
+        )
+        texts.setdefault(language, set()).add(soup(part).select_one("#tables .table-card").text)
+    assert len(texts["en"]) == len(texts["de"]) == 1 and texts["en"] != texts["de"]
