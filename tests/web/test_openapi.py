@@ -1304,7 +1304,7 @@ def test_terrain_at_an_infinite_position_is_422(client):
         client, "POST", "/api/v1/terrain/check", f'{{"pack": "conquest-first-blood", "pieces": {pieces}}}'
     )
     assert answer.status_code == 422
-    assert answer.json["error"] == "pieces[0].x: Input should be a finite number."
+    assert answer.json["error"] == "pieces[0].x must be a number."
 
 
 def test_a_game_whose_pack_or_scenario_is_gone_is_refused_not_500(tmp_path):
