@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from app.rules.entry_words import Said, recorded
-from app.rules.speech import say, words
+from app.rules.entry_words import named
+from app.rules.speech import words
 
 # What a siege's entries are called at the table, each said the usual way ("Ann's ... recorded").
 _KINDS = {
@@ -24,9 +21,5 @@ _KINDS = {
 }
 
 
-def said(event: dict[str, Any], names: Sequence[str], pack: Any) -> Said | None:
-    """The entry said the usual way, its name in the reader's language (said when it is read)."""
-    kind = event.get("type")
-    if not isinstance(kind, str) or kind not in _KINDS:
-        return None
-    return recorded(event, names, say(_KINDS[kind]))
+# Each said when it is read, in the reader's language.
+said = named(_KINDS)
