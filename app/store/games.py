@@ -126,6 +126,14 @@ class Games:
         rows = self._c.query("SELECT * FROM games WHERE id = ?", [game_id])
         return _game_row(rows[0]) if rows else None
 
+    def get_many(self, game_ids: list[str]) -> dict[str, GameRow]:
+        """The stored set-ups of these games, by id (one query; ids not found are left out)."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = self._c.query(f"SELECT * FROM games WHERE id IN ({marks})", list(game_ids))  # noqa: S608 - marks only
+        return {row["id"]: _game_row(row) for row in rows}
+
     def get_for_edit(self, game_id: str, token: str | None) -> tuple[GameRow | None, bool]:
         """The game and whether ``token`` is its edit token, in one query (the write path's)."""
         rows = self._c.query("SELECT * FROM games WHERE id = ?", [game_id])

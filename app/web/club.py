@@ -31,6 +31,7 @@ from flask import (
     url_for,
 )
 from flask_babel import lazy_gettext as _l
+from markupsafe import escape
 
 from app.rules.club import settings as event_settings
 from app.rules.pack import roster_packs
@@ -39,6 +40,7 @@ from app.rules.speech import say
 from app.services import club as club_service
 from app.services.club import exports as club_exports
 from app.store.club import Snapshot
+from app.web import page_cache
 from app.web import phone as this_phone
 from app.web.admin import admin_password, password_given, signed_in
 from app.web.forms import whole
@@ -629,10 +631,49 @@ def create() -> Any:
     return no_store(redirect(url_for("club.organiser", event_id=event_id, token=token), code=303))
 
 
+def _shown(snap: Snapshot) -> tuple[Any, ...]:
+    """Everything of an event its public screens show, as a page cache key.
+
+    Every write to an event (a player renamed or dropped, a result, a round started, a list
+    submitted, sign-up closed) changes one of these rows, so a kept page is never served once
+    the event moved on. The pack is named by identity: a reloaded pack is another object.
+    """
+    return (
+        repr(snap.event),
+        repr(snap.players),
+        repr(snap.rounds),
+        repr(snap.tables),
+        repr(snap.results),
+        repr(snap.rolloffs),
+        tuple((player, row.id) for player, row in sorted(snap.lists.items())),
+        repr(sorted(snap.marks.items())),
+        repr(sorted(snap.votes.items())),
+        id(packs().get(snap.event.pack)),
+    )
+
+
+def _kept_event_page(snap: Snapshot, template: str, extra: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+    """An event screen rendered once per change of the event and served to every phone and
+    projector that reads it; only the round's time left (and the marks) are filled in each time.
+
+    ``extra`` adds the screen's own context to the shared view (plain values of the request,
+    which are part of the key through the address).
+    """
+    key = ("event", template, _shown(snap), request.full_path)
+    pack = packs().get(snap.event.pack)
+
+    def make() -> str:
+        view = _view(snap)
+        return render_template(template, **{**extra(view), "time_left_text": page_cache.slot("time_left")})
+
+    kept = page_cache.render(key, make, held=(pack,) if pack is not None else ())
+    return page_cache.fill(kept, {"time_left": lambda: str(escape(clock_text(service().time_left(snap))))})
+
+
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> Any:
     snap = _snapshot(event_id)
-    return render_template("club/show.html", **_view(snap))
+    return _kept_event_page(snap, "club/show.html", lambda view: view)
 
 
 @bp.get("/events/<event_id>/qr.svg")
@@ -670,24 +711,26 @@ def _pages(rows: list[Any], size: int, page: int) -> dict[str, Any]:
 def board(event_id: str) -> Any:
     """The projector board: each refresh shows the next page of a list too long for the screen."""
     snap = _snapshot(event_id)
-    view = _view(snap)
     page = whole(request.args.get("page", "")) or 0
     size = int(current_app.config.get("BOARD_ROWS", BOARD_ROWS))
-    tables = _pages(view["tables"], size, page)
-    standings = _pages(view["standings"], size, page)
-    context = {
-        **view,
-        "refresh_seconds": int(current_app.config.get("BOARD_REFRESH_SECONDS", BOARD_REFRESH_SECONDS)),
-        "board_tables": tables,
-        "board_standings": standings,
-        "page": page,
-        "next_page": (page + 1) % max(tables["pages"], standings["pages"]),
-        "signup_url": url_for("club.show", event_id=event_id, _external=True),
-    }
-    if wants_fragment() and request.args.get("part") == "board":
-        response = make_response(render_template("club/_board.html", **context))
-    else:
-        response = make_response(render_template("club/board.html", **context))
+    refresh = int(current_app.config.get("BOARD_REFRESH_SECONDS", BOARD_REFRESH_SECONDS))
+
+    def paged(view: dict[str, Any]) -> dict[str, Any]:
+        tables = _pages(view["tables"], size, page)
+        standings = _pages(view["standings"], size, page)
+        return {
+            **view,
+            "refresh_seconds": refresh,
+            "board_tables": tables,
+            "board_standings": standings,
+            "page": page,
+            "next_page": (page + 1) % max(tables["pages"], standings["pages"]),
+            "signup_url": url_for("club.show", event_id=event_id, _external=True),
+        }
+
+    fragment = wants_fragment() and request.args.get("part") == "board"
+    template = "club/_board.html" if fragment else "club/board.html"
+    response = make_response(_kept_event_page(snap, template, paged))
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("HX-Request")
     return response

@@ -213,11 +213,16 @@ class Events(EventLists, SoftScores, RoundPlans):
         """Take the result of every finished game whose table has none yet; whether any was taken."""
         have = {(r.round, r.table_no) for r in snap.results}
         pack = self.packs.get(snap.event.pack)
+        open_tables = [
+            t
+            for t in snap.tables
+            if t.player_b is not None and t.game_id is not None and (t.round, t.number) not in have
+        ]
+        # Every screen of the event reads this: one query for all its open tables' games.
+        rows = self.store.games.get_many([t.game_id for t in open_tables if t.game_id is not None])
         taken = False
-        for table in snap.tables:
-            if table.player_b is None or table.game_id is None or (table.round, table.number) in have:
-                continue
-            row = self.store.games.get(table.game_id)
+        for table in open_tables:
+            row = rows.get(table.game_id or "")
             # A game whose pack or scenario is gone cannot be replayed: the organiser enters it.
             if row is None or pack is None or row.pack != pack.id or pack.scenario(row.scenario) is None:
                 continue
