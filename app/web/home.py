@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, make_response, render_template, request
+from flask import Blueprint, Response, current_app, make_response, render_template, request
 
 from app.rules import grid
 from app.rules.systems import system_for
@@ -92,7 +92,7 @@ def index() -> Any:
     return response
 
 
-def _kept_tables(tonight: list[dict[str, Any]]) -> str:
+def _kept_tables(tonight: list[dict[str, Any]]) -> Response:
     """Tonight's tables, polled by every phone in the room: rendered once per change.
 
     The key is everything a card shows (each game's set-up, its card, its rulepack object), so
@@ -120,7 +120,7 @@ def _kept_tables(tonight: list[dict[str, Any]]) -> str:
         lambda: render_template("partials/_tables.html", tonight=tonight, refresh_seconds=refresh),
         held=tuple(item["pack"] for item in tonight),
     )
-    return page_cache.fill(kept)
+    return page_cache.answer(kept)
 
 
 HTTPS_TOLD = "muster_https_told"

@@ -11,22 +11,27 @@ and filled in on each answer:
   never send the same id, or the second entry would be taken for a resend of the first;
 - slots the caller renders itself each time (the game clock, whose times run on).
 
+A rendering with no such part (tonight's tables, polled by every phone) is the same bytes for
+every phone: it is compressed once, when first asked for, and those bytes are kept with it.
+
 The marks carry a random part drawn when the process starts: no text a player types can
 hold one, so nothing a player writes is ever replaced.
 """
 
 from __future__ import annotations
 
+import gzip
 import re
 import secrets
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, current_app, g, request
+import brotli
+from flask import Flask, Response, current_app, g, make_response, request
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -50,6 +55,8 @@ class Rendered:
     holes: tuple[str, ...]
     # What the key names by identity (a pack), held so no other object takes its id.
     held: tuple[Any, ...] = ()
+    # A rendering with no holes, compressed once per algorithm (filled in by ``answer``).
+    packed: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 class Pages:
@@ -149,6 +156,44 @@ def fill(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = Non
             out.append((slots or {})[hole]())
         out.append(text)
     return "".join(out)
+
+
+def answer(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = None) -> Response:
+    """The rendering for this request as a response; one with nothing per request travels
+    compressed as kept, so a room of phones polling it costs one compression per change.
+
+    Flask-Compress leaves a response alone once it names its encoding; any other answer is
+    compressed by it as usual.
+    """
+    body = fill(rendered, slots)
+    response = make_response(body)
+    algorithm = _accepted()
+    if rendered.holes or algorithm is None or len(body) < current_app.config.get("COMPRESS_MIN_SIZE", 500):
+        return response
+    packed = rendered.packed.get(algorithm)
+    if packed is None:
+        packed = _pack(body.encode(), algorithm)
+        rendered.packed[algorithm] = packed  # the same bytes whichever thread wins the race
+    response.set_data(packed)
+    response.headers["Content-Encoding"] = algorithm
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+def _accepted() -> str | None:
+    """The first of the app's compressions the phone accepts (brotli before gzip), or ``None``."""
+    for algorithm in current_app.config.get("COMPRESS_ALGORITHM", ["br", "gzip"]):
+        if algorithm in ("br", "gzip") and request.accept_encodings.quality(algorithm) > 0:
+            return algorithm
+    return None
+
+
+def _pack(data: bytes, algorithm: str) -> bytes:
+    # The levels Flask-Compress uses for every other answer (brotli 4: cheap on a Pi's core).
+    config = current_app.config
+    if algorithm == "br":
+        return brotli.compress(data, quality=config.get("COMPRESS_BR_LEVEL", 4))
+    return gzip.compress(data, compresslevel=config.get("COMPRESS_LEVEL", 6))
 
 
 def _cut(html: str, held: tuple[Any, ...]) -> Rendered:

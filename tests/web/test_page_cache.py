@@ -7,17 +7,21 @@ form ids, and give a seat's secrets to that seat alone.
 
 from __future__ import annotations
 
+import gzip
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
+from bs4 import BeautifulSoup
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from app import create_app
+from app.web import page_cache
 from tests.conftest import fresh_database
 from tests.setups import new_game
 from tests.web.conftest import Api, form_fields, soup
@@ -213,3 +217,38 @@ def test_the_kept_tables_are_in_each_phones_language(app: Flask) -> None:
         )
         texts.setdefault(language, set()).add(soup(part).select_one("#tables .table-card").text)
     assert len(texts["en"]) == len(texts["de"]) == 1 and texts["en"] != texts["de"]
+
+
+def test_the_polled_tables_travel_compressed_once_per_change(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: tonight's tables are the same bytes for every phone, so they are compressed once
+    and those bytes kept; a phone that takes no brotli gets gzip or the plain page."""
+    game = new_game(app.test_client())
+    packed: list[str] = []
+    real = page_cache._pack
+    monkeypatch.setattr(
+        page_cache, "_pack", lambda data, algorithm: packed.append(algorithm) or real(data, algorithm)
+    )
+
+    def poll(encoding: str) -> Any:
+        return app.test_client().get(
+            "/?part=tables", headers={"HX-Request": "true", "Accept-Encoding": encoding}
+        )
+
+    plain = poll("identity")
+    assert "Content-Encoding" not in plain.headers and "table-card" in plain.get_data(True)
+    answers = [poll("gzip, deflate, br") for _ in range(3)]
+    assert [a.headers["Content-Encoding"] for a in answers] == ["br"] * 3
+    assert {a.data for a in answers} == {answers[0].data}
+    assert brotli.decompress(answers[0].data) == plain.data
+    assert "Accept-Encoding" in answers[0].headers["Vary"]
+    zipped = poll("gzip")
+    assert zipped.headers["Content-Encoding"] == "gzip" and gzip.decompress(zipped.data) == plain.data
+    assert packed == ["br", "gzip"]  # once each, for the whole room
+    # An entry is a new rendering: new bytes, showing the score.
+    Api(app.test_client(), game).ok({"type": "battle_round", "round": 1, "first": 0})
+    Api(app.test_client(), game).ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
+    after = brotli.decompress(poll("br").data)
+    assert after != plain.data and packed == ["br", "gzip", "br"]
+    assert int(BeautifulSoup(after, "html.parser").select("#tables .vp")[0].text) > 0
