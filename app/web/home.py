@@ -57,21 +57,26 @@ def _listed(rows: list[GameRow]) -> list[dict[str, Any]]:
     return listed
 
 
-def _tonight() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    since = _since()
-    # Tonight's tables in the order they sat down; the rest of the week below, newest first.
+def _tonight(since: str) -> list[dict[str, Any]]:
+    """Tonight's tables in the order they sat down."""
     tonight = store().games.recent(200, since=since)
     tonight.reverse()
-    earlier = store().games.recent(EARLIER, before=since)
-    return _listed(tonight), _listed(earlier)
+    return _listed(tonight)
+
+
+def _earlier(since: str) -> list[dict[str, Any]]:
+    """The rest of the week's games, newest first (the whole page only, not the polled part)."""
+    return _listed(store().games.recent(EARLIER, before=since))
 
 
 @bp.get("/")
 def index() -> Any:
-    tonight, earlier = _tonight()
+    since = _since()
+    tonight = _tonight(since)
     if wants_fragment() and request.args.get("part") == "tables":
         # The tables refresh themselves every few seconds: only that part is sent.
         return _kept_tables(tonight)
+    earlier = _earlier(since)
     secure_address, no_https = _https_to_tell()
     response = make_response(
         render_template(
