@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.infra import replica
+from tests.console import english
 from tests.setups import new_game
 from tests.web.conftest import Api, soup
 
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _muster(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "MUSTER_SECRET_KEY": "test", **env}
+    full = english({**os.environ, "MUSTER_SECRET_KEY": "test", **env})
     full.pop(replica.CHILD_MARK, None)
     return subprocess.run(
         [sys.executable, "-m", "app", *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=60
