@@ -11,6 +11,7 @@ python -m app renew                 renew it when due, and serve the new one (th
 python -m app reload                serve a renewed certificate without a restart
 
 With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (app/infra/replica.py).
+What a command says to the admin is in the terminal's language (app/console_language.py).
 """
 
 from __future__ import annotations
@@ -322,7 +323,11 @@ def _serve(args: argparse.Namespace) -> None:
     duckdns.start(app.config)
     gc.freeze()  # the collector then leaves the shared objects alone, so their pages stay shared
     _startup_line(_phone_addresses(settings, https_address), app)
-    Server().run()
+    # The running server speaks each phone's language in its requests; what its processes say
+    # outside one (its log, a replay in the background) stays English, as before the console
+    # spoke the terminal's language. The workers fork from here and keep this.
+    with speech.speaking(speech.ENGLISH):
+        Server().run()
 
 
 def _database() -> str:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from babel.support import Translations
 
+from app.rules.speech import ENGLISH
+
 #: Where the catalogues live (the pages' own, app/web/language.py).
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 #: The language of the source sentences, spoken without a catalogue.
@@ -64,5 +66,5 @@ def catalogue(environ: Mapping[str, str], folder: Path = TRANSLATIONS) -> gettex
     """The catalogue the console speaks from: the environment's language (English: none)."""
     code = choose(environ, shipped(folder))
     if code == SOURCE:
-        return gettext.NullTranslations()
+        return ENGLISH
     return Translations.load(str(folder), [code], "messages")
