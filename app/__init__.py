@@ -26,13 +26,16 @@ def checkout_problem(root: Path = ROOT) -> str | None:
     A wheel or an installed package holds the code of every game system but not the folders
     above; without this check such a copy would start and answer every page with a 500.
     """
+    from app.rules.speech import say
+
     missing = [name for name in CHECKOUT_FOLDERS if not (root / name).is_dir()]
     if not missing:
         return None
-    return (
-        f"Muster runs from a checkout of its repository, and {root} has no "
-        f"{', '.join(f'{name}/' for name in missing)} beside app/: clone the repository and "
-        "run `make run` in it (README, 'Running it')."
+    return say(
+        "Muster runs from a checkout of its repository, and {root} has no {folders} beside app/: "
+        "clone the repository and run `make run` in it (README, 'Running it').",
+        root=root,
+        folders=", ".join(f"{name}/" for name in missing),
     )
 
 
@@ -148,15 +151,23 @@ def _behind_proxies(app: Flask, count: Any) -> None:
     """
     from werkzeug.middleware.proxy_fix import ProxyFix
 
+    from app.rules.speech import say
+
     try:
         proxies = int(count)
     except (TypeError, ValueError):
         raise ValueError(
-            f"MUSTER_PROXY must be how many proxies stand in front of Muster (0 to 5), not {count!r}."
+            say(
+                "MUSTER_PROXY must be how many proxies stand in front of Muster (0 to 5), not {value}.",
+                value=repr(count),
+            )
         ) from None
     if not 0 <= proxies <= 5:
         raise ValueError(
-            f"MUSTER_PROXY must be how many proxies stand in front of Muster (0 to 5), not {count!r}."
+            say(
+                "MUSTER_PROXY must be how many proxies stand in front of Muster (0 to 5), not {value}.",
+                value=repr(count),
+            )
         )
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]

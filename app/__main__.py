@@ -11,6 +11,7 @@ python -m app renew                 renew it when due, and serve the new one (th
 python -m app reload                serve a renewed certificate without a restart
 
 With MUSTER_REPLICA set, `serve` runs under `litestream replicate -exec ...` (app/infra/replica.py).
+What a command says to the admin is in the terminal's language (app/console_language.py).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
+
+from app import console_language
+from app.rules import speech
+from app.rules.speech import say, say_plural
 
 if TYPE_CHECKING:
     from app.serving import tls
@@ -117,19 +122,25 @@ def _serving_plan(args: argparse.Namespace) -> tuple[tls.Settings, str | None, i
         backend = front.backend_port(os.environ.get("MUSTER_BACKEND_PORT")) if kind else args.port
         if settings.on:
             tls.served(settings.cert, settings.key)
-    except (CertificateError, tls.SettingError, front.FrontError) as exc:
+    except CertificateError as exc:
+        sys.exit(exc.said())
+    except (tls.SettingError, front.FrontError) as exc:
         sys.exit(str(exc))
     if kind and front.nginx_program() is None:
         sys.exit(
-            "MUSTER_FRONT=nginx needs nginx: install it with `sudo apt install nginx` (make service does)."
+            say(
+                "MUSTER_FRONT=nginx needs nginx: install it with `sudo apt install nginx` (make service does)."
+            )
         )
     if kind and os.environ.get("MUSTER_PROXY", "0").strip() not in ("", "0"):
         sys.exit(
-            "MUSTER_PROXY says a proxy of your own stands in front of Muster, and MUSTER_FRONT=nginx "
-            "puts Muster's own there: keep one (MUSTER_FRONT= to keep yours, or remove MUSTER_PROXY)."
+            say(
+                "MUSTER_PROXY says a proxy of your own stands in front of Muster, and MUSTER_FRONT=nginx "
+                "puts Muster's own there: keep one (MUSTER_FRONT= to keep yours, or remove MUSTER_PROXY)."
+            )
         )
     if kind and backend in (args.port, settings.http_port):
-        sys.exit(f"MUSTER_BACKEND_PORT ({backend}) must differ from the ports phones use.")
+        sys.exit(say("MUSTER_BACKEND_PORT ({port}) must differ from the ports phones use.", port=backend))
     return settings, kind, backend
 
 
@@ -147,9 +158,9 @@ def _startup_line(urls: list[str], app: Any) -> None:
     )
     with contextlib.suppress(OSError, ValueError):
         for url in urls:
-            print(f"Phones open {url}", flush=True)
+            print(say("Phones open {address}", address=url), flush=True)
         if urls[0].startswith("http://127."):
-            print("(No network found: only this machine can open it.)", flush=True)
+            print(say("(No network found: only this machine can open it.)"), flush=True)
         segno.make(urls[0], error="l").terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
 
@@ -276,8 +287,12 @@ def _serve(args: argparse.Namespace) -> None:
     for setting, (host, port) in ports.items():
         if not _port_free(host, port):
             sys.exit(
-                f"Port {port} is in use by another program (another Muster?): stop it, "
-                f"or choose another port with {setting}."
+                say(
+                    "Port {port} is in use by another program (another Muster?): stop it, "
+                    "or choose another port with {setting}.",
+                    port=port,
+                    setting=setting,
+                )
             )
     if front_kind:
         os.environ["MUSTER_PROXY"] = "1"  # gunicorn hears only nginx, which writes the phone's address
@@ -308,7 +323,11 @@ def _serve(args: argparse.Namespace) -> None:
     duckdns.start(app.config)
     gc.freeze()  # the collector then leaves the shared objects alone, so their pages stay shared
     _startup_line(_phone_addresses(settings, https_address), app)
-    Server().run()
+    # The running server speaks each phone's language in its requests; what its processes say
+    # outside one (its log, a replay in the background) stays English, as before the console
+    # spoke the terminal's language. The workers fork from here and keep this.
+    with speech.speaking(speech.ENGLISH):
+        Server().run()
 
 
 def _database() -> str:
@@ -325,7 +344,7 @@ def _backup(args: argparse.Namespace) -> None:
         store.backups.backup(args.file)
     finally:
         store.close()
-    print(f"backed up to {args.file}")
+    print(say("backed up to {file}", file=args.file))
 
 
 def _restore(args: argparse.Namespace) -> None:
@@ -342,7 +361,7 @@ def _restore(args: argparse.Namespace) -> None:
     finally:
         store.close()
     Store.initialise(path)  # a backup from an older Muster is brought up to date
-    print(f"restored {path} from {args.file}")
+    print(say("restored {database} from {file}", database=path, file=args.file))
 
 
 def _export(args: argparse.Namespace) -> None:
@@ -355,7 +374,10 @@ def _export(args: argparse.Namespace) -> None:
         store.close()
     with open(args.file, "w", encoding="utf-8") as out:
         json.dump(data, out, ensure_ascii=False, indent=1)
-    print(f"exported {sum(len(rows) for rows in data['tables'].values())} rows to {args.file}")
+    rows = sum(len(rows) for rows in data["tables"].values())
+    print(
+        say_plural("exported {count} row to {file}", "exported {count} rows to {file}", rows, file=args.file)
+    )
 
 
 def _import(args: argparse.Namespace) -> None:
@@ -370,7 +392,7 @@ def _import(args: argparse.Namespace) -> None:
         sys.exit(str(exc))
     finally:
         store.close()
-    print(f"imported {args.file}")
+    print(say("imported {file}", file=args.file))
 
 
 def _restore_replica(args: argparse.Namespace) -> None:
@@ -381,8 +403,10 @@ def _restore_replica(args: argparse.Namespace) -> None:
         url = replica.replica_url(os.environ.get("MUSTER_REPLICA"))
         if url is None:
             sys.exit(
-                "MUSTER_REPLICA is not set: give the replica to restore from, for example "
-                "MUSTER_REPLICA=file:///media/usb/muster."
+                say(
+                    "MUSTER_REPLICA is not set: give the replica to restore from, for example {example}.",
+                    example="MUSTER_REPLICA=file:///media/usb/muster",
+                )
             )
         replica.restore(url, args.file)
     except replica.ReplicaError as exc:
@@ -390,7 +414,7 @@ def _restore_replica(args: argparse.Namespace) -> None:
     problem = check_backup(args.file)
     if problem:
         sys.exit(problem)
-    print(f"restored {args.file} from {replica.shown(url)}")
+    print(say("restored {file} from {replica}", file=args.file, replica=replica.shown(url)))
 
 
 def _reload(_args: argparse.Namespace) -> None:
@@ -399,15 +423,24 @@ def _reload(_args: argparse.Namespace) -> None:
     from app.serving import front
 
     if front.reload(front.folder_for(database_path())):
-        print("The front server (nginx) serves the renewed certificate; no connection was dropped.")
+        print(say("The front server (nginx) serves the renewed certificate; no connection was dropped."))
     else:
-        print("No front server runs: gunicorn serves the renewed certificate from its next connection.")
+        print(say("No front server runs: gunicorn serves the renewed certificate from its next connection."))
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m app", description="Muster, the table-side companion.")
+    """Run the command ``argv`` asks for, saying everything in the console's language
+    (app/console_language.py)."""
+    with speech.speaking(console_language.catalogue(os.environ)):
+        _command(argv)
+
+
+def _command(argv: list[str] | None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m app", description=say("Muster, the table-side companion.")
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve Muster over HTTP (gunicorn)")
+    serve = sub.add_parser("serve", help=say("serve Muster over HTTP (gunicorn)"))
     serve.add_argument("--host", default=os.environ.get("MUSTER_HOST", "0.0.0.0"))  # noqa: S104
     serve.add_argument("--port", type=int, default=int(os.environ.get("MUSTER_PORT", "5000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("MUSTER_WORKERS", "2")))
@@ -416,20 +449,24 @@ def main(argv: list[str] | None = None) -> None:
         "--access-log", action="store_true", default=os.environ.get("MUSTER_ACCESS_LOG") == "1"
     )
     serve.set_defaults(run=_serve)
-    sub.add_parser("reload", help="serve a renewed HTTPS certificate without a restart").set_defaults(
+    sub.add_parser("reload", help=say("serve a renewed HTTPS certificate without a restart")).set_defaults(
         run=_reload
     )
     from app.serving import https
 
     https.add_commands(sub)
     for name, helptext, run in (
-        ("backup", "copy the database to FILE (safe while serving)", _backup),
-        ("restore", "replace the database with the backup FILE", _restore),
-        ("export-json", "write every game, roster and terrain set to FILE as JSON", _export),
-        ("import-json", "load FILE (from export-json) into a new, empty database", _import),
-        ("restore-replica", "restore the newest copy at MUSTER_REPLICA into the new FILE", _restore_replica),
+        ("backup", speech.words("copy the database to FILE (safe while serving)"), _backup),
+        ("restore", speech.words("replace the database with the backup FILE"), _restore),
+        ("export-json", speech.words("write every game, roster and terrain set to FILE as JSON"), _export),
+        ("import-json", speech.words("load FILE (from export-json) into a new, empty database"), _import),
+        (
+            "restore-replica",
+            speech.words("restore the newest copy at MUSTER_REPLICA into the new FILE"),
+            _restore_replica,
+        ),
     ):
-        command = sub.add_parser(name, help=helptext)
+        command = sub.add_parser(name, help=say(helptext))
         command.add_argument("file")
         command.set_defaults(run=run)
     args = parser.parse_args(argv)

@@ -107,8 +107,10 @@ def binary() -> str:
     found = shutil.which("litestream")
     if found is None:
         raise ReplicaError(
-            "MUSTER_REPLICA is set but the litestream program is missing: run make setup to install "
-            "it (it comes for 64-bit systems only, such as the 64-bit Raspberry Pi OS)."
+            say(
+                "MUSTER_REPLICA is set but the litestream program is missing: run make setup to install "
+                "it (it comes for 64-bit systems only, such as the 64-bit Raspberry Pi OS)."
+            )
         )
     return found
 
@@ -210,8 +212,11 @@ def restore(url: str, target: str | Path) -> None:
     for existing in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
         if existing.exists():
             raise ReplicaError(
-                f"{existing} already exists: restore-replica only writes a new file "
-                "(move the old one away first, or name another file)."
+                say(
+                    "{file} already exists: restore-replica only writes a new file "
+                    "(move the old one away first, or name another file).",
+                    file=existing,
+                )
             )
     target.parent.mkdir(parents=True, exist_ok=True)
     code, _out, err = _litestream_on(
@@ -226,7 +231,13 @@ def restore(url: str, target: str | Path) -> None:
     if code != 0:
         with contextlib.suppress(FileNotFoundError):
             target.unlink()
-        raise ReplicaError(f"Litestream could not restore from {shown(url)}: {_last_line(err)}.")
+        raise ReplicaError(
+            say(
+                "Litestream could not restore from {replica}: {reason}.",
+                replica=shown(url),
+                reason=_last_line(err),
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -265,11 +276,11 @@ class ReplicaStatus:
 def how_long(seconds: float) -> str:
     """A span as the admin page says it: 4 s, 12 min, 3 h, 2 days."""
     if seconds < 120:
-        return f"{seconds:.0f} s"
+        return say_plural("{count} s", "{count} s", round(seconds))
     if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
+        return say_plural("{count} min", "{count} min", round(seconds / 60))
     if seconds < 48 * 3600:
-        return f"{seconds / 3600:.0f} h"
+        return say_plural("{count} h", "{count} h", round(seconds / 3600))
     days = round(seconds / 86400)
     return say_plural("{count} day", "{count} days", days)
 

@@ -3,7 +3,8 @@
 The rules stay plain functions of their data: a sentence is written in English with named
 blanks, ``say("{name} must be {allowed}.", name=..., allowed=...)``, and said in the language
 the web layer chose for the request (:func:`speaking`). Outside a request (a test, a script, a
-replay in the background) it is said in English. `make translations` extracts every ``say``,
+replay in the background) it is said in English; `python -m app` says it in the terminal's
+language (app/console_language.py). `make translations` extracts every ``say``,
 ``say_plural``, ``words`` and ``plural_words`` into the catalogues (docs/translating.md). A
 pack's own words are :func:`told` the same way, from the translations the packs give
 (app/rules/pack_translations.py).
@@ -22,10 +23,11 @@ from typing import Any, overload
 
 from babel.numbers import format_decimal
 
-_ENGLISH = gettext.NullTranslations()
+#: The source sentences as they are written: English, no catalogue.
+ENGLISH = gettext.NullTranslations()
 _LANGUAGE = re.compile(r"^Language: ([A-Za-z_-]+)", re.MULTILINE)
 _NOTHING_TOLD: Mapping[str, str] = MappingProxyType({})
-_catalogue: ContextVar[gettext.NullTranslations] = ContextVar("muster_catalogue", default=_ENGLISH)
+_catalogue: ContextVar[gettext.NullTranslations] = ContextVar("muster_catalogue", default=ENGLISH)
 # The packs' own words in the reader's language: English text to translation (app/rules/pack_translations.py).
 _told: ContextVar[Mapping[str, str]] = ContextVar("muster_told", default=_NOTHING_TOLD)
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from app.rules.speech import say
 from app.serving.tls import Settings
 
 log = logging.getLogger("muster")
@@ -66,7 +67,9 @@ def kind(value: str | None) -> str | None:
     if not value or value in ("0", "off", "none"):
         return None
     if value not in KINDS:
-        raise FrontError(f"MUSTER_FRONT must be nginx (or empty for none), not {value!r}.")
+        raise FrontError(
+            say("MUSTER_FRONT must be nginx (or empty for none), not {value}.", value=repr(value))
+        )
     return value
 
 
@@ -76,7 +79,12 @@ def backend_port(value: str | None) -> int:
     if not value:
         return DEFAULT_BACKEND_PORT
     if not value.isdigit() or not 1024 <= int(value) <= 65535:
-        raise FrontError(f"MUSTER_BACKEND_PORT must be a port number from 1024 to 65535, not {value!r}.")
+        raise FrontError(
+            say(
+                "MUSTER_BACKEND_PORT must be a port number from 1024 to 65535, not {value}.",
+                value=repr(value),
+            )
+        )
     return int(value)
 
 
@@ -191,7 +199,11 @@ class Front:
         if done.returncode != 0:
             reason = " ".join(line for line in done.stderr.splitlines() if "[emerg]" in line) or done.stderr
             raise FrontError(
-                f"nginx refused the front server's config ({self.config_path}): {reason.strip()}"
+                say(
+                    "nginx refused the front server's config ({path}): {reason}",
+                    path=self.config_path,
+                    reason=reason.strip(),
+                )
             )
 
     def start(self, program: str, timeout: float = 15) -> subprocess.Popen[bytes]:
@@ -206,13 +218,22 @@ class Front:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise FrontError(
-                    f"nginx stopped at once (exit {proc.returncode}): its reason is in the log above."
+                    say(
+                        "nginx stopped at once (exit {status}): its reason is in the log above.",
+                        status=proc.returncode,
+                    )
                 )
             if _listening(self.settings.host, self.settings.port):
                 return proc
             time.sleep(0.05)
         proc.terminate()
-        raise FrontError(f"nginx did not listen on port {self.settings.port} within {timeout:g} s.")
+        raise FrontError(
+            say(
+                "nginx did not listen on port {port} within {seconds} s.",
+                port=self.settings.port,
+                seconds=f"{timeout:g}",
+            )
+        )
 
 
 def reload(folder: Path) -> bool:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import ROOT
+from app.rules.speech import listed, say, words
 from app.serving import front
 
 LETS_ENCRYPT = "https://acme-v02.api.letsencrypt.org/directory"
@@ -42,22 +43,24 @@ class Provider:
 PROVIDERS: dict[str, Provider] = {
     "duckdns": Provider(
         "dns-duckdns",
-        (("dns_duckdns_token", "your DuckDNS token (at the top of your page on duckdns.org)"),),
+        (("dns_duckdns_token", words("your DuckDNS token (at the top of your page on duckdns.org)")),),
         suffix=".duckdns.org",
     ),
     "cloudflare": Provider(
         "dns-cloudflare",
-        (("dns_cloudflare_api_token", "a Cloudflare API token that may edit the zone's DNS"),),
+        (("dns_cloudflare_api_token", words("a Cloudflare API token that may edit the zone's DNS")),),
     ),
-    "desec": Provider("dns-desec", (("dns_desec_token", "your deSEC token (desec.io, Token management)"),)),
+    "desec": Provider(
+        "dns-desec", (("dns_desec_token", words("your deSEC token (desec.io, Token management)")),)
+    ),
     "rfc2136": Provider(
         "dns-rfc2136",
         (
-            ("dns_rfc2136_server", "the address of your DNS server"),
-            ("dns_rfc2136_port", "its port (53)"),
-            ("dns_rfc2136_name", "the name of the TSIG key allowed to update the zone"),
-            ("dns_rfc2136_secret", "that key's secret (base64)"),
-            ("dns_rfc2136_algorithm", "that key's algorithm (HMAC-SHA512)"),
+            ("dns_rfc2136_server", words("the address of your DNS server")),
+            ("dns_rfc2136_port", words("its port (53)")),
+            ("dns_rfc2136_name", words("the name of the TSIG key allowed to update the zone")),
+            ("dns_rfc2136_secret", words("that key's secret (base64)")),
+            ("dns_rfc2136_algorithm", words("that key's algorithm (HMAC-SHA512)")),
         ),
     ),
 }
@@ -72,9 +75,10 @@ class SetupError(ValueError):
 def domain(value: str, provider: str | None = None) -> str:
     """The name the certificate is for, checked: a DNS name such as club.duckdns.org."""
     name = (value or "").strip().lower().rstrip(".")
-    allowed = (
+    allowed = say(
         "--domain must be a name such as club.duckdns.org: letters, digits and hyphens in two or "
-        f"more parts joined by dots, not {value!r}."
+        "more parts joined by dots, not {value}.",
+        value=repr(value),
     )
     labels = name.split(".")
     if (
@@ -87,7 +91,11 @@ def domain(value: str, provider: str | None = None) -> str:
     suffix = PROVIDERS[provider].suffix if provider in PROVIDERS else ""
     if suffix and not (name.endswith(suffix) and name.count(".") >= 2):
         raise SetupError(
-            f"--domain must be a DuckDNS name ending in {suffix} with --dns duckdns, not {value!r}."
+            say(
+                "--domain must be a DuckDNS name ending in {suffix} with --dns duckdns, not {value}.",
+                suffix=suffix,
+                value=repr(value),
+            )
         )
     return name
 
@@ -96,9 +104,12 @@ def provider(value: str) -> str:
     """The DNS provider, checked against those Muster sets up."""
     name = (value or "").strip().lower()
     if name not in PROVIDERS:
-        names = ", ".join(sorted(PROVIDERS)[:-1]) + " or " + sorted(PROVIDERS)[-1]
         raise SetupError(
-            f"--dns must be one of {names} (the DNS provider that serves the name), not {value!r}."
+            say(
+                "--dns must be one of {names} (the DNS provider that serves the name), not {value}.",
+                names=listed(sorted(PROVIDERS), either=True),
+                value=repr(value),
+            )
         )
     return name
 
@@ -111,8 +122,10 @@ def certbot_program() -> str:
     found = shutil.which("certbot")
     if found is None:
         raise SetupError(
-            "certbot is not installed: run `make https` (it installs it), or "
-            "`.venv/bin/pip install -e '.[https]'` first."
+            say(
+                "certbot is not installed: run `make https` (it installs it), or "
+                "`.venv/bin/pip install -e '.[https]'` first."
+            )
         )
     return found
 
@@ -139,13 +152,20 @@ def credentials(name: str, tls: Path, given: str | None, ask: bool) -> Path:
         try:
             text = source.read_text()
         except OSError:
-            raise SetupError(f"--credentials names {given}, which Muster cannot read.") from None
+            raise SetupError(
+                say("--credentials names {file}, which Muster cannot read.", file=given)
+            ) from None
         missing = [
             key for key, _ in PROVIDERS[name].fields if not re.search(rf"^\s*{key}\s*=\s*\S", text, re.M)
         ]
         if missing:
             raise SetupError(
-                f"--credentials names {given}, which lacks {missing[0]} (certbot's {name} plugin needs it)."
+                say(
+                    "--credentials names {file}, which lacks {key} (certbot's {provider} plugin needs it).",
+                    file=given,
+                    key=missing[0],
+                    provider=name,
+                )
             )
         _write_private(kept, text)
         return kept
@@ -153,15 +173,19 @@ def credentials(name: str, tls: Path, given: str | None, ask: bool) -> Path:
         return kept
     if not ask:
         raise SetupError(
-            f"The {name} credentials are needed: give --credentials FILE (certbot's {name} plugin format), "
-            "or run the command in a terminal to be asked for them."
+            say(
+                "The {provider} credentials are needed: give --credentials FILE (certbot's {provider} "
+                "plugin format), or run the command in a terminal to be asked for them.",
+                provider=name,
+            )
         )
     lines = []
     for key, meaning in PROVIDERS[name].fields:
-        prompt = f"{meaning}: "
+        what = say(meaning)
+        prompt = say("{what}: ", what=what)
         value = getpass.getpass(prompt) if "secret" in key or "token" in key else input(prompt)
         if not value.strip():
-            raise SetupError(f"{meaning[0].upper()}{meaning[1:]} is needed; nothing was given.")
+            raise SetupError(say("{what} is needed; nothing was given.", what=what[:1].upper() + what[1:]))
         lines.append(f"{key} = {value.strip()}")
     _write_private(kept, "\n".join(lines) + "\n")
     return kept
@@ -243,12 +267,23 @@ def obtain(args: argparse.Namespace) -> None:
     if args.propagation_seconds is not None:
         command += [f"--{plugin}-propagation-seconds", str(args.propagation_seconds)]
     server = args.acme_server or "Let's Encrypt"
-    print(f"Asking {server} for a certificate for {name} (DNS-01 through {name_of_provider})...")
+    print(
+        say(
+            "Asking {server} for a certificate for {name} (DNS-01 through {provider})...",
+            server=server,
+            name=name,
+            provider=name_of_provider,
+        )
+    )
     done = subprocess.run(command, check=False)  # noqa: S603 (certbot, arguments checked above)
     if done.returncode != 0:
         raise SetupError(
-            f"certbot could not get the certificate (exit {done.returncode}); its reason is above, "
-            f"and its log in {tls / 'certbot' / 'logs'}."
+            say(
+                "certbot could not get the certificate (exit {status}); its reason is above, "
+                "and its log in {folder}.",
+                status=done.returncode,
+                folder=tls / "certbot" / "logs",
+            )
         )
     install(tls)
     settings = {
@@ -264,9 +299,19 @@ def obtain(args: argparse.Namespace) -> None:
     front.reload(front.folder_for(args.database))
     port = "" if args.port == 443 else f":{args.port}"
     print(
-        f"The certificate for {name} is in {tls}; the settings are in {instance / 'muster.env'}.\n"
-        f"Phones will open https://{name}{port} once Muster restarts with them "
-        "(`make service` installs or restarts the service, the front server and the renewal timer)."
+        say(
+            "The certificate for {name} is in {folder}; the settings are in {settings}.",
+            name=name,
+            folder=tls,
+            settings=instance / "muster.env",
+        )
+    )
+    print(
+        say(
+            "Phones will open {address} once Muster restarts with them "
+            "(`make service` installs or restarts the service, the front server and the renewal timer).",
+            address=f"https://{name}{port}",
+        )
     )
 
 
@@ -274,7 +319,7 @@ def renew(args: argparse.Namespace) -> None:
     """`python -m app renew`: renew the certificate when due, and serve the new one."""
     tls = Path(args.instance) / "tls"
     if not (tls / "certbot" / "config" / "renewal" / f"{LINEAGE}.conf").is_file():
-        raise SetupError("There is no certificate to renew: get one with `python -m app https` first.")
+        raise SetupError(say("There is no certificate to renew: get one with `python -m app https` first."))
     # The timer already starts at a random moment (RandomizedDelaySec): no second wait of certbot's.
     command = [
         certbot_program(),
@@ -290,21 +335,20 @@ def renew(args: argparse.Namespace) -> None:
     done = subprocess.run(command, check=False)  # noqa: S603 (certbot, arguments made here)
     if done.returncode != 0:
         raise SetupError(
-            f"certbot could not renew the certificate (exit {done.returncode}); the one served stays, "
-            "and the next run tries again."
+            say(
+                "certbot could not renew the certificate (exit {status}); the one served stays, "
+                "and the next run tries again.",
+                status=done.returncode,
+            )
         )
     if install(tls):
         served = front.reload(front.folder_for(args.database))
-        print(
-            "Renewed: "
-            + (
-                "the front server serves the new certificate."
-                if served
-                else "Muster serves it from its next connection."
-            )
-        )
+        if served:
+            print(say("Renewed: the front server serves the new certificate."))
+        else:
+            print(say("Renewed: Muster serves it from its next connection."))
     else:
-        print("The certificate is not due for renewal yet.")
+        print(say("The certificate is not due for renewal yet."))
 
 
 def _run(step: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
@@ -323,28 +367,36 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     """The `https` and `renew` commands of `python -m app`."""
     from app import database_path
 
-    https = sub.add_parser("https", help="get a publicly trusted HTTPS certificate for NAME (DNS-01)")
-    https.add_argument("--domain", required=True, help="the name phones open, such as club.duckdns.org")
-    https.add_argument("--dns", required=True, help="the DNS provider: " + ", ".join(sorted(PROVIDERS)))
+    https = sub.add_parser("https", help=say("get a publicly trusted HTTPS certificate for NAME (DNS-01)"))
+    https.add_argument("--domain", required=True, help=say("the name phones open, such as club.duckdns.org"))
     https.add_argument(
-        "--credentials", help="the provider's credentials in certbot's format (asked for if not given)"
+        "--dns", required=True, help=say("the DNS provider: {names}", names=", ".join(sorted(PROVIDERS)))
     )
-    https.add_argument("--email", help="where Let's Encrypt writes about the certificate (optional)")
-    https.add_argument("--acme-server", help="another ACME server's directory URL (a staging server, tests)")
     https.add_argument(
-        "--propagation-seconds", type=int, help="how long to wait for the DNS record to spread"
+        "--credentials", help=say("the provider's credentials in certbot's format (asked for if not given)")
     )
-    https.add_argument("--port", type=int, default=443, help="the HTTPS port phones use (443)")
-    https.add_argument("--http-port", type=int, default=80, help="the plain HTTP port sent on to HTTPS (80)")
+    https.add_argument("--email", help=say("where Let's Encrypt writes about the certificate (optional)"))
+    https.add_argument(
+        "--acme-server", help=say("another ACME server's directory URL (a staging server, tests)")
+    )
+    https.add_argument(
+        "--propagation-seconds", type=int, help=say("how long to wait for the DNS record to spread")
+    )
+    https.add_argument("--port", type=int, default=443, help=say("the HTTPS port phones use (443)"))
+    https.add_argument(
+        "--http-port", type=int, default=80, help=say("the plain HTTP port sent on to HTTPS (80)")
+    )
     for command in (
         https,
-        sub.add_parser("renew", help="renew the HTTPS certificate when due, and serve it"),
+        sub.add_parser("renew", help=say("renew the HTTPS certificate when due, and serve it")),
     ):
         command.add_argument(
-            "--instance", default=str(ROOT / "instance"), help="the folder of tls/ and muster.env (instance/)"
+            "--instance",
+            default=str(ROOT / "instance"),
+            help=say("the folder of tls/ and muster.env (instance/)"),
         )
         command.add_argument("--database", default=database_path(), help=argparse.SUPPRESS)
     https.set_defaults(run=_run(obtain))
     renew_parser = sub.choices["renew"]
-    renew_parser.add_argument("--force", action="store_true", help="renew even if not due (a test)")
+    renew_parser.add_argument("--force", action="store_true", help=say("renew even if not due (a test)"))
     renew_parser.set_defaults(run=_run(renew))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.rules.speech import say
 from app.serving import certificate
 from app.serving.certificate import Certificate, CertificateError
 
@@ -52,7 +53,10 @@ def http_port(value: str | None) -> int | None:
         return None
     if not value.isdigit() or not 1 <= int(value) <= 65535:
         raise SettingError(
-            f"MUSTER_HTTP_PORT must be a port number from 1 to 65535 (80 for plain http://), not {value!r}."
+            say(
+                "MUSTER_HTTP_PORT must be a port number from 1 to 65535 (80 for plain http://), not {value}.",
+                value=repr(value),
+            )
         )
     return int(value)
 
@@ -64,16 +68,23 @@ def settings(host: str, port: int, environ: dict[str, str] | None = None) -> Set
     if bool(cert) != bool(key):
         missing = "MUSTER_TLS_KEY" if cert else "MUSTER_TLS_CERT"
         raise SettingError(
-            f"{missing} must be set too: HTTPS needs both the certificate and its private key."
+            say(
+                "{setting} must be set too: HTTPS needs both the certificate and its private key.",
+                setting=missing,
+            )
         )
     plain = http_port(env.get("MUSTER_HTTP_PORT"))
     if plain is not None and not cert:
         raise SettingError(
-            "MUSTER_HTTP_PORT sends plain HTTP on to HTTPS: set MUSTER_TLS_CERT and MUSTER_TLS_KEY too, "
-            "or leave it unset."
+            say(
+                "MUSTER_HTTP_PORT sends plain HTTP on to HTTPS: set MUSTER_TLS_CERT and MUSTER_TLS_KEY too, "
+                "or leave it unset."
+            )
         )
     if plain is not None and plain == port:
-        raise SettingError(f"MUSTER_HTTP_PORT must differ from MUSTER_PORT ({port}), which answers HTTPS.")
+        raise SettingError(
+            say("MUSTER_HTTP_PORT must differ from MUSTER_PORT ({port}), which answers HTTPS.", port=port)
+        )
     return Settings(host=host, port=port, cert=cert, key=key, http_port=plain)
 
 

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from app.rules.speech import say
 from app.store.connection import Connection, now
 
 BACKUP_FORMAT = "muster-backup/1"
@@ -37,7 +38,7 @@ EXPORTED_TABLES = (
 def check_backup(path: str | Path) -> str | None:
     """Why a file is not a Muster backup (one sentence), or ``None`` when it is one."""
     if not Path(path).is_file():
-        return f"{path} is not a file."
+        return say("{path} is not a file.", path=path)
     try:
         conn = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
         try:
@@ -46,11 +47,11 @@ def check_backup(path: str | Path) -> str | None:
         finally:
             conn.close()
     except sqlite3.DatabaseError:
-        return f"{path} is not an SQLite database."
+        return say("{path} is not an SQLite database.", path=path)
     if ok != "ok":
-        return f"{path} fails SQLite's integrity check: {ok}."
+        return say("{path} fails SQLite's integrity check: {answer}.", path=path, answer=ok)
     if not {"games", "events"} <= names:
-        return f"{path} is not a Muster database (it has no games and events)."
+        return say("{path} is not a Muster database (it has no games and events).", path=path)
     return None
 
 
@@ -92,10 +93,12 @@ class Backups:
     def import_all(self, data: dict[str, Any]) -> None:
         """Load an :meth:`export_all` dump into an empty database, all or nothing."""
         if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
-            raise ValueError(f"format must be {BACKUP_FORMAT!r}: a file made by export-json.")
+            raise ValueError(
+                say("format must be {format}: a file made by export-json.", format=repr(BACKUP_FORMAT))
+            )
         db = self._c.db
         if any(db[name].count for name in EXPORTED_TABLES):
-            raise ValueError("The database is not empty; import into a new database file.")
+            raise ValueError(say("The database is not empty; import into a new database file."))
         tables = data.get("tables") or {}
         with self._c.immediate():
             for name in EXPORTED_TABLES:

@@ -31,6 +31,7 @@ from playwright.sync_api import BrowserType, expect
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM_ARGS, PHONE
 from tests.certs import Authority
+from tests.console import english
 from tests.server.conftest import ROOT, ServerProcess, free_port
 from tests.setups import pitched_battle
 
@@ -165,7 +166,7 @@ def _app(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
     return subprocess.run(
         [sys.executable, "-m", "app", *command],
         cwd=ROOT,
-        env={**os.environ, **env},
+        env=english({**os.environ, **env}),
         capture_output=True,
         text=True,
         timeout=180,

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.console import english
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -90,6 +92,7 @@ class ServerProcess:
             "MUSTER_SECRET_KEY": "server-tests",
             **self.env,
         }
+        env = english(env)  # what it says in English, whatever the terminal's language
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "app", "serve"],

@@ -24,6 +24,7 @@ import pytest
 
 from app.web.assets import as_served
 from tests.certs import Authority
+from tests.console import english
 from tests.server.conftest import ROOT, ServerProcess, free_port, https
 from tests.setups import pitched_battle
 
@@ -175,7 +176,7 @@ def test_a_renewed_certificate_is_served_without_a_failed_request(served: Https,
             done = subprocess.run(
                 [sys.executable, "-m", "app", "reload"],
                 cwd=ROOT,
-                env={**os.environ, "MUSTER_DB": str(server.db)},
+                env=english({**os.environ, "MUSTER_DB": str(server.db)}),
                 capture_output=True,
                 text=True,
                 timeout=60,
@@ -226,7 +227,7 @@ def _serve_refusal(env: dict[str, str], limited: bool = False) -> str:
     done = subprocess.run(
         [*(WITHOUT_READ_ANYTHING if limited else []), sys.executable, "-m", "app", "serve"],
         cwd=ROOT,
-        env=full,
+        env=english(full),
         capture_output=True,
         text=True,
         timeout=60,

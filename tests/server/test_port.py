@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.console import english
 from tests.server.conftest import ROOT, ServerProcess, new_game, request
 from tests.setups import pitched_battle
 
@@ -40,7 +41,12 @@ def test_a_second_muster_on_a_busy_port_refuses_to_start(server: ServerProcess, 
         "MUSTER_SECRET_KEY": "server-tests",
     }
     second = subprocess.run(
-        [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "app", "serve"],
+        cwd=ROOT,
+        env=english(env),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert second.returncode == 1
     assert f"Port {server.port} is in use by another program" in second.stderr

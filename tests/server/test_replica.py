@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.console import english
 from tests.server.conftest import ROOT, ServerProcess, _group, new_game, request
 from tests.setups import first_blood, pitched_battle
 
@@ -119,7 +120,7 @@ def _card_dies(db: Path) -> None:
 
 def _restore(replica: str, target: Path) -> dict[str, str]:
     """`python -m app restore-replica` into ``target``; the events restored (id -> game id)."""
-    env = {**os.environ, "MUSTER_REPLICA": replica, "MUSTER_SECRET_KEY": "server-tests"}
+    env = english({**os.environ, "MUSTER_REPLICA": replica, "MUSTER_SECRET_KEY": "server-tests"})
     env.pop("MUSTER_UNDER_LITESTREAM", None)
     done = subprocess.run(
         [sys.executable, "-m", "app", "restore-replica", str(target)],

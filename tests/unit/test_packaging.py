@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.console import english
 
 # Offline: nothing is fetched, the build uses the setuptools the test tools installed.
 PIP = [sys.executable, "-m", "pip", "--no-input", "--quiet"]
@@ -85,7 +86,7 @@ def test_the_wheel_holds_every_game_system_and_needs_a_checkout_to_serve(tmp_pat
         timeout=120,
         capture_output=True,
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MUSTER_")}
+    env = english({k: v for k, v in os.environ.items() if not k.startswith("MUSTER_")})
     env["PYTHONPATH"] = str(site)
     ran = subprocess.run(
         [sys.executable, "-c", PLAY, str(ROOT / "rulepacks"), str(site), str(tmp_path / "m.sqlite")],

@@ -12,6 +12,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from app.store import Store
+from tests.console import english
 from tests.setups import new_game, seraphon_roster, terrain_game
 from tests.web.conftest import Api
 
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _muster(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MUSTER_DB": str(database), "MUSTER_SECRET_KEY": "test"}
+    env = english({**os.environ, "MUSTER_DB": str(database), "MUSTER_SECRET_KEY": "test"})
     return subprocess.run(
         [sys.executable, "-m", "app", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.serving.https import SetupError, domain, provider
+from tests.console import english
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +60,7 @@ def _https(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "app", "https", *args, "--instance", str(tmp_path / "instance")],
         cwd=ROOT,
-        env={**os.environ, "MUSTER_DB": str(tmp_path / "muster.sqlite")},
+        env=english({**os.environ, "MUSTER_DB": str(tmp_path / "muster.sqlite")}),
         capture_output=True,
         text=True,
         timeout=60,

@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.infra import replica
+from tests.console import english
 from tests.setups import new_game
 from tests.web.conftest import Api, soup
 
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _muster(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "MUSTER_SECRET_KEY": "test", **env}
+    full = english({**os.environ, "MUSTER_SECRET_KEY": "test", **env})
     full.pop(replica.CHILD_MARK, None)
     return subprocess.run(
         [sys.executable, "-m", "app", *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=60
@@ -224,3 +225,15 @@ def test_without_the_litestream_program_the_admin_page_says_so(
     section = soup(admin.get("/admin")).select_one("#replication")
     assert section.select_one("#replication-stopped") is not None
     assert "the litestream program is missing: run make setup to install it" in section.text
+
+
+def test_how_long_the_replica_waits_is_said_in_the_readers_language() -> None:
+    from app.console_language import catalogue
+    from app.rules.speech import speaking
+
+    spans = (45, 300, 3 * 3600, 3 * 86400)
+    assert [replica.how_long(s) for s in spans] == ["45 s", "5 min", "3 h", "3 days"]
+    with speaking(catalogue({"LANG": "de_DE.UTF-8"})):
+        assert [replica.how_long(s) for s in spans] == ["45 s", "5 Min.", "3 Std.", "3 Tage"]
+    with speaking(catalogue({"LANG": "fr_FR.UTF-8"})):
+        assert [replica.how_long(s) for s in spans] == ["45 s", "5 min", "3 h", "3 jours"]
