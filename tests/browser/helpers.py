@@ -3,15 +3,17 @@ holds, waiting for the outbox and the service worker, and axe-core."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Response, expect
 
 
 # --- playing a Savage Gains game on its screens ----------------------------------------------
@@ -51,6 +53,25 @@ def record_turn(
         if bonus:
             form.get_by_text("MONSTER bonus earned").click()
     form.get_by_role("button", name=f"Record {name}'s turn").click()
+
+
+# --- waiting for Muster's answer ---------------------------------------------------------------
+def brings(page: Page, path: str) -> Any:
+    """Inside the block, wait for the answer to a form sent there that brings the page at
+    ``path`` (a regular expression searched in the address's path, after any redirect).
+
+    It waits Playwright's default time (30 s), so the five seconds of the ``expect`` after it
+    count from the answer, not from the tap: on a busy machine the server, not the page, is slow.
+    Only a POST's answer, or a page it redirected to, counts: not a screen following the table.
+    """
+    wanted = re.compile(path)
+
+    def arrived(response: Response) -> bool:
+        request = response.request
+        sent = request.method == "POST" or request.redirected_from is not None
+        return sent and response.status == 200 and bool(wanted.search(urlsplit(response.url).path))
+
+    return page.expect_response(arrived)
 
 
 # --- what Muster holds, and the phone's outbox and worker --------------------------------------
