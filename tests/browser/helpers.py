@@ -94,7 +94,7 @@ def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -
             if "context was destroyed" not in str(exc):
                 raise
         assert time.monotonic() < deadline, f"still false after {timeout:g} s: {expression}"
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(50)
 
 
 def sent(page: Page) -> None:
