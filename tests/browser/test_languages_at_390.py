@@ -86,28 +86,12 @@ def served_config(pseudo_language: Path) -> dict[str, Any]:
     return {"TRANSLATION_FOLDERS": [str(pseudo_language)]}
 
 
-# The packs' words, read once for the packs every test's app shares (loaded once a process:
-# app/__init__.py); a reload of the packs (another object) reads them again.
-_PACK_WORDS: list[tuple[object, set[str]]] = []
-
-
 def _pack_words(app: Flask) -> set[str]:
     """Every text the installed packs give (names from the books, their own-words summaries,
     their home cards) and their unit catalogues: the packs' words, not Muster's, stay as the pack
     wrote them in a language it gives no translation for."""
     from app.web.services import packs
 
-    with app.test_request_context():
-        loaded = packs()
-        for seen, words in _PACK_WORDS:
-            if seen is loaded:
-                return words
-        words = _read_pack_words(loaded)
-    _PACK_WORDS[:] = [(loaded, words)]
-    return words
-
-
-def _read_pack_words(loaded: dict[str, Any]) -> set[str]:
     words: set[str] = set()
 
     def walk(value: Any) -> None:
@@ -121,11 +105,12 @@ def _read_pack_words(loaded: dict[str, Any]) -> set[str]:
             for item in value:
                 walk(item)
 
-    for pack in loaded.values():
-        walk(pack.model_dump())
-        walk([card.model_dump() for card in pack.home_cards()])
-        if pack.unit_catalogue is not None:
-            walk(pack.unit_catalogue.as_dict())
+    with app.test_request_context():
+        for pack in packs().values():
+            walk(pack.model_dump())
+            walk([card.model_dump() for card in pack.home_cards()])
+            if pack.unit_catalogue is not None:
+                walk(pack.unit_catalogue.as_dict())
     return words
 
 
