@@ -74,6 +74,12 @@ def brings(page: Page, path: str) -> Any:
     return page.expect_response(arrived)
 
 
+# What a club event's console buttons bring back: the console, or their own answer in its place.
+CONSOLE = r"/console(/[\w-]+)?$"
+# A player's own page on a club event (after signing up, sending a list, confirming, voting).
+PLAYER = r"/me/[^/]+$"
+
+
 # --- what Muster holds, and the phone's outbox and worker --------------------------------------
 def server_state(page: Page, base: str, game_id: str) -> dict:
     return page.request.get(f"{base}/api/v1/games/{game_id}").json()

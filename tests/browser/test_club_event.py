@@ -16,15 +16,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, Served
-from tests.browser.helpers import brings
+from tests.browser.helpers import CONSOLE, PLAYER, brings
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "club-night-browser"
-# What the console's buttons bring back: the console itself, or their own answer in its place.
-CONSOLE = r"/console(/[\w-]+)?$"
-# A player's own page on the event (after signing up, and after confirming a result).
-PLAYER = r"/me/[^/]+$"
 
 
 def _finish(page: Page, base: str, link: str) -> None:
