@@ -14,6 +14,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from app import create_app
+from tests import pseudo
 from tests.conftest import fresh_database
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
@@ -72,11 +73,25 @@ class Served:
 
 
 @pytest.fixture
-def served(tmp_path: Path, migrated: Path) -> Iterator[Served]:
+def served_config() -> dict[str, Any]:
+    """Settings a test file gives its Muster beside the usual ones (it overrides this fixture)."""
+    return {}
+
+
+@pytest.fixture(scope="session")
+def pseudo_language(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of the pseudo-language's catalogues (tests/pseudo.py), written once a test process."""
+    return pseudo.build(tmp_path_factory.mktemp("pseudo"))
+
+
+@pytest.fixture
+def served(tmp_path: Path, migrated: Path, served_config: dict[str, Any]) -> Iterator[Served]:
     """Muster on a free port, on its own SQLite file, for one test."""
     database = fresh_database(migrated, tmp_path / "muster.sqlite")
     # Game screens follow other phones every second (5 s in play): a test waits no longer.
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "GAME_FOLLOW_SECONDS": 1})
+    app = create_app(
+        {"DATABASE": str(database), "SECRET_KEY": "browser-tests", "GAME_FOLLOW_SECONDS": 1, **served_config}
+    )
     server, thread = serve(app)
     try:
         yield Served(f"http://127.0.0.1:{server.server_port}", app)

@@ -3,15 +3,17 @@ holds, waiting for the outbox and the service worker, and axe-core."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Response, expect
 
 
 # --- playing a Savage Gains game on its screens ----------------------------------------------
@@ -53,6 +55,31 @@ def record_turn(
     form.get_by_role("button", name=f"Record {name}'s turn").click()
 
 
+# --- waiting for Muster's answer ---------------------------------------------------------------
+def brings(page: Page, path: str) -> Any:
+    """Inside the block, wait for the answer to a form sent there that brings the page at
+    ``path`` (a regular expression searched in the address's path, after any redirect).
+
+    It waits Playwright's default time (30 s), so the five seconds of the ``expect`` after it
+    count from the answer, not from the tap: on a busy machine the server, not the page, is slow.
+    Only a POST's answer, or a page it redirected to, counts: not a screen following the table.
+    """
+    wanted = re.compile(path)
+
+    def arrived(response: Response) -> bool:
+        request = response.request
+        sent = request.method == "POST" or request.redirected_from is not None
+        return sent and response.status == 200 and bool(wanted.search(urlsplit(response.url).path))
+
+    return page.expect_response(arrived)
+
+
+# What a club event's console buttons bring back: the console, or their own answer in its place.
+CONSOLE = r"/console(/[\w-]+)?$"
+# A player's own page on a club event (after signing up, sending a list, confirming, voting).
+PLAYER = r"/me/[^/]+$"
+
+
 # --- what Muster holds, and the phone's outbox and worker --------------------------------------
 def server_state(page: Page, base: str, game_id: str) -> dict:
     return page.request.get(f"{base}/api/v1/games/{game_id}").json()
@@ -73,7 +100,7 @@ def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -
             if "context was destroyed" not in str(exc):
                 raise
         assert time.monotonic() < deadline, f"still false after {timeout:g} s: {expression}"
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(50)
 
 
 def sent(page: Page) -> None:

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE, Served
+from tests.browser.helpers import CONSOLE, PLAYER, brings
 from tests.list_texts import CONQUEST
 from tests.pdfs import pdf_text
 
@@ -42,13 +43,15 @@ def _phone(browser: Browser) -> Page:
 
 def _make_tables(page: Page, number: int, shot: Any = None) -> None:
     """Pair the round on the console: the preview with its reasons, then the tables."""
-    page.get_by_role("button", name=f"Pair round {number}").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name=f"Pair round {number}").click()
     expect(page.locator("#preview-h")).to_contain_text(f"Round {number}")
     reasons = page.locator(".pairing-preview td.reason")
     expect(reasons.first).to_contain_text("vs")
     if shot:
         shot(f"event31-preview-round-{number}", page)
-    page.get_by_role("button", name="Make these tables").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name="Make these tables").click()
     expect(page.locator(".pairing-preview")).to_have_count(0)
     expect(page.get_by_role("button", name=f"Start round {number}")).to_be_visible()
 
@@ -60,7 +63,8 @@ def _enter_results(page: Page, base: str, event_id: str, number: int) -> None:
         row = page.locator(f"#result-{table['table']}")
         row.get_by_label(f"{table['names'][0]}'s VP").fill("500")
         row.get_by_label(f"{table['names'][1]}'s VP").fill("100")
-        row.get_by_role("button", name=f"Save table {table['table']}").click()
+        with brings(page, CONSOLE):
+            row.get_by_role("button", name=f"Save table {table['table']}").click()
         expect(page.locator(f"#result-{table['table']} .result-status")).to_contain_text("TP 6–0")
     expect(page.locator(".waiting-table")).to_have_count(0)
 
@@ -72,7 +76,8 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     base = served.url
     page.goto(f"{base}/admin")
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name=re.compile("Log in", re.I)).click()
+    with brings(page, r"^/admin$"):
+        page.get_by_role("button", name=re.compile("Log in", re.I)).click()
     expect(page.get_by_role("button", name=re.compile("Log out", re.I))).to_be_visible()
 
     # The event: The Old World's bands, painting in the standings, sportsmanship a prize.
@@ -87,7 +92,8 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     page.get_by_label("Painting scores (0 to 100, you enter them)").select_option("standings")
     page.get_by_label("Sportsmanship votes (secret, one a player)").select_option("prize")
     shot("event31-new-event", page)
-    page.get_by_role("button", name="Create the event").click()
+    with brings(page, r"/console$"):
+        page.get_by_role("button", name="Create the event").click()
     expect(page.locator("h1")).to_have_text("Winter league: console")
     event_url = page.get_by_role("link", name="Event page").get_attribute("href") or ""
     event_id = event_url.rsplit("/", 1)[-1]
@@ -99,13 +105,15 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
         phone = _phone(browser)
         phone.goto(base + event_url)
         phone.get_by_label("Your name").fill(name)
-        phone.get_by_role("button", name="Sign up").click()
+        with brings(phone, PLAYER):
+            phone.get_by_role("button", name="Sign up").click()
         expect(phone.locator("h1")).to_have_text(name)
         phones[name] = phone
     for name in ("Di", "Ed", "Flo"):
         form = page.locator("form.add-player")
         form.get_by_label("Name").fill(name)
-        form.get_by_role("button", name="Add the player").click()
+        with brings(page, CONSOLE):
+            form.get_by_role("button", name="Add the player").click()
         expect(page.locator(".added")).to_contain_text(f"{name} is signed up")
 
     # Ann imports her list by pasting it on her phone, then sends it from her event page.
@@ -118,7 +126,8 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     ann.get_by_role("button", name="Save roster").click()
     expect(ann.get_by_test_id("roster-points")).to_have_text("760")
     ann.goto(ann_page)
-    ann.get_by_role("button", name="Send this list").click()
+    with brings(ann, PLAYER):
+        ann.get_by_role("button", name="Send this list").click()
     expect(ann.locator(".my-list")).to_contain_text("760 points")
     expect(ann.locator(".my-list .valid")).to_have_text("valid")
     shot("event31-phone-list", ann)
@@ -129,7 +138,8 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     bo_roster = built.json()
     bo.reload()
     bo.get_by_label("Roster on this phone").select_option(label="Shieldwall · Hundred Kingdoms")
-    bo.get_by_role("button", name="Send this list").click()
+    with brings(bo, PLAYER):
+        bo.get_by_role("button", name="Send this list").click()
     expect(bo.locator(".my-list")).to_contain_text("600 points")
 
     # The organiser sees each list's verdict, locks them, and Bo's change after the lock
@@ -139,7 +149,8 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     expect(rows["Ann"].locator(".list-verdict")).to_contain_text("760 points")
     expect(rows["Ann"].locator(".valid")).to_have_text("valid")
     expect(rows["Cy"].locator(".list-verdict")).to_contain_text("no list yet")
-    page.get_by_role("button", name="Lock the lists").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name="Lock the lists").click()
     expect(page.get_by_role("button", name="Open the lists again")).to_be_visible()
     expect(bo.locator(".list-form")).to_have_count(1)  # his page is as he left it
     bo.reload()
@@ -155,12 +166,14 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
         headers={"X-Edit-Token": bo_roster["edit_token"]},
     )
     assert saved.status == 200, saved.text()
-    page.get_by_role("button", name="Check in Bo").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name="Check in Bo").click()
     bo_row = page.locator(".player-row", has_text="Bo").first
     expect(bo_row.locator(".checked-in")).to_have_text("here")
     expect(bo_row.locator(".list-changes")).to_contain_text("added: Militia (90 points)")
     expect(bo_row.locator(".list-changes")).to_contain_text("points: 600 → 360")
-    page.get_by_role("button", name="Close sign-up").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name="Close sign-up").click()
     shot("event31-console-lists", page)
 
     # Round 1: the preview's reasons, then the tables; Ann sees her opponent's list if sent.
@@ -183,9 +196,11 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     # Painting for Ann, a drop between rounds, and round 2.
     page.reload()
     page.get_by_label("Ann's painting score").fill("12")
-    page.get_by_role("button", name="Save Ann's painting").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name="Save Ann's painting").click()
     expect(page.get_by_label("Ann's painting score")).to_have_value("12")
-    page.get_by_role("button", name="Drop Flo").click()
+    with brings(page, CONSOLE):
+        page.get_by_role("button", name="Drop Flo").click()
     expect(page.get_by_role("button", name="Re-join Flo")).to_be_visible()
     _make_tables(page, 2)
     second = page.request.get(f"{base}/api/v1/events/{event_id}/rounds/2").json()["pairings"]
@@ -195,7 +210,8 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
     # The last round is paired: Ann votes on her phone for her first opponent, secretly, once.
     ann.reload()
     ann.get_by_label(opponent, exact=True).check()
-    ann.get_by_role("button", name="Cast my vote").click()
+    with brings(ann, PLAYER):
+        ann.get_by_role("button", name="Cast my vote").click()
     expect(ann.locator(".my-vote .confirmed")).to_contain_text(f"You voted for {opponent}")
     expect(ann.locator(".vote-form")).to_have_count(0)
     shot("event31-phone-vote", ann)

@@ -7,8 +7,7 @@ words (issue 30 item 5)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +16,8 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
-from app import create_app
 from tests import pseudo
-from tests.browser.conftest import serve
-from tests.conftest import fresh_database
+from tests.browser.conftest import Served
 from tests.setups import FIRST_BLOOD, live_game, start_live
 
 pytestmark = pytest.mark.browser
@@ -83,32 +80,10 @@ OVERFLOW = r"""
 """
 
 
-@dataclass
-class Muster:
-    """Muster on a free port, speaking the pseudo-language too, and the app behind it."""
-
-    url: str
-    app: Flask
-
-
 @pytest.fixture
-def muster(tmp_path: Path, migrated: Path) -> Iterator[Muster]:
-    database = fresh_database(migrated, tmp_path / "muster.sqlite")
-    folder = pseudo.build(tmp_path / "pseudo")
-    app = create_app(
-        {
-            "DATABASE": str(database),
-            "SECRET_KEY": "languages",
-            "GAME_FOLLOW_SECONDS": 1,
-            "TRANSLATION_FOLDERS": [str(folder)],
-        }
-    )
-    server, thread = serve(app)
-    try:
-        yield Muster(f"http://127.0.0.1:{server.server_port}", app)
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+def served_config(pseudo_language: Path) -> dict[str, Any]:
+    """Muster speaks the pseudo-language too."""
+    return {"TRANSLATION_FOLDERS": [str(pseudo_language)]}
 
 
 def _pack_words(app: Flask) -> set[str]:
@@ -205,13 +180,13 @@ def _screens(
 
 @pytest.mark.parametrize("language", ["de", "fr", pseudo.CODE])
 def test_every_screen_holds_the_language_at_390_px(
-    browser: Browser, browser_context_args: dict[str, Any], muster: Muster, shot_in: Any, language: str
+    browser: Browser, browser_context_args: dict[str, Any], served: Served, shot_in: Any, language: str
 ) -> None:
     context = browser.new_context(
         **{**browser_context_args, "locale": language, "extra_http_headers": {"Accept-Language": language}}
     )
     page = context.new_page()
-    base = muster.url
+    base = served.url
     try:
         games = _games(page.request, base)
         roster = page.request.post(
@@ -227,7 +202,7 @@ def test_every_screen_holds_the_language_at_390_px(
                 ],
             },
         ).json()
-        allowed = TYPED | SAME_EVERYWHERE | BOOK_NAMES | _pack_words(muster.app)
+        allowed = TYPED | SAME_EVERYWHERE | BOOK_NAMES | _pack_words(served.app)
         overflowing: dict[str, list[str]] = {}
         english: dict[str, list[str]] = {}
         for name, show in _screens(page, base, games, roster):

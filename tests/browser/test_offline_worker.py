@@ -55,7 +55,7 @@ def wait_for(check: Any, what: str, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"still not {what} after {timeout:g} s"
-        time.sleep(0.2)
+        time.sleep(0.05)
 
 
 def ann_kept_offline(page: Page, base: str) -> dict:
