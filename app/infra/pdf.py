@@ -93,11 +93,14 @@ _env.install_gettext_callables(  # type: ignore[attr-defined]
 )
 
 
-def speak(filters: dict[str, Callable[..., str]], language: Callable[[], str]) -> None:
-    """Write a sheet's numbers and dates, and its ``<html lang>``, as the printing page's
-    language does (the web layer gives them: app/web/language.py)."""
-    _env.filters.update(filters)
-    _env.globals["language"] = language
+# The filters and globals the print templates use, registered with the environment itself so
+# that it compiles and renders wherever it is built (a served worker, a script, a bench's bare
+# server): each says its words in the language sentences are said in now (app/rules/speech.py,
+# the printing request's language).
+_env.filters.update(
+    number=speech.number, signed=speech.signed, when=speech.when, day=speech.day, told=speech.told
+)
+_env.globals["language"] = speech.language
 
 
 class PrintFailed(RuntimeError):
