@@ -549,8 +549,8 @@ def _sheets(paper: str, fonts: Any) -> list[Any]:
         if fonts is None:
             return sheets  # a font configuration made per PDF: nothing to keep it with
         # One process, one font configuration: those of an older print.css or another font
-        # configuration go; each paper's stay (the warm-up lays out both: a print on A4 after
-        # it had parsed print.css again when only the last paper's were kept).
+        # configuration go, each paper's stay. The warm-up lays out both papers: keeping only
+        # the last one's made the first A4 print parse print.css again.
         for old in [k for k in _stylesheets if k[1:] != key[1:]]:
             del _stylesheets[old]
         _stylesheets[key] = sheets
