@@ -93,11 +93,14 @@ _env.install_gettext_callables(  # type: ignore[attr-defined]
 )
 
 
-def speak(filters: dict[str, Callable[..., str]], language: Callable[[], str]) -> None:
-    """Write a sheet's numbers and dates, and its ``<html lang>``, as the printing page's
-    language does (the web layer gives them: app/web/language.py)."""
-    _env.filters.update(filters)
-    _env.globals["language"] = language
+# The filters and globals the print templates use, registered with the environment itself so
+# that it compiles and renders wherever it is built (a served worker, a script, a bench's bare
+# server): each says its words in the language sentences are said in now (app/rules/speech.py,
+# the printing request's language).
+_env.filters.update(
+    number=speech.number, signed=speech.signed, when=speech.when, day=speech.day, told=speech.told
+)
+_env.globals["language"] = speech.language
 
 
 class PrintFailed(RuntimeError):
@@ -545,9 +548,48 @@ def _sheets(paper: str, fonts: Any) -> list[Any]:
         sheets = [CSS(filename=str(path), font_config=fonts), page]
         if fonts is None:
             return sheets  # a font configuration made per PDF: nothing to keep it with
-        _stylesheets.clear()  # one process, one font configuration: only the newest are kept
+        # One process, one font configuration: those of an older print.css or another font
+        # configuration go, each paper's stay. The warm-up lays out both papers: keeping only
+        # the last one's made the first A4 print parse print.css again.
+        for old in [k for k in _stylesheets if k[1:] != key[1:]]:
+            del _stylesheets[old]
         _stylesheets[key] = sheets
     return sheets
+
+
+_SIZED_ARRAY = re.compile(r"(\w+)\[(\d+)\]")
+
+
+class _ArraysTypedOnce:
+    """WeasyPrint's C interface, except that an array it makes with its length in the type
+    (``hb_codepoint_t[412]``, the glyphs a PDF's font keeps) is made from the open array type
+    (``hb_codepoint_t[]``), parsed once: cffi parses each new length's type anew, 3-5 ms each
+    here (more on a Pi), and every PDF's fonts bring new lengths (four to six a print)."""
+
+    def __init__(self, ffi: Any) -> None:
+        self._ffi = ffi
+        self._open: dict[str, Any] = {}
+
+    def new(self, cdecl: Any, init: Any = None) -> Any:
+        """``ffi.new``, an array of ``len(init)`` items made without parsing its type again."""
+        sized = _SIZED_ARRAY.fullmatch(cdecl) if isinstance(cdecl, str) else None
+        if sized and isinstance(init, (list, tuple)) and int(sized[2]) == len(init):
+            item = sized[1]
+            if item not in self._open:
+                self._open[item] = self._ffi.typeof(f"{item}[]")
+            return self._ffi.new(self._open[item], init)
+        return self._ffi.new(cdecl, init)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ffi, name)
+
+
+def _type_arrays_once() -> None:
+    """Give WeasyPrint's font subsetting the C interface that parses an array type once."""
+    from weasyprint.pdf import fonts
+
+    if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _ArraysTypedOnce):
+        fonts.ffi = _ArraysTypedOnce(fonts.ffi)
 
 
 def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = None) -> bytes:
@@ -604,6 +646,7 @@ def main() -> int:
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)  # not a line per font per PDF
     os.nice(NICENESS)
+    _type_arrays_once()
     # One font configuration for every PDF: a new one per PDF keeps growing the memory.
     fonts = FontConfiguration()
     fetcher = _local_fetcher()

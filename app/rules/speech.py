@@ -18,9 +18,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, overload
 
+from babel import Locale
+from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal
 
 #: The source sentences as they are written: English, no catalogue.
@@ -52,9 +55,37 @@ def language() -> str:
     return found.group(1) if found else "en"
 
 
-def number(value: float, /) -> str:
-    """A number in a sentence, written the reader's way (1,000; 1.000; 1 000)."""
-    return format_decimal(value, locale=language())
+def number(value: float | None, /, locale: Locale | str | None = None) -> str:
+    """A number in a sentence, written the reader's way (1,000; 1.000; 1 000); none as nothing.
+    ``locale``: the language to write it in, else the one sentences are said in now."""
+    return "" if value is None else format_decimal(value, locale=locale or language())
+
+
+def signed(value: float, /, locale: Locale | str | None = None) -> str:
+    """A modifier with its sign, written the reader's way (+1, -2)."""
+    return ("+" if value > 0 else "") + number(value, locale)
+
+
+def _moment(value: str | datetime) -> datetime:
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def when(value: str | datetime | None, /, locale: Locale | str | None = None) -> str:
+    """A stored moment (ISO text or datetime, UTC) as the reader's language writes a date and
+    time (Muster's clocks are UTC)."""
+    return (
+        "" if not value else format_datetime(_moment(value), "short", tzinfo=UTC, locale=locale or language())
+    )
+
+
+def day(value: str | datetime | None, /, locale: Locale | str | None = None) -> str:
+    """A stored moment's day as the reader's language writes it (Dec 3, 2026; 03.12.2026)."""
+    return (
+        ""
+        if not value
+        else format_date(_moment(value).astimezone(UTC), "medium", locale=locale or language())
+    )
 
 
 def listed(items: list[str], either: bool = False) -> str:

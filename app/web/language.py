@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,8 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+from flask_babel import Babel, get_locale, get_translations
 
-from app.infra import pdf
 from app.rules import pack_translations, speech
 from app.web.services import packs
 
@@ -194,27 +193,22 @@ def words(code: str) -> Response:
 
 def number(value: float | int | None) -> str:
     """A number as the page's language writes it (2,000 points; 2.000 Punkte; 2 000 points)."""
-    return "" if value is None else format_decimal(value)
+    return speech.number(value, get_locale())
 
 
 def signed(value: float | int) -> str:
     """A modifier with its sign, in the page's language (+1, -2)."""
-    return ("+" if value > 0 else "") + format_decimal(value)
-
-
-def _moment(value: str | datetime) -> datetime:
-    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return speech.signed(value, get_locale())
 
 
 def when(value: str | datetime | None) -> str:
     """A stored moment (ISO text or datetime, UTC) as the page's language writes a date and time."""
-    return "" if not value else format_datetime(_moment(value), "short")
+    return speech.when(value, get_locale())
 
 
 def day(value: str | datetime | None) -> str:
     """A stored moment's day as the page's language writes it (3 Dec 2026, 03.12.2026)."""
-    return "" if not value else format_date(_moment(value), "medium")
+    return speech.day(value, get_locale())
 
 
 def _content_language(response: Response) -> Response:
@@ -262,7 +256,6 @@ def register(app: Flask) -> None:
     app.after_request(_vary)
     app.after_request(_content_language)
     app.jinja_env.filters.update(number=number, signed=signed, when=when, day=day, told=speech.told)
-    pdf.speak({"number": number, "signed": signed, "when": when, "day": day, "told": speech.told}, current)
     app.jinja_env.globals.update(
         language=current,
         languages=lambda: [(code, name_of(code)) for code in spoken()],

@@ -315,3 +315,23 @@ def test_a_300_letter_word_stays_inside_the_page(client) -> None:
         # Every letter is printed: the word is wrapped, not cut.
         text = "".join(w for _, _, w in words).replace("\u200b", "")
         assert word in text and "M" * 60 in text and "W" * 60 in text
+
+
+def test_print_templates_compile_and_speak_without_the_web_app() -> None:
+    # A server whose app is not Muster's own (a benchmark's bare app) still compiles every print
+    # before its workers fork; a sheet's numbers are written in the language it is said in.
+    code = (
+        "from babel.support import Translations\n"
+        "from app.infra import pdf\n"
+        "from app.rules import speech\n"
+        "pdf.compile_templates()\n"
+        "german = Translations.load('app/translations', ['de'])\n"
+        "with speech.speaking(german):\n"
+        "    html = pdf.render_html('sheet_base.html', {'points_limit': 2000, 'pack': {'name': 'Hammerfest'}, 'scenario': {'name': 'Border War'}, 'game': None, 'summary': None})\n"
+        "print('2.000' in html, '<html lang=\"de\"' in html)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
