@@ -32,7 +32,7 @@ def test_the_admin_page_speaks_german_and_french(admin: FlaskClient) -> None:
     german = _text(page)
     for words in ("Club-Verwaltung", "Sicherung herunterladen", "Regelpaket installieren", "Abmelden"):
         assert words in german
-    assert "Aus: Telefone öffnen" in german and "Replikation" in german
+    assert "Aus: Handys öffnen" in german and "Replikation" in german
     french = _text(admin.get("/admin", headers=FRENCH))
     for words in ("Administration du club", "Télécharger une sauvegarde", "Décors du club", "Se déconnecter"):
         assert words in french

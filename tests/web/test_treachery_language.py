@@ -59,7 +59,7 @@ def test_a_seat_mid_game_speaks_german(app: Flask) -> None:
     ann.set_cookie(PHONES_LANGUAGE, "de")
     page = soup(ann.get(f"/games/{game['id']}"))
     assert page.html["lang"] == "de"
-    assert page.select_one("#hand h2").get_text(" ", strip=True) == "Listen von Ann (nur auf diesem Telefon)"
+    assert page.select_one("#hand h2").get_text(" ", strip=True) == "Listen von Ann (nur auf diesem Handy)"
     assert HELD[1] in page.select_one("#hand").text  # a ploy's name from the book stays
     assert page.select_one("#status-h").text == "Schlachtrunde 1"
     assert page.select_one("#history-h").text == "Punkte je Schlachtrunde"
