@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The files that take longest go first, the many quick ones last: with two workers taking one
 # file at a time (``--dist loadfile --no-loadscope-reorder``), the quick files fill the gaps and
 # neither worker is left alone with a long file at the end.
-# (The server and web files here took 25-70 s each alone on a loaded machine, December 2026;
+# (The server and web files here took 18-70 s each alone on a loaded machine, December 2026;
 # tests/web/test_backup.py left the list when its commands stopped loading the packs.)
 FIRST = (
     "tests/browser/test_accessibility.py",
@@ -42,7 +42,6 @@ FIRST = (
     "tests/browser/test_club_event_lists.py",
     "tests/server/test_crash.py",
     "tests/browser/test_https_club.py",
-    "tests/server/test_proxy.py",
     "tests/server/test_port.py",
     "tests/web/test_seats.py",
     "tests/web/test_print_process.py",
