@@ -28,6 +28,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app import console_language
@@ -185,7 +186,7 @@ def _serve(args: argparse.Namespace) -> None:
 
     from app import create_app
     from app.infra import heap, pdf
-    from app.serving import access_log, duckdns, front, redirect, tls
+    from app.serving import access_log, compiled_templates, duckdns, front, redirect, tls
 
     settings, front_kind, backend = _serving_plan(args)
     renewing = tls.RenewingContext(settings.cert, settings.key) if settings.on and not front_kind else None
@@ -307,10 +308,13 @@ def _serve(args: argparse.Namespace) -> None:
     except ValueError as exc:  # a setting Muster cannot use (MUSTER_PROXY): say which, and stop
         sys.exit(str(exc))
     access_log.learn(app)
-    # Templates compiled here are shared by every worker instead of compiled again in each.
+    # Templates compiled here are shared by every worker instead of compiled again in each,
+    # and kept on disk for the next start.
+    instance = Path(app.instance_path)
+    app.jinja_env.bytecode_cache = compiled_templates.cache(instance, "pages")
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
-    pdf.compile_templates()
+    pdf.compile_templates(compiled_templates.cache(instance, "print"))
     https_address = tls.address_of(app.config)
     if front_kind:
         running["front"] = front.Front(
@@ -331,9 +335,14 @@ def _serve(args: argparse.Namespace) -> None:
 
 
 def _database() -> str:
-    from app import create_app
+    """The database file, created or migrated as the server would: the backup commands need
+    neither the rulepacks nor the pages, whose loading took most of their second."""
+    from app import database_path
+    from app.store import Store
 
-    return create_app().config["DATABASE"]
+    path = database_path()
+    Store.initialise(path)
+    return path
 
 
 def _backup(args: argparse.Namespace) -> None:

@@ -28,18 +28,23 @@ ROOT = Path(__file__).resolve().parent.parent
 # The files that take longest go first, the many quick ones last: with two workers taking one
 # file at a time (``--dist loadfile --no-loadscope-reorder``), the quick files fill the gaps and
 # neither worker is left alone with a long file at the end.
+# (The server and web files here took 18-70 s each alone on a loaded machine, December 2026;
+# tests/web/test_backup.py left the list when its commands stopped loading the packs.)
 FIRST = (
     "tests/browser/test_accessibility.py",
     "tests/server/test_one_phone.py",
-    "tests/web/test_form_fuzz.py",
+    "tests/server/test_replica.py",
     "tests/browser/test_club_event.py",
     "tests/web/test_openapi.py",
     "tests/browser/test_seats.py",
-    "tests/web/test_backup.py",
+    "tests/server/test_https.py",
+    "tests/web/test_form_fuzz.py",
     "tests/browser/test_club_event_lists.py",
     "tests/server/test_crash.py",
     "tests/browser/test_https_club.py",
-    "tests/server/test_slow_phones.py",
+    "tests/server/test_port.py",
+    "tests/web/test_seats.py",
+    "tests/web/test_print_process.py",
 )
 KINDS = ("browser", "server", "web", "unit")
 
@@ -104,6 +109,50 @@ def _share_url_builders() -> None:
     Rule._compile_builder = shared  # type: ignore[method-assign]
 
 
+def _share_parsed_rules() -> None:
+    """Every app made in this test process parses each route's pattern once.
+
+    Werkzeug parses each of Muster's 140-odd routes into the regular expressions it matches
+    with when an app is made (about 15 ms a test). A pattern's parts depend only on its text
+    and its map's converter classes, the same in every app: they are kept, and each new rule
+    makes its own converters from the kept names and arguments. Without Werkzeug's private
+    ``_parse_rule`` (a later Werkzeug), each app parses its own.
+    """
+    parse_rule = getattr(Rule, "_parse_rule", None)
+    get_converter = getattr(Rule, "get_converter", None)
+    if parse_rule is None or get_converter is None:
+        return
+    parsed: dict[tuple[Any, ...], tuple[list[Any], list[Any], list[tuple[Any, ...]]]] = {}
+
+    def shared(self: Rule, rule: str) -> Any:
+        converters = self.map.converters
+        key = (rule, tuple(sorted((name, id(kind)) for name, kind in converters.items())))
+        kept = parsed.get(key)
+        if kept is None:
+            made: list[tuple[Any, ...]] = []
+
+            def noting(variable: str, name: str, args: Any, kwargs: Any) -> Any:
+                made.append((variable, name, args, kwargs))
+                return get_converter(self, variable, name, args, kwargs)
+
+            trace_from = len(self._trace)
+            self.get_converter = noting  # type: ignore[method-assign]
+            try:
+                parts = list(parse_rule(self, rule))
+            finally:
+                del self.get_converter
+            kept = parsed[key] = (parts, self._trace[trace_from:], made)
+            return parts
+        parts, trace, made = kept
+        for variable, name, args, kwargs in made:
+            self._converters[variable] = self.get_converter(variable, name, args, kwargs)
+            self.arguments.add(variable)
+        self._trace.extend(trace)
+        return parts
+
+    Rule._parse_rule = shared  # type: ignore[method-assign]
+
+
 # Where the tests' files go when nothing else is said: memory, when the machine has room there.
 MEMORY = Path("/dev/shm")
 MEMORY_NEEDED = 1024**3
@@ -141,6 +190,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     Flask.create_jinja_environment = with_shared_templates  # type: ignore[method-assign]
     _share_url_builders()
+    _share_parsed_rules()
 
 
 def replay(pack: Pack, setup: Setup, events: list[dict[str, Any]]) -> Any:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
+from jinja2 import BytecodeCache, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 from markupsafe import Markup
 
 from app.rules import speech
@@ -121,10 +121,13 @@ class PrintTooSlow(PrintFailed):
         self.seconds = seconds
 
 
-def compile_templates() -> None:
+def compile_templates(cache: BytecodeCache | None = None) -> None:
     """Compile every print template now (the server does, before its workers fork): compiling
-    the score sheet's on its first print took 60-70 ms of that print, in every worker."""
+    the score sheet's on its first print took 60-70 ms of that print, in every worker.
+    With ``cache``, compiled code is kept there and taken from there."""
     env = _environment()
+    if cache is not None:
+        env.bytecode_cache = cache
     for name in env.list_templates(extensions=("html",)):
         env.get_template(name)
 

@@ -61,17 +61,25 @@ def read_yaml(text: str, file: str, max_bytes: int) -> tuple[Any, list[PackError
     """Read a YAML file safely: its data, or one problem (too large, aliases, not YAML)."""
     if len(text.encode()) > max_bytes:
         return None, [PackError.at(file, "", f"is larger than {max_bytes // 1024} KB")]
+    loader = None
     try:
+        loader = _SAFE_LOADER(text)  # a safe loader, libyaml's when present
         # The document is measured as aliases would expand it before anything is built: a
         # few hundred bytes of nested aliases ("billion laughs") expand into billions of items.
-        root = yaml.compose(text, Loader=_SAFE_LOADER)
-        if root is not None and _expanded_size(root, {}) > MAX_NODES:
+        # The measured nodes are then built (as yaml.load would), not read a second time.
+        root = loader.get_single_node()
+        if root is None:
+            return None, []
+        if _expanded_size(root, {}) > MAX_NODES:
             return None, [
                 PackError.at(file, "", f"expands to more than {MAX_NODES} YAML items through its aliases")
             ]
-        return yaml.load(text, Loader=_SAFE_LOADER), []  # noqa: S506 (a safe loader, libyaml's when present)
+        return loader.construct_document(root), []
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         return None, [PackError.at(file, where, f"is not valid YAML: {problem}")]
+    finally:
+        if loader is not None:
+            loader.dispose()

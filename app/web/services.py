@@ -26,12 +26,13 @@ def store() -> Store:
 
     A served app keeps one connection per thread and reuses it (opening one costs as much
     as a small request); under tests each request opens and closes its own, so the many
-    temporary databases of a test run never pile up open files.
+    temporary databases of a test run never pile up open files, unless the test keeps them
+    as a served app does (``KEEP_CONNECTIONS``: thousands of requests on one app).
     """
     if "store" in g:
         return g.store
     path = current_app.config["DATABASE"]
-    if current_app.testing:
+    if current_app.testing and not current_app.config.get("KEEP_CONNECTIONS"):
         g.store = Store(path)
         g.store_owned = True
         return g.store
