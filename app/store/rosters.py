@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -198,13 +200,37 @@ class Rosters:
         """
         out: dict[int, dict[str, Any]] = {}
         for row in self._c.query("SELECT * FROM game_rosters WHERE game_id = ? ORDER BY seq", [game_id]):
+            mark = hashlib.sha256(row["snapshot"].encode()).digest()
             out[row["player"]] = {
                 "roster_id": row["roster_id"],
-                "roster": json.loads(row["snapshot"]),
+                "roster": _snapshot(mark, row["snapshot"]),
                 "attached": row["attached"],
-                "mark": hashlib.sha256(row["snapshot"].encode()).digest(),
+                "mark": mark,
             }
         return out
+
+
+# Attached rosters as read, by their mark: every event POST and game page reads the game's
+# attachments, and decoding two rosters' JSON was a tenth of a POST's CPU. A snapshot never
+# changes (attaching again adds another), so its mark names one roster for good; the parsed
+# roster is shared by every reader and changed by none.
+_SNAPSHOTS_KEPT = 256  # two players of each of a club night's tables, with room to spare
+_snapshots: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def _snapshot(mark: bytes, text: str) -> dict[str, Any]:
+    with _snapshots_lock:
+        kept = _snapshots.get(mark)
+        if kept is not None:
+            _snapshots.move_to_end(mark)
+            return kept
+    parsed: dict[str, Any] = json.loads(text)
+    with _snapshots_lock:
+        _snapshots[mark] = parsed
+        while len(_snapshots) > _SNAPSHOTS_KEPT:
+            _snapshots.popitem(last=False)
+    return parsed
 
 
 def _roster_row(row: dict[str, Any]) -> RosterRow:
