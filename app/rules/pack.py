@@ -454,6 +454,7 @@ class Pack(WithSections):
     cards: list[HomeCard] = []
     _catalogue: Any = PrivateAttr(default=None)
     _translations: dict[str, dict[str, str]] = PrivateAttr(default_factory=dict)
+    _scenario_index: dict[str, Scenario] | None = PrivateAttr(default=None)
 
     @classmethod
     def _renamed(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -519,7 +520,18 @@ class Pack(WithSections):
 
     def scenario(self, scenario_id: str) -> Scenario | None:
         """The scenario with that id, if any."""
-        return next((s for s in self.scenarios if s.id == scenario_id), None)
+        if not isinstance(scenario_id, str):
+            return None
+        private = self.__pydantic_private__
+        index = private.get("_scenario_index") if private is not None else None
+        if index is None:  # the pack is still being validated
+            return next((s for s in self.scenarios if s.id == scenario_id), None)
+        return index.get(scenario_id)
+
+    def model_post_init(self, context: Any, /) -> None:
+        # Every request of a game asks for its scenario several times: by id from an index
+        # made once per loaded pack (a pack never changes once loaded), not a walk of the list.
+        self.__pydantic_private__["_scenario_index"] = {s.id: s for s in self.scenarios}  # type: ignore[index]
 
     def side_label(self, side: str) -> str:
         """A side as players read it: the pack's label (in the reader's language where the pack

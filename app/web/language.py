@@ -89,8 +89,7 @@ def _vary(response: Response) -> Response:
     """Say that pages and JSON depend on the language (the phone's header and the switch's cookie)."""
     kind = response.mimetype or ""
     if kind in ("text/html", "application/json", "text/plain"):
-        for header in ("Accept-Language", "Cookie"):
-            response.vary.add(header)
+        response.vary.update(("Accept-Language", "Cookie"))  # one parse of the header, not one each
     return response
 
 
