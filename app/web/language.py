@@ -259,9 +259,10 @@ def _speak() -> None:
     # it is kept here by the language's code as well, so that a request that shows no date
     # or number (an event POST) never sets up Flask-Babel's locale at all.
     kept = current_app.extensions.setdefault("muster.catalogues", {})
-    found = kept.get(choose())
+    chosen = choose()
+    found = kept.get(chosen)
     if found is None:
-        found = kept[choose()] = (get_translations(), current())
+        found = kept[chosen] = (get_translations(), current())
     catalogue, code = found
     g.muster_speech = speech.begin(catalogue, told_words(code))
 
