@@ -519,7 +519,9 @@ class Pack(WithSections):
 
     def scenario(self, scenario_id: str) -> Scenario | None:
         """The scenario with that id, if any."""
-        return next((s for s in self.scenarios if s.id == scenario_id), None)
+        if not isinstance(scenario_id, str):
+            return None
+        return _scenario_index(self.scenarios).get(scenario_id)
 
     def side_label(self, side: str) -> str:
         """A side as players read it: the pack's label (in the reader's language where the pack
@@ -697,3 +699,18 @@ def _attach_catalogues(directory: Path, packs: dict[str, Pack], errors: list[Pac
             errors.extend(problems)
             loaded[name] = catalogue
         pack._catalogue = loaded[name]
+
+
+# Each list of scenarios by id, made once per list: every request of a game asks its pack for
+# the game's scenario several times, and a loaded pack never changes (a copy with other
+# scenarios has another list). The list is held so that its id is not reused meanwhile.
+_SCENARIO_INDEXES: dict[int, tuple[list[Scenario], dict[str, Scenario]]] = {}
+
+
+def _scenario_index(scenarios: list[Scenario]) -> dict[str, Scenario]:
+    known = _SCENARIO_INDEXES.get(id(scenarios))
+    if known is None or known[0] is not scenarios:
+        if len(_SCENARIO_INDEXES) >= 64:  # packs loaded many times over: forget the old ones
+            _SCENARIO_INDEXES.clear()
+        known = _SCENARIO_INDEXES[id(scenarios)] = (scenarios, {s.id: s for s in scenarios})
+    return known[1]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -198,13 +200,38 @@ class Rosters:
         """
         out: dict[int, dict[str, Any]] = {}
         for row in self._c.query("SELECT * FROM game_rosters WHERE game_id = ? ORDER BY seq", [game_id]):
+            mark, roster = _snapshot(row["snapshot"])
             out[row["player"]] = {
                 "roster_id": row["roster_id"],
-                "roster": json.loads(row["snapshot"]),
+                "roster": roster,
                 "attached": row["attached"],
-                "mark": hashlib.sha256(row["snapshot"].encode()).digest(),
+                "mark": mark,
             }
         return out
+
+
+# Attached rosters as read, by their stored text: every event POST and game page reads the
+# game's attachments, and decoding and hashing two rosters was a tenth of a POST's CPU. The
+# same text is the same roster, so its mark and parsed form are made once; the parsed roster
+# is shared by every reader and changed by none.
+_SNAPSHOTS_KEPT = 256  # two players of each of a club night's tables, with room to spare
+_snapshots: OrderedDict[str, tuple[bytes, dict[str, Any]]] = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def _snapshot(text: str) -> tuple[bytes, dict[str, Any]]:
+    """A stored roster snapshot's mark (a hash of its text) and its parsed form."""
+    with _snapshots_lock:
+        kept = _snapshots.get(text)
+        if kept is not None:
+            _snapshots.move_to_end(text)
+            return kept
+    made = (hashlib.sha256(text.encode()).digest(), json.loads(text))
+    with _snapshots_lock:
+        _snapshots[text] = made
+        while len(_snapshots) > _SNAPSHOTS_KEPT:
+            _snapshots.popitem(last=False)
+    return made
 
 
 def _roster_row(row: dict[str, Any]) -> RosterRow:

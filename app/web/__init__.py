@@ -40,6 +40,12 @@ class _SessionCookies(SecureCookieSessionInterface):
     https://, so the request decides.
     """
 
+    def open_session(self, app: Flask, request: Any) -> Any:
+        # Most API calls carry no session cookie: their empty session needs no signer made.
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 

@@ -70,12 +70,28 @@ def name_of(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+#: How many different (cookie, Accept-Language) pairs :func:`choose` remembers its answer for.
+CHOICES_KEPT = 256
+
+
 def choose() -> str:
     """The language of this request: the switch's cookie, else the phone's, else English."""
+    # Phones send the same few headers again and again: each pair's answer is worked out once
+    # (parsing Accept-Language was a tenth of an event POST's language set-up).
+    key = (request.cookies.get(COOKIE, ""), request.headers.get("Accept-Language", ""))
+    known = current_app.extensions.setdefault("muster.choices", {})
+    chosen = known.get(key)
+    if chosen is None:
+        if len(known) >= CHOICES_KEPT:
+            known.clear()
+        chosen = known[key] = _chosen(key[0])
+    return chosen
+
+
+def _chosen(cookie: str) -> str:
     languages = spoken()
-    chosen = request.cookies.get(COOKIE, "")
-    if chosen in languages:
-        return chosen
+    if cookie in languages:
+        return cookie
     return request.accept_languages.best_match(languages, default=SOURCE) or SOURCE
 
 
@@ -88,8 +104,7 @@ def _vary(response: Response) -> Response:
     """Say that pages and JSON depend on the language (the phone's header and the switch's cookie)."""
     kind = response.mimetype or ""
     if kind in ("text/html", "application/json", "text/plain"):
-        for header in ("Accept-Language", "Cookie"):
-            response.vary.add(header)
+        response.vary.update(("Accept-Language", "Cookie"))  # one parse of the header, not one each
     return response
 
 
@@ -234,8 +249,16 @@ def told_words(code: str) -> Mapping[str, str]:
 
 def _speak() -> None:
     # The rules' sentences (refusals, verdicts) and the packs' own words are said in this
-    # request's language.
-    g.muster_speech = speech.begin(get_translations(), told_words(current()))
+    # request's language. Flask-Babel keeps each language's catalogue for good once loaded;
+    # it is kept here by the language's code as well, so that a request that shows no date
+    # or number (an event POST) never sets up Flask-Babel's locale at all.
+    kept = current_app.extensions.setdefault("muster.catalogues", {})
+    chosen = choose()
+    found = kept.get(chosen)
+    if found is None:
+        found = kept[chosen] = (get_translations(), current())
+    catalogue, code = found
+    g.muster_speech = speech.begin(catalogue, told_words(code))
 
 
 def _stop_speaking(_error: BaseException | None) -> None:

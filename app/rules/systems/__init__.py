@@ -15,7 +15,7 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, Any, Protocol, Union, runtime_checkable
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, Union, cast, runtime_checkable
 
 from pydantic import Field, TypeAdapter
 
@@ -144,19 +144,35 @@ class TerrainChecks(Protocol):
         order; none when it has no set) and the game as it stands; empty when nothing is."""
 
 
+# Whether a system implements a capability, by the system's id and the capability: a check
+# against a runtime protocol looks up every member (tens of microseconds), and an event POST
+# asks several times. The system is held so that its id is not reused meanwhile.
+_CAPABLE: dict[tuple[int, type], tuple[object, bool]] = {}
+
+
+def _capable(system: object, capability: type) -> bool:
+    key = (id(system), capability)
+    known = _CAPABLE.get(key)
+    if known is None or known[0] is not system:
+        if len(_CAPABLE) >= 256:  # systems made anew many times over (tests): forget the old ones
+            _CAPABLE.clear()
+        known = _CAPABLE[key] = (system, isinstance(system, capability))
+    return known[1]
+
+
 def seats(system: GameSystem) -> Seats | None:
     """The system's seats and secrets, or ``None`` when its games have neither."""
-    return system if isinstance(system, Seats) else None
+    return cast("Seats", system) if _capable(system, Seats) else None
 
 
 def roster_checks(system: GameSystem) -> RosterChecks | None:
     """The system's roster checks, or ``None`` when no event of it is checked against a roster."""
-    return system if isinstance(system, RosterChecks) else None
+    return cast("RosterChecks", system) if _capable(system, RosterChecks) else None
 
 
 def terrain_checks(system: GameSystem) -> TerrainChecks | None:
     """The system's terrain checks, or ``None`` when no event of it is checked against terrain."""
-    return system if isinstance(system, TerrainChecks) else None
+    return cast("TerrainChecks", system) if _capable(system, TerrainChecks) else None
 
 
 class EngineSystem:
@@ -182,7 +198,7 @@ class EngineSystem:
 
     @property
     def seated(self) -> bool:
-        return isinstance(self, Seats)
+        return _capable(self, Seats)
 
     def new_game(self, pack: Pack, setup: Setup) -> Any:
         return self.engine.new_game(pack, setup)
