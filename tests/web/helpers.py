@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from bs4 import BeautifulSoup
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from tests.conftest import ROOT
-from tests.web.conftest import csrf_token
+from tests.web.conftest import csrf_token, soup
 
 # --- games with seats ---------------------------------------------------------------------
 TREACHERY = "tow-triumph-treachery"
@@ -106,6 +108,18 @@ EVENTS_PASSWORD = "club-night-pw"
 ADMIN = {"Authorization": f"Bearer {EVENTS_PASSWORD}"}
 
 
+def events_config(database: Path, **extra: Any) -> dict[str, Any]:
+    """An app's settings for club events: the admin password the API's bearer is, repeatable draws."""
+    return {
+        "DATABASE": str(database),
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "ADMIN_PASSWORD": EVENTS_PASSWORD,
+        "EVENT_SEED": 7,
+        **extra,
+    }
+
+
 FB = "conquest-first-blood"
 
 
@@ -182,3 +196,24 @@ def new_roster(client: FlaskClient, **form: Any) -> str:
     response = client.post("/rosters", data=data)
     assert response.status_code == 303
     return response.headers["Location"]
+
+
+# --- the page cache -----------------------------------------------------------------------------
+@contextmanager
+def renders(app: Flask) -> Iterator[list[str]]:
+    """The names of the templates rendered while the block runs."""
+    seen: list[str] = []
+
+    def record(sender: Any, template: Any, context: Any, **extra: Any) -> None:
+        seen.append(template.name)
+
+    with template_rendered.connected_to(record, app):
+        yield seen
+
+
+def tokens(page: Any) -> set[str]:
+    """Every CSRF token a page holds: its forms' and the one htmx sends."""
+    html = soup(page)
+    found = {i["value"] for i in html.select('input[name="csrf_token"]')}
+    found.add(html.select_one('meta[name="csrf-token"]')["content"])
+    return found

@@ -19,24 +19,15 @@ from app import create_app
 from app.services.club import Events
 from tests.conftest import fresh_database
 from tests.web.conftest import soup
-from tests.web.helpers import ADMIN, EVENTS_PASSWORD, FB, Organiser
-from tests.web.test_page_cache import renders, tokens
+from tests.web.helpers import ADMIN, FB, Organiser, events_config, renders, tokens
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
 
 @pytest.fixture
 def app(tmp_path: Path, migrated: Path) -> Flask:
-    return create_app(
-        {
-            "DATABASE": str(fresh_database(migrated, tmp_path / "muster.sqlite")),
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": True,
-            "ADMIN_PASSWORD": EVENTS_PASSWORD,
-            "EVENT_SEED": 7,
-        }
-    )
+    database = fresh_database(migrated, tmp_path / "muster.sqlite")
+    return create_app(events_config(database, WTF_CSRF_ENABLED=True))
 
 
 def paired_event(app: Flask, **extra: Any) -> Organiser:

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import gzip
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import brotli
 import pytest
 from bs4 import BeautifulSoup
-from flask import Flask, template_rendered
+from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
@@ -25,7 +23,7 @@ from app.web import page_cache
 from tests.conftest import fresh_database
 from tests.setups import new_game
 from tests.web.conftest import Api, form_fields, soup
-from tests.web.helpers import catalogue_free, made, phone, post, seat
+from tests.web.helpers import catalogue_free, made, phone, post, renders, seat, tokens
 
 HELD = ("hidden-pitfalls", "Hidden Pitfalls")  # the ploy Ann buys and keeps hidden
 
@@ -36,26 +34,6 @@ def app(tmp_path: Path, migrated: Path) -> Flask:
     return create_app(
         {"DATABASE": str(database), "TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": True}
     )
-
-
-@contextmanager
-def renders(app: Flask) -> Iterator[list[str]]:
-    """The names of the templates rendered while the block runs."""
-    seen: list[str] = []
-
-    def record(sender: Any, template: Any, context: Any, **extra: Any) -> None:
-        seen.append(template.name)
-
-    with template_rendered.connected_to(record, app):
-        yield seen
-
-
-def tokens(page: Any) -> set[str]:
-    """Every CSRF token a page holds: its forms' and the one htmx sends."""
-    html = soup(page)
-    found = {i["value"] for i in html.select('input[name="csrf_token"]')}
-    found.add(html.select_one('meta[name="csrf-token"]')["content"])
-    return found
 
 
 def entry_ids(page: Any) -> list[str]:
