@@ -187,6 +187,7 @@ def _serve(args: argparse.Namespace) -> None:
     from app import create_app
     from app.infra import heap, pdf
     from app.serving import access_log, compiled_templates, duckdns, front, redirect, tls
+    from app.web import systems as web_systems
 
     settings, front_kind, backend = _serving_plan(args)
     renewing = tls.RenewingContext(settings.cert, settings.key) if settings.on and not front_kind else None
@@ -315,6 +316,7 @@ def _serve(args: argparse.Namespace) -> None:
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
     pdf.compile_templates(compiled_templates.cache(instance, "print"))
+    web_systems.load_all()
     https_address = tls.address_of(app.config)
     if front_kind:
         running["front"] = front.Front(

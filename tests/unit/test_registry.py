@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 import pkgutil
+import subprocess
+import sys
 import uuid
 
 from app.rules import log, systems
 from app.web import systems as web_systems
-from tests.conftest import replay
+from tests.conftest import ROOT, replay
 from tests.savage_gains import game_script
 from tests.setups import first_blood_setup, pitched_battle_setup
 
@@ -20,6 +22,17 @@ def test_every_system_package_is_registered_with_its_web_side(packs):
         system = systems.system_for(pack)
         assert system.name == pack.system
         assert web_systems.web_system_for(pack).name == system.name
+
+
+def test_the_server_can_load_every_web_side_before_its_workers_fork():
+    """`serve` imports each system's web side in the master, so no worker's first game page or
+    print waits for it: in a fresh process, nothing is registered until it asks."""
+    code = (
+        "from app.rules import systems; from app.web import systems as w; "
+        "before = sorted(w.REGISTRY); w.load_all(); print(before, sorted(w.REGISTRY) == systems.names())"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert ran.stdout.strip() == "[] True"
 
 
 def test_apply_never_changes_the_state_it_is_given(packs):

@@ -95,6 +95,12 @@ def forget(package: str) -> None:
     _SEEN.discard(package)
 
 
+def load_all() -> None:
+    """Import every system's web side now: the server does it before its workers fork, so no
+    worker's first game page or print waits for the imports (20-35 ms each on this machine)."""
+    _load()
+
+
 def _load() -> None:
     # Each system's package carries its web side, its module ``web``, which registers itself
     # when imported: a new system is a new package, and nothing else lists it.
