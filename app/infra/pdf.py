@@ -352,6 +352,7 @@ class Layout:
         self._child: subprocess.Popen[bytes] | None = None
         self._made = 0
         self._last = 0.0
+        self._cpu: float | None = None  # the processor seconds of the last layout (under _lock)
         self._reaper: threading.Thread | None = None
         self._queued = 0  # request threads printing now, laying out or waiting
         self._holders: set[str] = set()  # who they print for
@@ -391,11 +392,15 @@ class Layout:
                 if done is not None:
                     return done
                 started = time.monotonic()
+                self._cpu = None
                 try:
                     data = self._lay_out(html, paper)
                 finally:
-                    if spent:  # a layout stopped for its time took that time too
-                        spent(time.monotonic() - started)
+                    if spent:
+                        # What the layout itself took of the processor: a phone's budget is not
+                        # eaten by the wait another phone's load makes. A layout stopped for its
+                        # time (no figure then) took all that time.
+                        spent(self._cpu if self._cpu is not None else time.monotonic() - started)
                 if keep:
                     keep(data)
                 return data
@@ -420,8 +425,11 @@ class Layout:
             watchdog.start()
             try:
                 assert child.stdin is not None and child.stdout is not None
+                before = cpu_seconds(child.pid)
                 _send(child.stdin, paper.encode(), html.encode("utf-8"))
                 status, body = _receive(child.stdout), _receive(child.stdout)
+                after = cpu_seconds(child.pid)
+                self._cpu = after - before if before is not None and after is not None else None
             except (OSError, EOFError) as exc:
                 self._stop()
                 if stopped.is_set():
@@ -593,6 +601,19 @@ def _type_arrays_once() -> None:
 
     if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _ArraysTypedOnce):
         fonts.ffi = _ArraysTypedOnce(fonts.ffi)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time process ``pid`` has used so far (user and system), or ``None`` where
+    the system does not say (no /proc: not Linux) or the process is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # After the command name (in parentheses, which may hold spaces): state is field 3, and
+    # utime and stime fields 14 and 15, in clock ticks.
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def write_pdf(html: str, paper: str = "a4", fonts: Any = None, fetcher: Any = None) -> bytes:

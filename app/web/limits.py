@@ -37,8 +37,9 @@ clock: Callable[[], float] = time.time
 # player fixing a pasted list's lines previews it a few times.
 DEFAULTS = {"games": 6, "rosters": 6, "imports": 10, "terrain": 12, "pdfs": 12, "layout": 20}
 # Budgets: what is counted is an amount, not requests: "layout" is the seconds of PDF layout
-# one address may take a minute (a print served from the PDF cache takes none). Two layout
-# places a worker: 20 s leaves the rest of the minute's layout to every other phone.
+# one address may take a minute (the layout process's processor time where the system tells
+# it, so another phone's load does not spend it; a print served from the PDF cache takes
+# none). Two layout places a worker: 20 s leaves the rest of the minute to every other phone.
 BUDGETS = {
     "layout": words("Too much printing from this device: at most {most} seconds of page layout a minute.")
 }

@@ -223,4 +223,6 @@ def test_prints_from_one_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     print(f"the other phone's prints: {_p95(prints)}, answers {dict(printed)}")
     assert set(printed) == {200}, printed
     if SECONDS >= 60:
-        assert attacked[429] > 0  # past 20 s of layout in a minute
+        # Turned away: past 20 s of layout (processor time) in a minute, or, sooner on a fast
+        # machine, because it already holds its printing place in each worker.
+        assert attacked[429] + attacked[503] > attacked[200] > 0

@@ -335,3 +335,20 @@ def test_print_templates_compile_and_speak_without_the_web_app() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_a_layout_is_counted_in_the_processor_time_it_took() -> None:
+    """A phone's layout budget counts the layout process's processor time: waiting while another
+    phone's load holds the processor spends none of it (read from /proc on Linux)."""
+    me = os.getpid()
+    before = pdf.cpu_seconds(me)
+    assert before is not None
+    end = time.process_time() + 0.3
+    while time.process_time() < end:
+        pass  # busy: the processor works for this process
+    busy = pdf.cpu_seconds(me)
+    time.sleep(0.3)  # waiting: the processor is given to others
+    idle = pdf.cpu_seconds(me)
+    assert busy - before >= 0.2
+    assert idle - busy <= 0.05
+    assert pdf.cpu_seconds(2**22 + 1) is None  # no such process
