@@ -99,6 +99,10 @@ MAX_ROWS = 12
 # The draft a refused new game keeps in the address it reloads at (the dice log is short).
 DRAFT_FIELDS = ("pack", "scenario", "points_limit", "first_side", "rolls")
 DRAFT_ROWS = ("name", "strategy", "side")
+# The dice a new game's form may bring to its log: a die thrown again and again (a scenario
+# roll whose die shows many numbers without a playable scenario) stays whole well past a dozen.
+ROLLS_LONGEST = 8000
+ROLLS_MOST = 48
 DRAFT_LONGEST = {"rolls": 1200}  # a battleplan roll's three dice; any other field 100 characters
 
 
@@ -220,7 +224,7 @@ def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
 
     Only when the game plays what the dice picked: a roll the players set aside decided nothing.
     """
-    if not raw or len(raw) > 4000:
+    if not raw or len(raw) > ROLLS_LONGEST:
         return
     try:
         rolled = json.loads(raw)
@@ -231,7 +235,10 @@ def _record_rolls(game_id: str, raw: str | None, scenario: str | None) -> None:
     events = rolled.get("events")
     if not isinstance(events, list):
         return
-    for event in events[:12]:
+    if len(events) > ROLLS_MOST:
+        # A long run of dice thrown again: the roll that picked the scenario (the last) is kept.
+        events = [*events[: ROLLS_MOST - 1], events[-1]]
+    for event in events:
         if isinstance(event, dict):
             # A roll the rules refuse (a hand-edited form) is left out; the game stands.
             games_service().record(game_id, {**event, "id": str(uuid.uuid4()), "type": "roll"})

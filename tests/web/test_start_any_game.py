@@ -7,11 +7,14 @@ without JavaScript, and the server reads it the same way (issue 24 item 1).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask.testing import FlaskClient
 
 from app import create_app
+from app.rules import dice
+from app.web.services import packs
 from tests.web.conftest import csrf_token, soup
 from tests.web.helpers import UNBOUND, rolling_club_packs
 
@@ -119,3 +122,33 @@ def test_a_scenario_rolled_brings_its_players_part_along(tmp_path: Path) -> None
         again = soup(client.post("/games/new/roll", data=data))
         changed = again.select_one("#scenario option[selected]")["value"] != picked
         assert (again.select_one("#players-part") is not None) == changed
+
+
+def test_a_long_run_of_dice_thrown_again_keeps_the_roll_that_picked(tmp_path: Path) -> None:
+    # The club's D6 picks a two-player scenario on a 1 or 2 only: thirteen 5s before the 1 is a
+    # night one table in a hundred sees, and the 1 that picked The Relief Force must stay in its log.
+    folder = rolling_club_packs(tmp_path / "rulepacks")
+    app = create_app({"DATABASE": str(tmp_path / "m.sqlite"), "RULEPACKS": str(folder), "TESTING": True})
+    client = app.test_client()
+    with app.app_context():
+        pack = packs()[UNBOUND]
+    url = f"/games/new?pack={UNBOUND}&scenario=the-relief-force"
+    siege = {
+        **_form(client, url),
+        "scenario": "the-relief-force",
+        "name0": "Ann",
+        "name1": "Bo",
+        "first_side": "1",
+    }
+    for thrown_again, kept in ((13, 14), (60, 48)):
+        rolled = dice.ScenarioRoll(6, (5,) * thrown_again + (1,), "the-relief-force")
+        with app.test_request_context():
+            events = dice.roll_events(pack, rolled)
+        form = {**siege, "rolls": json.dumps({"scenario": "the-relief-force", "events": events})}
+        made = client.post("/games", data=form)
+        assert made.status_code == 303, soup(made).select_one("#form-error")
+        game = client.get("/api/v1/games/" + made.headers["Location"].rsplit("/", 1)[1]).json
+        purposes = [r["purpose"] for r in game["rolls"]]
+        assert len(purposes) == kept
+        assert purposes[0] == "Scenario roll: 5, no scenario 5 (not playable: roll again)"
+        assert purposes[-1] == "Scenario roll: 1, The Relief Force"
