@@ -10,6 +10,7 @@ session); a player's phone holds that player's own token in its link.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import re
 from collections.abc import Callable
@@ -635,21 +636,21 @@ def _shown(snap: Snapshot) -> tuple[Any, ...]:
     """Everything of an event its public screens show, as a page cache key.
 
     Every write to an event (a player renamed or dropped, a result, a round started, a list
-    submitted, sign-up closed) changes one of these rows, so a kept page is never served once
-    the event moved on. The pack is named by identity: a reloaded pack is another object.
+    submitted, sign-up closed) changes one of the snapshot's rows, so a kept page is never
+    served once the event moved on; a row the snapshot gains later is in the key unasked. The
+    pack is named by identity: a reloaded pack is another object.
     """
-    return (
-        repr(snap.event),
-        repr(snap.players),
-        repr(snap.rounds),
-        repr(snap.tables),
-        repr(snap.results),
-        repr(snap.rolloffs),
-        tuple((player, row.id) for player, row in sorted(snap.lists.items())),
-        repr(sorted(snap.marks.items())),
-        repr(sorted(snap.votes.items())),
-        id(packs().get(snap.event.pack)),
-    )
+    key: list[Any] = []
+    for part in dataclasses.fields(snap):
+        value = getattr(snap, part.name)
+        if part.name == "lists":
+            # A list's text is long; a list submitted again is a new row, with a new id.
+            value = [(player, row.id) for player, row in sorted(value.items())]
+        elif isinstance(value, dict):
+            value = sorted(value.items())
+        key.append(repr(value))
+    key.append(id(packs().get(snap.event.pack)))
+    return tuple(key)
 
 
 def _kept_event_page(snap: Snapshot, template: str, extra: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
