@@ -21,7 +21,7 @@ from app.rules import log
 from app.rules.game import parse_setup
 from app.rules.pack import Pack
 from app.rules.systems import system_for
-from app.services.replays import GAME_WEIGHT, Replays
+from app.services.replays import GAME_WEIGHT, IDLE_SECONDS, Replays
 from tests.savage_gains import SETUP, game_script
 from tests.setups import first_blood_game, new_game
 from tests.web.conftest import Api
@@ -175,3 +175,27 @@ def test_a_tournaments_games_stay_kept_and_long_games_count_by_their_events(pack
     assert small.state("s3", system, pack, setup, short[3]).vp(0) == log.replay(
         system, pack, setup, short[3]
     ).vp(0)
+
+
+def test_a_game_nobody_asked_about_for_hours_is_let_go_and_replayed_when_asked(
+    packs: dict[str, Pack],
+) -> None:
+    setup, _ = parse_setup(SETUP, packs)
+    assert setup is not None
+    pack = packs[setup.pack]
+    system = system_for(pack, setup.scenario)
+    now = [0.0]
+    replays = Replays(clock=lambda: now[0])
+    last_night, read_again, tonight = _logs(3, 3)
+    replays.state("last night", system, pack, setup, last_night)
+    replays.state("read again", system, pack, setup, read_again)
+    now[0] = IDLE_SECONDS - 60
+    replays.state("read again", system, pack, setup, read_again)  # a phone looked at it
+    now[0] = IDLE_SECONDS + 60
+    replays.state("tonight", system, pack, setup, tonight)
+    replays.hits = replays.misses = 0
+    replays.state("read again", system, pack, setup, read_again)
+    assert (replays.hits, replays.misses) == (1, 0)
+    kept = replays.state("last night", system, pack, setup, last_night)
+    assert replays.misses == 1
+    assert kept.vp(0) == log.replay(system, pack, setup, last_night).vp(0)
