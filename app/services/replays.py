@@ -16,7 +16,9 @@ new one), so any number of requests may read a kept state at once. Only the game
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +27,20 @@ from app.rules.game import Setup
 from app.rules.pack import Pack
 from app.rules.systems import GameSystem
 
-# Thirty tables on club night and the twenty earlier games the home page lists, with room to
-# spare, at about 15 KB per folded game: 1.5 MB at most per process. A game beyond that is
-# replayed from its log, as before.
-SIZE = 100
+# How much each process keeps, counted in folded events. A kept game takes a few KB and more
+# for each event it folded (tracemalloc, December 2026: a Savage Gains game 5 KB after 2
+# events and 31 KB after all 17, 1.7 KB an event; a First Blood game 16 KB after 4 rounds,
+# 4.6 KB a round, which records a whole battle round at once): this bound is about 16 MB a
+# process of Pitched Battles games, 40 MB at most of First Blood rounds. That is a club night's
+# thirty tables many times over, or a tournament of 500 games half played. Keeping only 100
+# games, a server taking events for more tables (800 in the benchmark) replayed nearly every
+# game from its log on every event; a game beyond the bound still is, as before.
+SIZE = 9000
+# What a kept game weighs besides its events: its set-up, its empty state, the entry itself.
+GAME_WEIGHT = 3
+# A game nobody has asked about for this long is let go (its next request replays it), so a
+# server left running between club nights holds only the games of the last one.
+IDLE_SECONDS = 6 * 3600.0
 
 
 @dataclass
@@ -39,14 +51,18 @@ class Entry:
     setup: Setup
     ids: list[str]  # every event folded, undo events included, in log order
     state: Any
+    used: float = 0.0  # when a request last asked for it (the clock of :class:`Replays`)
 
 
 class Replays:
     """The states of recently used games; a state handed out is never changed."""
 
-    def __init__(self, size: int = SIZE) -> None:
-        self.size = size
+    def __init__(self, size: int = SIZE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.size = size  # the most folded events kept, each game counted GAME_WEIGHT more
+        self._clock = clock
+        # Least recently asked first: a game is moved to the end whenever it is asked for.
         self._entries: OrderedDict[tuple[str, str], Entry] = OrderedDict()
+        self._weight = 0
         self._lock = threading.Lock()
         self.hits = 0  # states reused (folding only newer events, if any)
         self.misses = 0  # states replayed from the start
@@ -55,8 +71,12 @@ class Replays:
         self, game_id: str, system: GameSystem, pack: Pack, setup: Setup, events: list[dict[str, Any]]
     ) -> Any:
         """The state of the game after ``events`` (its whole stored log), kept for next time."""
+        key = self._key(game_id)
         with self._lock:
-            entry = self._entries.get(self._key(game_id))
+            entry = self._entries.get(key)
+            if entry is not None:
+                entry.used = self._clock()
+                self._entries.move_to_end(key)
         if entry is not None and self._extends(entry, pack, setup, events):
             self.hits += 1
             if len(events) == len(entry.ids):
@@ -70,7 +90,8 @@ class Replays:
 
     def keep(self, game_id: str, pack: Pack, setup: Setup, events: list[dict[str, Any]], state: Any) -> None:
         """Hold ``state`` as the fold of ``events`` for the next request on this game."""
-        entry = Entry(pack, setup, [str(e.get("id")) for e in events], state)
+        now = self._clock()
+        entry = Entry(pack, setup, [str(e.get("id")) for e in events], state, now)
         key = self._key(game_id)
         with self._lock:
             known = self._entries.get(key)
@@ -80,10 +101,17 @@ class Replays:
                 and known.ids[: len(entry.ids)] == entry.ids
             ):
                 return  # another request already kept a later state of the same log
+            if known is not None:
+                self._weight -= _weight(known)
             self._entries[key] = entry
             self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
+            self._weight += _weight(entry)
+            while len(self._entries) > 1:
+                oldest = next(iter(self._entries.values()))
+                if self._weight <= self.size and now - oldest.used < IDLE_SECONDS:
+                    break
                 self._entries.popitem(last=False)
+                self._weight -= _weight(oldest)
 
     @staticmethod
     def _key(game_id: str) -> tuple[str, str]:
@@ -100,3 +128,8 @@ class Replays:
             return False
         # An undo changes which earlier events are in force: only a replay gets that right.
         return all(e.get("type") != "undo" for e in events[len(entry.ids) :])
+
+
+def _weight(entry: Entry) -> int:
+    """What a kept game counts against :data:`SIZE`: its events and a game's own weight."""
+    return len(entry.ids) + GAME_WEIGHT

@@ -3,11 +3,16 @@
 Every acknowledged event is synced to disk first (``synchronous = FULL``), and one sync costs
 a few milliseconds on an SD card: one commit per event capped a busy club night at a few
 hundred events a second however fast the rest of the server was. Here the first writer to
-find no commit under way leads: it takes the write lock, runs every write queued by then
-(its own included) in one transaction, each under its own savepoint so that one failing
-write undoes only itself, commits once and wakes the others with their answers. Writers
-that arrive meanwhile queue for the next commit. Nobody is answered before the commit that
-holds their write is on disk.
+find no commit under way leads: it takes the write lock, runs every write queued by the time
+it holds it (its own included) in one transaction, each under its own savepoint so that one
+failing write undoes only itself, commits once and wakes the others with their answers.
+Writers that arrive meanwhile queue for the next commit. Nobody is answered before the
+commit that holds their write is on disk.
+
+The batch is taken once the lock is held, not when the leader starts to wait for it: with
+two server processes, a leader waits while the other process commits, and the writes that
+queue behind it meanwhile go in its commit rather than waiting for one more (64 clients on
+two workers, December 2026: 3.8 writes a commit before, 5.0 after).
 """
 
 from __future__ import annotations
@@ -53,10 +58,9 @@ class GroupCommit:
                 self._cond.wait()
             if not ticket.done:
                 self._leading = True
-                batch, self._queue = self._queue, []
         if not ticket.done:
             try:
-                self._commit(connection, batch)
+                self._commit(connection)
             finally:
                 with self._cond:
                     self._leading = False
@@ -65,10 +69,13 @@ class GroupCommit:
             raise ticket.error
         return ticket.answer
 
-    def _commit(self, connection: Connection, batch: list[_Ticket]) -> None:
+    def _commit(self, connection: Connection) -> None:
         conn = connection.db.conn
+        batch: list[_Ticket] = []
         try:
             with connection.writer():
+                with self._cond:  # everything queued while the lock was awaited comes along
+                    batch, self._queue = self._queue, []
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     for ticket in batch:
@@ -86,6 +93,9 @@ class GroupCommit:
             self.commits += 1
             self.writes += len(batch)
         except BaseException as exc:  # the commit failed: no write of the batch is kept
+            if not batch:  # the lock itself failed: the writes waiting for it get its error
+                with self._cond:
+                    batch, self._queue = self._queue, []
             for ticket in batch:
                 ticket.answer, ticket.error = None, ticket.error or exc
         finally:

@@ -93,3 +93,36 @@ def test_a_write_is_answered_only_once_its_commit_is_on_disk(tmp_path: Path) -> 
         group.run(store.connection, broken)
     assert group.run(store.connection, lambda c: "after") == "after"
     store.close()
+
+
+def test_writes_queued_while_the_leader_waits_for_the_lock_share_its_commit(tmp_path: Path) -> None:
+    """Another server process holds the write lock: the writes that queue behind this process's
+    leader meanwhile go to disk in the leader's commit, not one commit after another."""
+    path = tmp_path / "muster.sqlite"
+    stores = [Store(path) for _ in range(4)]
+    stores[0].connection.db.conn.execute("CREATE TABLE marks (n INTEGER PRIMARY KEY)")
+    other = Store(path)  # the other process's connection, with its own lock file handle
+    group = GroupCommit()
+    answers: dict[int, Any] = {}
+
+    def send(i: int) -> None:
+        answers[i] = group.run(
+            stores[i].connection, lambda c: c.db.conn.execute("INSERT INTO marks VALUES (?)", [i]).rowcount
+        )
+
+    with other.connection.writer():
+        threads = [threading.Thread(target=send, args=(0,))]
+        threads[0].start()
+        _wait_for(lambda: group._leading)
+        for i in (1, 2, 3):
+            threads.append(threading.Thread(target=send, args=(i,)))
+            threads[-1].start()
+        _wait_for(lambda: len(group._queue) == 4)
+    for thread in threads:
+        thread.join(10)
+    assert answers == {0: 1, 1: 1, 2: 1, 3: 1}
+    assert (group.commits, group.writes) == (1, 4)
+    check = sqlite3.connect(path)
+    assert [n for (n,) in check.execute("SELECT n FROM marks ORDER BY n")] == [0, 1, 2, 3]
+    for store in [*stores, other]:
+        store.close()

@@ -17,7 +17,12 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from tests.savage_gains import game_script
+from app.rules import log
+from app.rules.game import parse_setup
+from app.rules.pack import Pack
+from app.rules.systems import system_for
+from app.services.replays import GAME_WEIGHT, IDLE_SECONDS, Replays
+from tests.savage_gains import SETUP, game_script
 from tests.setups import first_blood_game, new_game
 from tests.web.conftest import Api
 from tests.web.games_played import SCRIPTS
@@ -132,3 +137,65 @@ def test_a_state_kept_for_one_language_is_never_read_in_another(tmp_path: Path, 
             assert kept == fresh, f"{then} after {first}, {event['type']}"
     english = cold.test_client().get(url).json
     assert english["result"] is not None  # the whole game was played, its result said
+
+
+def _logs(games: int, length: int) -> list[list[dict[str, Any]]]:
+    return [[{"id": str(uuid.uuid4()), **e} for e in game_script()[:length]] for _ in range(games)]
+
+
+def test_a_tournaments_games_stay_kept_and_long_games_count_by_their_events(packs: dict[str, Pack]) -> None:
+    """Each kept game is brought up to date by the events recorded since, not replayed: 500
+    half-played games all stay kept at the default bound, and a long game takes the room of
+    several short ones (the bound is on memory, which grows with the events folded)."""
+    setup, _ = parse_setup(SETUP, packs)
+    assert setup is not None
+    pack = packs[setup.pack]
+    system = system_for(pack, setup.scenario)
+    replays = Replays()
+    tournament = _logs(500, 9)
+    for i, events in enumerate(tournament):
+        replays.state(f"t{i}", system, pack, setup, events)
+    for i, events in enumerate(tournament):
+        replays.state(f"t{i}", system, pack, setup, events)
+    assert (replays.hits, replays.misses) == (500, 500)
+
+    small = Replays(size=10 * (2 + GAME_WEIGHT))  # room for ten games of two events
+    short = _logs(10, 2)
+    for i, events in enumerate(short):
+        small.state(f"s{i}", system, pack, setup, events)
+    whole = _logs(1, 17)[0]
+    small.state("long", system, pack, setup, whole)  # takes the room of the four oldest
+    small.hits = small.misses = 0
+    for i in (4, 9):
+        small.state(f"s{i}", system, pack, setup, short[i])
+    small.state("long", system, pack, setup, whole)
+    assert (small.hits, small.misses) == (3, 0)
+    small.state("s3", system, pack, setup, short[3])
+    assert small.misses == 1
+    assert small.state("s3", system, pack, setup, short[3]).vp(0) == log.replay(
+        system, pack, setup, short[3]
+    ).vp(0)
+
+
+def test_a_game_nobody_asked_about_for_hours_is_let_go_and_replayed_when_asked(
+    packs: dict[str, Pack],
+) -> None:
+    setup, _ = parse_setup(SETUP, packs)
+    assert setup is not None
+    pack = packs[setup.pack]
+    system = system_for(pack, setup.scenario)
+    now = [0.0]
+    replays = Replays(clock=lambda: now[0])
+    last_night, read_again, tonight = _logs(3, 3)
+    replays.state("last night", system, pack, setup, last_night)
+    replays.state("read again", system, pack, setup, read_again)
+    now[0] = IDLE_SECONDS - 60
+    replays.state("read again", system, pack, setup, read_again)  # a phone looked at it
+    now[0] = IDLE_SECONDS + 60
+    replays.state("tonight", system, pack, setup, tonight)
+    replays.hits = replays.misses = 0
+    replays.state("read again", system, pack, setup, read_again)
+    assert (replays.hits, replays.misses) == (1, 0)
+    kept = replays.state("last night", system, pack, setup, last_night)
+    assert replays.misses == 1
+    assert kept.vp(0) == log.replay(system, pack, setup, last_night).vp(0)

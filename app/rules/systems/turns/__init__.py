@@ -46,6 +46,8 @@ class Turns(EngineSystem):
             )
         current = state.current_round
         last = state.scenario.battle_rounds
+        # Compared by id: pydantic compares two models field by field.
+        in_play = {o.id for o in state.in_play(min(current, last))}
         return {
             "status": state.status,
             "battle_rounds": last,
@@ -66,7 +68,7 @@ class Turns(EngineSystem):
                 {
                     "id": o.id,
                     "label": o.label,
-                    "in_play": o in state.in_play(min(current, last)),
+                    "in_play": o.id in in_play,
                     "removed": (
                         {"round": state.removed[o.id].round, "why": said(state.removed[o.id].why)}
                         if o.id in state.removed

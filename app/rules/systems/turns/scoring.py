@@ -455,12 +455,13 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
         if game.turns_complete
         else Refused(say("The end of the battle comes after the last round's turns."))
     )
+    claims = open_claims(game)
     return {
         # The battle: its rounds and turns, until it is over.
         "battle": open_entry(over),
         "battle_round": open_entry(over or done or round_problem(game, r), round=r),
         "turn": open_entry(turn, round=r, players=players),
-        "claim": {"open": any(who for *_, who in open_claims(game)), "rules": open_claims(game)},
+        "claim": {"open": any(who for *_, who in claims), "rules": claims},
         "end": open_entry(end, players=ends),
     }
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from app.rules.speech import say, say_plural
+from app.rules.speech import catalogue, say, say_plural
 
 
 def _english(value: Any) -> Any:
@@ -32,6 +32,9 @@ class Sentence(str):
     many: str | None
     count: int | None
     blanks: dict[str, Any]
+    # The sentence as last said and the catalogue it was said from: a kept game's every award
+    # is said again for each answer about it (each event POST's summary, each page).
+    _said: tuple[Any, str] | None = None
 
     def __new__(cls, sentence: str, /, **blanks: Any) -> Sentence:
         made = super().__new__(cls, sentence.format(**{k: _english(v) for k, v in blanks.items()}))
@@ -49,10 +52,17 @@ class Sentence(str):
 
     def said(self) -> str:
         """The sentence in the reader's language (app/rules/speech.py)."""
+        spoken = catalogue()
+        kept = self._said
+        if kept is not None and kept[0] is spoken:
+            return kept[1]
         blanks = {k: _said(v) for k, v in self.blanks.items()}
         if self.many is not None and self.count is not None:
-            return say_plural(self.sentence, self.many, self.count, **blanks)
-        return say(self.sentence, **blanks)
+            text = say_plural(self.sentence, self.many, self.count, **blanks)
+        else:
+            text = say(self.sentence, **blanks)
+        self._said = (spoken, text)  # a sentence never changes: only the reader's language may
+        return text
 
     def __str__(self) -> str:
         # A page or a print that writes it out (``{{ award.rule }}``, with or without
