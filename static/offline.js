@@ -853,18 +853,17 @@
   }
 
   // Ask the server for the game and show what it holds. The page comes whole (the worker keeps
-  // it for offline use); if an htmx answer replaced the game while it was on its way, that
-  // answer is newer and stays.
+  // it for offline use); if an htmx answer or another merge replaced the game while it was on
+  // its way, that game is newer and stays (mergeGame, which says so all the same).
   function refreshGame(before) {
     return fetch(pageUrl(), { credentials: "same-origin", headers: { Accept: "text/html", "X-Muster-Refresh": "1" } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        var game = document.getElementById("game");
         var doc = html ? parse(html) : null;
         var fresh = doc ? doc.getElementById("game") : null;
         if (doc) swapParts(doc);
-        if (!fresh || game !== before) return render(false);
-        return mergeGame(game, fresh).then(function () {
+        if (!fresh) return render(false);
+        return mergeGame(before, fresh).then(function () {
           if (controlled()) markStored(fresh.dataset.step);
         });
       })
@@ -1687,7 +1686,7 @@
   // with entries of its own waiting gets the server's game when they are sent instead.
   var following = null;
   var followMeta = document.querySelector('meta[name="muster-follow-seconds"]');
-  var FOLLOW_MS = Math.max(1, Number(followMeta && followMeta.content) || 5) * 1000;
+  var FOLLOW_MS = Outbox.pause("follow", Math.max(1, Number(followMeta && followMeta.content) || 5) * 1000);
   function followGame() {
     var game = document.getElementById("game");
     if (!game || !game.dataset.game || !game.dataset.version || following || flushing || waitingTotal) return;
