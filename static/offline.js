@@ -295,9 +295,13 @@
   }
   // The server marks the form that takes back the last entry.
   function isUndo(form) { return form.hasAttribute("data-undo"); }
-  function waitsIn(queue) {
+  // Whether entries of this queue wait, or are on their way; ``unanswered``: not counting one
+  // whose answer is already on the screen and that is only leaving the outbox.
+  function waitsIn(queue, unanswered) {
     if (queued[queue]) return true;
-    return Object.keys(live).some(function (id) { return live[id].queue === queue; });
+    return Object.keys(live).some(function (id) {
+      return live[id].queue === queue && !(unanswered && live[id].answered);
+    });
   }
 
   function labelOf(form, field) {
@@ -547,7 +551,9 @@
       var queue = actionPath(form);
       var behind = waitsIn(queue);
       if (isUndo(form)) {
-        if (navigator.onLine && !behind) return; // undo needs Muster: htmx sends it
+        // Undo needs Muster: htmx sends it, even the moment the entry before it is shown (that
+        // one is Muster's already, and the undo names the entry it takes back).
+        if (navigator.onLine && !waitsIn(queue, true)) return;
         event.preventDefault();
         event.stopPropagation();
         undoWaiting(queue);

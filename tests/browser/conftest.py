@@ -122,6 +122,21 @@ def shot(page: Any) -> Any:
     return take
 
 
+@pytest.fixture(autouse=True)
+def no_phone_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the browser contexts a test left open once it has ended (after its own fixtures).
+
+    A page left open goes on running for the rest of the test process: following a game every
+    second, ticking its clock, asking a server that has stopped. Under load every later test
+    shares the browser with them."""
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    browser = request.getfixturevalue("browser")
+    for context in list(browser.contexts):
+        context.close()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A browser test that failed leaves a picture of every page its browser still shows, in

@@ -267,6 +267,13 @@ def picture(target: Page | Locator, name: str, **options: Any) -> Path | None:
     return path
 
 
+def keep_file(name: str, data: bytes) -> None:
+    """Save a file Muster gave (a PDF) as test-artifacts/<name> when MUSTER_SHOTS is set."""
+    if SHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / name).write_bytes(data)
+
+
 # --- accessibility ----------------------------------------------------------------------------
 # Vendored by `make vendor-axe`, its version in the file name.
 AXE = next((Path(__file__).resolve().parent / "vendor").glob("axe-core-*.min.js"))

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.helpers import AXE, picture, problems
+from tests.browser.helpers import AXE, controlled, picture, problems, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -66,3 +66,26 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     ann.get_by_role("button", name="Undo Ann's turn, round 1").click()
     expect(line[ann]).to_have_text("Undone: Ann's turn, round 1")
     expect(ann.get_by_text("Another phone recorded this entry.")).to_have_count(0)
+
+
+def test_undo_tapped_the_moment_the_entry_shows_takes_it_back(page: Page, live_server: str) -> None:
+    game = live_game(page.request, live_server)
+    page.goto(game["join_url"])
+    controlled(page)
+    line = page.get_by_test_id("last-entry")
+    start_round(page, 1, "Ann")
+    expect(line).to_have_text("Round 1 started: Ann goes first")
+    # The phone's storage is slow: an entry answered and shown takes a while to leave the outbox
+    # (under load, a few hundred milliseconds). An Undo tapped meanwhile still goes to Muster.
+    page.evaluate(
+        """() => {
+          const mark = MusterOutbox.markSent;
+          MusterOutbox.markSent = (...args) => new Promise((done) => setTimeout(done, 1500)).then(() => mark(...args));
+        }"""
+    )
+    page.locator("#turn-form").get_by_role("button", name="Record Ann's turn").click()
+    expect(line).to_have_text("Ann's turn recorded")
+    page.get_by_role("button", name="Undo Ann's turn, round 1").click()
+    expect(line).to_have_text("Undone: Ann's turn, round 1")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    expect(page.get_by_text("Undo needs Muster")).to_have_count(0)
