@@ -130,10 +130,8 @@ def no_phone_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
     second, ticking its clock, asking a server that has stopped. Under load every later test
     shares the browser with them."""
     yield
-    if "browser" not in request.fixturenames:
-        return
-    browser = request.getfixturevalue("browser")
-    for context in list(browser.contexts):
+    browser = getattr(request.node, "funcargs", {}).get("browser")
+    for context in list(browser.contexts if browser is not None else []):
         context.close()
 
 
