@@ -19,7 +19,7 @@ RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-co
 FRONT_DEBS := nginx
 TEST_DEBS := $(RUN_DEBS) $(FRONT_DEBS) chromium poppler-utils pebble knot libnss3-tools
 
-.PHONY: apt all setup run service https test soak lint format bench bench-all check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe translations
+.PHONY: apt all setup run service https test soak shots lint format bench bench-all check-seeds clean constraints system-deps-run system-deps-test icons vendor-axe translations
 
 all: test
 
@@ -121,6 +121,11 @@ test: system-deps-test $(TEST_STAMP) lint check-seeds
 soak: system-deps-test $(TEST_STAMP)
 	@test -x $(VENV)/bin/certbot || $(PY) -m pip install --quiet --no-compile -c constraints.txt -e '.[test,https]'
 	MUSTER_SOAK=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m soak
+
+# The browser tests, each screen they check saved as a picture in test-artifacts/ for a person to
+# look at (MUSTER_SHOTS=1): `make test` takes none, but a failed test leaves its pages' pictures.
+shots: system-deps-test $(TEST_STAMP)
+	MUSTER_SHOTS=1 $(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests/browser
 
 # Benchmarks also need wrk (the HTTP load generator): installed for bench only. `make bench`
 # prints the speed table (issue 32: against bare apps and bare WeasyPrint, one core, first

@@ -295,9 +295,13 @@
   }
   // The server marks the form that takes back the last entry.
   function isUndo(form) { return form.hasAttribute("data-undo"); }
-  function waitsIn(queue) {
+  // Whether entries of this queue wait, or are on their way; ``unanswered``: not counting one
+  // whose answer is already on the screen and that is only leaving the outbox.
+  function waitsIn(queue, unanswered) {
     if (queued[queue]) return true;
-    return Object.keys(live).some(function (id) { return live[id].queue === queue; });
+    return Object.keys(live).some(function (id) {
+      return live[id].queue === queue && !(unanswered && live[id].answered);
+    });
   }
 
   function labelOf(form, field) {
@@ -547,7 +551,9 @@
       var queue = actionPath(form);
       var behind = waitsIn(queue);
       if (isUndo(form)) {
-        if (navigator.onLine && !behind) return; // undo needs Muster: htmx sends it
+        // Undo needs Muster: htmx sends it, even the moment the entry before it is shown (that
+        // one is Muster's already, and the undo names the entry it takes back).
+        if (navigator.onLine && !waitsIn(queue, true)) return;
         event.preventDefault();
         event.stopPropagation();
         undoWaiting(queue);
@@ -853,18 +859,17 @@
   }
 
   // Ask the server for the game and show what it holds. The page comes whole (the worker keeps
-  // it for offline use); if an htmx answer replaced the game while it was on its way, that
-  // answer is newer and stays.
+  // it for offline use); if an htmx answer or another merge replaced the game while it was on
+  // its way, that game is newer and stays (mergeGame, which says so all the same).
   function refreshGame(before) {
     return fetch(pageUrl(), { credentials: "same-origin", headers: { Accept: "text/html", "X-Muster-Refresh": "1" } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        var game = document.getElementById("game");
         var doc = html ? parse(html) : null;
         var fresh = doc ? doc.getElementById("game") : null;
         if (doc) swapParts(doc);
-        if (!fresh || game !== before) return render(false);
-        return mergeGame(game, fresh).then(function () {
+        if (!fresh) return render(false);
+        return mergeGame(before, fresh).then(function () {
           if (controlled()) markStored(fresh.dataset.step);
         });
       })
@@ -1687,7 +1692,7 @@
   // with entries of its own waiting gets the server's game when they are sent instead.
   var following = null;
   var followMeta = document.querySelector('meta[name="muster-follow-seconds"]');
-  var FOLLOW_MS = Math.max(1, Number(followMeta && followMeta.content) || 5) * 1000;
+  var FOLLOW_MS = Outbox.pause("follow", Math.max(1, Number(followMeta && followMeta.content) || 5) * 1000);
   function followGame() {
     var game = document.getElementById("game");
     if (!game || !game.dataset.game || !game.dataset.version || following || flushing || waitingTotal) return;

@@ -24,7 +24,8 @@
   // How long one replayed entry may wait for an answer: htmx's own timeout (base.html).
   var TIMEOUT = 15000;
   // How long an entry waits before it is sent again after an answer that was not the rules'
-  // (a server error, a proxy's timeout) and that named no Retry-After.
+  // (a server error, a proxy's timeout) and that named no Retry-After. The browser tests set
+  // their own (MusterPauses.retry, ms, from a script run before the page's) so as not to wait it out.
   var RETRY = 5000;
   // The longest Retry-After honoured: a phone never sits on an entry for longer than this.
   var MOST_RETRY = 300000;
@@ -197,13 +198,19 @@
   function retryAt(headers, now) {
     now = now || Date.now();
     var raw = headers && headers.get ? headers.get("Retry-After") : null;
-    var wait = RETRY;
+    var wait = pause("retry", RETRY);
     if (raw) {
       var seconds = Number(raw);
       if (isFinite(seconds) && seconds >= 0) wait = seconds * 1000;
       else if (isFinite(Date.parse(raw))) wait = Date.parse(raw) - now;
     }
     return now + Math.min(Math.max(wait, 0), MOST_RETRY);
+  }
+
+  // A pause of the page's: ``fallback`` ms, unless a test set MusterPauses[name] (ms) first.
+  function pause(name, fallback) {
+    var set = scope.MusterPauses ? Number(scope.MusterPauses[name]) : NaN;
+    return set >= 0 ? set : fallback;
   }
 
   // What the phone says of an entry Muster answered without judging it, in the player's words.
@@ -380,6 +387,7 @@
     queueOf: queueOf,
     isRefusal: isRefusal,
     retryAt: retryAt,
+    pause: pause,
     heldNote: heldNote,
     keepable: keepable,
     uuid: uuid,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -11,13 +12,14 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import make_server
 
 from app import create_app
 from tests import pseudo
+from tests.browser.helpers import ARTIFACTS, picture
 from tests.conftest import fresh_database
 
-ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # How Chromium is started, for the browser tests and for the benchmark that loads a page in it.
 CHROMIUM_ARGS = [
@@ -108,16 +110,46 @@ def live_server(served: Served) -> str:
 
 @pytest.fixture
 def shot(page: Any) -> Any:
-    """Save a screenshot of the page for a person to look at.
+    """Save a screenshot of the page for a person to look at, when MUSTER_SHOTS asks for them.
 
     One image pixel a CSS pixel (the phone's 390 px width), not the phone's two: a whole page
     at twice the size took the browser about twice as long to encode, a hundred times a run.
     """
-    ARTIFACTS.mkdir(exist_ok=True)
 
-    def take(name: str, target: Any = None) -> Path:
-        path = ARTIFACTS / f"{name}.png"
-        (target or page).screenshot(path=str(path), full_page=True, scale="css")
-        return path
+    def take(name: str, target: Any = None) -> Path | None:
+        return picture(target or page, name, full_page=True, scale="css")
 
     return take
+
+
+@pytest.fixture(autouse=True)
+def no_phone_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the browser contexts a test left open once it has ended (after its own fixtures).
+
+    A page left open goes on running for the rest of the test process: following a game every
+    second, ticking its clock, asking a server that has stopped. Under load every later test
+    shares the browser with them."""
+    yield
+    browser = getattr(request.node, "funcargs", {}).get("browser")
+    for context in list(browser.contexts if browser is not None else []):
+        context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A browser test that failed leaves a picture of every page its browser still shows, in
+    test-artifacts/failed-<test>-<n>.png, whether or not screenshots were asked for."""
+    report = yield
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if report.when == "call" and report.failed and browser is not None:
+        pages = [page for context in browser.contexts for page in context.pages if not page.is_closed()]
+        name = re.sub(r"[^\w.-]+", "-", item.name).strip("-")
+        ARTIFACTS.mkdir(exist_ok=True)
+        for number, page in enumerate(pages, 1):
+            path = ARTIFACTS / f"failed-{name}-{number}.png"
+            try:
+                page.screenshot(path=str(path), full_page=True, scale="css", timeout=5000)
+            except PlaywrightError:  # a page that cannot draw now: the failure says the rest
+                continue
+            report.sections.append(("screenshot", str(path)))
+    return report

@@ -1,8 +1,10 @@
 """What the browser tests share: playing a Savage Gains game on its screens, reading what Muster
-holds, waiting for the outbox and the service worker, and axe-core."""
+holds, waiting for the outbox and the service worker, screenshots, and axe-core."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import threading
 import time
@@ -13,7 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, Response, expect
+from playwright.sync_api import Locator, Page, Response, expect
 
 
 # --- playing a Savage Gains game on its screens ----------------------------------------------
@@ -101,6 +103,24 @@ def until(page: Page, expression: str, arg: Any = None, timeout: float = 10.0) -
                 raise
         assert time.monotonic() < deadline, f"still false after {timeout:g} s: {expression}"
         page.wait_for_timeout(50)
+
+
+def handled(page: Page, done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait until ``done()`` is true of what the test's own handlers saw (a route, a request):
+    Playwright hands them the page's events while the page waits here."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"not seen after {timeout:g} s: {what}"
+        page.wait_for_timeout(50)
+
+
+def quick_pauses(**pauses: int) -> str:
+    """A script for ``add_init_script``: the page's own pauses (MusterPauses, static/outbox.js)
+    set to these, in ms, so that a test waits for what follows them instead of sitting them out:
+    ``retry``, before an entry is sent again after an answer that named no Retry-After (5 s for a
+    player); ``follow``, between two looks at what the other phones recorded (the server's
+    GAME_FOLLOW_SECONDS)."""
+    return f"window.MusterPauses = {json.dumps(pauses)};"
 
 
 def sent(page: Page) -> None:
@@ -227,6 +247,31 @@ def merges(page: Page) -> int:
 def merged_after(page: Page, count: int, timeout: float = 15000) -> None:
     """Wait until the page has merged a game from the server after the first ``count``."""
     page.wait_for_function("n => window.merges > n", arg=count, timeout=timeout)
+
+
+# --- screenshots for a person to look at -------------------------------------------------------
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+# Taken only when asked (`make shots`): a hundred screenshots cost a run 10-30 s. A failed test
+# always leaves its pages' pictures (tests/browser/conftest.py).
+SHOTS = os.environ.get("MUSTER_SHOTS", "") not in ("", "0")
+
+
+def picture(target: Page | Locator, name: str, **options: Any) -> Path | None:
+    """Save a screenshot of the page (or of one part of it) as test-artifacts/<name>.png when
+    MUSTER_SHOTS is set; ``options`` go to Playwright's screenshot (full_page, scale)."""
+    if not SHOTS:
+        return None
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    target.screenshot(path=str(path), **options)
+    return path
+
+
+def keep_file(name: str, data: bytes) -> None:
+    """Save a file Muster gave (a PDF) as test-artifacts/<name> when MUSTER_SHOTS is set."""
+    if SHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / name).write_bytes(data)
 
 
 # --- accessibility ----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Every screen in the light theme, and in the dark theme those with colours of their own
 (tests/unit/test_palette.py checks the dark palette's pairs for the rest): axe-core finds
-nothing serious, and a person can look at each one (screenshots in test-artifacts/)."""
+nothing serious, and a person can look at each one (`make shots`: in test-artifacts/)."""
 
 from __future__ import annotations
 

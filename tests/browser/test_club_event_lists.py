@@ -3,7 +3,7 @@ phone and three players' own: The Old World's bands, painting in the standings a
 sportsmanship vote, lists sent from the phones (one imported by paste, one built), verdicts
 on the console, the lock and a change after it shown at check-in, the pairing preview, a
 drop between rounds, then the board on a 1920 x 1080 projector and the PDFs with the new
-columns. Screenshots land in test-artifacts/.
+columns. With `make shots`, its screenshots and PDFs land in test-artifacts/.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE, Served
-from tests.browser.helpers import CONSOLE, PLAYER, brings
+from tests.browser.conftest import PHONE, Served
+from tests.browser.helpers import CONSOLE, PLAYER, brings, keep_file
 from tests.list_texts import CONQUEST
 from tests.pdfs import pdf_text
 
@@ -250,17 +250,17 @@ def test_a_six_player_event_with_lists_soft_scores_and_a_drop(
 
     # The PDFs: the standings with the order, TP, SOS and painting; results round by round; the lists.
     standings_pdf = page.request.get(f"{base}/events/{event_id}/standings.pdf")
-    (ARTIFACTS / "event31-standings.pdf").write_bytes(standings_pdf.body())
+    keep_file("event31-standings.pdf", standings_pdf.body())
     text = " ".join(pdf_text(standings_pdf.body()).split())
     for words in ("Ranked by W-L-D, tournament points (with painting)", "W-L-D", "TP", "SOS", "Paint"):
         assert words in text, words
     results_pdf = page.request.get(f"{base}/events/{event_id}/results.pdf")
-    (ARTIFACTS / "event31-results.pdf").write_bytes(results_pdf.body())
+    keep_file("event31-results.pdf", results_pdf.body())
     text = " ".join(pdf_text(results_pdf.body()).split())
     for words in ("Round 1", "Round 2", "W 6 TP", "lost by 400 VP: band 381+, 6–0", "Bye 6 TP"):
         assert words in text, words
     lists_pdf = page.request.get(f"{base}/events/{event_id}/lists.pdf")
-    (ARTIFACTS / "event31-lists.pdf").write_bytes(lists_pdf.body())
+    keep_file("event31-lists.pdf", lists_pdf.body())
     lists_text = pdf_text(lists_pdf.body())
     assert "Pheromancer" in lists_text and "Mercenary Crossbows" in lists_text
     for phone in phones.values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import picture
 from tests.pdfs import pdf_text
 
 pytestmark = pytest.mark.browser
@@ -88,4 +89,4 @@ def test_roll_the_scenario_and_the_last_round_reminder(page: Page, live_server: 
     reminder = page.locator("#phase-form .reminder")
     expect(reminder).to_contain_text(f"Round {last} is the last: regiments that never came on")
     page.evaluate("document.querySelector('#phase-form .reminder').scrollIntoView({block: 'center'})")
-    page.screenshot(path=str(shot("first-blood-last-round")))  # what the phone shows there
+    picture(page, "first-blood-last-round")  # what the phone shows there, not the whole page

@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import picture
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -45,7 +45,7 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         # Until it starts, the clock is one line: each player's name starts their time.
         expect(ann.locator(".clock-time")).to_be_hidden()
         assert page.locator("#clock").bounding_box()["height"] < 80
-        page.screenshot(path=str(ARTIFACTS / "clock-idle.png"))
+        picture(page, "clock-idle")
         ann.click()  # Ann starts her time
         expect(page.locator("#clock .clock-how")).to_have_text("Tap your time when you finish.")
         expect(ann).to_have_class(re.compile(r"\brunning\b"))
@@ -53,7 +53,7 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         expect(ann.locator(".clock-time")).not_to_have_text(
             shown or "", timeout=2500
         )  # it ticks in the browser
-        page.screenshot(path=str(ARTIFACTS / "clock-running.png"))  # the phone's screen, not the whole page
+        picture(page, "clock-running")  # the phone's screen, not the whole page
         ann.click()  # Ann taps her own time: the clock passes to Bo
         expect(bo).to_have_class(re.compile(r"\brunning\b"))
         with page.expect_response(lambda r: "/clock" in r.url and r.request.method == "POST"):
@@ -89,7 +89,7 @@ def test_two_phones_share_one_clock(browser: Browser, live_server: str) -> None:
         tapped = time.monotonic()
         expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
         expect(ann).to_have_class(re.compile(r"\brunning\b"))
-        page.screenshot(path=str(ARTIFACTS / "clock-offline.png"))
+        picture(page, "clock-offline")
         # The scenario itself, not a wait for something: the phone stays offline 3 s so that the
         # tap reaches the server well after it was made, and the times can tell them apart.
         page.wait_for_timeout(3000)

@@ -29,7 +29,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserType, expect
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM_ARGS, PHONE
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE
+from tests.browser.helpers import picture
 from tests.certs import Authority
 from tests.console import english
 from tests.server.conftest import ROOT, ServerProcess, free_port
@@ -314,8 +315,7 @@ def _phone_installs_and_reopens_offline(
         expect(page.locator("#offline-ready")).to_have_text(
             "Kept on this phone: this game can go on offline."
         )
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "https-club-game.png"), full_page=True)
+        picture(page, "https-club-game", full_page=True)
 
         context.set_offline(True)
         reopened = page.reload()

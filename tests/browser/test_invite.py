@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.browser.helpers import AXE, problems
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import AXE, picture, problems
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -41,8 +41,7 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     expect(panel.locator("img.qr")).to_have_js_property("complete", True)
     assert panel.locator("img.qr").evaluate("img => img.naturalWidth") > 0
     assert not _overflows(ann)
-    ARTIFACTS.mkdir(exist_ok=True)
-    ann.screenshot(path=str(ARTIFACTS / "invite-panel.png"))
+    picture(ann, "invite-panel")
     assert problems(ann) == []
     # Copy puts the join link on the clipboard.
     panel.get_by_role("button", name="Copy the link").click()
@@ -55,7 +54,7 @@ def test_a_new_game_invites_the_other_phone_until_it_joins(browser: Browser, liv
     # Bo opens it: his phone is told it can record; Ann's panel closes by itself.
     bo.goto(link)
     expect(bo.locator("#welcome")).to_have_text("This phone can now record in this game.")
-    bo.screenshot(path=str(ARTIFACTS / "invite-joined.png"))
+    picture(bo, "invite-joined")
     assert problems(bo) == []
     # Said once: it leaves when the phone records, and a reload does not say it again.
     bo.locator("#round-form label", has_text="Bo").click()
@@ -93,4 +92,4 @@ def test_a_seated_game_opens_with_each_seats_code(browser: Browser, live_server:
     table.reload()
     expect(seats.nth(2)).to_contain_text("Taken: Cy's phone has opened this seat.")
     expect(seats.nth(0).locator("img.qr")).to_be_visible()
-    table.screenshot(path=str(ARTIFACTS / "invite-seats.png"), full_page=True)
+    picture(table, "invite-seats", full_page=True)

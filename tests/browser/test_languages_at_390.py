@@ -18,6 +18,7 @@ from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
 from tests import pseudo
 from tests.browser.conftest import Served
+from tests.browser.helpers import picture
 from tests.setups import FIRST_BLOOD, live_game, start_live
 
 pytestmark = pytest.mark.browser
@@ -224,12 +225,9 @@ def test_every_screen_holds_the_language_at_390_px(
 
 @pytest.fixture
 def shot_in() -> Callable[[Page, str], None]:
-    """Save a screenshot of a page of this test's own context for a person to look at."""
-    from tests.browser.conftest import ARTIFACTS
-
-    ARTIFACTS.mkdir(exist_ok=True)
+    """Save a screenshot of a page of this test's own context for a person to look at (make shots)."""
 
     def take(page: Page, name: str) -> None:
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, scale="css")
+        picture(page, name, full_page=True, scale="css")
 
     return take

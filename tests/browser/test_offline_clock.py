@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser.helpers import sent, server_state, start_round
+from tests.browser.helpers import picture, sent, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -70,7 +70,7 @@ def test_a_refused_clock_tap_never_holds_back_a_turn(phone: Page, live_server: s
     expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
     state = server_state(page, live_server, game["id"])
     assert [r["round"] for r in state["rounds"]] == [1]
-    page.screenshot(path="test-artifacts/offline-clock-refused.png")
+    picture(page, "offline-clock-refused")
 
 
 def test_a_tap_after_a_reload_counts_the_tap_still_waiting(phone: Page, live_server: str) -> None:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, Served
+from tests.browser.conftest import Served
+from tests.browser.helpers import picture
 from tests.setups import live_game, pitched_battle, start_live
 
 pytestmark = pytest.mark.browser
@@ -34,8 +35,7 @@ COVERED = """selector => {
 
 def look(page: Page, name: str) -> None:
     """A screenshot of what the phone's screen shows now, for a person to look at."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    picture(page, name)
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, Served
-from tests.browser.helpers import record_turn, server_events
+from tests.browser.conftest import Served
+from tests.browser.helpers import picture, record_turn, server_events
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -55,8 +55,7 @@ def test_a_held_entry_is_edited_in_its_form_then_sent_with_the_change(phone: Pag
     expect(d_border.locator("button.cycle")).to_have_text("Bo")
     # The live step's form is still there, apart (no id twice on the page).
     assert page.evaluate("document.querySelectorAll('#turn-form, #tactic').length") <= 2
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "offline-edit-held-entry.png"))
+    picture(page, "offline-edit-held-entry")
 
     # Changed: no tactic completed, W held by Bo; kept, and still held behind the refusal.
     form.get_by_label("Battle tactic completed").uncheck()

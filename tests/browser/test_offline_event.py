@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Served
+from tests.browser.helpers import picture
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +58,7 @@ def test_a_result_confirmed_offline_is_kept_and_sent(
         "Kept on this phone: Your confirmation of this result. It will be sent when Muster can be reached."
     )
     expect(page.get_by_role("button", name="Confirm this result")).to_be_hidden()
-    page.screenshot(path="test-artifacts/offline-event-confirm-kept.png")
+    picture(page, "offline-event-confirm-kept")
 
     # Back online it reaches Muster, and the phone shows the result as Muster holds it.
     phone.set_offline(False)

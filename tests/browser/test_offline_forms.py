@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import picture
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -56,11 +57,6 @@ def _post(page: Page, base: str, game: dict, event: dict, headers: dict[str, str
     return event
 
 
-def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
 def test_forms_being_filled_in_stay_while_the_screen_follows_the_table(
     browser: Browser, live_server: str
 ) -> None:
@@ -99,7 +95,7 @@ def test_forms_being_filled_in_stay_while_the_screen_follows_the_table(
     expect(table.locator("#deal-note")).to_have_value("Bo leaves my flank alone")
     expect(ann.locator("#buy-ploy")).to_have_value("caltrops")
     table.locator("#deal").scroll_into_view_if_needed()
-    _shot(table, "offline-forms-deal-kept")
+    picture(table, "offline-forms-deal-kept")
 
     # Each is recorded as it was left.
     table.get_by_role("button", name="Record the deal").click()
@@ -131,7 +127,7 @@ def test_a_ploy_played_offline_leaves_the_hand_and_says_what_it_is(
     expect(caltrops).to_be_hidden()
     waiting = cy.locator("#outbox .pending").first
     expect(waiting.locator(".entry-head")).to_have_text("Play CaltropsWaiting")
-    _shot(cy, "offline-ploy-played")
+    picture(cy, "offline-ploy-played")
 
     # Before it arrives, Cy's buy is taken back on another of Cy's phones: Muster refuses the
     # play, and the refused entry shows what was entered.
@@ -141,7 +137,7 @@ def test_a_ploy_played_offline_leaves_the_hand_and_says_what_it_is(
     expect(refused.locator(".entry-head")).to_contain_text("Play Caltrops")
     expect(refused.locator(".version.mine")).to_contain_text("Play Caltrops")
     expect(cy.locator("#hand")).to_contain_text("No ploys in hand")
-    _shot(cy, "offline-ploy-refused")
+    picture(cy, "offline-ploy-refused")
     cy.context.close()
 
 
@@ -166,7 +162,7 @@ def test_a_siege_tactic_picked_offline_says_it_waits(browser: Browser, live_serv
         "The next step needs Muster: it shows when the connection is back."
     )
     expect(ann.locator("#outbox .pending").first).to_contain_text("Your siege tactic")
-    _shot(ann, "offline-siege-tactic-waiting")
+    picture(ann, "offline-siege-tactic-waiting")
 
     ann.context.set_offline(False)
     expect(ann.locator("#outbox")).to_be_hidden()

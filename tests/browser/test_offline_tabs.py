@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.helpers import record_turn, sent, server_state, start_round
+from tests.browser.helpers import picture, record_turn, sent, server_state, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,7 @@ def test_two_tabs_of_one_game_share_what_waits(
         expect(second.locator("#outbox")).to_contain_text("Waiting to sync (1)")
         expect(second.locator("#outbox")).to_contain_text("Battle round 1: Ann's turn")
         expect(second.locator("#turn-form h2")).to_have_text("Battle round 1: Bo's turn")
-        second.screenshot(path="test-artifacts/offline-second-tab.png")
+        picture(second, "offline-second-tab")
 
         # Bo's turn in the second tab: the first one shows both, and the next step.
         record_turn(second, 1, "Bo")

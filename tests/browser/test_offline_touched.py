@@ -16,6 +16,7 @@ from tests.browser.helpers import (
     merges,
     open_game,
     page_refresh_asked,
+    picture,
     record_turn,
     sent,
     server_events,
@@ -126,6 +127,37 @@ def test_a_late_refresh_never_wipes_the_step_being_filled_in(
     bo_recorded_with_the_tactic(page, live_server, game)
 
 
+def test_a_refresh_answered_after_the_players_own_entry_leaves_the_newer_game(
+    page: Page, live_server: str, late_refresh: HeldAnswers
+) -> None:
+    game = ann_offline_then_bo_started(page, live_server)
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("vp-0")).to_have_text("3")
+    count_merges(page)
+    # The worker says it sent entries: the page asks for the game, whose answer is held...
+    late_refresh.hold()
+    page.evaluate(
+        """id => navigator.serviceWorker.dispatchEvent(
+             new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 1, refused: 0}}))""",
+        game["id"],
+    )
+    late_refresh.wait_asked(1)
+    before = merges(page)
+    # ...while the player records Bo's turn, whose answer shows at once.
+    record_turn(page, 1, "Bo")
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    # The late answer, from before Bo's turn, is dealt with (and said so), and changes nothing.
+    late_refresh.release()
+    merged_after(page, before)
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    assert [
+        (e["round"], e["player"]) for e in server_events(page, live_server, game["id"]) if e["type"] == "turn"
+    ] == [
+        (1, 0),
+        (1, 1),
+    ]
+
+
 def test_a_touched_step_the_other_phone_recorded_keeps_the_values_in_sight(
     page: Page, live_server: str, browser: Any, browser_context_args: dict, shot
 ) -> None:
@@ -148,7 +180,7 @@ def test_a_touched_step_the_other_phone_recorded_keeps_the_values_in_sight(
     expect(kept).to_contain_text("Battle tactic completed")
     expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
     kept.scroll_into_view_if_needed()
-    page.screenshot(path="test-artifacts/offline-touched-step-taken.png")
+    picture(page, "offline-touched-step-taken")
     assert [(t["round"], t["player"]) for t in server_state(page, live_server, game["id"])["turns"]] == [
         (1, 0),
         (1, 1),

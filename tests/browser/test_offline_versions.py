@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, Served
-from tests.browser.helpers import record_turn
+from tests.browser.conftest import Served
+from tests.browser.helpers import picture, record_turn
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -84,8 +84,7 @@ def test_both_versions_of_a_refused_turn_read_alike(phone: Page, served: Served)
     assert objectives == [line.split(":")[0] for line in held[2:]] and len(objectives) >= 4
     assert "A border: Ann" in ours and "W: Ann" in held
     refused.scroll_into_view_if_needed()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "offline-versions-turn.png"))
+    picture(page, "offline-versions-turn")
 
 
 def test_a_refusal_names_the_field_in_player_words(phone: Page, served: Served) -> None:

@@ -24,6 +24,7 @@ from tests.browser.helpers import (
     controlled,
     kept,
     open_game,
+    picture,
     record_turn,
     sent,
     server_events,
@@ -128,7 +129,7 @@ def test_the_worker_brings_the_kept_game_up_to_date_after_its_replay(page: Page,
     expect(again.locator("#turn-form h2")).to_have_text("Battle round 1: Bo's turn")
     expect(again.get_by_test_id("vp-0")).to_have_text("3")
     expect(again.locator("#outbox")).to_be_hidden()
-    again.screenshot(path="test-artifacts/offline-reopened-after-sync.png")
+    picture(again, "offline-reopened-after-sync")
 
 
 def server_events_of(context: BrowserContext, served: Served, game: dict) -> list[dict]:
@@ -274,7 +275,7 @@ def test_the_phone_asks_to_keep_its_storage_and_says_when_it_was_cleared(
         "Muster had it. Check the game and record again what it does not show."
     )
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path="test-artifacts/offline-storage-cleared.png")
+    picture(page, "offline-storage-cleared")
     assert [e for e in server_events(page, live_server, game["id"]) if e["type"] == "turn"] == []
     page.reload()
     expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")

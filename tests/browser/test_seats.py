@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import picture
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -43,11 +44,6 @@ def _check(pages: dict[str, Page], held: dict[str, tuple[str, str]]) -> None:
                 continue
             for html in (shown, fresh):
                 assert not [w for w in ploy if w in html], f"{who}'s screen shows {holder}'s {ploy[1]}"
-
-
-def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
@@ -96,10 +92,10 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     expect(ann.locator("[data-effect-of=buy-ploy]")).to_have_text(
         "Hidden Pitfalls: A unit about to march may not march this phase."
     )
-    _shot(ann, "seats-ploy-effect")
+    picture(ann, "seats-ploy-effect", full_page=True)
     ann.get_by_role("button", name="Buy", exact=True).click()
     expect(ann.locator("#hand li.ploy")).to_contain_text("Hidden Pitfalls")
-    _shot(ann, "seats-seat-screen")
+    picture(ann, "seats-seat-screen", full_page=True)
     held = {"Ann": ("hidden-pitfalls", "hidden pitfalls")}
     _check(screens, held)
     # The table follows the phones by itself (no reload): Ann now holds one ploy.
@@ -113,7 +109,7 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     form.get_by_role("button", name="Record the enemy").click()
     expect(table.get_by_test_id("enemy-pick")).to_contain_text("enemy Bo")
     expect(table.locator(".neutral-rule")).to_contain_text("Neutral models")
-    _shot(table, "seats-table-screen")
+    picture(table, "seats-table-screen", full_page=True)
     _check(screens, held)
 
     # Cy rolls a 5 for the neutral bonus ploy (three players: 5 or 6) and gains Caltrops.
@@ -131,7 +127,7 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
     ann.locator("li.ploy", has_text="Hidden Pitfalls").get_by_role("button", name="Play it").click()
     # Playing asks once.
     expect(ann.get_by_text("Play Hidden Pitfalls now? Every phone will see it.")).to_be_visible()
-    _shot(ann, "seats-play-asks")
+    picture(ann, "seats-play-asks", full_page=True)
     ann.get_by_role("button", name="Yes, play it").click()
     expect(ann.locator("#hand")).to_contain_text("No ploys in hand")
     del held["Ann"]
@@ -140,7 +136,7 @@ def test_three_phones_and_a_table_play_a_round_keeping_their_ploys(
         expect(page.locator(".history")).to_contain_text("Ann played Hidden Pitfalls")
         expect(page.get_by_test_id("last-entry")).to_have_text("Ann plays Hidden Pitfalls")
     expect(ann.locator(".score").first).to_contain_text("44 CP")
-    _shot(table, "seats-table-after-play")
+    picture(table, "seats-table-after-play", full_page=True)
     for page in screens.values():
         page.context.close()
 
@@ -186,7 +182,7 @@ def test_a_ploy_given_on_a_seat_and_a_second_enemy_pick_are_refused_beside_their
     expect(ann.locator("#deal").get_by_role("alert")).to_have_text(
         "Bo already holds Caltrops; nobody holds two of the same ploy."
     )
-    _shot(ann, "seats-deal-refused")
+    picture(ann, "seats-deal-refused", full_page=True)
     # To Cy, who holds none: Cy's phone shows it in her hand; the others that a ploy changed hands.
     ann.locator("#deal-to").select_option(label="Cy")
     ann.locator("#deal-ploy").select_option(label="Caltrops")
@@ -199,7 +195,7 @@ def test_a_ploy_given_on_a_seat_and_a_second_enemy_pick_are_refused_beside_their
         expect(page.locator(".history")).to_contain_text("Deal: Ann gives Cy a ploy")
         expect(page.locator(".history")).not_to_contain_text("Ann gives Cy Caltrops")
     _check({"table": table}, {"Cy": ("caltrops", "caltrops")})  # Ann gave it, Bo holds his own
-    _shot(cy, "seats-ploy-received")
+    picture(cy, "seats-ploy-received", full_page=True)
 
     # A second tab of Ann's keeps the enemy form as it is now (it does not follow the table).
     kept = ann.context.new_page()
@@ -220,7 +216,7 @@ def test_a_ploy_given_on_a_seat_and_a_second_enemy_pick_are_refused_beside_their
         "Ann has already picked Bo as the enemy for the Charge phase of this turn; only Allies of "
         "Convenience played by Bo lets them pick again."
     )
-    _shot(kept, "seats-second-pick-refused")
+    picture(kept, "seats-second-pick-refused", full_page=True)
 
     # Bo, picked as the enemy, plays Allies of Convenience; Ann's phone offers the charge again, not Bo.
     bo.locator("li.ploy", has_text="Allies of Convenience").get_by_role("button", name="Play it").click()
@@ -231,7 +227,7 @@ def test_a_ploy_given_on_a_seat_and_a_second_enemy_pick_are_refused_beside_their
     )
     enemies = ann.locator("#enemy-form fieldset", has_text="Enemy this phase").locator("label")
     expect(enemies).to_have_text(["Cy"])
-    _shot(ann, "seats-pick-again")
+    picture(ann, "seats-pick-again", full_page=True)
     enemies.first.click()
     ann.locator("#enemy-form").get_by_role("button", name="Record the enemy").click()
     expect(table.get_by_test_id("enemy-pick")).to_contain_text("enemy Cy")

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import picture
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -19,11 +20,6 @@ def _phone(browser: Browser, base: str) -> Page:
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, base_url=base
     )
     return context.new_page()
-
-
-def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_until_both(
@@ -46,7 +42,7 @@ def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_unti
     ann.locator("#tactic-form label", has_text="Mine").click()
     ann.get_by_role("button", name="Pick in secret").click()
     expect(ann.get_by_test_id("tactic-attacker")).to_contain_text("3: Mine")
-    _shot(ann, "siege-seat-picked")
+    picture(ann, "siege-seat-picked", full_page=True)
     for page in (watcher, bo):
         page.reload()
         expect(page.get_by_test_id("tactic-attacker")).to_have_text("Picked, hidden until both are in")
@@ -63,7 +59,7 @@ def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_unti
         expect(page.get_by_test_id("tactic-attacker")).to_have_text("3: Mine")
         expect(page.get_by_test_id("tactic-defender")).to_have_text("4: Gather Supplies")
         expect(page.get_by_test_id("modifiers")).to_have_text("Batter +0, starve -1, tunnel +2")
-    _shot(watcher, "siege-watcher-revealed")
+    picture(watcher, "siege-watcher-revealed", full_page=True)
 
     # The club Wi-Fi drops: Ann's phone records the siege rolls from the step data it was sent.
     ann.context.set_offline(True)
@@ -74,7 +70,7 @@ def test_two_phones_pick_siege_tactics_in_secret_and_a_watcher_sees_neither_unti
     ann.locator("#tunnel-form button[type=submit]").click()
     expect(ann.locator("#round-form h2")).to_have_text("Battle round 1 begins")
     expect(ann.locator("#outbox")).to_contain_text("Tunnel")
-    _shot(ann, "siege-seat-offline")
+    picture(ann, "siege-seat-offline", full_page=True)
     ann.context.set_offline(False)
     expect(ann.get_by_test_id("relief")).to_be_visible()  # the server's answer: the battle is on
     state = ann.request.get(f"{live_server}/api/v1/games/{game['id']}").json()
@@ -115,7 +111,7 @@ def test_a_shown_tactic_stays_until_both_phones_ask_to_pick_again(browser: Brows
     expect(bo.locator("form.undo-form")).to_have_count(0)
     expect(bo.get_by_test_id("no-undo")).to_contain_text("Both siege tactics are shown")
     expect(bo.locator("#repick-form")).to_be_visible()
-    _shot(bo, "siege-seat-both-shown")
+    picture(bo, "siege-seat-both-shown", full_page=True)
 
     # The kept tab picks again, knowing Ann's: refused, the rule beside the tactics.
     kept.locator("#tactic-form label", has_text="Counter-mine").click()
@@ -126,7 +122,7 @@ def test_a_shown_tactic_stays_until_both_phones_ask_to_pick_again(browser: Brows
         "for it on their own phones."
     )
     expect(kept.get_by_test_id("tactic-defender")).to_have_text("4: Gather Supplies")
-    _shot(kept, "siege-seat-second-pick-refused")
+    picture(kept, "siege-seat-second-pick-refused", full_page=True)
 
     # Both ask on their own phones; then both pick again, in secret.
     bo.get_by_role("button", name="Ask to pick the tactics again").click()
@@ -136,6 +132,6 @@ def test_a_shown_tactic_stays_until_both_phones_ask_to_pick_again(browser: Brows
     ann.get_by_role("button", name="Ask to pick the tactics again").click()
     expect(ann.locator("#tactic-form")).to_be_visible()
     expect(ann.get_by_test_id("tactic-defender")).to_have_text("Not picked yet")
-    _shot(ann, "siege-seat-pick-again")
+    picture(ann, "siege-seat-pick-again", full_page=True)
     for page in (ann, bo, kept):
         page.context.close()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.browser.helpers import AXE, problems
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import AXE, controlled, picture, problems, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -20,11 +20,6 @@ def _phone(browser: Browser, base: str) -> Page:
     page = context.new_page()
     page.add_init_script(path=str(AXE))
     return page
-
-
-def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_server: str) -> None:
@@ -47,7 +42,7 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     expect(line[ann]).to_have_text("Ann's turn recorded: +1 VP")
     expect(ann.locator("#turn-form h2")).to_have_text("Battle round 1: Bo's turn")
     expect(ann.locator("#last-entry")).to_be_in_viewport()
-    _shot(ann, "feedback-recorded")
+    picture(ann, "feedback-recorded")
     assert problems(ann) == []
     # The other phone, following the table, says it too.
     expect(line[bo]).to_have_text("Ann's turn recorded: +1 VP")
@@ -55,7 +50,7 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     # Bo's phone did not record Ann's turn: its Undo asks once, in the page.
     bo.get_by_role("button", name="Undo Ann's turn, round 1 (1 VP)").click()
     expect(bo.get_by_text("Another phone recorded this entry. Take it back for everyone?")).to_be_visible()
-    _shot(bo, "feedback-undo-asks")
+    picture(bo, "feedback-undo-asks")
     assert problems(bo) == []
     expect(bo.get_by_test_id("vp-0")).to_have_text("1")
     bo.get_by_role("button", name="Yes, undo it").click()
@@ -71,3 +66,26 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     ann.get_by_role("button", name="Undo Ann's turn, round 1").click()
     expect(line[ann]).to_have_text("Undone: Ann's turn, round 1")
     expect(ann.get_by_text("Another phone recorded this entry.")).to_have_count(0)
+
+
+def test_undo_tapped_the_moment_the_entry_shows_takes_it_back(page: Page, live_server: str) -> None:
+    game = live_game(page.request, live_server)
+    page.goto(game["join_url"])
+    controlled(page)
+    line = page.get_by_test_id("last-entry")
+    start_round(page, 1, "Ann")
+    expect(line).to_have_text("Round 1 started: Ann goes first")
+    # The phone's storage is slow: an entry answered and shown takes a while to leave the outbox
+    # (under load, a few hundred milliseconds). An Undo tapped meanwhile still goes to Muster.
+    page.evaluate(
+        """() => {
+          const mark = MusterOutbox.markSent;
+          MusterOutbox.markSent = (...args) => new Promise((done) => setTimeout(done, 1500)).then(() => mark(...args));
+        }"""
+    )
+    page.locator("#turn-form").get_by_role("button", name="Record Ann's turn").click()
+    expect(line).to_have_text("Ann's turn recorded")
+    page.get_by_role("button", name="Undo Ann's turn, round 1").click()
+    expect(line).to_have_text("Undone: Ann's turn, round 1")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    expect(page.get_by_text("Undo needs Muster")).to_have_count(0)

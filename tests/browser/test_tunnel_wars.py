@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.helpers import picture
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -50,8 +50,7 @@ def test_a_refused_die_shows_by_its_form_and_one_kept_offline_reaches_muster(
     form.get_by_role("button", name="Record the die").click()
     expect(form.get_by_role("alert")).to_have_text("choice must be left out: the die needed 6 or more.")
     expect(form.get_by_label("The die")).to_have_value("5")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "tunnels-table-refused.png"), full_page=True)
+    picture(page, "tunnels-table-refused", full_page=True)
 
     # Offline, the die is kept on the phone; no form whose round may be stale is left to fill.
     page.context.set_offline(True)
