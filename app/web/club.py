@@ -653,7 +653,9 @@ def _shown(snap: Snapshot) -> tuple[Any, ...]:
     return tuple(key)
 
 
-def _kept_event_page(snap: Snapshot, template: str, extra: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+def _kept_event_page(
+    snap: Snapshot, template: str, extra: Callable[[dict[str, Any]], dict[str, Any]]
+) -> Response:
     """An event screen rendered once per change of the event and served to every phone and
     projector that reads it; only the round's time left (and the marks) are filled in each time.
 
@@ -668,7 +670,7 @@ def _kept_event_page(snap: Snapshot, template: str, extra: Callable[[dict[str, A
         return render_template(template, **{**extra(view), "time_left_text": page_cache.slot("time_left")})
 
     kept = page_cache.render(key, make, held=(pack,) if pack is not None else ())
-    return page_cache.fill(kept, {"time_left": lambda: str(escape(clock_text(service().time_left(snap))))})
+    return page_cache.answer(kept, {"time_left": lambda: str(escape(clock_text(service().time_left(snap))))})
 
 
 @bp.get("/events/<event_id>")
@@ -731,7 +733,7 @@ def board(event_id: str) -> Any:
 
     fragment = wants_fragment() and request.args.get("part") == "board"
     template = "club/_board.html" if fragment else "club/board.html"
-    response = make_response(_kept_event_page(snap, template, paged))
+    response = _kept_event_page(snap, template, paged)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("HX-Request")
     return response

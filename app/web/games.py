@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     current_app,
     jsonify,
@@ -431,8 +432,9 @@ def _kept_key(template: str, loaded: games.Loaded, reads: dict[str, Any], **show
 
 def _kept_page(
     template: str, loaded: games.Loaded, token: str | None, reads: dict[str, Any], **shown: Any
-) -> str:
-    """The game screen (``game.html``) or its game part, from the page cache when kept.
+) -> Response:
+    """The game screen (``game.html``) or its game part, from the page cache when kept, as an
+    answer compressed by the page cache.
 
     ``shown``: what the caller adds to the page (plain values, part of the key). The clock is
     filled in on each answer (:func:`_kept_clock`): its times run on without any entry.
@@ -448,7 +450,7 @@ def _kept_page(
     def clock() -> str:
         return _kept_clock(clocks.strip(store(), loaded.row, reads["can_edit"]))
 
-    return page_cache.fill(kept, {"clock": clock})
+    return page_cache.answer(kept, {"clock": clock})
 
 
 def _kept_clock(strip: dict[str, Any]) -> str:
@@ -551,8 +553,7 @@ def show(game_id: str) -> Any:
         shown["invite"] = not loaded.system.seated and not store().games.joined(game_id)
     shown["welcome"] = bool(request.cookies.get(_WELCOME)) and (token is not None or access.seat is not None)
     reads = _reads(loaded, token, access.seat)
-    html = _kept_page("game.html", loaded, token, reads, **shown)
-    response = shaped(make_response(html), "Cookie")
+    response = shaped(_kept_page("game.html", loaded, token, reads, **shown), "Cookie")
     if request.cookies.get(_WELCOME):
         response.delete_cookie(_WELCOME, path=f"/games/{game_id}")
     # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
@@ -761,8 +762,7 @@ def record(game_id: str) -> Any:
         return redirect(url_for("games.show", game_id=game_id), code=303)
     if problem is None:  # the game part after the entry, kept for the phones that ask next
         part = web_system_for(loaded.pack, loaded.row.scenario).game_template
-        html = _kept_page(part, loaded, token, _reads(loaded, token, access.seat))
-        return shaped(make_response(html), "Cookie")
+        return shaped(_kept_page(part, loaded, token, _reads(loaded, token, access.seat)), "Cookie")
     context = _view(loaded, token, error=problem, draft=request.form, seat=access.seat)
     template = context["game_partial"] if fragment else "game.html"
     response = make_response(render_template(template, **context), status)

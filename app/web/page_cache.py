@@ -12,7 +12,8 @@ and filled in on each answer:
 - slots the caller renders itself each time (the game clock, whose times run on).
 
 A rendering with no such part (tonight's tables, polled by every phone) is the same bytes for
-every phone: it is compressed once, when first asked for, and those bytes are kept with it.
+every phone: it is compressed once, when first asked for, and those bytes are kept with it. One
+with such parts is compressed on every answer, so at a cheap level (``FILLED_LEVELS``).
 
 The marks carry a random part drawn when the process starts: no text a player types can
 hold one, so nothing a player writes is ever replaced.
@@ -31,13 +32,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import brotli
-from flask import Flask, Response, current_app, g, make_response, request
+from flask import Flask, Response, current_app, g, make_response, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 # Renderings kept per worker process: a club night's games times their viewer kinds, with room.
 KEPT = 512
+
+# The compression of a rendering filled in per request, paid on every answer: brotli's quality 1
+# took a fifth of quality 4's time on a game page (0.05 against 0.26 ms for a watcher's 13 KB,
+# 0.12 against 0.63 ms for the table's 76 KB) for 13-16% more bytes; gzip's level 1 likewise.
+# Renderings kept whole are compressed once, at the app's levels (brotli 4, gzip 6).
+FILLED_LEVELS = {"br": 1, "gzip": 1}
 
 _NONCE = secrets.token_hex(8)
 _CSRF = f"muster{_NONCE}csrf"
@@ -101,7 +108,34 @@ def pages() -> Pages:
 
 def csrf_token() -> str:
     """The session's CSRF token, or its mark while a rendering is made to be kept."""
-    return _CSRF if g.get(_MARKING) else generate_csrf()
+    return _CSRF if g.get(_MARKING) else session_token()
+
+
+# Signed CSRF tokens kept per worker, by the session's own token: a phone's pages all carry it.
+SIGNED_KEPT = 4096
+
+
+def session_token() -> str:
+    """The session's CSRF token as Flask-WTF signs it (``generate_csrf``), signed once per session.
+
+    Signing took a tenth of a kept game page's time. The token signed is the session's own,
+    never given to another session, and Muster's tokens do not expire
+    (``WTF_CSRF_TIME_LIMIT = None``): one signature serves all of a session's pages.
+    """
+    config = current_app.config
+    field = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    raw = session.get(field)
+    if not isinstance(raw, str) or field in g or config.get("WTF_CSRF_TIME_LIMIT") is not None:
+        return generate_csrf()  # a new session's first token, or one the request holds already
+    kept: dict[tuple[str, str], str] = current_app.extensions.setdefault("muster.signed_tokens", {})
+    key = (str(config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key), raw)
+    signed = kept.get(key)
+    if signed is None:
+        if len(kept) >= SIGNED_KEPT:
+            kept.clear()  # another request thread may clear too: either way the dict stays small
+        signed = kept[key] = generate_csrf()
+    setattr(g, field, signed)  # what generate_csrf answers for the rest of this request
+    return signed
 
 
 def new_uuid() -> str:
@@ -123,8 +157,8 @@ def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -
     """
     kept = pages()
     # What every rendering depends on in the request: the address phones reach (links made
-    # whole) and the phone's language.
-    key = (key, request.host_url, str(get_locale()))
+    # whole; its parts, cheaper than ``host_url`` made from them) and the phone's language.
+    key = (key, request.scheme, request.host, request.root_path, str(get_locale()))
     found = kept.get(key)
     if found is not None:
         return found
@@ -145,7 +179,7 @@ def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -
 
 def fill(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = None) -> str:
     """The rendering for this request: its session's token, fresh ids, the slots rendered now."""
-    token = generate_csrf() if _CSRF in rendered.holes else ""
+    token = session_token() if _CSRF in rendered.holes else ""
     out = [rendered.texts[0]]
     for hole, text in zip(rendered.holes, rendered.texts[1:], strict=True):
         if hole == _CSRF:
@@ -158,22 +192,28 @@ def fill(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = Non
     return "".join(out)
 
 
-def answer(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = None) -> Response:
-    """The rendering for this request as a response; one with nothing per request travels
-    compressed as kept, so a room of phones polling it costs one compression per change.
+def answer(
+    rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = None, status: int = 200
+) -> Response:
+    """The rendering for this request as a response, compressed here: one with nothing per
+    request travels as its kept compressed bytes, so a room of phones polling it costs one
+    compression per change; one filled in per request is compressed at ``FILLED_LEVELS``.
 
-    Flask-Compress leaves a response alone once it names its encoding; any other answer is
-    compressed by it as usual.
+    Flask-Compress leaves a response alone once it names its encoding; an answer too small to
+    compress, or to a phone that takes neither brotli nor gzip, goes as it is.
     """
     body = fill(rendered, slots)
-    response = make_response(body)
+    response = make_response(body, status)
     algorithm = _accepted()
-    if rendered.holes or algorithm is None or len(body) < current_app.config.get("COMPRESS_MIN_SIZE", 500):
+    if algorithm is None or len(body) < current_app.config.get("COMPRESS_MIN_SIZE", 500):
         return response
-    packed = rendered.packed.get(algorithm)
-    if packed is None:
-        packed = _pack(body.encode(), algorithm)
-        rendered.packed[algorithm] = packed  # the same bytes whichever thread wins the race
+    if rendered.holes:
+        packed = _pack(body.encode(), algorithm, FILLED_LEVELS[algorithm])
+    else:
+        packed = rendered.packed.get(algorithm)
+        if packed is None:
+            packed = _pack(body.encode(), algorithm)
+            rendered.packed[algorithm] = packed  # the same bytes whichever thread wins the race
     response.set_data(packed)
     response.headers["Content-Encoding"] = algorithm
     response.vary.add("Accept-Encoding")
@@ -188,12 +228,12 @@ def _accepted() -> str | None:
     return None
 
 
-def _pack(data: bytes, algorithm: str) -> bytes:
-    # The levels Flask-Compress uses for every other answer (brotli 4: cheap on a Pi's core).
+def _pack(data: bytes, algorithm: str, level: int | None = None) -> bytes:
+    # By default the levels Flask-Compress uses for every other answer (brotli 4: cheap on a Pi's core).
     config = current_app.config
     if algorithm == "br":
-        return brotli.compress(data, quality=config.get("COMPRESS_BR_LEVEL", 4))
-    return gzip.compress(data, compresslevel=config.get("COMPRESS_LEVEL", 6))
+        return brotli.compress(data, quality=level or config.get("COMPRESS_BR_LEVEL", 4))
+    return gzip.compress(data, compresslevel=level or config.get("COMPRESS_LEVEL", 6))
 
 
 def _cut(html: str, held: tuple[Any, ...]) -> Rendered:

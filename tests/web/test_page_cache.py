@@ -8,8 +8,10 @@ form ids, and give a seat's secrets to that seat alone.
 from __future__ import annotations
 
 import gzip
+import time
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import brotli
@@ -230,3 +232,73 @@ def test_the_polled_tables_travel_compressed_once_per_change(
     after = brotli.decompress(poll("br").data)
     assert after != plain.data and packed == ["br", "gzip", "br"]
     assert int(BeautifulSoup(after, "html.parser").select("#tables .vp")[0].text) > 0
+
+
+def test_a_game_page_filled_in_per_phone_travels_compressed_cheaply_and_whole(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: a page holding a phone's own token is compressed on each answer, at the cheap
+    levels; a phone gets the same page whichever compression it takes, or none."""
+    game = new_game(app.test_client())
+    url = f"/games/{game['id']}"
+    phone = app.test_client()
+    phone.get(url)  # the phone's first visit starts its session (and its token)
+    levels: list[tuple[str, int | None]] = []
+    real = page_cache._pack
+    monkeypatch.setattr(
+        page_cache,
+        "_pack",
+        lambda data, algorithm, level=None: levels.append((algorithm, level)) or real(data, algorithm, level),
+    )
+    plain = phone.get(url, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers
+    squeezed = phone.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    zipped = phone.get(url, headers={"Accept-Encoding": "gzip"})
+    assert (squeezed.headers["Content-Encoding"], zipped.headers["Content-Encoding"]) == ("br", "gzip")
+    assert levels == [("br", page_cache.FILLED_LEVELS["br"]), ("gzip", page_cache.FILLED_LEVELS["gzip"])]
+    assert "Accept-Encoding" in squeezed.headers["Vary"] and "Cookie" in squeezed.headers["Vary"]
+    # The same page each time but for the fresh form ids: the phone's one token in every form.
+    pages = [plain.data, brotli.decompress(squeezed.data), gzip.decompress(zipped.data)]
+    assert len({len(p) for p in pages}) == 1
+    assert {frozenset(tokens(SimpleNamespace(data=p))) for p in pages} == {frozenset(tokens(plain))}
+
+
+def test_a_kept_session_is_each_requests_own_and_a_changed_cookie_is_refused(app: Flask) -> None:
+    """Issue 32: a session cookie's signature is checked once per worker and its signed token
+    made once; a cookie changed by a phone is refused all the same, and one session's token
+    never reaches another phone."""
+    game = new_game(app.test_client())
+    url = f"/games/{game['id']}"
+    first = app.test_client()
+    first.get(url)  # the phone's first visit starts its session
+    token = next(iter(tokens(first.get(url))))
+    assert tokens(first.get(url)) == {token}  # its session and token, kept: the same token
+    cookie = first.get_cookie("session")
+    assert cookie is not None
+    # A copy of the cookie with one character changed is no session: a new token, its own,
+    # and the kept one is refused with it.
+    forged = app.test_client()
+    value = cookie.value
+    forged.set_cookie("session", value[:-1] + ("A" if value[-1] != "A" else "B"))
+    page = forged.get(url)
+    assert token not in tokens(page)
+    action, fields = form_fields(page, "form[action='/language']")
+    assert forged.post(action, data={**fields, "csrf_token": token, "language": "de"}).status_code == 400
+    # The kept session's data is each request's own copy: another phone's session changes nothing.
+    other = app.test_client()
+    assert token not in tokens(other.get(url))
+    assert tokens(first.get(url)) == {token}
+    action, fields = form_fields(first.get(url), "form[action='/language']")
+    assert first.post(action, data={**fields, "language": "de"}).status_code == 303
+
+
+def test_a_kept_session_cookie_still_expires(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game(app.test_client())
+    url = f"/games/{game['id']}"
+    phone = app.test_client()
+    phone.get(url)
+    token = next(iter(tokens(phone.get(url))))
+    assert tokens(phone.get(url)) == {token}  # its signature checked and kept
+    later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert token not in tokens(phone.get(url))  # past the session's lifetime: a new session
