@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import uuid
 from pathlib import Path
@@ -50,8 +51,24 @@ class Api:
         return self.client.get(f"/api/v1/games/{self.id}").json
 
 
+def parsed(html: str | bytes) -> BeautifulSoup:
+    """A page or part of one (``html``), parsed for selectors.
+
+    With lxml: about ten times quicker than Python's html.parser, which had been a quarter of the
+    web tests' time. Muster's pages are well-formed HTML, which both parsers read alike."""
+    return BeautifulSoup(html, "lxml")
+
+
 def soup(response: Any) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
+    """The page of ``response``, parsed."""
+    return parsed(response.data)
+
+
+def whole_page(response: Any) -> bool:
+    """Whether ``response`` is a whole document, not a part that htmx swaps into one.
+
+    Read from the bytes: lxml puts every part it parses inside an ``<html>`` of its own."""
+    return re.search(rb"<html[\s>]", response.data, re.IGNORECASE) is not None
 
 
 def csrf_token(client: FlaskClient, url: str, **kw: Any) -> str:
