@@ -9,11 +9,11 @@ from pypdf import PdfReader
 
 from tests.pdfs import pdf_text
 from tests.setups import NO_STRATEGIES, join, new_game, new_game_form
-from tests.web.conftest import Api, csrf_token, form_fields, qr_text_matches, soup, whole_page
+from tests.web.conftest import Api, csrf_token, field_value, form_fields, qr_text_matches, soup, whole_page
 
 
 def _csrf(page) -> str:
-    return soup(page).select_one('input[name="csrf_token"]')["value"]
+    return field_value(page, "csrf_token")
 
 
 def _start_game(client, scenario="savage-gains", names=("Ann", "Bo")):
