@@ -10,12 +10,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bs4 import BeautifulSoup
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from tests.conftest import ROOT
-from tests.web.conftest import csrf_token, soup
+from tests.web.conftest import csrf_token, parsed, soup
 
 # --- games with seats ---------------------------------------------------------------------
 TREACHERY = "tow-triumph-treachery"
@@ -70,7 +69,7 @@ def phone(app: Flask, game: dict[str, Any], who: str | int | None) -> FlaskClien
 
 def catalogue_free(html: bytes) -> str:
     """A page's text with the pack's list of ploys to buy (public, on every seat) taken out."""
-    page = BeautifulSoup(html, "html.parser")
+    page = parsed(html)
     for listed in page.select("[data-catalogue]"):
         listed.decompose()
     return str(page)

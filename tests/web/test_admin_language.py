@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
 from tests import pseudo
 from tests.setups import PITCHED_BATTLES, first_blood, new_game_form, pitched_battle
-from tests.web.conftest import CLUB_PASSWORD, club_app, csrf_token, login, soup
+from tests.web.conftest import CLUB_PASSWORD, club_app, csrf_token, login, parsed, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN, FRENCH = {"Accept-Language": "de"}, {"Accept-Language": "fr"}
@@ -135,7 +134,7 @@ def _english_left(response: Any, typed: tuple[str, ...] = (), parts: str = "main
     """The sentences of ``parts`` (``<main>``, or a whole fragment) that hold words outside the
     pseudo-language's brackets, the packs' own text and names typed in (tests/pseudo.py reads
     each block whole): each is a string no catalogue holds."""
-    page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    page = parsed(response.get_data(as_text=True))
     allowed = {*_pack_words(), *typed, *NAMES}
     return [
         left

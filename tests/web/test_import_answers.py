@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from tests.list_texts import LISTS
-from tests.web.conftest import soup
+from tests.web.conftest import csrf_token, soup
 
 LIST = "Allegiance: Seraphon\n\nLeaders\nLord Kroak (430)\n- General\nSkinks 70 points\n\nTotal: 430 / 1000\n"
 IMPORT = "/api/v1/rosters/import"
 
 
 def _csrf(client) -> str:
-    return soup(client.get("/rosters/import")).select_one('input[name="csrf_token"]')["value"]
+    return csrf_token(client, "/rosters/import")
 
 
 def _preview(client, **form: str):

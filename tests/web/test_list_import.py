@@ -8,7 +8,7 @@ import zipfile
 
 from tests.list_texts import LISTS, ROS, WARSCROLL_BUILDER
 from tests.setups import new_game
-from tests.web.conftest import soup
+from tests.web.conftest import csrf_token, soup
 
 IMPORT = "/api/v1/rosters/import"
 SYLVANETH = (LISTS / "aos3_warhammer_app_2022_sylvaneth_1985.txt").read_text()
@@ -20,7 +20,7 @@ def _rosters(app) -> int:
 
 
 def _csrf(client) -> str:
-    return soup(client.get("/rosters/import")).select_one('input[name="csrf_token"]')["value"]
+    return csrf_token(client, "/rosters/import")
 
 
 # --- API -------------------------------------------------------------------------------------------

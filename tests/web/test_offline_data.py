@@ -16,7 +16,7 @@ from werkzeug.exceptions import Forbidden, TooManyRequests
 
 from app.web.pages import squeeze
 from tests.setups import NO_STRATEGIES, new_game, pitched_battle
-from tests.web.conftest import Api, soup
+from tests.web.conftest import Api, parsed, soup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +80,7 @@ def test_a_new_battle_page_carries_every_steps_data(client):
 
 
 def soup_of(page, step: str) -> BeautifulSoup:
-    return BeautifulSoup(page.select_one(f'template[data-step="{step}"]').decode_contents(), "html.parser")
+    return parsed(page.select_one(f'template[data-step="{step}"]').decode_contents())
 
 
 def test_the_turn_form_marks_what_is_carried_and_what_is_taken_once(client):

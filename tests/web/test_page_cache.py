@@ -16,7 +16,6 @@ from typing import Any
 
 import brotli
 import pytest
-from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -24,7 +23,7 @@ from app import create_app
 from app.web import page_cache
 from tests.conftest import fresh_database
 from tests.setups import new_game
-from tests.web.conftest import Api, form_fields, soup
+from tests.web.conftest import Api, form_fields, parsed, soup
 from tests.web.helpers import catalogue_free, made, phone, post, renders, seat, tokens
 
 HELD = ("hidden-pitfalls", "Hidden Pitfalls")  # the ploy Ann buys and keeps hidden
@@ -231,7 +230,7 @@ def test_the_polled_tables_travel_compressed_once_per_change(
     Api(app.test_client(), game).ok({"type": "turn", "round": 1, "player": 0, "control": {"west": 0}})
     after = brotli.decompress(poll("br").data)
     assert after != plain.data and packed == ["br", "gzip", "br"]
-    assert int(BeautifulSoup(after, "html.parser").select("#tables .vp")[0].text) > 0
+    assert int(parsed(after).select("#tables .vp")[0].text) > 0
 
 
 def test_a_game_page_filled_in_per_phone_travels_compressed_cheaply_and_whole(

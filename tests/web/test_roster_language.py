@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from tests.conftest import fresh_database
 from tests.pdfs import pdf_text
 from tests.setups import seraphon_roster
-from tests.web.conftest import soup
+from tests.web.conftest import field_value, soup
 from tests.web.helpers import new_roster, roster_csrf
 
 UNDERSTRENGTH = {
@@ -33,8 +33,7 @@ def _app(tmp_path: Path, migrated: Path, **config: Any) -> Flask:
 
 
 def _add(client: FlaskClient, url: str, **fields: str) -> Any:
-    page = soup(client.get(url))
-    data = {"csrf_token": roster_csrf(client), "version": page.select_one('input[name="version"]')["value"]}
+    data = {"csrf_token": roster_csrf(client), "version": field_value(client.get(url), "version")}
     return client.post(f"{url}/entries", data={**data, **fields}, headers={"HX-Request": "true"})
 
 

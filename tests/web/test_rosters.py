@@ -8,7 +8,7 @@ import json
 from tests.pdfs import pdf_text
 from tests.savage_gains import game_script
 from tests.setups import join, new_game, second_phone, seraphon_roster
-from tests.web.conftest import Api, csrf_token, qr_text_matches, soup
+from tests.web.conftest import Api, csrf_token, field_value, qr_text_matches, soup
 from tests.web.helpers import new_roster as _new_roster
 from tests.web.helpers import roster_csrf as _csrf
 
@@ -129,7 +129,7 @@ def test_each_event_answers_with_the_roster_attached_last(client):
 
 
 def _version(page) -> str:
-    return soup(page).select_one('input[name="version"]')["value"]
+    return field_value(page, "version")
 
 
 def _add(client, url, **fields):

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from tests.pdfs import pdf_text
-from tests.web.conftest import csrf_token, form_fields, qr_text_matches, soup
+from tests.web.conftest import csrf_token, form_fields, parsed, qr_text_matches, soup
 from tests.web.helpers import body, catalogue_free, made, phone, post, seat
 
 PACK = "tow-triumph-treachery"
@@ -33,12 +33,6 @@ def bought(client: FlaskClient) -> dict[str, Any]:
     answer = post(client, game, {"type": "buy", "round": 1, "player": 0, "ploy": HELD[0]}, seat=seat(game, 0))
     assert answer.status_code == 201, answer.json
     return game
-
-
-def soup_of(html: bytes) -> Any:
-    from bs4 import BeautifulSoup
-
-    return BeautifulSoup(html, "html.parser")
 
 
 def leaks(text: str | bytes, ploy: tuple[str, str] = HELD) -> list[str]:
@@ -275,7 +269,7 @@ def test_a_held_ploy_is_in_no_answer_page_fragment_export_or_pdf_but_its_holders
     # The page, its step data and the steps rendered ahead for offline use (all in the page);
     # a seat's own buy form lists the pack's ploys, public data, taken out for this check.
     seen["page"] = catalogue_free(page.data)
-    steps = soup_of(seen["page"].encode()).select("template, [data-plan], [data-plans]")
+    steps = parsed(seen["page"]).select("template, [data-plan], [data-plans]")
     assert steps, "the page carries no step data"
     seen["step data"] = " ".join(str(t) for t in steps)
     if who != "no token":

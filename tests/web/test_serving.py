@@ -7,10 +7,9 @@ import re
 from pathlib import Path
 
 import brotli
-from bs4 import BeautifulSoup
 
 from tests.setups import new_game
-from tests.web.conftest import soup
+from tests.web.conftest import parsed, soup
 
 STATIC = Path(__file__).resolve().parent.parent.parent / "static"
 
@@ -98,7 +97,7 @@ def test_a_first_visit_stays_within_60_kb_and_pages_keep_their_policy(client):
     """
     accept = {"Accept-Encoding": "br, gzip"}
     home = client.get("/", headers=accept)
-    page = BeautifulSoup(brotli.decompress(home.data), "html.parser")
+    page = parsed(brotli.decompress(home.data))
     links = [tag["href"] for tag in page.select("link[href]") if tag["href"].startswith("/")]
     links += [tag["src"] for tag in page.select("script[src], img[src]") if tag["src"].startswith("/")]
     paths = ["/", *dict.fromkeys(links)]

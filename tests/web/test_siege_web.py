@@ -10,13 +10,12 @@ import uuid
 from typing import Any
 
 import pytest
-from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.pdfs import pdf_text
 from tests.setups import seraphon_roster
-from tests.web.conftest import csrf_token, form_fields, soup
+from tests.web.conftest import csrf_token, form_fields, parsed, soup
 from tests.web.helpers import phone, post, seat, siege, tactic
 
 PACK = "aos-conquest-unbound"
@@ -325,7 +324,7 @@ def test_the_siege_screen_carries_its_steps_for_recording_offline(app: Flask):
 
 
 def _inside(template: Any) -> Any:
-    return BeautifulSoup(template.decode_contents(), "html.parser")
+    return parsed(template.decode_contents())
 
 
 def _last(client: FlaskClient, game: dict[str, Any]) -> str:
