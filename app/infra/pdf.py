@@ -32,6 +32,7 @@ from typing import IO, Any
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 from markupsafe import Markup
 
+from app.infra.turns import Turns
 from app.rules import speech
 
 PDF_DIR = Path(__file__).resolve().parents[2] / "pdf"
@@ -348,7 +349,7 @@ class Layout:
     """A WeasyPrint child process shared by the threads of one web worker, one PDF at a time."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = Turns()  # first come, first served: see app/infra/turns.py
         self._child: subprocess.Popen[bytes] | None = None
         self._made = 0
         self._last = 0.0
