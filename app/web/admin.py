@@ -27,6 +27,7 @@ from flask import (
     abort,
     after_this_request,
     current_app,
+    g,
     redirect,
     render_template,
     request,
@@ -35,6 +36,7 @@ from flask import (
     url_for,
 )
 from flask_babel import format_decimal
+from flask_wtf.csrf import generate_csrf
 
 from app.infra import disk, replica
 from app.rules import pack_translations, terrain
@@ -213,6 +215,7 @@ def login() -> Any:
     store().admin.start_session(session_id, _password_mark(password))
     session.clear()
     session["admin"] = session_id
+    _new_form_key()
     return redirect(url_for("admin.index"), code=303)
 
 
@@ -223,7 +226,19 @@ def logout() -> Any:
     if isinstance(session_id, str):
         store().admin.end_sessions(session_id)
     session.clear()
+    _new_form_key()
     return redirect(url_for("home.index"), code=303)
+
+
+def _new_form_key() -> None:
+    """Give the cleared session its new CSRF key in this answer's cookie.
+
+    Otherwise the pages the browser asks for next, several at the same moment (the page it is
+    sent to, the service worker's copies), each made a key of their own; the cookie that
+    arrived last kept one, and the forms of the other pages were refused as expired.
+    """
+    g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)
+    generate_csrf()
 
 
 @bp.post("/games/<game_id>/delete")

@@ -76,6 +76,22 @@ def test_logout_ends_every_copy_of_the_cookie(club: Flask) -> None:
     assert soup(copy.get("/admin")).select_one('input[name="password"]') is not None
 
 
+def test_pages_asked_for_at_once_after_a_login_take_each_others_forms(club: Flask) -> None:
+    # After a login the browser asks for pages at once (the one it was sent to, the next tapped,
+    # the service worker's copies); each answer sets the session cookie and the last to arrive
+    # is kept. A form from any of those pages must be taken with it, not "the form has expired".
+    admin = club.test_client()
+    assert _login(admin).status_code == 303
+    after_login = _session_cookie(admin)
+    answers = []
+    for url in ("/admin", "/events/new"):
+        phone = _stolen(club, after_login)  # each asked with the cookie the login set
+        answers.append((csrf_token(phone, url), _session_cookie(phone)))
+    (first_form, _), (_, last_cookie) = answers
+    sent = _stolen(club, last_cookie).post("/admin/logout", data={"csrf_token": first_form})
+    assert sent.status_code == 303, soup(sent).select_one(".error, p")
+
+
 def test_a_new_password_ends_every_login(tmp_path: Path) -> None:
     app = _club(tmp_path)
     admin = app.test_client()
