@@ -21,6 +21,7 @@ from jinja2 import FileSystemLoader
 from app.infra import system_files
 from app.services.replays import Replays
 from app.web import assets, errors, language, page_cache, pages, services
+from app.web.remembered import remembered
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -54,21 +55,19 @@ class _SessionCookies(SecureCookieSessionInterface):
         # Most API calls carry no session cookie: their empty session needs no signer made.
         if not cookie:
             return self.session_class()
+
         # A phone sends the same signed cookie with every request until its session changes:
         # its signature is checked once (that took a tenth of a kept game page's time), and
         # each request gets its own copy of the data. The cookie's age is checked every time.
-        kept: dict[tuple[str, str], tuple[Any, float]] = app.extensions.setdefault("muster.sessions", {})
-        key = (str(app.secret_key), cookie)
-        found = kept.get(key)
-        if found is None:
+        def checked() -> tuple[Any, float]:
             serializer = self.get_signing_serializer(app)
-            try:
-                data, signed = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
-            except BadSignature:
-                return self.session_class()
-            if len(kept) >= SESSIONS_KEPT:
-                kept.clear()  # another request thread may clear too: either way it stays small
-            found = kept[key] = (data, signed.timestamp())
+            data, signed = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
+            return data, signed.timestamp()
+
+        try:
+            found = remembered("muster.sessions", (str(app.secret_key), cookie), checked, SESSIONS_KEPT)
+        except BadSignature:
+            return self.session_class()
         data, signed_at = found
         if not 0 <= time.time() - signed_at <= self._max_age(app):
             return self.session_class()  # as itsdangerous judges an expired signature

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import uuid
@@ -12,7 +11,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     jsonify,
     make_response,
     redirect,
@@ -33,6 +31,7 @@ from app.web import language, page_cache, phone, phone_games
 from app.web.forms import number, whole
 from app.web.limits import limited
 from app.web.pages import refused, reload_at, shaped, wants_fragment
+from app.web.remembered import remembered
 from app.web.responses import no_store, private_page, qr_response
 from app.web.services import games_service, loaded_game, packs, store
 from app.web.systems import web_system_for
@@ -475,17 +474,14 @@ _SAID_KEPT = 256
 
 def said_last(loaded: games.Loaded) -> entry_words.LastEntry:
     """The line about the game's latest entry and the Undo of its last entry in force."""
-    kept = current_app.extensions.setdefault("muster_last_entries", {})
     last = loaded.log[-1].get("id") if loaded.log else None
     key = (loaded.row.id, len(loaded.log), last, language.current())
-    if key not in kept:
-        if len(kept) >= _SAID_KEPT:
-            # Another request thread may be trimming too: whichever wins, the dict stays small.
-            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
-                kept.pop(next(iter(kept)))
-        names = [p.name for p in loaded.setup.players]
-        kept[key] = entry_words.last_entry(loaded.system, loaded.pack, loaded.state, loaded.log, names)
-    return kept[key]
+    names = [p.name for p in loaded.setup.players]
+
+    def said() -> entry_words.LastEntry:
+        return entry_words.last_entry(loaded.system, loaded.pack, loaded.state, loaded.log, names)
+
+    return remembered("muster_last_entries", key, said, _SAID_KEPT)
 
 
 def is_table(game_id: str, token: str | None) -> bool:

@@ -37,6 +37,8 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from app.web.remembered import remembered
+
 # Renderings kept per worker process: a club night's games times their viewer kinds, with room.
 KEPT = 512
 
@@ -127,13 +129,8 @@ def session_token() -> str:
     raw = session.get(field)
     if not isinstance(raw, str) or field in g or config.get("WTF_CSRF_TIME_LIMIT") is not None:
         return generate_csrf()  # a new session's first token, or one the request holds already
-    kept: dict[tuple[str, str], str] = current_app.extensions.setdefault("muster.signed_tokens", {})
     key = (str(config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key), raw)
-    signed = kept.get(key)
-    if signed is None:
-        if len(kept) >= SIGNED_KEPT:
-            kept.clear()  # another request thread may clear too: either way the dict stays small
-        signed = kept[key] = generate_csrf()
+    signed = remembered("muster.signed_tokens", key, generate_csrf, SIGNED_KEPT)
     setattr(g, field, signed)  # what generate_csrf answers for the rest of this request
     return signed
 
