@@ -44,7 +44,7 @@ def test_the_import_preview_survives_a_reload_with_its_fixes(page: Page, live_se
     shot("import-preview-reloaded")
     page.get_by_role("button", name="Save roster").click()
     # Named after its faction (issue 24): the list names none.
-    expect(page.get_by_role("heading", name="Seraphon")).to_be_visible()
+    expect(page.get_by_role("heading", name="Seraphon", exact=True)).to_be_visible()
 
 
 def test_a_refused_new_game_survives_a_reload_with_what_was_typed(page: Page, live_server: str) -> None:
