@@ -484,6 +484,24 @@ def test_the_console_runs_a_round_and_needs_the_organiser_link(client):
     assert not soup(client.get(console)).select_one(".waiting-table")
 
 
+def test_the_console_says_how_many_rounds_before_the_first_is_paired(client):
+    event = make_event(client)
+    client.get(f"/events/{event['id']}/organiser/{event['organiser_token']}")
+    console = f"/events/{event['id']}/console"
+    said = {
+        code: soup(client.get(console, headers={"Accept-Language": code})).select_one("main .muted").text
+        for code in ("en", "de", "fr")
+    }
+    assert said["en"] == "0 players · 3 rounds, not started yet"
+    assert said["de"].endswith("3 Runden, noch nicht begonnen")
+    assert said["fr"].endswith("3 rondes, pas encore commencées")
+    token = csrf_token(client, console)
+    for name in ("Ann", "Bo"):
+        client.post(f"{console}/player", data={"csrf_token": token, "name": name})
+    client.post(f"{console}/pair", data={"csrf_token": token})
+    assert soup(client.get(console)).select_one("main .muted").text.startswith("2 players · round 1 of 3 · ")
+
+
 def test_the_board_shows_tables_standings_and_refreshes_itself(client):
     event = make_event(client, round_minutes=60)
     org = Organiser(client, event)
