@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -152,4 +153,32 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             except PlaywrightError:  # a page that cannot draw now: the failure says the rest
                 continue
             report.sections.append(("screenshot", str(path)))
+            held = _what_the_phone_holds(page)
+            if held:
+                path.with_suffix(".txt").write_text(held)
+                report.sections.append((f"what page {number} holds", held))
     return report
+
+
+# What a failed test's page holds beside its picture: the game shown, its step, the outbox.
+HOLDS = """async () => {
+  const game = document.getElementById("game");
+  const step = document.getElementById("step");
+  const outbox = window.MusterOutbox ? await MusterOutbox.list() : [];
+  return JSON.stringify({
+    url: location.href,
+    online: navigator.onLine,
+    worker: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+    game: game ? { ...game.dataset } : null,
+    step: step ? { ...step.dataset, heading: (step.querySelector("h2") || {}).textContent } : null,
+    outbox: outbox.map(e => ({ id: e.id, queue: e.queue, status: e.status, title: e.title,
+                               reason: e.reason })),
+  }, null, 1);
+}"""
+
+
+def _what_the_phone_holds(page: Page) -> str:
+    try:
+        return page.evaluate(HOLDS)
+    except PlaywrightError:
+        return ""

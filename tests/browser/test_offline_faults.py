@@ -158,83 +158,81 @@ def test_a_flaky_network_loses_and_repeats_no_entry(
     context = browser.new_context(
         **browser_context_args, service_workers="allow" if worker == "on" else "block"
     )
+    # Left open when the test ends: conftest closes it after a failure's pictures are taken.
     page = context.new_page()
     made = Taps()
     page.expose_function("musterTapKept", made.keep)
     page.add_init_script(KEPT_TAPS)
     page.on("response", made.answered)
-    try:
-        game = live_game(page.request, server)
-        page.goto(game["join_url"])
-        if worker == "on":
-            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        page.route(f"**/games/{game['id']}/*", faults.handle)
-        offline = False
-        taps = 0
-        for step in SCRIPT:
-            # Now and then the phone drops offline for a step or two.
-            if not offline and rng.random() < 0.25:
-                offline = True
-                faults.log.append("offline")
-            elif offline and rng.random() < 0.6:
-                offline = False
-                faults.log.append("online")
-            context.set_offline(offline)
-            print(f"seed {seed}, worker {worker}, {step}: {faults.log}")  # shown when the test fails
-            if step[0] == "round":
-                start_round(page, step[1], step[2])
+    game = live_game(page.request, server)
+    page.goto(game["join_url"])
+    if worker == "on":
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.route(f"**/games/{game['id']}/*", faults.handle)
+    offline = False
+    taps = 0
+    for step in SCRIPT:
+        # Now and then the phone drops offline for a step or two.
+        if not offline and rng.random() < 0.25:
+            offline = True
+            faults.log.append("offline")
+        elif offline and rng.random() < 0.6:
+            offline = False
+            faults.log.append("online")
+        context.set_offline(offline)
+        print(f"seed {seed}, worker {worker}, {step}: {faults.log}")  # shown when the test fails
+        if step[0] == "round":
+            start_round(page, step[1], step[2])
+        else:
+            record_turn(page, step[1], step[2], taps=step[3])
+        tap_the_clock(page, rng)
+        taps += 1
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 3 begins")
+
+    # The network heals: what waits is sent, each entry once.
+    page.unroute(f"**/games/{game['id']}/*")
+    context.set_offline(False)
+    deadline = time.monotonic() + 20
+    while waiting(page):
+        assert time.monotonic() < deadline, f"seed {seed}: still waiting; {faults.log}"
+        page.evaluate("MusterOffline.flush()")  # resolves when that replay has ended
+    events = server_events(page, server, game["id"])
+    placed = [(e["type"], e["round"], e.get("player")) for e in events]
+    assert placed == [
+        ("battle_round", 1, None),
+        ("turn", 1, 0),
+        ("turn", 1, 1),
+        ("battle_round", 2, None),
+        ("turn", 2, 1),
+        ("turn", 2, 0),
+    ], f"seed {seed}: {faults.log}"
+    assert len({e["id"] for e in events}) == len(SCRIPT)
+    state = server_state(page, server, game["id"])
+    for i, player in enumerate(state["players"]):
+        expect(page.get_by_test_id(f"vp-{i}")).to_have_text(str(player["vp"]))
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 3 begins")
+
+    # Every tap made arrived once, or is on the phone, refused, with Muster's sentence.
+    refused = page.evaluate(
+        "MusterOutbox.list().then(all => all.filter(e => e.status === 'refused').map(e => e.reason))"
+    )
+    said = f"{taps} tapped, {len(made.kept)} kept, {len(refused)} refused on the phone: {refused}, {len(made.refused_live)} refused on screen: {made.refused_live}"
+    print(f"seed {seed}, worker {worker}: {said}")
+    # A tap on a button the clock had just moved past makes no tap (the strip says so):
+    # every tap the phone kept arrived once or was refused with Muster's sentence.
+    assert len(made.kept) <= taps, said
+    assert state["clock"]["taps"] + len(refused) + len(made.refused_live) == len(made.kept), (
+        f"seed {seed}: {said}; {faults.log}"
+    )
+    for reason in refused:
+        assert reason
+        expect(page.locator("#outbox .pending.refused", has_text=reason).first).to_be_visible()
+    if not refused:
+        expect(page.locator("#outbox")).to_be_hidden()
+        running = state["clock"]["running"]
+        for i in range(2):
+            button = page.locator("#clock").get_by_test_id(f"clock-{i}")
+            if running == i:
+                expect(button).to_have_class(RUNNING)
             else:
-                record_turn(page, step[1], step[2], taps=step[3])
-            tap_the_clock(page, rng)
-            taps += 1
-        expect(page.locator("#round-form h2")).to_have_text("Battle round 3 begins")
-
-        # The network heals: what waits is sent, each entry once.
-        page.unroute(f"**/games/{game['id']}/*")
-        context.set_offline(False)
-        deadline = time.monotonic() + 20
-        while waiting(page):
-            assert time.monotonic() < deadline, f"seed {seed}: still waiting; {faults.log}"
-            page.evaluate("MusterOffline.flush()")  # resolves when that replay has ended
-        events = server_events(page, server, game["id"])
-        placed = [(e["type"], e["round"], e.get("player")) for e in events]
-        assert placed == [
-            ("battle_round", 1, None),
-            ("turn", 1, 0),
-            ("turn", 1, 1),
-            ("battle_round", 2, None),
-            ("turn", 2, 1),
-            ("turn", 2, 0),
-        ], f"seed {seed}: {faults.log}"
-        assert len({e["id"] for e in events}) == len(SCRIPT)
-        state = server_state(page, server, game["id"])
-        for i, player in enumerate(state["players"]):
-            expect(page.get_by_test_id(f"vp-{i}")).to_have_text(str(player["vp"]))
-        expect(page.locator("#round-form h2")).to_have_text("Battle round 3 begins")
-
-        # Every tap made arrived once, or is on the phone, refused, with Muster's sentence.
-        refused = page.evaluate(
-            "MusterOutbox.list().then(all => all.filter(e => e.status === 'refused').map(e => e.reason))"
-        )
-        said = f"{taps} tapped, {len(made.kept)} kept, {len(refused)} refused on the phone: {refused}, {len(made.refused_live)} refused on screen: {made.refused_live}"
-        print(f"seed {seed}, worker {worker}: {said}")
-        # A tap on a button the clock had just moved past makes no tap (the strip says so):
-        # every tap the phone kept arrived once or was refused with Muster's sentence.
-        assert len(made.kept) <= taps, said
-        assert state["clock"]["taps"] + len(refused) + len(made.refused_live) == len(made.kept), (
-            f"seed {seed}: {said}; {faults.log}"
-        )
-        for reason in refused:
-            assert reason
-            expect(page.locator("#outbox .pending.refused", has_text=reason).first).to_be_visible()
-        if not refused:
-            expect(page.locator("#outbox")).to_be_hidden()
-            running = state["clock"]["running"]
-            for i in range(2):
-                button = page.locator("#clock").get_by_test_id(f"clock-{i}")
-                if running == i:
-                    expect(button).to_have_class(RUNNING)
-                else:
-                    expect(button).not_to_have_class(RUNNING)
-    finally:
-        context.close()
+                expect(button).not_to_have_class(RUNNING)
