@@ -888,16 +888,23 @@
     var merged = function () {
       document.dispatchEvent(new CustomEvent("muster:merged", { detail: { game: fresh.dataset.game, version: version(fresh) } }));
     };
+    var pending;
     return Outbox.list(old.dataset.game)
       .catch(function () { return []; })
       .then(function (entries) {
+        pending = entries.filter(function (e) { return e.status !== "refused" && !live[e.id]; });
+        // Entries that left the outbox since the game shown was last drawn (the worker or another
+        // tab sent them, its news not here yet) count as sent before the answer is weighed: an
+        // answer made before they reached Muster must not bring their step back.
+        return sentAhead(old, pending);
+      })
+      .then(function () {
         if (document.getElementById("game") !== old) return render(false); // replaced meanwhile
         if (version(fresh) <= version(old) && fresh.dataset.version !== undefined) return render(false);
         // Read what the player touched only now: a tap while the outbox was being read counts.
         var touched = old.querySelector("#step");
         if (!touched || touched.dataset.dirty !== "1") touched = null;
         var shown = touched ? touched.dataset.shown || shownKey(fold(old, [])) : "";
-        var pending = entries.filter(function (e) { return e.status !== "refused" && !live[e.id]; });
         var waiting = notHeld(fresh, pending);
         // Entries sent since the game shown was made, that this answer does not hold yet (it
         // came from before they arrived): the step still counts them, in the new game too.
@@ -907,17 +914,23 @@
         seenWaiting.set(game, pending);
         var slot = game.querySelector("#step");
         keepPristineStep(game, slot);
+        var steps = joined(ahead, waiting);
+        var keptTouched = false;
         if (touched) {
-          var m = fold(game, joined(ahead, waiting));
+          var m = fold(game, steps);
           if (slot && m.key && m.key === shown.split(":")[0]) {
             touched.dataset.shown = shownKey(m);
             slot.replaceWith(touched);
+            keptTouched = true;
           } else {
             var notice = keptValues(touched, "step");
             if (slot) slot.before(notice);
             else game.append(notice);
           }
         }
+        // The step as this phone counts it is drawn before the game is shown: the server's step,
+        // behind what waits or was just sent, would show for a moment otherwise.
+        if (!keptTouched) renderStep(game, steps, waiting, false);
         keepTouchedForms(old, game);
         keepOpenDetails(old, game);
         // The field being typed in keeps the focus (and, with it, its caret) as it moves.

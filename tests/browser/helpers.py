@@ -249,6 +249,24 @@ def merged_after(page: Page, count: int, timeout: float = 15000) -> None:
     page.wait_for_function("n => window.merges > n", arg=count, timeout=timeout)
 
 
+def watch_steps(page: Page) -> None:
+    """From now on the page notes every step heading it shows, however briefly (steps_seen)."""
+    page.evaluate(
+        """() => {
+          window.stepsSeen = [];
+          new MutationObserver(() => {
+            const h = document.querySelector("#turn-form h2, #round-form h2");
+            const text = h ? h.textContent : "";
+            if (window.stepsSeen.at(-1) !== text) window.stepsSeen.push(text);
+          }).observe(document.body, {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+
+
+def steps_seen(page: Page) -> list[str]:
+    return page.evaluate("window.stepsSeen")
+
+
 # --- screenshots for a person to look at -------------------------------------------------------
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 # Taken only when asked (`make shots`): a hundred screenshots cost a run 10-30 s. A failed test

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from tests.browser.conftest import Served
 from tests.browser.helpers import (
     HeldAnswers,
     count_merges,
+    game_page_asked,
     merged_after,
     merges,
     open_game,
@@ -22,6 +24,9 @@ from tests.browser.helpers import (
     server_events,
     server_state,
     start_round,
+    steps_seen,
+    until,
+    watch_steps,
 )
 from tests.setups import live_game
 
@@ -199,17 +204,7 @@ def test_an_entry_the_worker_sent_is_never_asked_for_again_while_the_game_reload
     count_merges(page)
     heading = page.locator("#turn-form").get_by_role("heading")
     expect(heading).to_have_text("Battle round 1: Bo's turn")
-    # Whatever the step shows at any moment from now on is noted.
-    page.evaluate(
-        """() => {
-          window.stepsSeen = [];
-          new MutationObserver(() => {
-            const h = document.querySelector("#turn-form h2, #round-form h2");
-            const text = h ? h.textContent : "";
-            if (window.stepsSeen.at(-1) !== text) window.stepsSeen.push(text);
-          }).observe(document.body, {subtree: true, childList: true, characterData: true});
-        }"""
-    )
+    watch_steps(page)
     late_refresh.hold()
     page.evaluate(
         """id => MusterOutbox.flush({csrf: document.querySelector('meta[name=csrf-token]').content, timeout: 15000})
@@ -226,7 +221,76 @@ def test_an_entry_the_worker_sent_is_never_asked_for_again_while_the_game_reload
     late_refresh.release()
     merged_after(page, before)
     expect(page.get_by_test_id("vp-0")).to_have_text("3")
-    assert all("Ann's turn" not in text for text in page.evaluate("window.stepsSeen"))
+    assert all("Ann's turn" not in text for text in steps_seen(page))
     expect(heading).to_have_text("Battle round 1: Bo's turn")
     fill_in_bo(page)
     bo_recorded_with_the_tactic(page, live_server, game)
+
+
+def worker_keeps_page(environ: dict[str, Any]) -> bool:
+    """The worker's ask for a game's page to keep (no X-Muster-Refresh): the news it sends the
+    pages waits for it."""
+    return game_page_asked(environ) and not environ.get("HTTP_X_MUSTER_REFRESH")
+
+
+def test_an_entry_sent_behind_the_pages_back_is_not_asked_for_again_when_an_older_game_arrives(
+    page: Page, live_server: str, served: Served
+) -> None:
+    game = live_game(page.request, live_server)
+    open_game(page, game)
+    start_round(page, 1, "Ann")
+    record_turn(page, 1, "Ann")
+    record_turn(page, 1, "Bo")
+    expect(page.locator("#round-form h2")).to_have_text("Battle round 2 begins")
+    sent(page)
+    # Bo starts round 2 on this phone, but no send reaches Muster (the page's nor the worker's):
+    # it waits on the phone.
+    events = f"**/games/{game['id']}/events"
+    page.context.route(events, lambda route: route.abort("failed"))
+    start_round(page, 2, "Bo")
+    heading = page.locator("#turn-form").get_by_role("heading")
+    expect(heading).to_have_text("Battle round 2: Bo's turn")
+    expect(page.locator("#outbox")).to_contain_text("Waiting to sync (1)")
+    # The other phone starts round 2 and takes it back: Muster's game grows, its step is the same.
+    api = f"{live_server}/api/v1/games/{game['id']}/events"
+    token = {"X-Edit-Token": game["edit_token"]}
+    started = {"id": str(uuid.uuid4()), "type": "battle_round", "round": 2, "first": 0}
+    assert page.request.post(api, headers=token, data=started).ok
+    assert page.request.post(
+        api, headers=token, data={"id": str(uuid.uuid4()), "type": "undo", "event": started["id"]}
+    ).ok
+    watch_steps(page)
+    count_merges(page)
+    stale = HeldAnswers(served.app, page_refresh_asked, made_first=True)
+    keeping = HeldAnswers(served.app, worker_keeps_page)
+    try:
+        stale.hold()
+        keeping.hold()
+        # The page asks for the game (news of the other phone): Muster's answer is made now,
+        # without Bo's round, and is slow on its way.
+        page.evaluate(
+            """id => navigator.serviceWorker.dispatchEvent(
+                 new MessageEvent("message", {data: {type: "outbox", games: [id], sent: 0, refused: 0}}))""",
+            game["id"],
+        )
+        stale.wait_asked(1)
+        # Meanwhile the worker sends Bo's round (the page's own sends still fail); its news to the
+        # page waits for the page it keeps.
+        page.route(events, lambda route: route.abort("failed"))
+        page.context.unroute(events)
+        page.evaluate("navigator.serviceWorker.controller.postMessage({type: 'flush'})")
+        until(page, "MusterOutbox.list().then(all => all.length === 0)")
+        assert [e["type"] for e in server_events(page, live_server, game["id"])][-1] == "battle_round"
+        # The older game arrives: the phone still counts Bo's round, which left it for Muster.
+        stale.release()
+        merged_after(page, 0)
+        expect(heading).to_have_text("Battle round 2: Bo's turn")
+        assert "Battle round 2 begins" not in steps_seen(page)
+    finally:
+        keeping.restore()
+        stale.restore()
+    page.unroute(events)
+    record_turn(page, 2, "Bo")
+    expect(page.locator("#turn-form").get_by_role("heading")).to_have_text("Battle round 2: Ann's turn")
+    rounds = [e for e in server_events(page, live_server, game["id"]) if e["type"] == "battle_round"]
+    assert [(e["round"], e["first"]) for e in rounds][-1] == (2, 1)
