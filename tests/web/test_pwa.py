@@ -171,11 +171,28 @@ def test_a_changed_catalogue_is_a_new_release(tmp_path, migrated):
         "RULEPACKS": str(folder),
         "TESTING": True,
         "SECRET_KEY": "x",
+        "RULEPACKS_CHECK_SECONDS": 0,  # the folder looked at on every request
     }
     shutil.copyfile(migrated, tmp_path / "m.sqlite")
-    before = create_app(config).test_client().get("/sw.js").get_data(as_text=True)
+    running = create_app(config).test_client()
+    before = running.get("/sw.js").get_data(as_text=True)
+    militia = "/catalogues/conquest.json"
+    points = [
+        u["points"]
+        for f in running.get(militia).json["factions"]
+        for u in f["units"]
+        if u["name"] == "Militia"
+    ]
     catalogue = folder / "catalogues" / "conquest.yaml"
     catalogue.write_text(catalogue.read_text().replace('"points": 90,', '"points": 95,', 1))
     after = create_app(config).test_client().get("/sw.js").get_data(as_text=True)
     version = re.compile(r"const VERSION = (\S+);")
     assert version.search(before).group(1) != version.search(after).group(1)
+    # The server that served the old catalogue serves the new one once the file changed.
+    changed = [
+        u["points"]
+        for f in running.get(militia).json["factions"]
+        for u in f["units"]
+        if u["name"] == "Militia"
+    ]
+    assert points[0] == 90 and changed[0] == 95
