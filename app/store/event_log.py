@@ -162,7 +162,9 @@ class EventLog:
                     return Appended("duplicate")
                 return Appended("refused", "id is already used by an event of another game; make a new UUID.")
             conn = self._c.db.conn
-            if found["n"] != len(seen) or (version is not None and self._version_now(conn, owner_id) != version):
+            if found["n"] != len(seen) or (
+                version is not None and self._version_now(conn, owner_id) != version
+            ):
                 problem = refuse(self.events(owner_id))
             if problem:
                 return Appended("refused", problem)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import cProfile
 import functools
 import gc
-import io
 import json
 import os
 import pstats
