@@ -69,7 +69,10 @@ def entry_problem(system: GameSystem, state: Any, event: dict[str, Any], seat: i
     key = getattr(system, "entries", {}).get(event.get("type"))
     if key is None:
         return None
-    entry = system.open_entries(state, seat).get(key)
+    # The one entry alone where the system can work it out so (most events ask only whether
+    # the game is over); else the whole answer's entry.
+    one = getattr(system, "one_entry", None)
+    entry = one(state, seat, key) if one is not None else system.open_entries(state, seat).get(key)
     if not isinstance(entry, dict) or entry.get("open", True) or entry.get("refusal") is None:
         return None
     return Refused(entry["refusal"], entry.get("rule", "refused"))

@@ -150,8 +150,13 @@ class Games:
             raise PackMissing(missing)
         pack = self.packs[row.pack]
         system = systems.system_for(pack, row.scenario)
-        events = self.store.games.events(game_id)
-        state = self.replays.state(game_id, system, pack, setup_of(row), events)
+        setup = setup_of(row)
+        kept = self.replays.current(game_id, pack, setup, row.log_version)
+        if kept is not None:
+            events, state = kept.events, kept.state
+        else:
+            events, version = self.store.games.versioned_events(game_id)
+            state = self.replays.state(game_id, system, pack, setup, events, version)
         return Loaded(row, pack, system, state, self._armies(game_id), events)
 
     def after(self, row: GameRow, outcome: Outcome) -> Loaded | None:
@@ -269,6 +274,9 @@ class Games:
         pieces = self.terrain_pieces(row) if checks and body.get("type") in checks.terrain_events else None
         judged: list[Any] = [None, []]
         forbidden: list[str] = []
+        # The state kept at the log version read with the row is the whole log as it stands:
+        # judged against without reading the log (the store inserts only at that version).
+        kept = self.replays.current(game_id, pack, setup, row.log_version)
 
         def refuse(events: list[dict[str, Any]]) -> str | None:
             judged[:] = [None, []]
@@ -280,7 +288,10 @@ class Games:
                 if problem:
                     forbidden.append(problem)
                     return problem
-            state = self.replays.state(game_id, system, pack, setup, events)
+            if kept is not None and events is kept.events:
+                state = kept.state
+            else:
+                state = self.replays.state(game_id, system, pack, setup, events)
             if checks is not None and pieces is not None:
                 unfit = checks.terrain_problems(state, body, pieces)
                 if unfit:
@@ -294,12 +305,19 @@ class Games:
         def summarise() -> dict[str, Any]:
             return card(judged[0])
 
-        stored = self.store.games.append(game_id, body, refuse, summarise)
+        stored = self.store.games.append(
+            game_id,
+            body,
+            refuse,
+            summarise,
+            kept.events if kept is not None else None,
+            kept.version if kept is not None else None,
+        )
         if stored.status == "refused" and forbidden:
             return Outcome("forbidden", forbidden[0])
         if stored.status != "recorded" or judged[0] is None:
             return Outcome(stored.status, stored.error)
-        self.replays.keep(game_id, pack, setup, judged[1], judged[0])
+        self.replays.keep(game_id, pack, setup, judged[1], judged[0], stored.version)
         return Outcome(stored.status, stored.error, judged[0], judged[1])
 
     def attach_roster(self, game_id: str, player: Any, roster_id: Any) -> Problem | None:

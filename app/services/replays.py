@@ -8,9 +8,12 @@ process) onto a copy, or replays from the start when the log no longer extends w
 folded (an undo, a pack reloaded, a set-up changed).
 
 The log stays the only truth: an entry is used only when the event ids it folded are exactly
-the start of the stored log. States are never changed once made (applying an event makes a
-new one), so any number of requests may read a kept state at once. Only the games service
-(app/services/games.py) uses this cache.
+the start of the stored log, or when the game row still holds the log version the entry was
+folded at (m018: a mark the database changes with every event the game takes, from any
+process); then neither the log nor its ids are read, and the entry's events, decoded once,
+are handed out as the log. States and kept events are never changed once made (applying an
+event makes a new state, appending a new list), so any number of requests may read them at
+once. Only the games service (app/services/games.py) uses this cache.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import log, speech
@@ -52,6 +55,8 @@ class Entry:
     ids: list[str]  # every event folded, undo events included, in log order
     state: Any
     used: float = 0.0  # when a request last asked for it (the clock of :class:`Replays`)
+    events: list[dict[str, Any]] = field(default_factory=list)  # the log folded, shared read-only
+    version: str | None = None  # the log version it was folded at (None: unknown)
 
 
 class Replays:
@@ -67,10 +72,34 @@ class Replays:
         self.hits = 0  # states reused (folding only newer events, if any)
         self.misses = 0  # states replayed from the start
 
+    def current(self, game_id: str, pack: Pack, setup: Setup, version: str | None) -> Entry | None:
+        """The kept entry of a game whose log is at ``version`` (read with its row), or ``None``.
+
+        Its ``events`` are then the game's whole stored log and its ``state`` their fold.
+        """
+        if version is None:
+            return None
+        key = self._key(game_id)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry.version != version or entry.pack is not pack or entry.setup != setup:
+                return None
+            entry.used = self._clock()
+            self._entries.move_to_end(key)
+        self.hits += 1
+        return entry
+
     def state(
-        self, game_id: str, system: GameSystem, pack: Pack, setup: Setup, events: list[dict[str, Any]]
+        self,
+        game_id: str,
+        system: GameSystem,
+        pack: Pack,
+        setup: Setup,
+        events: list[dict[str, Any]],
+        version: str | None = None,
     ) -> Any:
-        """The state of the game after ``events`` (its whole stored log), kept for next time."""
+        """The state of the game after ``events`` (its whole stored log, at log version
+        ``version`` when known), kept for next time."""
         key = self._key(game_id)
         with self._lock:
             entry = self._entries.get(key)
@@ -80,23 +109,37 @@ class Replays:
         if entry is not None and self._extends(entry, pack, setup, events):
             self.hits += 1
             if len(events) == len(entry.ids):
+                if version is not None and entry.version != version:
+                    self.keep(game_id, pack, setup, events, entry.state, version)
                 return entry.state
             state = log.fold(system, log.clone(entry.state), events[len(entry.ids) :])
         else:
             self.misses += 1
             state = log.replay(system, pack, setup, events)
-        self.keep(game_id, pack, setup, events, state)
+        self.keep(game_id, pack, setup, events, state, version)
         return state
 
-    def keep(self, game_id: str, pack: Pack, setup: Setup, events: list[dict[str, Any]], state: Any) -> None:
-        """Hold ``state`` as the fold of ``events`` for the next request on this game."""
+    def keep(
+        self,
+        game_id: str,
+        pack: Pack,
+        setup: Setup,
+        events: list[dict[str, Any]],
+        state: Any,
+        version: str | None = None,
+    ) -> None:
+        """Hold ``state`` as the fold of ``events`` (the log at ``version``, when known) for the
+        next request on this game; ``events`` is kept as it is and must not change after."""
         now = self._clock()
-        entry = Entry(pack, setup, [str(e.get("id")) for e in events], state, now)
+        entry = Entry(pack, setup, [str(e.get("id")) for e in events], state, now, events, version)
         key = self._key(game_id)
         with self._lock:
             known = self._entries.get(key)
+            # A state kept with its log version is the log at that moment (a database restored
+            # from a backup may hold a shorter log again): it replaces a longer one.
             if (
                 known is not None
+                and version is None
                 and len(known.ids) > len(entry.ids)
                 and known.ids[: len(entry.ids)] == entry.ids
             ):

@@ -85,9 +85,15 @@ class Backups:
         """Every table's rows as JSON (edit tokens only as their hashes)."""
         db = self._c.db
         tables = {}
-        for name in EXPORTED_TABLES:
-            order = "seq" if "seq" in db[name].columns_dict else "rowid"
-            tables[name] = self._c.query(f"SELECT * FROM [{name}] ORDER BY {order}")  # noqa: S608
+        # One read transaction: every table as of the same moment, so each game's log version
+        # (m018) is the version of the events written beside it.
+        db.execute("BEGIN")
+        try:
+            for name in EXPORTED_TABLES:
+                order = "seq" if "seq" in db[name].columns_dict else "rowid"
+                tables[name] = self._c.query(f"SELECT * FROM [{name}] ORDER BY {order}")  # noqa: S608
+        finally:
+            db.conn.rollback()
         return {"format": BACKUP_FORMAT, "exported": now(), "tables": tables}
 
     def import_all(self, data: dict[str, Any]) -> None:
@@ -105,3 +111,10 @@ class Backups:
                 rows = tables.get(name) or []
                 if rows:
                     db[name].insert_all(rows)
+            # Inserting the events gave each game a new log version (m018's trigger): each gets
+            # back the one exported with it, which names the very log imported.
+            for row in tables.get("games") or []:
+                if isinstance(row, dict) and row.get("log_version") is not None:
+                    db.execute(
+                        "UPDATE games SET log_version = ? WHERE id = ?", [row["log_version"], row.get("id")]
+                    )

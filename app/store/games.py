@@ -31,6 +31,8 @@ class GameRow:
     archived: str | None = None
     # The stored summary (see m006) when it folds the game's whole log, else None.
     summary: dict[str, Any] | None = None
+    # The mark its event log had when the row was read (m018): another mark, another log.
+    log_version: str | None = None
 
     def setup_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +57,7 @@ class Games:
             columns="body",
             decode=lambda row: json.loads(row[0]),
             keep=self._keep_summary,
+            version="SELECT log_version FROM games WHERE id = ?",
         )
 
     def create(
@@ -215,6 +218,10 @@ class Games:
         rows = self._c.query("SELECT body, recorded FROM events WHERE game_id = ? ORDER BY seq", [game_id])
         return [{**json.loads(row["body"]), "recorded": row["recorded"]} for row in rows]
 
+    def versioned_events(self, game_id: str) -> tuple[list[dict[str, Any]], str | None]:
+        """The game's events in order and the log version they are, read at the same moment."""
+        return self._log.versioned(game_id)
+
     def log(self, game_id: str) -> tuple[list[dict[str, Any]], int | None]:
         """The game's events in order and the seq of the last one (``None`` when there is none)."""
         rows = self._c.query("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", [game_id])
@@ -254,11 +261,14 @@ class Games:
         event: dict[str, Any],
         refuse: Refuse,
         summarise: Callable[[], dict[str, Any] | None] = lambda: None,
+        seen: list[dict[str, Any]] | None = None,
+        version: str | None = None,
     ) -> Appended:
         """Append one event unless its id is already recorded or ``refuse`` objects.
 
         ``summarise`` gives the game's card with the event (or ``None``), stored in the same
-        transaction; see :meth:`EventLog.append` for how ``refuse`` is asked.
+        transaction; see :meth:`EventLog.append` for how ``refuse`` is asked, and for ``seen``,
+        the log as the caller kept it at the log version ``version`` (not read again).
         """
 
         def card() -> str | None:
@@ -267,7 +277,9 @@ class Games:
             return None if summary is None else json.dumps(summary)
 
         # An event with no type is refused by ``refuse`` before anything is stored.
-        return self._log.append(game_id, [(event["id"], event.get("type"), event)], refuse, card)
+        return self._log.append(
+            game_id, [(event["id"], event.get("type"), event)], refuse, card, seen, version
+        )
 
     def save_summary(self, game_id: str, summary: dict[str, Any], seq: int | None) -> None:
         """Keep what the home shows of a game as of the event ``seq``, unless a newer one is kept."""
@@ -295,4 +307,5 @@ def _game_row(row: dict[str, Any]) -> GameRow:
         created=row["created"],
         archived=row.get("archived"),
         summary=json.loads(row["current_summary"]) if row.get("current_summary") else None,
+        log_version=row.get("log_version"),
     )

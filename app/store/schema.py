@@ -438,3 +438,21 @@ def m017_game_joined(db: Database) -> None:
     # When a second phone first opened a game's join link: until then the game screen opens
     # with the invite panel (issue 24 item 5).
     db["games"].add_column("joined", str)
+
+
+@migrations()
+def m018_game_log_version(db: Database) -> None:
+    # A mark that changes with every event a game's log takes, whoever writes it: a worker's
+    # kept replay of the game is used while the game row still holds the mark it was folded at,
+    # so an event POST need not read and decode the whole log to know its kept state is
+    # current. Random, not a count or a seq: a database restored from a backup (or a promoted
+    # replica) can take other events at the same count and seq as the log a worker kept.
+    db["games"].add_column("log_version", str)
+    db.execute(
+        "CREATE TRIGGER events_log_version AFTER INSERT ON events BEGIN "
+        "UPDATE games SET log_version = lower(hex(randomblob(8))) WHERE id = NEW.game_id; END"
+    )
+    db.execute(
+        "UPDATE games SET log_version = lower(hex(randomblob(8))) "
+        "WHERE id IN (SELECT DISTINCT game_id FROM events)"
+    )

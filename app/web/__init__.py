@@ -87,15 +87,25 @@ class _SessionCookies(SecureCookieSessionInterface):
 _NOT_DOCUMENTS = frozenset({"text/javascript", "application/javascript", "text/css", "image/png"})
 
 
+_EVERY_ANSWER = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"))
+_DOCUMENTS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"))
+
+
 def _headers(response: Any) -> Any:
+    # The headers a view set itself are kept: the names present are read in one pass (each
+    # Headers.setdefault of a missing name raised and caught an exception, four an answer).
+    headers = response.headers
+    present = {name.lower() for name, _ in headers.items()}
+    wanted: list[tuple[str, str]] = []
     if request.is_secure:
         # Served over HTTPS (directly or through a trusted proxy): phones keep to HTTPS.
-        response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
+        wanted.append(("Strict-Transport-Security", f"max-age={HSTS_SECONDS}"))
     if request.endpoint != "static" or response.mimetype not in _NOT_DOCUMENTS:
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
+        wanted += _DOCUMENTS
+    wanted += _EVERY_ANSWER
+    for name, value in wanted:
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 
@@ -103,7 +113,9 @@ def _compressed(response: Any) -> Any:
     """Flask-Compress for every answer not compressed yet: a page from the page cache and an
     asset arrive compressed, and Flask-Compress would read the phone's Accept-Encoding again
     (a twentieth of a kept page's time) only to leave them alone."""
-    if "Content-Encoding" not in response.headers:
+    # A client that accepts no compression (a script, a load tester) only gets the Vary below,
+    # as Flask-Compress would give it, without its reading of the answer.
+    if request.environ.get("HTTP_ACCEPT_ENCODING") and "Content-Encoding" not in response.headers:
         return compress.after_request(response)
     vary = response.headers.get("Vary", "")
     if "accept-encoding" not in vary.lower():

@@ -42,3 +42,35 @@ def test_the_log_refuses_an_event_of_a_closed_entry_with_its_sentence_and_leaves
         == closed["refusal"]
         == "The batter rolls must wait until both siege tactics are picked."
     )
+
+
+def test_one_entry_alone_is_the_same_as_in_the_whole_answer_through_a_whole_game(packs):
+    """The log asks one entry alone (``one_entry``) before each event: every entry of every
+    system, at every step of a whole Savage Gains game and a new game of each system, is the
+    one the screens read from ``open_entries``."""
+    from tests.savage_gains import SETUP, game_script
+
+    pack = packs[SETUP["pack"]]
+    setup = Setup(
+        pack.id,
+        SETUP["scenario"],
+        SETUP["points_limit"],
+        tuple(
+            Player(p["name"], side=p.get("side"), grand_strategy=p.get("grand_strategy"))
+            for p in SETUP["players"]
+        ),
+    )
+    system = systems.system_for(pack, SETUP["scenario"])
+    states = [system.new_game(pack, setup)]
+    for event in game_script():
+        after, problem = log.apply(system, states[-1], {"id": str(uuid.uuid4()), **event})
+        assert problem is None, problem
+        states.append(after)
+    assert states[-1].finished
+    states += [_new(packs, name)[1] for name in ("rounds", "siege", "tunnels", "treachery")]
+    for state in states:
+        system = systems.system_for(state.pack, state.setup.scenario)
+        for seat in (None, 0, 1):
+            whole = system.open_entries(state, seat)
+            for key in {*whole, *system.entries.values()}:
+                assert system.one_entry(state, seat, key) == whole.get(key), (system.name, key, seat)

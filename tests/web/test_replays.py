@@ -199,3 +199,76 @@ def test_a_game_nobody_asked_about_for_hours_is_let_go_and_replayed_when_asked(
     kept = replays.state("last night", system, pack, setup, last_night)
     assert replays.misses == 1
     assert kept.vp(0) == log.replay(system, pack, setup, last_night).vp(0)
+
+
+def test_a_backup_restored_under_a_running_server_then_written_by_another_is_read_afresh(
+    tmp_path: Path,
+) -> None:
+    """A worker keeps a game two entries long; the database goes back to a backup holding
+    one, and another worker records a different second entry: the log is as long as the kept
+    one again and its last event takes the same seq. Every worker must show the new entry."""
+    from app.store import Store
+
+    db = tmp_path / "muster.sqlite"
+    first, second, cold = _app(db), _app(db), _app(db)
+    client = first.test_client()
+    made = new_game(client)
+    url = f"/api/v1/games/{made['id']}"
+    Api(client, made).ok(_aos_script()[0])
+    store = Store(db)
+    try:
+        store.backups.backup(tmp_path / "night.sqlite")
+        scored = Api(client, made).ok(_aos_script()[1])
+        assert scored["players"][0]["vp"] > 0 and len(scored["turns"]) == 1
+        store.backups.restore(tmp_path / "night.sqlite")
+    finally:
+        store.close()
+    # Bo's phone, served by the other worker, records Ann's turn again: this time she scored nothing.
+    nothing = {"type": "turn", "round": 1, "player": 0, "control": {}}
+    assert Api(second.test_client(), made).ok(nothing)["players"][0]["vp"] == 0
+    fresh = cold.test_client().get(url).json
+    assert client.get(url).json == fresh
+    # The next entry through the first worker is judged against that log, not the one it kept.
+    after = Api(client, made).ok(_aos_script()[2])
+    assert after["players"][0]["vp"] == 0 and len(after["turns"]) == 2
+    assert client.get(url).json == cold.test_client().get(url).json == second.test_client().get(url).json
+
+
+def test_an_event_judged_against_a_kept_log_is_judged_again_when_the_log_changed_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The store inserts an event judged against a kept log only while the log is still at the
+    version that log was kept at; otherwise the event is judged again against the stored log."""
+    from app.store import Store
+
+    db = tmp_path / "muster.sqlite"
+    client = _app(db).test_client()
+    made = new_game(client)
+    Api(client, made).ok(_aos_script()[0])
+    store = Store(db)
+    try:
+        kept, version = store.games.versioned_events(made["id"])
+        assert version is not None and len(kept) == 1
+        judged: list[int] = []
+
+        def refuse(events: list[dict[str, Any]]) -> str | None:
+            judged.append(len(events))
+            return None if events is kept else "judged again"
+
+        # Another worker changed the log since (a restore and another entry, say): same length.
+        store.connection.db.execute("UPDATE games SET log_version = 'elsewhere' WHERE id = ?", [made["id"]])
+        event = {"id": str(uuid.uuid4()), **_aos_script()[1]}
+        answer = store.games.append(made["id"], event, refuse, seen=kept, version=version)
+        assert answer.status == "refused" and answer.error == "judged again" and judged == [1, 1]
+        assert len(store.games.events(made["id"])) == 1
+        # At the version it was kept at, the event goes in judged once, and the version moves on.
+        _, now = store.games.versioned_events(made["id"])
+        judged.clear()
+        answer = store.games.append(made["id"], event, refuse, seen=kept, version=now)
+        assert answer.status == "recorded" and judged == [1]
+        assert (
+            answer.version not in (None, now)
+            and store.games.versioned_events(made["id"])[1] == answer.version
+        )
+    finally:
+        store.close()

@@ -181,7 +181,8 @@ class EngineSystem:
     The module gives ``EVENTS`` (its events' models), ``new_game(pack, setup)``,
     ``apply_event(state, event, id)`` (the event as the models read it) and
     ``next_steps(state)``, and may give ``open_entries(state, seat)`` (what may be recorded now,
-    beside the undo every system answers alike), ``ENTRIES`` (the entry each event type
+    beside the undo every system answers alike), ``one_entry(state, seat, key)`` (one of those
+    entries worked out alone, for the log's check of every event), ``ENTRIES`` (the entry each event type
     belongs to: :attr:`GameSystem.entries`) and ``undo_problem(state, event)``. Subclasses
     add what differs (facts, scoring, summary) and the capabilities they need
     (:class:`SeatsBySecretTypes` for seats and secrets).
@@ -216,6 +217,16 @@ class EngineSystem:
         found = getattr(self.engine, "open_entries", None)
         entries = found(state, seat) if found is not None else {}
         return {**entries, "undo": undo_entry(self, state, seat)}
+
+    def one_entry(self, state: Any, seat: int | None, key: str) -> Any:
+        """The entry ``key`` of :meth:`open_entries` (``None``: there is none), worked out alone
+        where the engine can (its ``one_entry(state, seat, key)``)."""
+        if key == "undo":
+            return undo_entry(self, state, seat)
+        found = getattr(self.engine, "one_entry", None)
+        if found is not None:
+            return found(state, seat, key)
+        return self.open_entries(state, seat).get(key)
 
     def undo_problem(self, state: Any, event: dict[str, Any]) -> Any:
         found = getattr(self.engine, "undo_problem", None)

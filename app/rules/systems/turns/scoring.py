@@ -441,7 +441,7 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
     the rules would refuse with (``None``: open).
     """
     r = game.current_round
-    over = Refused(say(OVER_NOW)) if game.finished else None
+    over = _over(game)
     done = (
         Refused(say("Every battle round is played; record the end of the battle."))
         if game.turns_complete
@@ -458,12 +458,28 @@ def open_entries(game: Game, seat: int | None = None) -> dict[str, Any]:
     claims = open_claims(game)
     return {
         # The battle: its rounds and turns, until it is over.
-        "battle": open_entry(over),
+        "battle": _battle(game),
         "battle_round": open_entry(over or done or round_problem(game, r), round=r),
         "turn": open_entry(turn, round=r, players=players),
         "claim": {"open": any(who for *_, who in claims), "rules": claims},
         "end": open_entry(end, players=ends),
     }
+
+
+def one_entry(game: Game, seat: int | None, key: str) -> Any:
+    """The entry ``key`` of :func:`open_entries` alone: the log asks the battle's before every
+    battle round and turn (:data:`ENTRIES`), and it needs none of the others worked out."""
+    if key == "battle":
+        return _battle(game)
+    return open_entries(game, seat).get(key)
+
+
+def _over(game: Game) -> Refused | None:
+    return Refused(say(OVER_NOW)) if game.finished else None
+
+
+def _battle(game: Game) -> dict[str, Any]:
+    return open_entry(_over(game))
 
 
 def claim_flags(game: Game) -> dict[str, str]:
