@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import AXE, problems, record_turn, start_round
+from tests.browser.helpers import problems, record_turn, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -52,7 +52,6 @@ DARK_SCREENS = ("home", "game-aos", "game-aos-dice", "roster-import")
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_screen_passes_axe_in_both_themes(page: Page, live_server: str, shot, theme: str) -> None:
-    page.add_init_script(path=str(AXE))
     page.emulate_media(color_scheme=theme)
     aos = live_game(page.request, live_server)
     blood = live_game(page.request, live_server, "conquest-first-blood", "twin-contested-zones")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.helpers import AXE, problems
+from tests.browser.helpers import problems
 from tests.setups import pitched_battle, start_live
 
 pytestmark = pytest.mark.browser
@@ -30,7 +30,6 @@ def test_every_screen_has_the_top_bar_and_a_back_button(
 ) -> None:
     served.app.config.update(ADMIN_PASSWORD=PASSWORD)
     base = served.url
-    page.add_init_script(path=str(AXE))
     page.emulate_media(color_scheme=theme)
     game = start_live(page.request, base, pitched_battle("the-vice"))
     page.goto(game["join_url"])  # this phone joins: the game is on its list

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.helpers import AXE, picture, problems
+from tests.browser.helpers import picture, problems
 from tests.setups import start_live
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,6 @@ def _phone(browser: Browser, base: str) -> Page:
     )
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    page.add_init_script(path=str(AXE))
     return page
 
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.helpers import AXE, problems
+from tests.browser.helpers import problems
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +43,6 @@ def test_the_board_fills_a_projector_and_ends_on_a_podium(
     base = served.url
     context = browser.new_context(viewport=PROJECTOR, color_scheme="light")
     page = context.new_page()
-    page.add_init_script(path=str(AXE))
     made = page.request.post(
         f"{base}/api/v1/events",
         data={

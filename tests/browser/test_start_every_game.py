@@ -10,9 +10,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Served
+from tests.browser.helpers import brings
 from tests.web.helpers import rolling_club_packs
 
 pytestmark = pytest.mark.browser
+
+# The game's own page, where starting a game brings the phone.
+GAME = r"^/games/[\w-]+$"
 
 # (home card, scenario to pick or None to keep the card's, names, the screen's own mark)
 GAMES = [
@@ -47,7 +51,8 @@ def test_each_game_starts_from_its_home_card(
         page.locator(f"#name{i}").fill(name)
     _no_overflow(page)
     shot(f"new-game-{card.lower().replace(' ', '-').replace(':', '').replace('&', 'and')}")
-    page.get_by_role("button", name="Start the game").click()
+    with brings(page, GAME):
+        page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".scorebar")).to_contain_text(picked.split(". ", 1)[-1])
     expect(page.locator(mark).first).to_be_visible()
     for name in names:
@@ -76,7 +81,8 @@ def test_the_siege_asks_who_attacks_and_switches_from_the_multiplayer_form(
     expect(page.locator("#first-side")).to_contain_text("Bo")
     page.locator("#first-side label", has_text="Bo").click()
     shot("new-game-siege-who-attacks")
-    page.get_by_role("button", name="Start the game").click()
+    with brings(page, GAME):
+        page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".scorebar")).to_contain_text("The Relief Force")
     scores = page.locator(".scorebar .score")
     expect(scores.filter(has_text="Bo")).to_contain_text("Attacker")
@@ -103,7 +109,8 @@ def test_a_rolled_scenario_redraws_the_players(page: Page, served: Served, tmp_p
     shot("new-game-rolled-for-two")
     page.locator("#name1").fill("Bo")
     picked = page.locator("#scenario option:checked").inner_text().split(". ", 1)[1]
-    page.get_by_role("button", name="Start the game").click()
+    with brings(page, GAME):
+        page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".scorebar")).to_contain_text(picked)
     # The dice that picked it are kept in the game's log.
     game = page.url.rstrip("/").rsplit("/", 1)[1]

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.helpers import AXE, controlled, picture, problems, start_round
+from tests.browser.helpers import controlled, picture, problems, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -18,7 +18,6 @@ def _phone(browser: Browser, base: str) -> Page:
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, base_url=base
     )
     page = context.new_page()
-    page.add_init_script(path=str(AXE))
     return page
 
 
