@@ -351,3 +351,13 @@ def test_a_kept_clock_follows_another_phones_taps_and_a_running_one_is_never_kep
         paused = [soup(watcher.get(url)).select_one("#clock") for _ in range(2)]
     assert [(c["data-running"], c["data-version"]) for c in paused] == [("", "2"), ("", "2")]
     assert seen.count("partials/_clock_strip.html") == 1  # the paused strip, rendered once and kept
+
+
+def test_fresh_form_ids_are_random_uuids_each_its_own() -> None:
+    """Issue 32: the ids filled into a kept page's forms, made many at once, are version 4
+    UUIDs as ``uuid.uuid4`` writes them, and never repeat."""
+    made = [i.decode() for _ in range(50) for i in page_cache.fresh_ids(40)]
+    assert len(set(made)) == len(made) == 2000
+    for text in made[:200]:
+        assert str(uuid.UUID(text)) == text and uuid.UUID(text).version == 4
+        assert uuid.UUID(text).variant == uuid.RFC_4122
