@@ -274,8 +274,8 @@ def _pack(data: bytes, algorithm: str, level: int | None = None) -> bytes:
     # By default the levels Flask-Compress uses for every other answer (brotli 4: cheap on a Pi's core).
     config = current_app.config
     if algorithm == "br":
-        return brotli.compress(data, quality=level or config.get("COMPRESS_BR_LEVEL", 4))
-    return gzip.compress(data, compresslevel=level or config.get("COMPRESS_LEVEL", 6))
+        return brotli.compress(data, quality=config.get("COMPRESS_BR_LEVEL", 4) if level is None else level)
+    return gzip.compress(data, compresslevel=config.get("COMPRESS_LEVEL", 6) if level is None else level)
 
 
 def _cut(html: str, held: tuple[Any, ...]) -> Rendered:

@@ -259,6 +259,8 @@ def test_a_game_page_filled_in_per_phone_travels_compressed_cheaply_and_whole(
     # The same page each time but for the fresh form ids: the phone's one token in every form.
     pages = [plain.data, brotli.decompress(squeezed.data), gzip.decompress(zipped.data)]
     assert len({len(p) for p in pages}) == 1
+    # Compressed at that level indeed (quality 0 is brotli's cheapest, not "the default").
+    assert brotli.compress(pages[1], quality=page_cache.FILLED_LEVELS["br"]) == squeezed.data
     assert {frozenset(tokens(SimpleNamespace(data=p))) for p in pages} == {frozenset(tokens(plain))}
 
 
