@@ -86,12 +86,17 @@ class _SessionCookies(SecureCookieSessionInterface):
         if not app.secret_key:
             return None
         keys = [*(app.config["SECRET_KEY_FALLBACKS"] or []), app.secret_key]  # the current key last
-        return signed.serializer(
-            keys,
-            salt=self.salt,
-            serializer=self.serializer,
-            signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
-        )
+
+        # It holds no state a request changes: each dumps and loads makes its own signer.
+        def made() -> signed.ShortPlain:
+            return signed.ShortPlain(
+                keys,
+                salt=self.salt,
+                serializer=self.serializer,
+                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
+            )
+
+        return remembered("muster.session_serializers", tuple(keys), made, 8)
 
     @staticmethod
     def _max_age(app: Flask) -> int:

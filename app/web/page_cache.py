@@ -143,7 +143,9 @@ def session_token() -> str:
     token = remembered(
         "muster.signed_tokens",
         (str(secret), raw),
-        lambda: signed.serializer(secret, salt="wtf-csrf-token").dumps(raw),
+        lambda: remembered(
+            "muster.csrf_serializers", secret, lambda: signed.ShortPlain(secret, salt="wtf-csrf-token"), 8
+        ).dumps(raw),
         SIGNED_KEPT,
     )
     setattr(g, field, token)  # what generate_csrf answers for the rest of this request

@@ -9,14 +9,11 @@ its own ``loads`` reads; a longer one is signed as itsdangerous signs it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 from itsdangerous import URLSafeTimedSerializer
 from itsdangerous.encoding import base64_encode
 from itsdangerous.serializer import Serializer
-
-from app.web.remembered import remembered
 
 # Below this many bytes of JSON zlib's header and checksum alone cost more than it could save.
 SHORT = 128
@@ -31,10 +28,3 @@ class ShortPlain(URLSafeTimedSerializer):
         if len(json) >= SHORT:
             return super().dump_payload(obj)
         return base64_encode(json)
-
-
-def serializer(secret_key: Any, **options: Any) -> ShortPlain:
-    """The worker's serializer for that key and those options, made once (it holds no state a
-    request changes: each ``dumps`` and ``loads`` makes its own signer)."""
-    key: Hashable = (repr(secret_key), repr(sorted(options.items())))
-    return remembered("muster.serializers", key, lambda: ShortPlain(secret_key, **options), 64)
