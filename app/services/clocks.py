@@ -63,10 +63,21 @@ RECENT_TAPS = 20
 def strip(store: Store, row: GameRow, can_edit: bool, error: str | None = None) -> dict[str, Any]:
     """What the clock strip shows this phone, from one read of the taps: :func:`view`, and
     ``recent``, the first eight characters of the latest taps' ids."""
-    stored = list(store.clocks.taps(row.id))
+    return strip_of(row, list(store.clocks.taps(row.id)), can_edit, error)
+
+
+def strip_of(
+    row: GameRow, stored: list[dict[str, Any]], can_edit: bool, error: str | None = None
+) -> dict[str, Any]:
+    """:func:`strip` from the game's taps as stored, read already."""
     shown = view(_fold(row, [_tap(t) for t in stored]), row, can_edit, error)
     shown["recent"] = [str(t["id"])[:8] for t in stored[-RECENT_TAPS:]]
     return shown
+
+
+def now_text() -> str:
+    """The server's time now, as a strip gives it (its ``now``)."""
+    return clock.write_time(datetime.now(UTC))
 
 
 def record(store: Store, row: GameRow, data: Any, replayed: bool = False) -> Recorded:

@@ -20,7 +20,8 @@ from jinja2 import FileSystemLoader
 
 from app.infra import system_files
 from app.services.replays import Replays
-from app.web import assets, errors, language, page_cache, pages, services
+from app.web import assets, errors, language, page_cache, pages, services, signed
+from app.web.lookups import add_missing, cookie, header
 from app.web.remembered import remembered
 
 csrf = CSRFProtect()
@@ -41,6 +42,10 @@ HSTS_SECONDS = 365 * 24 * 3600
 SESSIONS_KEPT = 2048
 
 
+# A session of such values alone (a CSRF key, the admin's login) needs no deep copy per request.
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
 class _SessionCookies(SecureCookieSessionInterface):
     """The session cookie (the admin login, the forms' CSRF key) is Secure on HTTPS requests.
 
@@ -49,11 +54,11 @@ class _SessionCookies(SecureCookieSessionInterface):
     """
 
     def open_session(self, app: Flask, request: Any) -> Any:
-        cookie = request.cookies.get(self.get_cookie_name(app))
+        sent = cookie(self.get_cookie_name(app))
         if not app.secret_key:
             return super().open_session(app, request)
         # Most API calls carry no session cookie: their empty session needs no signer made.
-        if not cookie:
+        if not sent:
             return self.session_class()
 
         # A phone sends the same signed cookie with every request until its session changes:
@@ -61,17 +66,37 @@ class _SessionCookies(SecureCookieSessionInterface):
         # each request gets its own copy of the data. The cookie's age is checked every time.
         def checked() -> tuple[Any, float]:
             serializer = self.get_signing_serializer(app)
-            data, signed = serializer.loads(cookie, max_age=self._max_age(app), return_timestamp=True)
-            return data, signed.timestamp()
+            data, stamp = serializer.loads(sent, max_age=self._max_age(app), return_timestamp=True)
+            return data, stamp.timestamp()
 
         try:
-            found = remembered("muster.sessions", (str(app.secret_key), cookie), checked, SESSIONS_KEPT)
+            found = remembered("muster.sessions", (str(app.secret_key), sent), checked, SESSIONS_KEPT)
         except BadSignature:
             return self.session_class()
         data, signed_at = found
         if not 0 <= time.time() - signed_at <= self._max_age(app):
             return self.session_class()  # as itsdangerous judges an expired signature
+        if all(isinstance(value, _IMMUTABLE) for value in data.values()):
+            return self.session_class(data)  # a new dict: nothing a request changes is shared
         return self.session_class(copy.deepcopy(data))
+
+    def get_signing_serializer(self, app: Flask) -> Any:
+        """Flask's serializer, made once per worker and signing short sessions without zlib
+        (``app.web.signed``): a first visit's cookie holds only its CSRF key."""
+        if not app.secret_key:
+            return None
+        keys = [*(app.config["SECRET_KEY_FALLBACKS"] or []), app.secret_key]  # the current key last
+
+        # It holds no state a request changes: each dumps and loads makes its own signer.
+        def made() -> signed.ShortPlain:
+            return signed.ShortPlain(
+                keys,
+                salt=self.salt,
+                serializer=self.serializer,
+                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
+            )
+
+        return remembered("muster.session_serializers", tuple(keys), made, 8)
 
     @staticmethod
     def _max_age(app: Flask) -> int:
@@ -88,24 +113,18 @@ _NOT_DOCUMENTS = frozenset({"text/javascript", "application/javascript", "text/c
 
 
 _EVERY_ANSWER = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"))
-_DOCUMENTS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"))
+_DOCUMENTS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"), *_EVERY_ANSWER)
+_HTTPS = (("Strict-Transport-Security", f"max-age={HSTS_SECONDS}"),)
 
 
 def _headers(response: Any) -> Any:
-    # The headers a view set itself are kept: the names present are read in one pass (each
-    # Headers.setdefault of a missing name raised and caught an exception, four an answer).
-    headers = response.headers
-    present = {name.lower() for name, _ in headers.items()}
-    wanted: list[tuple[str, str]] = []
+    # Each is set unless the view set its own (what ``setdefault`` did, one header at a time).
+    document = request.endpoint != "static" or response.mimetype not in _NOT_DOCUMENTS
+    pairs = _DOCUMENTS if document else _EVERY_ANSWER
     if request.is_secure:
         # Served over HTTPS (directly or through a trusted proxy): phones keep to HTTPS.
-        wanted.append(("Strict-Transport-Security", f"max-age={HSTS_SECONDS}"))
-    if request.endpoint != "static" or response.mimetype not in _NOT_DOCUMENTS:
-        wanted += _DOCUMENTS
-    wanted += _EVERY_ANSWER
-    for name, value in wanted:
-        if name.lower() not in present:
-            headers.add(name, value)
+        pairs = (*_HTTPS, *pairs)
+    add_missing(response.headers, pairs)
     return response
 
 
@@ -115,9 +134,9 @@ def _compressed(response: Any) -> Any:
     (a twentieth of a kept page's time) only to leave them alone."""
     # A client that accepts no compression (a script, a load tester) only gets the Vary below,
     # as Flask-Compress would give it, without its reading of the answer.
-    if request.environ.get("HTTP_ACCEPT_ENCODING") and "Content-Encoding" not in response.headers:
+    if request.environ.get("HTTP_ACCEPT_ENCODING") and header(response.headers, "Content-Encoding") is None:
         return compress.after_request(response)
-    vary = response.headers.get("Vary", "")
+    vary = header(response.headers, "Vary") or ""
     if "accept-encoding" not in vary.lower():
         response.headers["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
     return response

@@ -30,6 +30,7 @@ from app.store import GameRow
 from app.web import language, page_cache, phone, phone_games
 from app.web.forms import number, whole
 from app.web.limits import limited
+from app.web.lookups import cookie
 from app.web.pages import refused, reload_at, shaped, wants_fragment
 from app.web.remembered import remembered
 from app.web.responses import no_store, private_page, qr_response
@@ -57,14 +58,14 @@ def edit_token(game_id: str) -> str | None:
 
 def _editable(game_id: str) -> tuple[GameRow | None, str | None]:
     """The game's row and this browser's edit token if it is the right one, in one read."""
-    token = request.cookies.get(_cookie(game_id))
+    token = cookie(_cookie(game_id))
     row, ok = store().games.get_for_edit(game_id, token)
     return row, token if ok else None
 
 
 def _seated(game_id: str) -> int | None:
     """The player whose seat this phone opened (by the seat's link), if its token is still right."""
-    token = request.cookies.get(_seat_cookie(game_id))
+    token = cookie(_seat_cookie(game_id))
     return store().games.seats.player_of(game_id, token) if token else None
 
 
@@ -446,25 +447,29 @@ def _kept_page(
 
     kept = page_cache.render(key, make, held=(loaded.pack,))
 
-    def clock() -> str:
-        return _kept_clock(clocks.strip(store(), loaded.row, reads["can_edit"]))
-
-    return page_cache.answer(kept, {"clock": clock})
+    return page_cache.answer(kept, {"clock": lambda: _kept_clock(loaded.row, reads["can_edit"])})
 
 
-def _kept_clock(strip: dict[str, Any]) -> str:
+def _kept_clock(row: GameRow, can_edit: bool) -> str:
     """The clock strip, kept while nobody's time runs: its times then change only with a tap.
 
-    Only the server's time (``now``, which the phone measures its offset from) is filled in.
+    Kept by the taps it folds (appended only: their count and the last one's id name them
+    all), so a kept strip is found before any is folded. Only the server's time (``now``,
+    which the phone measures its offset from) is filled in.
     """
-    if strip["running"] is not None:
-        return render_template("partials/_clock_strip.html", c=strip)
-    shown = sorted((name, value) for name, value in strip.items() if name != "now")
-    kept = page_cache.render(
-        ("clock", repr(shown)),
-        lambda: render_template("partials/_clock_strip.html", c={**strip, "now": page_cache.slot("now")}),
-    )
-    return page_cache.fill(kept, {"now": lambda: str(escape(strip["now"]))})
+    stored = store().clocks.taps(row.id)
+    last = stored[-1]["id"] if stored else None
+    key = ("clock", row.id, row.created, repr(row.players), len(stored), last, can_edit)
+    kept = page_cache.kept(key)
+    if kept is None:
+        strip = clocks.strip_of(row, stored, can_edit)
+        if strip["running"] is not None:
+            return render_template("partials/_clock_strip.html", c=strip)
+        kept = page_cache.render(
+            key,
+            lambda: render_template("partials/_clock_strip.html", c={**strip, "now": page_cache.slot("now")}),
+        )
+    return page_cache.fill(kept, {"now": lambda: str(escape(clocks.now_text()))})
 
 
 # The last entry's words need the game replayed without it: kept per game, length of log and
@@ -547,10 +552,11 @@ def show(game_id: str) -> Any:
         # A new game opens inviting the other player's phone, until one has joined; a game with
         # seats invites by its seats' codes instead.
         shown["invite"] = not loaded.system.seated and not store().games.joined(game_id)
-    shown["welcome"] = bool(request.cookies.get(_WELCOME)) and (token is not None or access.seat is not None)
+    welcome = bool(cookie(_WELCOME))
+    shown["welcome"] = welcome and (token is not None or access.seat is not None)
     reads = _reads(loaded, token, access.seat)
     response = shaped(_kept_page("game.html", loaded, token, reads, **shown), "Cookie")
-    if request.cookies.get(_WELCOME):
+    if welcome:
         response.delete_cookie(_WELCOME, path=f"/games/{game_id}")
     # The table screen showing a seat's link carries that seat's token: kept by no cache. Every
     # other game page carries none (the join link is fetched when shown) and is kept offline.

@@ -23,6 +23,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, r
 from flask_babel import Babel, get_locale, get_translations
 
 from app.rules import pack_translations, speech
+from app.web.lookups import add_missing, cookie, header
 from app.web.services import packs
 
 bp = Blueprint("language", __name__)
@@ -78,7 +79,7 @@ def choose() -> str:
     """The language of this request: the switch's cookie, else the phone's, else English."""
     # Phones send the same few headers again and again: each pair's answer is worked out once
     # (parsing Accept-Language was a tenth of an event POST's language set-up).
-    key = (request.cookies.get(COOKIE, ""), request.headers.get("Accept-Language", ""))
+    key = (cookie(COOKIE) or "", request.headers.get("Accept-Language", ""))
     known = current_app.extensions.setdefault("muster.choices", {})
     chosen = known.get(key)
     if chosen is None:
@@ -105,7 +106,7 @@ def _vary(response: Response) -> Response:
     kind = response.mimetype or ""
     if kind in ("text/html", "application/json", "text/plain"):
         # Read as text: parsing the header into a set and writing it back cost a page 3%.
-        vary = response.headers.get("Vary", "")
+        vary = header(response.headers, "Vary") or ""
         named = {part.strip().lower() for part in vary.split(",")}
         missing = [header for header in ("Accept-Language", "Cookie") if header.lower() not in named]
         if missing:
@@ -233,7 +234,7 @@ def day(value: str | datetime | None) -> str:
 
 def _content_language(response: Response) -> Response:
     if (response.mimetype or "") == "text/html":
-        response.headers.setdefault("Content-Language", current())
+        add_missing(response.headers, (("Content-Language", current()),))
     return response
 
 

@@ -13,7 +13,9 @@ and filled in on each answer:
 
 A rendering with no such part (tonight's tables, polled by every phone) is the same bytes for
 every phone: it is compressed once, when first asked for, and those bytes are kept with it. One
-with such parts is compressed on every answer, so at a cheap level (``FILLED_LEVELS``).
+with such parts is compressed on every answer, so at a cheap level (``FILLED_LEVELS``). Its text
+is kept encoded (UTF-8): an answer joins bytes, where encoding a page on every answer (twice:
+once to compress it, once for the response) took a fourteenth of a kept game page's time.
 
 The marks carry a random part drawn when the process starts: no text a player types can
 hold one, so nothing a player writes is ever replaced.
@@ -22,6 +24,7 @@ hold one, so nothing a player writes is ever replaced.
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import secrets
 import threading
@@ -32,11 +35,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import brotli
-from flask import Flask, Response, current_app, g, make_response, request, session
+from flask import Flask, Response, current_app, g, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from app.web import signed
 from app.web.remembered import remembered
 
 # Renderings kept per worker process: a club night's games times their viewer kinds, with room.
@@ -45,8 +49,10 @@ KEPT = 512
 # The compression of a rendering filled in per request, paid on every answer: brotli's quality 1
 # took a fifth of quality 4's time on a game page (0.05 against 0.26 ms for a watcher's 13 KB,
 # 0.12 against 0.63 ms for the table's 76 KB) for 13-16% more bytes; gzip's level 1 likewise.
-# Renderings kept whole are compressed once, at the app's levels (brotli 4, gzip 6).
-FILLED_LEVELS = {"br": 1, "gzip": 1}
+# Quality 0 then took a fifth less than 1 on the watcher's page (0.035 against 0.044 ms, 1% more
+# bytes) and a third less on the table's (0.064 against 0.092 ms, 6% more). Renderings kept
+# whole are compressed once, at the app's levels (brotli 4, gzip 6).
+FILLED_LEVELS = {"br": 0, "gzip": 1}
 
 _NONCE = secrets.token_hex(8)
 _CSRF = f"muster{_NONCE}csrf"
@@ -58,9 +64,9 @@ _MARKS = re.compile(f"({_CSRF}|{_ID}|{re.escape(_SLOT)}[a-z_-]+-->)")
 
 @dataclass(frozen=True)
 class Rendered:
-    """A rendering cut at its per-request parts: ``texts`` around ``holes`` (one fewer)."""
+    """A rendering cut at its per-request parts: ``texts`` (UTF-8) around ``holes`` (one fewer)."""
 
-    texts: tuple[str, ...]
+    texts: tuple[bytes, ...]
     holes: tuple[str, ...]
     # What the key names by identity (a pack), held so no other object takes its id.
     held: tuple[Any, ...] = ()
@@ -122,17 +128,28 @@ def session_token() -> str:
 
     Signing took a tenth of a kept game page's time. The token signed is the session's own,
     never given to another session, and Muster's tokens do not expire
-    (``WTF_CSRF_TIME_LIMIT = None``): one signature serves all of a session's pages.
+    (``WTF_CSRF_TIME_LIMIT = None``): one signature serves all of a session's pages. A session
+    without a key yet (a phone's first visit) gets one as Flask-WTF makes it, signed as it signs
+    (``app.web.signed``: without its zlib pass, which never shortens a key).
     """
     config = current_app.config
     field = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    if field in g or config.get("WTF_CSRF_TIME_LIMIT") is not None:
+        return generate_csrf()  # the token this request holds already, or one that expires
     raw = session.get(field)
-    if not isinstance(raw, str) or field in g or config.get("WTF_CSRF_TIME_LIMIT") is not None:
-        return generate_csrf()  # a new session's first token, or one the request holds already
-    key = (str(config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key), raw)
-    signed = remembered("muster.signed_tokens", key, generate_csrf, SIGNED_KEPT)
-    setattr(g, field, signed)  # what generate_csrf answers for the rest of this request
-    return signed
+    if not isinstance(raw, str):
+        raw = session[field] = secrets.token_hex(20)  # a key of the length Flask-WTF makes
+    secret = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    token = remembered(
+        "muster.signed_tokens",
+        (str(secret), raw),
+        lambda: remembered(
+            "muster.csrf_serializers", secret, lambda: signed.ShortPlain(secret, salt="wtf-csrf-token"), 8
+        ).dumps(raw),
+        SIGNED_KEPT,
+    )
+    setattr(g, field, token)  # what generate_csrf answers for the rest of this request
+    return token
 
 
 def new_uuid() -> str:
@@ -153,9 +170,7 @@ def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -
     the game (its log's length) is what keeps a page from going stale.
     """
     kept = pages()
-    # What every rendering depends on in the request: the address phones reach (links made
-    # whole; its parts, cheaper than ``host_url`` made from them) and the phone's language.
-    key = (key, request.scheme, request.host, request.root_path, str(get_locale()))
+    key = _whole_key(key)
     found = kept.get(key)
     if found is not None:
         return found
@@ -174,19 +189,51 @@ def render(key: Hashable, make: Callable[[], str], held: tuple[Any, ...] = ()) -
     return made
 
 
+def kept(key: Hashable) -> Rendered | None:
+    """The rendering kept under ``key`` (as :func:`render` keeps it), or ``None``."""
+    return pages().get(_whole_key(key))
+
+
+def _whole_key(key: Hashable) -> Hashable:
+    # What every rendering depends on in the request: the address phones reach (links made
+    # whole; its parts, cheaper than ``host_url`` made from them) and the phone's language.
+    return (key, request.scheme, request.host, request.root_path, str(get_locale()))
+
+
 def fill(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None = None) -> str:
     """The rendering for this request: its session's token, fresh ids, the slots rendered now."""
-    token = session_token() if _CSRF in rendered.holes else ""
+    return _filled(rendered, slots).decode()
+
+
+def _filled(rendered: Rendered, slots: Mapping[str, Callable[[], str]] | None) -> bytes:
+    token = session_token().encode() if _CSRF in rendered.holes else b""
+    ids = iter(fresh_ids(rendered.holes.count(_ID)))
     out = [rendered.texts[0]]
     for hole, text in zip(rendered.holes, rendered.texts[1:], strict=True):
         if hole == _CSRF:
             out.append(token)
         elif hole == _ID:
-            out.append(str(uuid.uuid4()))
+            out.append(next(ids))
         else:
-            out.append((slots or {})[hole]())
+            out.append((slots or {})[hole]().encode())
         out.append(text)
-    return "".join(out)
+    return b"".join(out)
+
+
+def fresh_ids(count: int) -> list[bytes]:
+    """``count`` new random UUIDs (version 4, as ``uuid.uuid4`` makes them), written out.
+
+    Made from one read of the system's randomness: ``str(uuid.uuid4())`` built a ``UUID``
+    object for each, some 8 µs apiece, and a table's page holds one for each of its forms.
+    """
+    raw = bytearray(os.urandom(16 * count))
+    made = []
+    for at in range(0, 16 * count, 16):
+        raw[at + 6] = raw[at + 6] & 0x0F | 0x40  # version 4
+        raw[at + 8] = raw[at + 8] & 0x3F | 0x80  # the RFC 4122 variant
+        digits = raw[at : at + 16].hex()
+        made.append(f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}".encode())
+    return made
 
 
 def answer(
@@ -199,21 +246,21 @@ def answer(
     Flask-Compress leaves a response alone once it names its encoding; an answer too small to
     compress, or to a phone that takes neither brotli nor gzip, goes as it is.
     """
-    body = fill(rendered, slots)
-    response = make_response(body, status)
+    body = _filled(rendered, slots)
     algorithm = _accepted()
     if algorithm is None or len(body) < current_app.config.get("COMPRESS_MIN_SIZE", 500):
-        return response
+        return current_app.response_class(body, status, mimetype="text/html")
     if rendered.holes:
-        packed = _pack(body.encode(), algorithm, FILLED_LEVELS[algorithm])
+        packed = _pack(body, algorithm, FILLED_LEVELS[algorithm])
     else:
         packed = rendered.packed.get(algorithm)
         if packed is None:
-            packed = _pack(body.encode(), algorithm)
+            packed = _pack(body, algorithm)
             rendered.packed[algorithm] = packed  # the same bytes whichever thread wins the race
-    response.set_data(packed)
-    response.headers["Content-Encoding"] = algorithm
-    response.vary.add("Accept-Encoding")
+    # A new answer: no header of these is set yet (and none is looked for, which costs).
+    response = current_app.response_class(packed, status, mimetype="text/html")
+    response.headers.add("Content-Encoding", algorithm)
+    response.headers.add("Vary", "Accept-Encoding")
     return response
 
 
@@ -229,11 +276,11 @@ def _pack(data: bytes, algorithm: str, level: int | None = None) -> bytes:
     # By default the levels Flask-Compress uses for every other answer (brotli 4: cheap on a Pi's core).
     config = current_app.config
     if algorithm == "br":
-        return brotli.compress(data, quality=level or config.get("COMPRESS_BR_LEVEL", 4))
-    return gzip.compress(data, compresslevel=level or config.get("COMPRESS_LEVEL", 6))
+        return brotli.compress(data, quality=config.get("COMPRESS_BR_LEVEL", 4) if level is None else level)
+    return gzip.compress(data, compresslevel=config.get("COMPRESS_LEVEL", 6) if level is None else level)
 
 
 def _cut(html: str, held: tuple[Any, ...]) -> Rendered:
     parts = _MARKS.split(html)  # text, mark, text, mark, ..., text
     holes = tuple(m[len(_SLOT) : -3] if m.startswith(_SLOT) else m for m in parts[1::2])
-    return Rendered(tuple(parts[0::2]), holes, held)
+    return Rendered(tuple(text.encode() for text in parts[0::2]), holes, held)

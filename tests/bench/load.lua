@@ -9,6 +9,10 @@
 --   wrk ... -s load.lua URL -- paths PATHS [METHOD BODY]
 --       Each request takes the next path of PATHS (one per line), GET unless METHOD is
 --       given (then with BODY as JSON).
+--   wrk ... -s load.lua URL -- phones PHONES
+--       Phones that each follow a page with the cookies their first visit gave them (PHONES:
+--       lines of "path<TAB>cookie header"): each request is the next phone's GET of its page,
+--       with its Cookie header beside the -H headers, as a phone at the table asks.
 --
 -- done() prints one line "BENCH {json}" with the counts and latency percentiles (in us).
 
@@ -33,6 +37,7 @@ local mode
 local pool = {}
 local sequence = {}
 local paths = {}
+local phones = {} -- each phone's whole request, made once
 local cursor = 0
 local counter = 0
 local run = "00000000"
@@ -59,6 +64,15 @@ function init(args)
         end
         i = i + 1
       end
+    end
+  elseif mode == "phones" then
+    for _, line in ipairs(lines(args[2])) do
+      local path, cookie = line:match("^([^\t]+)\t(.*)$")
+      local headers = { ["Cookie"] = cookie }
+      for name, value in pairs(wrk.headers) do
+        headers[name] = value
+      end
+      table.insert(phones, wrk.format("GET", path, headers))
     end
   else
     paths = lines(args[2])
@@ -97,6 +111,10 @@ end
 function request()
   if mode == "events" then
     return next_event()
+  end
+  if mode == "phones" then
+    cursor = cursor % #phones + 1
+    return phones[cursor]
   end
   cursor = cursor % #paths + 1
   if body then

@@ -259,6 +259,8 @@ def test_a_game_page_filled_in_per_phone_travels_compressed_cheaply_and_whole(
     # The same page each time but for the fresh form ids: the phone's one token in every form.
     pages = [plain.data, brotli.decompress(squeezed.data), gzip.decompress(zipped.data)]
     assert len({len(p) for p in pages}) == 1
+    # Compressed at that level indeed (quality 0 is brotli's cheapest, not "the default").
+    assert brotli.compress(pages[1], quality=page_cache.FILLED_LEVELS["br"]) == squeezed.data
     assert {frozenset(tokens(SimpleNamespace(data=p))) for p in pages} == {frozenset(tokens(plain))}
 
 
@@ -301,3 +303,63 @@ def test_a_kept_session_cookie_still_expires(app: Flask, monkeypatch: pytest.Mon
     later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
     monkeypatch.setattr(time, "time", lambda: later)
     assert token not in tokens(phone.get(url))  # past the session's lifetime: a new session
+
+
+def test_a_first_visit_is_signed_as_itsdangerous_signs_and_its_form_is_taken(app: Flask) -> None:
+    """Issue 32: a first visit's CSRF token and session cookie are signed by kept serializers
+    that skip zlib on short payloads: the bytes itsdangerous writes when zlib cannot shorten
+    them, so tokens and cookies signed before or elsewhere read the same; a long one is still
+    compressed, and read back."""
+    from itsdangerous import URLSafeTimedSerializer
+
+    from app.web.signed import ShortPlain
+
+    key = uuid.uuid4().hex + uuid.uuid4().hex[:8]  # a CSRF key: forty random hex characters
+    plain, kept = URLSafeTimedSerializer("k", salt="s"), ShortPlain("k", salt="s")
+    assert kept.dumps(key).split(".")[0] == plain.dumps(key).split(".")[0]
+    assert plain.loads(kept.dumps(key)) == key
+    long = {"organiser": {f"event-{i}": "token-" * 4 for i in range(8)}}
+    assert kept.dumps(long).startswith(".") and plain.loads(kept.dumps(long)) == long
+    # A phone's first visit: its token, signed so, takes its form; another phone's does not.
+    game = new_game(app.test_client())
+    url = f"/games/{game['id']}"
+    phone, other = app.test_client(), app.test_client()
+    page = phone.get(url)
+    action, fields = form_fields(page, "form[action='/language']")
+    other.get(url)
+    assert other.post(action, data={**fields, "language": "de"}).status_code == 400
+    assert phone.post(action, data={**fields, "language": "de"}).status_code == 303
+
+
+def test_a_kept_clock_follows_another_phones_taps_and_a_running_one_is_never_kept(app: Flask) -> None:
+    """Issue 32: the clock strip is kept by the taps it shows (their count and the last one),
+    so a tap from any phone shows on the next page; a running clock's times move on, so it is
+    rendered for each answer."""
+    creator = app.test_client()
+    game = new_game(creator)
+    assert creator.get(game["join_url"]).status_code == 303
+    url = f"/games/{game['id']}"
+    watcher = app.test_client()
+    assert soup(watcher.get(url)).select_one("#clock")["data-running"] == ""
+    action, fields = form_fields(creator.get(url), "#clock form.clock-tap")
+    assert creator.post(action, data=fields, headers={"HX-Request": "true"}).status_code == 200
+    with renders(app) as seen:
+        running = [soup(watcher.get(url)).select_one("#clock") for _ in range(2)]
+    assert [c["data-running"] for c in running] == ["0", "0"]
+    assert seen.count("partials/_clock_strip.html") == 2  # once for each answer
+    action, fields = form_fields(creator.get(url), "#clock [data-clock-when=running]")
+    assert creator.post(action, data=fields, headers={"HX-Request": "true"}).status_code == 200
+    with renders(app) as seen:
+        paused = [soup(watcher.get(url)).select_one("#clock") for _ in range(2)]
+    assert [(c["data-running"], c["data-version"]) for c in paused] == [("", "2"), ("", "2")]
+    assert seen.count("partials/_clock_strip.html") == 1  # the paused strip, rendered once and kept
+
+
+def test_fresh_form_ids_are_random_uuids_each_its_own() -> None:
+    """Issue 32: the ids filled into a kept page's forms, made many at once, are version 4
+    UUIDs as ``uuid.uuid4`` writes them, and never repeat."""
+    made = [i.decode() for _ in range(50) for i in page_cache.fresh_ids(40)]
+    assert len(set(made)) == len(made) == 2000
+    for text in made[:200]:
+        assert str(uuid.UUID(text)) == text and uuid.UUID(text).version == 4
+        assert uuid.UUID(text).variant == uuid.RFC_4122
