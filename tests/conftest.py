@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -176,11 +177,37 @@ def _files_in_memory(config: pytest.Config) -> None:
     tempfile.tempdir = str(MEMORY)
 
 
+PYCACHE = "muster-test-pycache"
+
+
+def _compiled_once() -> None:
+    """Where Python is told to write no compiled modules (``PYTHONDONTWRITEBYTECODE``), each
+    process the tests start compiles what it imports again: every server start compiled
+    Muster's 160-odd modules (0.7 s of its 2.8 s of processor time), every test worker the test
+    tools. Then the compiled modules go to a folder in the virtual environment instead
+    (``PYTHONPYCACHEPREFIX``), never beside the sources, and each is compiled once. Left alone
+    outside a virtual environment, or when it cannot be written, or a prefix is already set.
+    """
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    venv = Path(sys.prefix)
+    if venv == Path(sys.base_prefix) or not os.access(venv, os.W_OK):
+        return
+    folder = venv / PYCACHE
+    folder.mkdir(exist_ok=True)
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    sys.pycache_prefix = str(folder)
+    sys.dont_write_bytecode = False
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Every Flask app made in this test process compiles each template and each route's URL
     builder once (SharedTemplates, _share_url_builders); the tests' files are kept in memory
-    where there is room (_files_in_memory)."""
+    where there is room (_files_in_memory); the processes the tests start compile each module
+    once (_compiled_once)."""
     _files_in_memory(config)
+    _compiled_once()
     make_environment = Flask.create_jinja_environment
 
     def with_shared_templates(self: Flask) -> Any:

@@ -26,6 +26,7 @@ from app.web.assets import as_served
 from tests.certs import Authority
 from tests.console import english
 from tests.server.conftest import ROOT, ServerProcess, free_port, https
+from tests.server.refusals import Refusals
 from tests.setups import pitched_battle
 
 NAME = "club.muster.test"
@@ -212,8 +213,21 @@ WITHOUT_READ_ANYTHING = (
 )
 
 
-def _serve_refusal(env: dict[str, str], limited: bool = False) -> str:
-    """Start `python -m app serve` with these settings; it must refuse: its one sentence."""
+@pytest.fixture(scope="module")
+def refusals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Refusals]:
+    """Runs this file's refusals of `serve`, each in a fork of one process that imported Muster once."""
+    made = Refusals(tmp_path_factory.mktemp("refusals"), dict(os.environ))
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def _serve_refusal(refusals: Refusals | None, env: dict[str, str], limited: bool = False) -> str:
+    """Start `python -m app serve` with these settings; it must refuse: its one sentence.
+
+    The unreadable-file case starts it as its own process (its capabilities dropped first);
+    the others run in a fork of ``refusals``, the same command without a second's imports."""
     port = free_port()
     full = {
         **os.environ,
@@ -224,19 +238,24 @@ def _serve_refusal(env: dict[str, str], limited: bool = False) -> str:
         "PYTHONDONTWRITEBYTECODE": "1",
         **env,
     }
-    done = subprocess.run(
-        [*(WITHOUT_READ_ANYTHING if limited else []), sys.executable, "-m", "app", "serve"],
-        cwd=ROOT,
-        env=english(full),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
+    if limited or refusals is None:
+        done = subprocess.run(
+            [*(WITHOUT_READ_ANYTHING if limited else []), sys.executable, "-m", "app", "serve"],
+            cwd=ROOT,
+            env=english(full),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        returncode, stderr = done.returncode, done.stderr
+    else:
+        refused = refusals.serve(full)
+        returncode, stderr = refused.returncode, refused.stderr
+    assert returncode == 1, stderr
     # Nothing listens: the refusal comes before the port is taken.
     with socket.socket() as probe:
         assert probe.connect_ex(("127.0.0.1", port)) != 0
-    return done.stderr.strip()
+    return stderr.strip()
 
 
 def _one_sentence(text: str) -> None:
@@ -249,9 +268,11 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def test_refused_a_certificate_file_that_is_missing(pair: tuple[Path, Path], tmp_path: Path) -> None:
+def test_refused_a_certificate_file_that_is_missing(
+    refusals: Refusals, pair: tuple[Path, Path], tmp_path: Path
+) -> None:
     sentence = _serve_refusal(
-        {"MUSTER_TLS_CERT": str(tmp_path / "nothing.pem"), "MUSTER_TLS_KEY": str(pair[1])}
+        refusals, {"MUSTER_TLS_CERT": str(tmp_path / "nothing.pem"), "MUSTER_TLS_KEY": str(pair[1])}
     )
     _one_sentence(sentence)
     assert sentence.startswith(f"MUSTER_TLS_CERT names {tmp_path / 'nothing.pem'}, which does not exist")
@@ -260,21 +281,23 @@ def test_refused_a_certificate_file_that_is_missing(pair: tuple[Path, Path], tmp
 def test_refused_a_key_file_muster_cannot_read(pair: tuple[Path, Path]) -> None:
     cert, key = pair
     key.chmod(0o000)
-    sentence = _serve_refusal({"MUSTER_TLS_CERT": str(cert), "MUSTER_TLS_KEY": str(key)}, limited=True)
+    sentence = _serve_refusal(None, {"MUSTER_TLS_CERT": str(cert), "MUSTER_TLS_KEY": str(key)}, limited=True)
     _one_sentence(sentence)
     assert sentence.startswith(f"MUSTER_TLS_KEY names {key}, which Muster cannot read")
 
 
-def test_refused_a_key_that_is_not_the_certificates(pair: tuple[Path, Path], tmp_path: Path) -> None:
+def test_refused_a_key_that_is_not_the_certificates(
+    refusals: Refusals, pair: tuple[Path, Path], tmp_path: Path
+) -> None:
     _other_cert, other_key, _ = Authority.make().issue(tmp_path / "other")
-    sentence = _serve_refusal({"MUSTER_TLS_CERT": str(pair[0]), "MUSTER_TLS_KEY": str(other_key)})
+    sentence = _serve_refusal(refusals, {"MUSTER_TLS_CERT": str(pair[0]), "MUSTER_TLS_KEY": str(other_key)})
     _one_sentence(sentence)
     assert sentence.startswith(f"MUSTER_TLS_KEY names {other_key}, which is not the key of the certificate")
 
 
-def test_refused_a_certificate_file_with_no_certificate(pair: tuple[Path, Path]) -> None:
+def test_refused_a_certificate_file_with_no_certificate(refusals: Refusals, pair: tuple[Path, Path]) -> None:
     _cert, key = pair
-    sentence = _serve_refusal({"MUSTER_TLS_CERT": str(key), "MUSTER_TLS_KEY": str(key)})
+    sentence = _serve_refusal(refusals, {"MUSTER_TLS_CERT": str(key), "MUSTER_TLS_KEY": str(key)})
     _one_sentence(sentence)
     assert "holds no certificate" in sentence and "MUSTER_TLS_CERT" in sentence
 
@@ -296,9 +319,11 @@ def test_refused_a_certificate_file_with_no_certificate(pair: tuple[Path, Path])
         ),
     ],
 )
-def test_refused_settings_that_do_not_fit(pair: tuple[Path, Path], env: dict[str, str], start: str) -> None:
+def test_refused_settings_that_do_not_fit(
+    refusals: Refusals, pair: tuple[Path, Path], env: dict[str, str], start: str
+) -> None:
     paths = {"CERT": str(pair[0]), "KEY": str(pair[1])}
-    sentence = _serve_refusal({key: paths.get(value, value) for key, value in env.items()})
+    sentence = _serve_refusal(refusals, {key: paths.get(value, value) for key, value in env.items()})
     _one_sentence(sentence)
     assert sentence.startswith(start)
 

@@ -832,19 +832,25 @@ class Plan:
         return f"{self.key[0]} {self.key[1]}"
 
 
-def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
+def game_schemas(spec: dict[str, Any], world: World) -> dict[str, Any]:
+    """Each known game's copy of the description (``_game_spec``), loaded, by the game's id:
+    made once for the operations' plans and the game systems' (a tenth of a second a game)."""
+    return {g.id: schemathesis.openapi.from_dict(_game_spec(spec, g, world)) for g in world.games}
+
+
+def fuzz_plans(app: Flask, world: World, target: int, per_game: dict[str, Any]) -> list[Plan]:
     """For every operation: requests drawn from the description as it is and with real ids.
 
     Most requests to an operation on a game or roster name one made beforehand (with its edit
     token where the operation needs one) and draw that game's objectives, tactics and rounds;
     the others use random ids and values, send no token, or break the schema on purpose.
+    ``per_game`` is ``game_schemas`` of the world.
     """
     spec = load_spec()
     assert set(PER_ROUND) == spec_routes(spec)
     packs: list[Pack] = sorted(app.extensions["muster.packs"].values(), key=lambda p: p.id)
     plain = schemathesis.openapi.from_dict(fuzz_copy(spec, {}))
     known = schemathesis.openapi.from_dict(close_requests(fuzz_copy(spec, vocabulary(packs, None, world))))
-    per_game = {g.id: schemathesis.openapi.from_dict(_game_spec(spec, g, world)) for g in world.games}
     positive, negative = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
     plans = []
     for result in plain.get_all_operations():
@@ -920,14 +926,14 @@ def fuzz_plans(app: Flask, world: World, target: int) -> list[Plan]:
     return sorted(plans, key=lambda p: (p.key[0] == "GET", p.label))
 
 
-def system_plans(world: World) -> list[Plan]:
-    """For each game system: events drawn from its own union for its games, with their tokens."""
-    spec = load_spec()
+def system_plans(world: World, per_game: dict[str, Any]) -> list[Plan]:
+    """For each game system: events drawn from its own union for its games, with their tokens
+    (``per_game`` is ``game_schemas`` of the world)."""
     plans = []
     for name in names():
         strategies = []
         for g in (g for g in world.games if g.system == name):
-            op = schemathesis.openapi.from_dict(_game_spec(spec, g, world))[EVENTS_KEY[1]]["POST"]
+            op = per_game[g.id][EVENTS_KEY[1]]["POST"]
             fixed = {"path_parameters": {"game_id": g.id}, "headers": {"X-Edit-Token": g.token}}
             strategies.append(op.as_strategy(generation_mode=GenerationMode.POSITIVE, **fixed))
         plans.append(Plan(EVENTS_KEY, st.one_of(strategies), BATCH))
@@ -1170,13 +1176,14 @@ def test_fuzz_every_operation_without_a_5xx(app, client, capsys):
     app.config.update(LIMIT_GAMES=0, LIMIT_IMPORTS=0, LIMIT_ROSTERS=0, KEEP_CONNECTIONS=True)
     world = build_world(app, client)
     world.ids.seed(seed)
-    plans = fuzz_plans(app, world, target)
+    per_game = game_schemas(load_spec(), world)
+    plans = fuzz_plans(app, world, target, per_game)
     tally = Tally()
     rng = random.Random(seed)
     try:
         # A batch of each system's events first: a system with one game (a siege) among thirty
         # would otherwise be drawn by chance only.
-        for plan in system_plans(world):
+        for plan in system_plans(world, per_game):
             _fuzz_one(app, world, plan, BATCH, rng.randrange(2**32), tally)
         for _ in range(FUZZ_ROUNDS):
             for plan in plans:

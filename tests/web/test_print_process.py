@@ -24,12 +24,23 @@ def _text(data: bytes) -> str:
 
 @pytest.fixture
 def layout():
+    """A layout process of the test's own (the test starts, kills or retires its child)."""
     made = pdf.Layout()
     yield made
     made.close()
 
 
-def test_weasyprint_stays_out_of_the_web_process(layout) -> None:
+@pytest.fixture(scope="module")
+def shared_layout():
+    """One layout process for the tests that only print with it: each start of its child is a
+    second of loading WeasyPrint."""
+    made = pdf.Layout()
+    yield made
+    made.close()
+
+
+def test_weasyprint_stays_out_of_the_web_process(shared_layout) -> None:
+    layout = shared_layout
     data = layout.pdf("<h1>Hammerfest</h1><p>Lord Kroak 430</p>", "a4")
     assert "Lord Kroak 430" in _text(data)
     assert "weasyprint" not in sys.modules
@@ -80,7 +91,8 @@ def test_the_next_layout_process_starts_as_one_retires(layout, monkeypatch) -> N
     assert layout._child is second
 
 
-def test_print_html_cannot_read_files_outside_pdf(layout) -> None:
+def test_print_html_cannot_read_files_outside_pdf(shared_layout) -> None:
+    layout = shared_layout
     html = (
         '<p>before</p><img src="file:///etc/passwd"><link rel="stylesheet" href="http://example.com/x.css">'
     )
@@ -281,7 +293,8 @@ def test_a_sheet_too_slow_to_lay_out_is_a_sentence_and_not_laid_out_again(
     assert client.get(f"{BLANK}?paper=letter").status_code == 200  # other sheets still print
 
 
-def test_layouts_run_below_the_web_workers_priority(layout) -> None:
+def test_layouts_run_below_the_web_workers_priority(shared_layout) -> None:
+    layout = shared_layout
     layout.pdf("<p>nice</p>", "a4")
     ours = os.getpriority(os.PRIO_PROCESS, 0)
     assert os.getpriority(os.PRIO_PROCESS, layout._child.pid) == min(19, ours + pdf.NICENESS)
