@@ -20,19 +20,16 @@ import json
 import os
 import pstats
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
 from werkzeug.test import EnvironBuilder
 
-from app import create_app
-from tests.bench.measure import roster
-from tests.savage_gains import SETUP, game_script
+from tests.bench.page_profile import bench_app, bench_game
+from tests.savage_gains import game_script
 
 GAMES = int(os.environ.get("GAMES", "300"))
 
@@ -51,22 +48,10 @@ def _post(app: Any, path: str, body: dict[str, Any], headers: dict[str, str]) ->
 
 
 def _games(app: Flask) -> list[tuple[str, dict[str, str]]]:
-    client = app.test_client()
-    army = client.post("/api/v1/rosters", json=roster(0)).json["id"]
     made = []
     for _ in range(GAMES):
-        game = client.post("/api/v1/games", json=SETUP).json
-        edit = {"X-Edit-Token": game["edit_token"]}
-        for player in (0, 1):
-            client.post(
-                f"/api/v1/games/{game['id']}/rosters", json={"player": player, "roster": army}, headers=edit
-            )
-        for event in game_script()[:2]:
-            sent = client.post(
-                f"/api/v1/games/{game['id']}/events", json={"id": str(uuid.uuid4()), **event}, headers=edit
-            )
-            assert sent.status_code == 201, sent.json
-        made.append((f"/api/v1/games/{game['id']}/events", edit))
+        game = bench_game(app)
+        made.append((f"/api/v1/games/{game['id']}/events", {"X-Edit-Token": game["edit_token"]}))
     return made
 
 
@@ -102,19 +87,7 @@ def _bare() -> Callable[[], None]:
 
 def main() -> None:
     """Print the CPU time per event POST (and a bare JSON POST), or one round's profile."""
-    folder = Path(tempfile.mkdtemp())
-    app = create_app(
-        {
-            "DATABASE": str(folder / "m.sqlite"),
-            "SECRET_KEY": "bench",
-            "KEEP_CONNECTIONS": True,
-            "LIMIT_GAMES": 0,
-            "LIMIT_ROSTERS": 0,
-            # The rulepacks folder is listed once a second: under callgrind, at a fiftieth of
-            # the speed, that housekeeping would be counted into the POSTs many times over.
-            "RULEPACKS_CHECK_SECONDS": 3600,
-        }
-    )
+    app = bench_app()
     once = rounds(app)
     if len(sys.argv) > 1 and sys.argv[1] == "count":  # under callgrind: one reduce call, one dump
         once(2)
