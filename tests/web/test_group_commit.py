@@ -31,11 +31,12 @@ def test_writes_queued_behind_a_commit_share_the_next_one(tmp_path: Path) -> Non
     stores = [Store(path) for _ in range(4)]
     stores[0].connection.db.conn.execute("CREATE TABLE marks (n INTEGER PRIMARY KEY)")
     group = GroupCommit()
-    release = threading.Event()
+    release, writing = threading.Event(), threading.Event()
     answers: dict[int, Any] = {}
 
     def first(connection: Any) -> str:
         connection.db.conn.execute("INSERT INTO marks VALUES (0)")
+        writing.set()
         release.wait(10)  # the others queue meanwhile
         return "first"
 
@@ -54,7 +55,8 @@ def test_writes_queued_behind_a_commit_share_the_next_one(tmp_path: Path) -> Non
 
     threads = [threading.Thread(target=send, args=(0, first))]
     threads[0].start()
-    _wait_for(lambda: group._leading)
+    # The leader has taken its batch (once it holds the lock) and is writing: later writes queue.
+    assert writing.wait(10)
     # The third write repeats the first one's key: it fails alone.
     for i, n in ((1, 1), (2, 0), (3, 3)):
         threads.append(threading.Thread(target=send, args=(i, mark(n))))
