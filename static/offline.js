@@ -458,7 +458,7 @@
   }
 
   function sendLive(form, entry, submitter) {
-    live[entry.id] = { queue: entry.queue, game: entry.game, form: form, body: entry.body };
+    live[entry.id] = { queue: entry.queue, game: entry.game, form: form, body: entry.body, title: entry.title };
     tellWorker(entry.id);
     // Sent: the step is the player's no more; however late the answer, it may replace it.
     var step = form.closest("#step");
@@ -707,7 +707,11 @@
     return Outbox.list().then(function (entries) {
       var waiting = entries.filter(function (e) { return queueOf(e) === queue && e.status !== "refused" && !live[e.id]; });
       if (!waiting.length) {
-        say("error", tr("Undo needs Muster: that entry is already recorded there. Try again when the connection is back."));
+        var sending = Object.keys(live).filter(function (id) { return live[id].queue === queue && !live[id].answered; }).pop();
+        // Online, the player's last entry still on its way: which entry an Undo takes back is
+        // known once Muster has answered it (the answer brings that entry's own Undo).
+        if (sending && navigator.onLine) say("error", tr("Still waiting for Muster's answer to %(entry)s. Undo it once the answer shows.", { entry: live[sending].title }));
+        else say("error", tr("Undo needs Muster: that entry is already recorded there. Try again when the connection is back."));
         return;
       }
       var last = waiting[waiting.length - 1];

@@ -3,11 +3,13 @@ back and asks once before taking back the other phone's entry."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import controlled, picture, problems, start_round
+from tests.browser.conftest import PHONE, Served
+from tests.browser.helpers import HeldAnswers, controlled, picture, problems, start_round
 from tests.setups import live_game
 
 pytestmark = pytest.mark.browser
@@ -65,6 +67,35 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     ann.get_by_role("button", name="Undo Ann's turn, round 1").click()
     expect(line[ann]).to_have_text("Undone: Ann's turn, round 1")
     expect(ann.get_by_text("Another phone recorded this entry.")).to_have_count(0)
+
+
+def test_undo_tapped_while_the_entry_is_on_its_way_says_to_wait_for_its_answer(
+    page: Page, live_server: str, served: Served
+) -> None:
+    game = live_game(page.request, live_server)
+    page.goto(game["join_url"])
+    controlled(page)
+    line = page.get_by_test_id("last-entry")
+    start_round(page, 1, "Ann")
+    expect(line).to_have_text("Round 1 started: Ann goes first")
+    slow = HeldAnswers(served.app, lambda environ: environ["REQUEST_METHOD"] == "POST")
+    try:
+        slow.hold()
+        page.locator("#turn-form").get_by_role("button", name="Record Ann's turn").click()
+        slow.wait_asked(1)
+        # The round's Undo, tapped while Ann's turn has no answer yet: nothing is undone, and
+        # the phone says why (not that Muster cannot be reached).
+        page.get_by_role("button", name=re.compile(r"^Undo ")).click()
+        said = page.get_by_text("Still waiting for Muster's answer to Battle round 1: Ann's turn.")
+        expect(said).to_contain_text("Undo it once the answer shows.")
+        expect(page.get_by_text("Undo needs Muster")).to_have_count(0)
+    finally:
+        slow.restore()
+    expect(line).to_have_text("Ann's turn recorded")
+    page.get_by_role("button", name="Undo Ann's turn, round 1").click()
+    expect(line).to_have_text("Undone: Ann's turn, round 1")
+    events = page.request.get(f"{live_server}/api/v1/games/{game['id']}/events").json()
+    assert [e["type"] for e in events] == ["battle_round", "turn", "undo"]
 
 
 def test_undo_tapped_the_moment_the_entry_shows_takes_it_back(page: Page, live_server: str) -> None:
