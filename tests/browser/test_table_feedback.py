@@ -69,15 +69,21 @@ def test_two_phones_hear_each_entry_and_undo_asks_once(browser: Browser, live_se
     expect(ann.get_by_text("Another phone recorded this entry.")).to_have_count(0)
 
 
-def test_undo_tapped_while_the_entry_is_on_its_way_says_to_wait_for_its_answer(
-    page: Page, live_server: str, served: Served
-) -> None:
+def round_one_started(page: Page, live_server: str) -> dict:
+    """A new game on a phone its worker controls, round 1 started (Ann first) and shown so."""
     game = live_game(page.request, live_server)
     page.goto(game["join_url"])
     controlled(page)
-    line = page.get_by_test_id("last-entry")
     start_round(page, 1, "Ann")
-    expect(line).to_have_text("Round 1 started: Ann goes first")
+    expect(page.get_by_test_id("last-entry")).to_have_text("Round 1 started: Ann goes first")
+    return game
+
+
+def test_undo_tapped_while_the_entry_is_on_its_way_says_to_wait_for_its_answer(
+    page: Page, live_server: str, served: Served
+) -> None:
+    game = round_one_started(page, live_server)
+    line = page.get_by_test_id("last-entry")
     slow = HeldAnswers(served.app, lambda environ: environ["REQUEST_METHOD"] == "POST")
     try:
         slow.hold()
@@ -99,12 +105,8 @@ def test_undo_tapped_while_the_entry_is_on_its_way_says_to_wait_for_its_answer(
 
 
 def test_undo_tapped_the_moment_the_entry_shows_takes_it_back(page: Page, live_server: str) -> None:
-    game = live_game(page.request, live_server)
-    page.goto(game["join_url"])
-    controlled(page)
+    round_one_started(page, live_server)
     line = page.get_by_test_id("last-entry")
-    start_round(page, 1, "Ann")
-    expect(line).to_have_text("Round 1 started: Ann goes first")
     # The phone's storage is slow: an entry answered and shown takes a while to leave the outbox
     # (under load, a few hundred milliseconds). An Undo tapped meanwhile still goes to Muster.
     page.evaluate(
