@@ -21,7 +21,7 @@ from jinja2 import FileSystemLoader
 from app.infra import system_files
 from app.services.replays import Replays
 from app.web import assets, errors, language, page_cache, pages, services, signed
-from app.web.lookups import add_missing, cookie, header
+from app.web.lookups import add_missing, add_vary, cookie, header
 from app.web.remembered import remembered
 
 csrf = CSRFProtect()
@@ -136,9 +136,7 @@ def _compressed(response: Any) -> Any:
     # as Flask-Compress would give it, without its reading of the answer.
     if request.environ.get("HTTP_ACCEPT_ENCODING") and header(response.headers, "Content-Encoding") is None:
         return compress.after_request(response)
-    vary = header(response.headers, "Vary") or ""
-    if "accept-encoding" not in vary.lower():
-        response.headers["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
+    add_vary(response.headers, ("Accept-Encoding",))
     return response
 
 

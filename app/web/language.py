@@ -23,7 +23,8 @@ from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, r
 from flask_babel import Babel, get_locale, get_translations
 
 from app.rules import pack_translations, speech
-from app.web.lookups import add_missing, cookie, header
+from app.web.lookups import add_missing, add_vary, cookie
+from app.web.remembered import remembered
 from app.web.services import packs
 
 bp = Blueprint("language", __name__)
@@ -73,6 +74,8 @@ def name_of(code: str) -> str:
 
 #: How many different (cookie, Accept-Language) pairs :func:`choose` remembers its answer for.
 CHOICES_KEPT = 256
+#: How many languages' catalogues a worker keeps by code (Muster speaks a handful).
+CATALOGUES_KEPT = 16
 
 
 def choose() -> str:
@@ -80,19 +83,13 @@ def choose() -> str:
     # Phones send the same few headers again and again: each pair's answer is worked out once
     # (parsing Accept-Language was a tenth of an event POST's language set-up).
     key = (cookie(COOKIE) or "", request.headers.get("Accept-Language", ""))
-    known = current_app.extensions.setdefault("muster.choices", {})
-    chosen = known.get(key)
-    if chosen is None:
-        if len(known) >= CHOICES_KEPT:
-            known.clear()
-        chosen = known[key] = _chosen(key[0])
-    return chosen
+    return remembered("muster.choices", key, lambda: _chosen(key[0]), CHOICES_KEPT)
 
 
-def _chosen(cookie: str) -> str:
+def _chosen(switched: str) -> str:
     languages = spoken()
-    if cookie in languages:
-        return cookie
+    if switched in languages:
+        return switched
     return request.accept_languages.best_match(languages, default=SOURCE) or SOURCE
 
 
@@ -105,12 +102,7 @@ def _vary(response: Response) -> Response:
     """Say that pages and JSON depend on the language (the phone's header and the switch's cookie)."""
     kind = response.mimetype or ""
     if kind in ("text/html", "application/json", "text/plain"):
-        # Read as text: parsing the header into a set and writing it back cost a page 3%.
-        vary = header(response.headers, "Vary") or ""
-        named = {part.strip().lower() for part in vary.split(",")}
-        missing = [header for header in ("Accept-Language", "Cookie") if header.lower() not in named]
-        if missing:
-            response.headers["Vary"] = ", ".join(filter(None, (vary.strip(), *missing)))
+        add_vary(response.headers, ("Accept-Language", "Cookie"))
     return response
 
 
@@ -258,12 +250,9 @@ def _speak() -> None:
     # request's language. Flask-Babel keeps each language's catalogue for good once loaded;
     # it is kept here by the language's code as well, so that a request that shows no date
     # or number (an event POST) never sets up Flask-Babel's locale at all.
-    kept = current_app.extensions.setdefault("muster.catalogues", {})
-    chosen = choose()
-    found = kept.get(chosen)
-    if found is None:
-        found = kept[chosen] = (get_translations(), current())
-    catalogue, code = found
+    catalogue, code = remembered(
+        "muster.catalogues", choose(), lambda: (get_translations(), current()), CATALOGUES_KEPT
+    )
     g.muster_speech = speech.begin(catalogue, told_words(code))
 
 
