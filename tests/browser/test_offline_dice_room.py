@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Served
-from tests.browser.helpers import picture
+from tests.browser.helpers import picture, record_turn, sent, start_round
 from tests.setups import live_game, pitched_battle, start_live
 
 pytestmark = pytest.mark.browser
@@ -106,3 +106,26 @@ def test_first_blood_has_the_dice_button_too(phone: Page, served: Served) -> Non
     assert phone.evaluate(COVERED, "#phase-form label") == []
     phone.get_by_role("button", name="Dice", exact=True).click()
     expect(phone.get_by_role("dialog", name="Dice")).to_be_visible()
+
+
+def test_the_step_an_entry_kept_offline_moves_to_shows_its_heading_below_the_score_bar(
+    phone: Page, served: Served
+) -> None:
+    page = phone
+    # A battleplan whose name takes two lines of the score bar: the bar at its tallest.
+    game = live_game(page.request, served.url, scenario="marking-territory")
+    page.goto(game["join_url"])
+    start_round(page, 1, "Ann")
+    expect(page.locator("#turn-form h2")).to_have_text("Battle round 1: Ann's turn")
+    sent(page)
+    # Offline, the turn waits on the phone: the score bar grows by its sync line, and the
+    # phone scrolls to Bo's turn. Its heading is seen whole, not under the bar.
+    page.context.set_offline(True)
+    record_turn(page, 1, "Ann")
+    heading = page.locator("#turn-form h2")
+    expect(heading).to_have_text("Battle round 1: Bo's turn")
+    expect(page.locator("#sync-note")).to_be_visible()
+    bar = page.locator(".scorebar").bounding_box()
+    box = heading.bounding_box()
+    assert bar and box and box["y"] >= bar["y"] + bar["height"], (bar, box)
+    page.context.set_offline(False)
